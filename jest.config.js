@@ -1,0 +1,32 @@
+// Two projects: "unit" runs in jsdom against the source; "build" reads the
+// output of `gatsby build` in public/ and runs after it (see npm test).
+const shared = {
+  transform: { "^.+\\.[jt]sx?$": "<rootDir>/jest-preprocess.js" },
+  moduleNameMapper: {
+    "\\.css$": "identity-obj-proxy",
+  },
+  testPathIgnorePatterns: ["/node_modules/", "/\\.cache/", "/public/"],
+  transformIgnorePatterns: ["node_modules/(?!(gatsby|gatsby-script|gatsby-link)/)"],
+  globals: { __PATH_PREFIX__: "" },
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: "unit",
+      testEnvironment: "jsdom",
+      testEnvironmentOptions: { url: "http://localhost/" },
+      testMatch: ["<rootDir>/src/**/*.test.ts?(x)"],
+      setupFiles: ["<rootDir>/loadershim.js"],
+      setupFilesAfterEnv: ["<rootDir>/jest.setup.ts"],
+    },
+    {
+      ...shared,
+      displayName: "build",
+      testEnvironment: "jsdom",
+      testMatch: ["<rootDir>/test/build/**/*.test.ts"],
+    },
+  ],
+};

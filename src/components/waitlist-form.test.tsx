@@ -1,0 +1,238 @@
+import React from "react";
+import { act, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { WaitlistForm } from "./waitlist-form";
+
+const SUCCESS = "Welcome to the waitlist! Check your email for a confirmation message.";
+const INVALID = "Please enter a valid email address";
+const SERVER = "Something went wrong. Please try again.";
+const NETWORK = "Unable to connect. Please check your connection and try again.";
+
+type FetchMock = jest.Mock<Promise<Response>, Parameters<typeof fetch>>;
+
+/** A fetch whose reply the test releases by hand, so the loading state can be seen. */
+function deferredFetch() {
+  let release: (value: { ok: boolean }) => void = () => {};
+  let fail: (reason: unknown) => void = () => {};
+  const fetchImpl: FetchMock = jest.fn(
+    (..._args: Parameters<typeof fetch>) =>
+      new Promise<Response>((resolve, reject) => {
+        release = (value) => resolve(value as Response);
+        fail = reject;
+      }),
+  );
+  return {
+    fetchImpl,
+    reply: (ok: boolean) => act(async () => release({ ok })),
+    drop: () => act(async () => fail(new TypeError("Failed to fetch"))),
+  };
+}
+
+function setup(fetchImpl: FetchMock) {
+  const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
+  render(<WaitlistForm fetchImpl={fetchImpl} />);
+  return {
+    user,
+    input: screen.getByLabelText("Email address") as HTMLInputElement,
+    button: () => screen.getByRole("button"),
+    status: screen.getByRole("status"),
+  };
+}
+
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => {
+  jest.runOnlyPendingTimers();
+  jest.useRealTimers();
+});
+
+describe("WaitlistForm markup", () => {
+  it("is a Netlify form that posts to the site root", () => {
+    const { container } = render(<WaitlistForm />);
+    const form = container.querySelector("form")!;
+    expect(form).toHaveAttribute("name", "waitlist");
+    expect(form).toHaveAttribute("method", "POST");
+    expect(form).toHaveAttribute("action", "/");
+    expect(form).toHaveAttribute("data-netlify", "true");
+    expect(form).toHaveAttribute("netlify-honeypot", "bot-field");
+    expect(container.querySelector('input[type="hidden"][name="form-name"]')).toHaveValue("waitlist");
+  });
+
+  it("has a required, labelled e-mail input tied to the message region", () => {
+    render(<WaitlistForm />);
+    const input = screen.getByLabelText("Email address");
+    expect(input).toHaveAttribute("type", "email");
+    expect(input).toHaveAttribute("name", "email");
+    expect(input).toBeRequired();
+    expect(input).toHaveAttribute("autocomplete", "email");
+    const status = screen.getByRole("status");
+    expect(status).toHaveAttribute("aria-live", "polite");
+    expect(input).toHaveAttribute("aria-describedby", status.id);
+  });
+
+  it("keeps the honeypot out of the tab order and the accessibility tree", () => {
+    const { container } = render(<WaitlistForm />);
+    const honeypot = container.querySelector('input[name="bot-field"]')!;
+    expect(honeypot).toHaveAttribute("tabindex", "-1");
+    expect(honeypot.closest('[aria-hidden="true"]')).not.toBeNull();
+    expect(screen.queryByRole("textbox", { name: /leave this field empty/i })).toBeNull();
+  });
+
+  it("turns off the browser's own validation bubble once hydrated", () => {
+    const { container } = render(<WaitlistForm />);
+    expect((container.querySelector("form") as HTMLFormElement).noValidate).toBe(true);
+  });
+});
+
+describe("WaitlistForm client-side validation", () => {
+  it.each(["", "   ", "creator", "creator.example.com", "a@", "@example.com"])(
+    "rejects %j with the spec's message and sends nothing",
+    async (value) => {
+      const fetchImpl: FetchMock = jest.fn();
+      const { user, input, button, status } = setup(fetchImpl);
+      if (value) await user.type(input, value);
+      await user.click(button());
+      expect(status).toHaveTextContent(INVALID);
+      expect(input).toHaveAttribute("aria-invalid", "true");
+      expect(fetchImpl).not.toHaveBeenCalled();
+    },
+  );
+
+  it("clears the invalid mark on the next valid submission", async () => {
+    const { fetchImpl, reply } = deferredFetch();
+    const { user, input, button } = setup(fetchImpl);
+    await user.click(button());
+    expect(input).toHaveAttribute("aria-invalid", "true");
+    await user.type(input, "ada@example.com");
+    await user.click(button());
+    expect(input).not.toHaveAttribute("aria-invalid");
+    await reply(true);
+  });
+});
+
+describe("WaitlistForm submission", () => {
+  it("shows Joining... with disabled controls while loading, then the success message", async () => {
+    const { fetchImpl, reply } = deferredFetch();
+    const { user, input, button, status } = setup(fetchImpl);
+    await user.type(input, "  Ada@Example.com ");
+    await user.click(button());
+
+    expect(button()).toHaveTextContent("Joining...");
+    expect(button()).toBeDisabled();
+    expect(input).toBeDisabled();
+    expect(status).toBeEmptyDOMElement();
+
+    const [url, init] = fetchImpl.mock.calls[0]!;
+    expect(url).toBe("/");
+    expect(init?.method).toBe("POST");
+    expect(new Headers(init?.headers).get("content-type")).toBe("application/x-www-form-urlencoded");
+    expect(Object.fromEntries(new URLSearchParams(String(init?.body)))).toEqual({
+      "form-name": "waitlist",
+      email: "Ada@Example.com",
+      "bot-field": "",
+    });
+
+    await reply(true);
+    expect(status).toHaveTextContent(SUCCESS);
+    expect(button()).toHaveTextContent("Join Waitlist");
+    expect(button()).toBeEnabled();
+    expect(input).toBeEnabled();
+    expect(input).toHaveValue("");
+  });
+
+  it("shows the server error on a non-ok reply and keeps the address for another try", async () => {
+    const { fetchImpl, reply } = deferredFetch();
+    const { user, input, button, status } = setup(fetchImpl);
+    await user.type(input, "ada@example.com");
+    await user.click(button());
+    await reply(false);
+    expect(status).toHaveTextContent(SERVER);
+    expect(input).toHaveValue("ada@example.com");
+    expect(input).not.toHaveAttribute("aria-invalid");
+  });
+
+  it("shows the connection message when the request fails", async () => {
+    const { fetchImpl, drop } = deferredFetch();
+    const { user, input, button, status } = setup(fetchImpl);
+    await user.type(input, "ada@example.com");
+    await user.click(button());
+    await drop();
+    expect(status).toHaveTextContent(NETWORK);
+  });
+
+  it("submits with Enter from the input", async () => {
+    const { fetchImpl, reply } = deferredFetch();
+    const { user, input, status } = setup(fetchImpl);
+    await user.type(input, "ada@example.com{Enter}");
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    await reply(true);
+    expect(status).toHaveTextContent(SUCCESS);
+  });
+
+  it("gives focus back to the input after the controls were disabled", async () => {
+    const { fetchImpl, reply } = deferredFetch();
+    const { user, input } = setup(fetchImpl);
+    await user.type(input, "ada@example.com{Enter}");
+    await reply(false);
+    expect(input).toHaveFocus();
+  });
+});
+
+describe("WaitlistForm message reset", () => {
+  it.each([
+    ["success", SUCCESS],
+    ["error", SERVER],
+  ])("clears the %s message at 7000 ms and returns to idle", async (kind, message) => {
+    const { fetchImpl, reply } = deferredFetch();
+    const { user, input, button, status } = setup(fetchImpl);
+    await user.type(input, "ada@example.com");
+    await user.click(button());
+    await reply(kind === "success");
+    expect(status).toHaveTextContent(message);
+
+    act(() => jest.advanceTimersByTime(6999));
+    expect(status).toHaveTextContent(message);
+    act(() => jest.advanceTimersByTime(1));
+    expect(status).toBeEmptyDOMElement();
+    expect(button()).toHaveTextContent("Join Waitlist");
+    expect(button()).toBeEnabled();
+  });
+
+  it("clears the client-side rejection at 7000 ms", async () => {
+    const { user, button, status, input } = setup(jest.fn());
+    await user.click(button());
+    act(() => jest.advanceTimersByTime(6999));
+    expect(status).toHaveTextContent(INVALID);
+    act(() => jest.advanceTimersByTime(1));
+    expect(status).toBeEmptyDOMElement();
+    expect(input).not.toHaveAttribute("aria-invalid");
+  });
+
+  it("lets a new submission cancel a pending reset", async () => {
+    const first = deferredFetch();
+    const { user, input, button, status } = setup(first.fetchImpl);
+    await user.click(button()); // rejected: a reset is now pending
+    act(() => jest.advanceTimersByTime(5000));
+
+    await user.type(input, "ada@example.com");
+    await user.click(button()); // loading: the old reset must not fire
+    act(() => jest.advanceTimersByTime(2500));
+    expect(button()).toHaveTextContent("Joining...");
+
+    await first.reply(true);
+    act(() => jest.advanceTimersByTime(6999));
+    expect(status).toHaveTextContent(SUCCESS);
+    act(() => jest.advanceTimersByTime(1));
+    expect(status).toBeEmptyDOMElement();
+  });
+
+  it("clears its timer when unmounted", async () => {
+    const { fetchImpl, reply } = deferredFetch();
+    const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
+    const { unmount } = render(<WaitlistForm fetchImpl={fetchImpl} />);
+    await user.type(screen.getByLabelText("Email address"), "ada@example.com{Enter}");
+    await reply(true);
+    expect(jest.getTimerCount()).toBe(1);
+    unmount();
+    expect(jest.getTimerCount()).toBe(0);
+  });
+});

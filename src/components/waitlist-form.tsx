@@ -1,0 +1,112 @@
+import React, { useEffect, useReducer, useRef, useState, type FormEvent } from "react";
+import { site } from "../site";
+import { isAcceptableEmail } from "../lib/email";
+import { submitWaitlist } from "../lib/waitlist-request";
+import { initialWaitlistState, waitlistReducer } from "../lib/waitlist-state";
+import * as styles from "./waitlist-form.module.css";
+
+const { formName, honeypotField, emailField, endpoint, messageResetMs, submitLabel, loadingLabel } = site.waitlist;
+
+const inputId = "waitlist-email";
+const messageId = "waitlist-message";
+
+interface WaitlistFormProps {
+  /** Injected in tests; the browser's fetch otherwise. */
+  fetchImpl?: typeof fetch;
+}
+
+/**
+ * The early-access form. The server-rendered markup is a plain form that
+ * Netlify's form detection and visitors without JavaScript can use; once
+ * hydrated, it submits with fetch and shows the spec's messages instead.
+ */
+export function WaitlistForm({ fetchImpl }: WaitlistFormProps) {
+  const [state, dispatch] = useReducer(waitlistReducer, initialWaitlistState);
+  const [enhanced, setEnhanced] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const honeypotRef = useRef<HTMLInputElement>(null);
+  const loading = state.status === "loading";
+
+  // Only after hydration: the browser's own bubble would otherwise replace the spec's message.
+  useEffect(() => setEnhanced(true), []);
+
+  // Every message disappears after 7 s; a new state (a new submission) cancels the pending reset.
+  useEffect(() => {
+    if (state.message === null) return;
+    const timer = setTimeout(() => dispatch({ type: "reset" }), messageResetMs);
+    return () => clearTimeout(timer);
+  }, [state]);
+
+  // Disabling the focused control drops focus to <body>; give it back to the input.
+  const wasLoading = useRef(false);
+  useEffect(() => {
+    if (wasLoading.current && !loading && document.activeElement === document.body) inputRef.current?.focus();
+    wasLoading.current = loading;
+  }, [loading]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (loading) return;
+    const input = inputRef.current;
+    const email = input?.value.trim() ?? "";
+    if (!isAcceptableEmail(email, input)) {
+      dispatch({ type: "rejected" });
+      return;
+    }
+    dispatch({ type: "submitted" });
+    const outcome = await submitWaitlist(email, {
+      honeypot: honeypotRef.current?.value ?? "",
+      ...(fetchImpl ? { fetchImpl } : {}),
+    });
+    if (outcome === "ok" && input) input.value = "";
+    dispatch({ type: "settled", outcome });
+  }
+
+  const tone = state.status === "success" ? styles.success : state.status === "error" ? styles.error : "";
+
+  return (
+    <form
+      name={formName}
+      method="POST"
+      action={endpoint}
+      data-netlify="true"
+      netlify-honeypot={honeypotField}
+      noValidate={enhanced}
+      onSubmit={onSubmit}
+      className={styles.form}
+    >
+      <input type="hidden" name="form-name" value={formName} />
+      <p className={styles.honeypot} aria-hidden="true">
+        <label>
+          Leave this field empty
+          <input ref={honeypotRef} name={honeypotField} tabIndex={-1} autoComplete="off" />
+        </label>
+      </p>
+      <label htmlFor={inputId} className={styles.label}>
+        Email address
+      </label>
+      <div className={styles.row}>
+        <input
+          ref={inputRef}
+          id={inputId}
+          className={styles.input}
+          type="email"
+          name={emailField}
+          required
+          autoComplete="email"
+          inputMode="email"
+          placeholder="you@example.com"
+          disabled={loading}
+          aria-invalid={state.invalid || undefined}
+          aria-describedby={messageId}
+        />
+        <button type="submit" className={`btn btn-primary btn-large ${styles.submit}`} disabled={loading}>
+          {loading ? loadingLabel : submitLabel}
+        </button>
+      </div>
+      <p id={messageId} className={`${styles.message} ${tone}`} role="status" aria-live="polite">
+        {state.message}
+      </p>
+    </form>
+  );
+}

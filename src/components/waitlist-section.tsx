@@ -1,0 +1,26 @@
+import React from "react";
+import { Link } from "gatsby";
+import { site } from "../site";
+import { WaitlistForm } from "./waitlist-form";
+import * as styles from "./waitlist-section.module.css";
+
+export function WaitlistSection() {
+  return (
+    <section id={site.sections.waitlist} className={styles.section} aria-labelledby="waitlist-title">
+      <div className={styles.card}>
+        <h2 id="waitlist-title" className={styles.heading}>
+          Get early access
+        </h2>
+        <p className={styles.lead}>
+          Join {site.claims.creatorsInterested} creators on the waitlist. Early access is free, and we will e-mail you
+          as soon as {site.name} opens (launch expected {site.claims.launch}).
+        </p>
+        <WaitlistForm />
+        <p className={styles.fineprint}>
+          We only use your address for the waitlist and launch news. Read our{" "}
+          <Link to={site.routes.privacyPolicy}>Privacy Policy</Link>.
+        </p>
+      </div>
+    </section>
+  );
+}

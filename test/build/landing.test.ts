@@ -1,0 +1,90 @@
+import { builtPage } from "./built-page";
+
+// What Netlify's form detection and a visitor without JavaScript get: the prerendered HTML.
+const doc = builtPage("/");
+const text = (selector: string) => doc.querySelector(selector)?.textContent?.replace(/\s+/g, " ").trim();
+
+describe("public/index.html", () => {
+  it("is English", () => {
+    expect(doc.documentElement.getAttribute("lang")).toBe("en");
+  });
+
+  it("prerenders the waitlist form with the Netlify attributes", () => {
+    const form = doc.querySelector('form[name="waitlist"]')!;
+    expect(form).not.toBeNull();
+    expect(form.getAttribute("method")).toBe("POST");
+    expect(form.getAttribute("action")).toBe("/");
+    expect(form.getAttribute("data-netlify")).toBe("true");
+    expect(form.getAttribute("netlify-honeypot")).toBe("bot-field");
+    expect(form.hasAttribute("novalidate")).toBe(false);
+  });
+
+  it("carries the hidden form-name, the honeypot and a required e-mail input", () => {
+    const form = doc.querySelector('form[name="waitlist"]')!;
+    const formName = form.querySelector('input[name="form-name"]')!;
+    expect(formName.getAttribute("type")).toBe("hidden");
+    expect(formName.getAttribute("value")).toBe("waitlist");
+    const honeypot = form.querySelector('input[name="bot-field"]')!;
+    expect(honeypot.getAttribute("tabindex")).toBe("-1");
+    expect(honeypot.closest('[aria-hidden="true"]')).not.toBeNull();
+    const email = form.querySelector('input[name="email"]')!;
+    expect(email.getAttribute("type")).toBe("email");
+    expect(email.hasAttribute("required")).toBe(true);
+    expect(doc.querySelector(`label[for="${email.id}"]`)?.textContent).toBe("Email address");
+    expect(form.querySelector('button[type="submit"]')?.textContent).toBe("Join Waitlist");
+    // Exactly the fields the receiver accepts, nothing else.
+    const names = [...form.querySelectorAll("input")].map((input) => input.getAttribute("name"));
+    expect(names.sort()).toEqual(["bot-field", "email", "form-name"]);
+  });
+
+  it("has the tagline, the pitch and the three claimed figures in the static HTML", () => {
+    expect(text("h1")).toBe("grow. together.");
+    expect(doc.body.textContent).toMatch(/marketplace where TikTok creators/);
+    const figures = [...doc.querySelectorAll('[aria-label="At a glance"] li')].map((li) => li.textContent);
+    expect(figures).toEqual(["500+creators interested", "Q4 2025expected launch", "Freeearly access"]);
+  });
+
+  it("has the features section with its three cards", () => {
+    const cards = [...doc.querySelectorAll("section#features h3")].map((h3) => h3.textContent);
+    expect(cards).toEqual(["AI-powered matching", "Seamless Communication", "Group Collaborations"]);
+    expect(text("section#features")).toMatch(/up to 50 creators in one chat/);
+    expect(doc.querySelectorAll("section#features li svg")).toHaveLength(3);
+  });
+
+  it("has the waitlist section and a footer with contact and legal links", () => {
+    expect(doc.querySelector("section#waitlist form")).not.toBeNull();
+    const footerLinks = [...doc.querySelectorAll("footer a")].map((a) => a.getAttribute("href"));
+    expect(footerLinks).toEqual([
+      expect.stringMatching(/^mailto:[^@\s]+@[^@\s]+$/),
+      "/privacy-policy/",
+      "/terms-of-service/",
+    ]);
+  });
+
+  it("has the header buttons and a closed mobile menu", () => {
+    const header = doc.querySelector("header")!;
+    const buttons = [...header.querySelectorAll("nav[aria-label=Main] button")].map((b) => b.textContent);
+    expect(buttons).toEqual(["Features", "Join Waitlist"]);
+    const toggle = header.querySelector("button[aria-controls]")!;
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(doc.getElementById(toggle.getAttribute("aria-controls")!)?.hasAttribute("hidden")).toBe(true);
+  });
+
+  it("has a title, description and canonical URL", () => {
+    expect(doc.title).toBe("Tandem | grow. together.");
+    expect(doc.querySelector('meta[name="description"]')?.getAttribute("content")).toMatch(/TikTok creators/);
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute("href")).toMatch(/^https?:\/\/[^/]+\/$/);
+  });
+
+  it("loads nothing from another origin", () => {
+    const urls = [...doc.querySelectorAll("[src], link[href]")].map(
+      (el) => el.getAttribute("src") ?? el.getAttribute("href")!,
+    );
+    const external = urls.filter(
+      (url) =>
+        /^(https?:)?\/\//.test(url) &&
+        !url.startsWith(doc.querySelector('link[rel="canonical"]')!.getAttribute("href")!),
+    );
+    expect(external).toEqual([]);
+  });
+});
