@@ -1,6 +1,10 @@
 // https://www.gatsbyjs.com/docs/reference/config-files/gatsby-config/
+import path from "node:path";
 import type { GatsbyConfig } from "gatsby";
+import rehypeSlug from "rehype-slug";
 import { site } from "./src/site";
+
+export const legalContentDir = path.resolve(__dirname, "content/legal");
 
 const config: GatsbyConfig = {
   siteMetadata: {
@@ -10,7 +14,20 @@ const config: GatsbyConfig = {
   },
   graphqlTypegen: { generateOnBuild: true },
   trailingSlash: "always",
-  plugins: ["gatsby-plugin-react-helmet"],
+  plugins: [
+    "gatsby-plugin-react-helmet",
+    {
+      resolve: "gatsby-source-filesystem",
+      options: { name: "legal", path: legalContentDir },
+    },
+    {
+      resolve: "gatsby-plugin-mdx",
+      options: {
+        // Stable ids on every heading, so the table of contents and shared links keep working.
+        mdxOptions: { rehypePlugins: [rehypeSlug] },
+      },
+    },
+  ],
 };
 
 export default config;

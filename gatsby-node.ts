@@ -1,6 +1,15 @@
 // https://www.gatsbyjs.com/docs/reference/config-files/gatsby-node/
+import path from "node:path";
 import type { GatsbyNode } from "gatsby";
-import { buildEnvNames } from "./src/site";
+import { buildEnvNames, placeholderVerificationToken, site } from "./src/site";
+import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "./src/lib/legal-rules";
+
+const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");
+
+/** Paths in build messages are relative to the project, as legal staff see them in a pull request. */
+function relative(file: string): string {
+  return path.relative(__dirname, file);
+}
 
 /**
  * src/site.ts reads a few settings from the environment at build time. Inline
@@ -11,4 +20,97 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
     buildEnvNames.map((name) => [`process.env.${name}`, JSON.stringify(process.env[name] ?? "")]),
   );
   actions.setWebpackConfig({ plugins: [plugins.define(definitions)] });
+};
+
+/** A Netlify production deploy must carry the real verification token; local builds get a placeholder. */
+export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
+  if (site.siteVerification.token !== placeholderVerificationToken) return;
+  const message =
+    "TIKTOK_SITE_VERIFICATION is not set: the legal pages carry a placeholder verification token. Set it to the token from the developer portal.";
+  if (process.env.CONTEXT === "production") reporter.panic(message);
+  else reporter.warn(message);
+};
+
+/** Every legal page's frontmatter is typed and required, so a query can never return a half-filled policy. */
+export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] = ({ actions }) => {
+  actions.createTypes(`
+    type Mdx implements Node {
+      frontmatter: MdxFrontmatter!
+    }
+    type MdxFrontmatter {
+      title: String!
+      slug: String!
+      description: String!
+      effectiveDate: Date! @dateformat
+    }
+  `);
+};
+
+/** Bad frontmatter fails the build here, naming the file and the field, before any query runs. */
+export const onCreateNode: GatsbyNode["onCreateNode"] = ({ node, reporter }) => {
+  if (node.internal.type !== "Mdx") return;
+  const file = relative((node.internal as { contentFilePath?: string }).contentFilePath ?? String(node.id));
+  for (const problem of frontmatterProblems(file, node.frontmatter)) reporter.panicOnBuild(problem);
+};
+
+interface LegalPagesQuery {
+  allMdx: {
+    nodes: {
+      id: string;
+      frontmatter: { slug: string };
+      tableOfContents: { items?: { title?: string }[] } | null;
+      internal: { contentFilePath: string };
+    }[];
+  };
+}
+
+export const createPages: GatsbyNode["createPages"] = async ({ graphql, actions, reporter }) => {
+  const result = await graphql<LegalPagesQuery>(`
+    query LegalPages {
+      allMdx(sort: { internal: { contentFilePath: ASC } }) {
+        nodes {
+          id
+          frontmatter {
+            slug
+          }
+          tableOfContents(maxDepth: 2)
+          internal {
+            contentFilePath
+          }
+        }
+      }
+    }
+  `);
+  if (result.errors || !result.data) {
+    reporter.panicOnBuild("Could not read the legal pages from content/legal.", result.errors);
+    return;
+  }
+  const pages = result.data.allMdx.nodes.map((node) => ({
+    ...node,
+    file: relative(node.internal.contentFilePath),
+    slug: node.frontmatter.slug,
+  }));
+
+  const problems = [
+    ...duplicateSlugProblems(pages),
+    ...pages.flatMap((page) =>
+      sectionProblems(
+        page.file,
+        page.slug,
+        (page.tableOfContents?.items ?? []).map((item) => item.title ?? ""),
+      ),
+    ),
+  ];
+  if (problems.length > 0) {
+    for (const problem of problems) reporter.panicOnBuild(problem);
+    return;
+  }
+
+  for (const page of pages) {
+    actions.createPage({
+      path: `/${page.slug}/`,
+      component: `${legalTemplate}?__contentFilePath=${page.internal.contentFilePath}`,
+      context: { id: page.id },
+    });
+  }
 };

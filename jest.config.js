@@ -1,12 +1,13 @@
-// Two projects: "unit" runs in jsdom against the source; "build" reads the
-// output of `gatsby build` in public/ and runs after it (see npm test).
+// Three projects: "unit" runs in jsdom against the source; "content" checks
+// the legal MDX files; "build" reads the output of `gatsby build` in public/
+// and runs after it (see npm test).
 const shared = {
   transform: { "^.+\\.[jt]sx?$": "<rootDir>/jest-preprocess.js" },
   moduleNameMapper: {
     "\\.css$": "identity-obj-proxy",
   },
   testPathIgnorePatterns: ["/node_modules/", "/\\.cache/", "/public/"],
-  transformIgnorePatterns: ["node_modules/(?!(gatsby|gatsby-script|gatsby-link)/)"],
+  transformIgnorePatterns: ["node_modules/(?!(gatsby|gatsby-script|gatsby-link|@mdx-js/react)/)"],
   globals: { __PATH_PREFIX__: "" },
 };
 
@@ -21,6 +22,12 @@ module.exports = {
       testMatch: ["<rootDir>/src/**/*.test.ts?(x)"],
       setupFiles: ["<rootDir>/loadershim.js"],
       setupFilesAfterEnv: ["<rootDir>/jest.setup.ts"],
+    },
+    {
+      ...shared,
+      displayName: "content",
+      testEnvironment: "node",
+      testMatch: ["<rootDir>/test/content/**/*.test.ts"],
     },
     {
       ...shared,

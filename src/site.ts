@@ -9,11 +9,13 @@
  * bundle (webpack DefinePlugin), so they must be read as literal
  * `process.env.NAME` expressions and the server and browser renders agree.
  */
-export const buildEnvNames = ["SITE_URL", "CONTACT_EMAIL"] as const;
+export const buildEnvNames = ["SITE_URL", "CONTACT_EMAIL", "TIKTOK_SITE_VERIFICATION"] as const;
 
 function setting(value: string | undefined): string | undefined {
   return value && value.trim() !== "" ? value.trim() : undefined;
 }
+
+export const placeholderVerificationToken = "set-TIKTOK_SITE_VERIFICATION-at-build-time";
 
 /** Working name of the product: the spec does not give one. */
 const name = "Tandem";
@@ -27,6 +29,15 @@ export const site = {
   /** Canonical origin, no trailing slash. Set SITE_URL at build time. */
   url: (setting(process.env.SITE_URL) ?? "https://jointandem.app").replace(/\/+$/, ""),
   contactEmail: setting(process.env.CONTACT_EMAIL) ?? "hello@jointandem.app",
+  /**
+   * Token of the video platform's developer-portal site verification, shown
+   * only on the legal pages. The placeholder keeps local builds working;
+   * gatsby-node refuses a Netlify production build without the real one.
+   */
+  siteVerification: {
+    metaName: "tiktok-developers-site-verification",
+    token: setting(process.env.TIKTOK_SITE_VERIFICATION) ?? placeholderVerificationToken,
+  },
 
   claims: {
     creatorsInterested: "500+",

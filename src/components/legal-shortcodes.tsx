@@ -1,0 +1,56 @@
+import React from "react";
+import { Link } from "gatsby";
+import { site } from "../site";
+
+/*
+ * Components the legal MDX files may use, so names, addresses and figures
+ * come from src/site.ts instead of being typed into a policy.
+ */
+
+export function SiteName() {
+  return <>{site.name}</>;
+}
+
+export function ContactEmail() {
+  return <a href={`mailto:${site.contactEmail}`}>{site.contactEmail}</a>;
+}
+
+export function SiteUrl() {
+  return <a href={`${site.url}/`}>{site.url.replace(/^https?:\/\//, "")}</a>;
+}
+
+export function GroupCap() {
+  return <>{site.groupChatCap}</>;
+}
+
+export function MinimumAge() {
+  return <>{site.minimumAge}</>;
+}
+
+export function ParentalPermissionAge() {
+  return <>{site.parentalPermissionUnder}</>;
+}
+
+export function LaunchDate() {
+  return <>{site.claims.launch}</>;
+}
+
+export function PrivacyPolicyLink() {
+  return <Link to={site.routes.privacyPolicy}>Privacy Policy</Link>;
+}
+
+export function TermsLink() {
+  return <Link to={site.routes.termsOfService}>Terms of Service</Link>;
+}
+
+export const legalShortcodes = {
+  SiteName,
+  ContactEmail,
+  SiteUrl,
+  GroupCap,
+  MinimumAge,
+  ParentalPermissionAge,
+  LaunchDate,
+  PrivacyPolicyLink,
+  TermsLink,
+};

@@ -1,0 +1,170 @@
+/**
+ * What every legal MDX file must hold: complete frontmatter, and for the two
+ * policies of the spec, every required section as an `##` heading in the
+ * spec's order. Pure functions shared by gatsby-node (the build fails) and
+ * the content check in the test suite (the pull request fails).
+ */
+
+export interface LegalFrontmatter {
+  title: string;
+  slug: string;
+  description: string;
+  /** YYYY-MM-DD */
+  effectiveDate: string;
+}
+
+export interface RequiredSection {
+  /** How the spec names it; used in messages. */
+  name: string;
+  /** What the `##` heading must contain. */
+  heading: RegExp;
+}
+
+const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const datePattern = /^(\d{4})-(\d{2})-(\d{2})(?:T00:00:00(?:\.000)?Z)?$/;
+const maxDescription = 300;
+
+export const requiredSections: Readonly<Record<string, readonly RequiredSection[]>> = {
+  "privacy-policy": [
+    { name: "information we collect", heading: /information we collect|information collected/i },
+    { name: "how we use it", heading: /\buse\b/i },
+    { name: "sharing", heading: /shar(e|ing)/i },
+    { name: "cookies and tracking", heading: /cookies/i },
+    { name: "your choices", heading: /choices/i },
+    { name: "data security", heading: /security/i },
+    { name: "children under 13", heading: /children/i },
+    { name: "changes to this policy", heading: /changes/i },
+    { name: "contact", heading: /contact/i },
+    { name: "monetization and payments", heading: /monetization|payments/i },
+  ],
+  "terms-of-service": [
+    { name: "eligibility", heading: /eligibility/i },
+    { name: "your account", heading: /account/i },
+    { name: "user conduct", heading: /conduct/i },
+    { name: "AI-based matching", heading: /matching/i },
+    { name: "collaborations", heading: /collaborations?/i },
+    { name: "paid services", heading: /paid services|fees/i },
+    { name: "intellectual property", heading: /intellectual property/i },
+    { name: "termination", heading: /termination/i },
+    { name: "third-party services", heading: /third[- ]party/i },
+    { name: "limitation of liability", heading: /liability/i },
+    { name: "changes to these terms", heading: /changes/i },
+    { name: "contact", heading: /contact/i },
+  ],
+};
+
+/** Normalises a YAML date, a Date or an ISO string to YYYY-MM-DD, or null when it is not a real date. */
+export function isoDate(value: unknown): string | null {
+  const text = value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value;
+  if (typeof text !== "string") return null;
+  const match = datePattern.exec(text.trim());
+  if (!match) return null;
+  const [, year, month, day] = match;
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day)
+    ? `${year}-${month}-${day}`
+    : null;
+}
+
+/** Problems with a file's frontmatter, each naming the file and the field. */
+export function frontmatterProblems(file: string, data: unknown): string[] {
+  const fields = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
+  const problems: string[] = [];
+  const text = (field: keyof LegalFrontmatter) => {
+    const value = fields[field];
+    if (value === undefined || value === null || value === "") {
+      problems.push(`${file}: frontmatter field "${field}" is missing.`);
+      return null;
+    }
+    if (typeof value !== "string" || value.trim() === "") {
+      problems.push(`${file}: frontmatter field "${field}" must be text.`);
+      return null;
+    }
+    return value.trim();
+  };
+  text("title");
+  const slug = text("slug");
+  if (slug !== null && !slugPattern.test(slug)) {
+    problems.push(
+      `${file}: frontmatter field "slug" must be lowercase words joined by hyphens, like "privacy-policy" (got "${slug}").`,
+    );
+  }
+  const description = text("description");
+  if (description !== null && description.length > maxDescription) {
+    problems.push(
+      `${file}: frontmatter field "description" is ${description.length} characters; keep it to ${maxDescription} or fewer.`,
+    );
+  }
+  const date = fields.effectiveDate;
+  if (date === undefined || date === null || date === "") {
+    problems.push(`${file}: frontmatter field "effectiveDate" is missing.`);
+  } else if (isoDate(date) === null) {
+    problems.push(
+      `${file}: frontmatter field "effectiveDate" must be a date written as YYYY-MM-DD (got "${String(date)}").`,
+    );
+  }
+  return problems;
+}
+
+/** Positions (into `values`) of one longest strictly increasing subsequence. */
+function longestIncreasing(values: readonly number[]): Set<number> {
+  const best: number[][] = [];
+  values.forEach((value, index) => {
+    let chain: number[] = [];
+    for (let before = 0; before < index; before++) {
+      if (values[before]! < value && best[before]!.length > chain.length) chain = best[before]!;
+    }
+    best[index] = [...chain, index];
+  });
+  return new Set(best.reduce<number[]>((longest, chain) => (chain.length > longest.length ? chain : longest), []));
+}
+
+/**
+ * Problems with a policy's `##` headings: every required section must be
+ * present, in the spec's order. Files whose slug has no rules (a future
+ * policy) pass.
+ */
+export function sectionProblems(file: string, slug: string, headings: readonly string[]): string[] {
+  const rules = requiredSections[slug];
+  if (!rules) return [];
+  const found = rules.map((rule) => ({ rule, at: headings.findIndex((heading) => rule.heading.test(heading)) }));
+  const present = found.filter(({ at }) => at >= 0);
+  const inOrder = longestIncreasing(present.map(({ at }) => at));
+  const problems: string[] = [];
+  for (const { rule, at } of found) {
+    if (at < 0) {
+      problems.push(`${file}: required section "${rule.name}" is missing; add an "## " heading for it.`);
+      continue;
+    }
+    const position = present.findIndex((entry) => entry.rule === rule);
+    if (inOrder.has(position)) continue;
+    const next = present.find((entry, index) => index > position && inOrder.has(index));
+    const previous = [...present]
+      .reverse()
+      .find((entry, index) => present.length - 1 - index < position && inOrder.has(present.length - 1 - index));
+    const where = next ? `before "## ${headings[next.at]}"` : `after "## ${headings[previous!.at]}"`;
+    problems.push(
+      `${file}: required section "${rule.name}" ("## ${headings[at]}") is out of the spec's order; move it ${where}.`,
+    );
+  }
+  return problems;
+}
+
+/** Problems with slugs shared by two files. */
+export function duplicateSlugProblems(files: readonly { file: string; slug: string }[]): string[] {
+  const seen = new Map<string, string>();
+  const problems: string[] = [];
+  for (const { file, slug } of files) {
+    const first = seen.get(slug);
+    if (first) problems.push(`${file}: frontmatter field "slug" is "${slug}", already used by ${first}.`);
+    else seen.set(slug, file);
+  }
+  return problems;
+}
+
+/** "June 1, 2025" for 2025-06-01, whatever the build machine's time zone. */
+export function formatEffectiveDate(value: string): string {
+  const date = isoDate(value);
+  if (!date) return value;
+  return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
+}

@@ -1,0 +1,101 @@
+import React from "react";
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { Helmet } from "react-helmet";
+import { navigate, type PageProps } from "gatsby";
+import LegalPage, { tocItems } from "./legal-page";
+
+const data = {
+  mdx: {
+    frontmatter: {
+      title: "Privacy Policy",
+      slug: "privacy-policy",
+      description: "How we handle your information.",
+      effectiveDate: "2025-06-01T00:00:00.000Z",
+    },
+    tableOfContents: {
+      items: [
+        { url: "#information-we-collect", title: "Information We Collect" },
+        { url: "#contact-us", title: "Contact Us" },
+      ],
+    },
+  },
+} as unknown as Queries.LegalPageQuery;
+
+function renderPage(hash = "") {
+  const location = { pathname: "/privacy-policy/", hash, key: "k" } as PageProps["location"];
+  const props = { data, location } as unknown as PageProps<Queries.LegalPageQuery>;
+  return render(
+    <LegalPage {...props}>
+      <h2 id="information-we-collect">Information We Collect</h2>
+      <h2 id="contact-us">Contact Us</h2>
+    </LegalPage>,
+  );
+}
+
+beforeEach(() => {
+  window.history.pushState({}, "", "/privacy-policy/");
+  window.scrollTo = jest.fn();
+  jest.mocked(navigate).mockClear();
+});
+
+describe("legal page template", () => {
+  it("shows the title and the effective date formatted from the frontmatter", () => {
+    renderPage();
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Privacy Policy");
+    const effective = screen.getByText(/^Effective/);
+    expect(effective).toHaveTextContent("Effective June 1, 2025");
+    expect(within(effective).getByText("June 1, 2025")).toHaveAttribute("datetime", "2025-06-01");
+  });
+
+  it("links every section from the table of contents", () => {
+    renderPage();
+    const toc = within(screen.getByRole("navigation", { name: "Contents" }));
+    expect(toc.getAllByRole("link").map((link) => [link.textContent, link.getAttribute("href")])).toEqual([
+      ["Information We Collect", "#information-we-collect"],
+      ["Contact Us", "#contact-us"],
+    ]);
+  });
+
+  it("links Back to Home to the landing page", () => {
+    renderPage();
+    expect(screen.getByRole("link", { name: /back to home/i })).toHaveAttribute("href", "/");
+  });
+
+  it("Join the Waitlist navigates home carrying the scroll intent", async () => {
+    renderPage();
+    await userEvent.click(screen.getByRole("button", { name: "Join the Waitlist" }));
+    expect(navigate).toHaveBeenCalledWith("/", { state: { scrollTo: "waitlist" } });
+  });
+
+  it("scrolls to the top when it opens", () => {
+    renderPage();
+    expect(window.scrollTo).toHaveBeenCalledWith(0, 0);
+  });
+
+  it("leaves the position to the browser when a link asks for a section", () => {
+    renderPage("#contact-us");
+    expect(window.scrollTo).not.toHaveBeenCalled();
+  });
+
+  it("adds the verification meta tag, title and canonical URL", () => {
+    renderPage();
+    const head = Helmet.peek();
+    expect(head.title).toBe("Privacy Policy | Tandem");
+    const metas = head.metaTags as unknown as { name?: string; content?: string }[];
+    const verification = metas.find((tag) => tag.name === "tiktok-developers-site-verification");
+    expect(verification?.content).toBeTruthy();
+    const links = head.linkTags as unknown as { rel?: string; href?: string }[];
+    expect(links.find((tag) => tag.rel === "canonical")?.href).toMatch(/\/privacy-policy\/$/);
+  });
+});
+
+describe("tocItems", () => {
+  it("keeps well-formed entries and drops anything else", () => {
+    expect(tocItems(null)).toEqual([]);
+    expect(tocItems({})).toEqual([]);
+    expect(tocItems({ items: [{ url: "#a", title: "A" }, { title: "no url" }, null] })).toEqual([
+      { url: "#a", title: "A" },
+    ]);
+  });
+});

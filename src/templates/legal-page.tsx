@@ -1,0 +1,90 @@
+import React, { useEffect, type ReactNode } from "react";
+import { graphql, Link, type PageProps } from "gatsby";
+import { MDXProvider } from "@mdx-js/react";
+import { site } from "../site";
+import { Layout } from "../components/layout";
+import { Seo } from "../components/seo";
+import { legalShortcodes } from "../components/legal-shortcodes";
+import { goToSection } from "../lib/go-to-section";
+import { formatEffectiveDate, isoDate } from "../lib/legal-rules";
+import * as styles from "./legal-page.module.css";
+
+interface TocItem {
+  url: string;
+  title: string;
+}
+
+/** The `## ` headings from gatsby-plugin-mdx's table of contents (a JSON field). */
+export function tocItems(tableOfContents: unknown): TocItem[] {
+  const items = (tableOfContents as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items)) return [];
+  return items.filter((item): item is TocItem => typeof item?.url === "string" && typeof item?.title === "string");
+}
+
+type LegalPageProps = Omit<PageProps<Queries.LegalPageQuery>, "children"> & { children?: ReactNode };
+
+/** Renders every MDX file in content/legal (gatsby-node points each page here). */
+export default function LegalPage({ data, children, location }: LegalPageProps) {
+  const mdx = data.mdx!;
+  const { title, slug, description, effectiveDate } = mdx.frontmatter;
+  const toc = tocItems(mdx.tableOfContents);
+
+  // Spec: the page scrolls to the top on load, unless a link asked for one of its sections.
+  useEffect(() => {
+    if (!location.hash) window.scrollTo(0, 0);
+  }, [location.pathname, location.hash]);
+
+  return (
+    <Layout>
+      <Seo title={title} description={description} path={`/${slug}/`} siteVerification />
+      <article className={styles.article}>
+        <Link to={site.routes.home} className={styles.back}>
+          <span aria-hidden="true">←</span> Back to Home
+        </Link>
+        <header className={styles.intro}>
+          <h1 className={styles.title}>{title}</h1>
+          <p className={styles.effective}>
+            Effective <time dateTime={isoDate(effectiveDate) ?? undefined}>{formatEffectiveDate(effectiveDate)}</time>
+          </p>
+        </header>
+        {toc.length > 0 && (
+          <nav className={styles.toc} aria-label="Contents">
+            <p className={styles.tocTitle}>Contents</p>
+            <ol>
+              {toc.map((item) => (
+                <li key={item.url}>
+                  <a href={item.url}>{item.title}</a>
+                </li>
+              ))}
+            </ol>
+          </nav>
+        )}
+        <div className={styles.body}>
+          <MDXProvider components={legalShortcodes}>{children}</MDXProvider>
+        </div>
+        <aside className={styles.cta} aria-label="Early access">
+          <p>
+            <strong>Ready to grow together?</strong> Early access to {site.name} is free.
+          </p>
+          <button type="button" className="btn btn-primary" onClick={() => goToSection(site.sections.waitlist)}>
+            Join the Waitlist
+          </button>
+        </aside>
+      </article>
+    </Layout>
+  );
+}
+
+export const query = graphql`
+  query LegalPage($id: String!) {
+    mdx(id: { eq: $id }) {
+      frontmatter {
+        title
+        slug
+        description
+        effectiveDate
+      }
+      tableOfContents(maxDepth: 2)
+    }
+  }
+`;

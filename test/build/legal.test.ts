@@ -1,0 +1,79 @@
+import { builtPage } from "./built-page";
+import { requiredSections } from "../../src/lib/legal-rules";
+
+const verification = 'meta[name="tiktok-developers-site-verification"]';
+
+describe.each([
+  ["/privacy-policy/", "Privacy Policy"],
+  ["/terms-of-service/", "Terms of Service"],
+])("public%sindex.html", (route, title) => {
+  const doc = builtPage(route);
+  const slug = route.replaceAll("/", "");
+
+  it("carries the verification meta tag with a token, for crawlers that run no JavaScript", () => {
+    const tags = doc.querySelectorAll(verification);
+    expect(tags).toHaveLength(1);
+    expect(tags[0]!.getAttribute("content")?.trim()).not.toBe("");
+  });
+
+  it("has the title as its only h1 and the effective date", () => {
+    expect([...doc.querySelectorAll("h1")].map((h1) => h1.textContent)).toEqual([title]);
+    expect(doc.body.textContent).toContain("Effective June 1, 2025");
+    expect(doc.querySelector("time")?.getAttribute("datetime")).toBe("2025-06-01");
+  });
+
+  it("has every required section as an h2 with an id the table of contents links to", () => {
+    const headings = [...doc.querySelectorAll("h2[id]")];
+    const rules = requiredSections[slug]!;
+    let from = 0;
+    for (const rule of rules) {
+      const at = headings.findIndex((h2, index) => index >= from && rule.heading.test(h2.textContent ?? ""));
+      expect([rule.name, at >= 0]).toEqual([rule.name, true]);
+      from = at + 1;
+    }
+    const tocTargets = [...doc.querySelectorAll('nav[aria-label="Contents"] a')].map((a) => a.getAttribute("href"));
+    expect(tocTargets).toEqual(headings.map((h2) => `#${h2.id}`));
+  });
+
+  it("has Back to Home, Join the Waitlist, and its own title, description and canonical URL", () => {
+    expect(
+      [...doc.querySelectorAll("a")].find((a) => /Back to Home/.test(a.textContent ?? ""))?.getAttribute("href"),
+    ).toBe("/");
+    expect([...doc.querySelectorAll("button")].map((b) => b.textContent)).toContain("Join the Waitlist");
+    expect(doc.title).toBe(`${title} | Tandem`);
+    expect(doc.querySelector('meta[name="description"]')?.getAttribute("content")).toBeTruthy();
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute("href")).toMatch(new RegExp(`${route}$`));
+  });
+
+  it("shows names and addresses from the site config, not MDX placeholders", () => {
+    expect(doc.body.innerHTML).not.toMatch(/<(SiteName|ContactEmail|GroupCap|MinimumAge)/);
+    expect(doc.querySelector('main a[href^="mailto:"]')).not.toBeNull();
+  });
+});
+
+describe("public/index.html", () => {
+  it("never carries the verification meta tag", () => {
+    expect(builtPage("/").querySelector(verification)).toBeNull();
+  });
+});
+
+describe("the Terms of Service", () => {
+  const text = builtPage("/terms-of-service/").body.textContent?.replace(/\s+/g, " ") ?? "";
+
+  it("states the spec's age rules and group cap with the configured figures", () => {
+    expect(text).toContain("You must be at least 13 years old");
+    expect(text).toMatch(/If you are under 18, you may use it only with the permission of a parent or legal guardian/);
+    expect(text).toContain("group collaborations of up to 50 creators in one chat");
+    expect(text).toMatch(/sign in with your TikTok account/);
+  });
+});
+
+describe("the Privacy Policy", () => {
+  const text = builtPage("/privacy-policy/").body.textContent?.replace(/\s+/g, " ") ?? "";
+
+  it("says what the waitlist stores, that early access is free and that fees are not set", () => {
+    expect(text).toContain("We collect the e-mail address you give us");
+    expect(text).toContain("Early access to Tandem is free");
+    expect(text).toMatch(/prices and terms are not set yet; we will show them clearly before anyone pays/);
+  });
+});
