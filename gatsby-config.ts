@@ -3,6 +3,7 @@ import path from "node:path";
 import type { GatsbyConfig } from "gatsby";
 import rehypeSlug from "rehype-slug";
 import { site } from "./src/site";
+import { developWaitlistMiddleware } from "./server/develop";
 
 export const legalContentDir = path.resolve(__dirname, "content/legal");
 
@@ -14,6 +15,10 @@ const config: GatsbyConfig = {
   },
   graphqlTypegen: { generateOnBuild: true },
   trailingSlash: "always",
+  // `gatsby develop` answers the waitlist's POST / like npm start and Netlify Forms do.
+  developMiddleware: (app: { use: (handler: ReturnType<typeof developWaitlistMiddleware>) => void }) => {
+    app.use(developWaitlistMiddleware());
+  },
   plugins: [
     "gatsby-plugin-react-helmet",
     {

@@ -1,6 +1,7 @@
-// Three projects: "unit" runs in jsdom against the source; "content" checks
-// the legal MDX files; "build" reads the output of `gatsby build` in public/
-// and runs after it (see npm test).
+// Four projects: "unit" runs in jsdom against the source; "content" checks
+// the legal MDX files; "server" runs the waitlist receiver and the preview
+// server for real on 127.0.0.1; "build" reads the output of `gatsby build`
+// in public/ and runs after it (see npm test).
 const shared = {
   transform: { "^.+\\.[jt]sx?$": "<rootDir>/jest-preprocess.js" },
   moduleNameMapper: {
@@ -28,6 +29,12 @@ module.exports = {
       displayName: "content",
       testEnvironment: "node",
       testMatch: ["<rootDir>/test/content/**/*.test.ts"],
+    },
+    {
+      ...shared,
+      displayName: "server",
+      testEnvironment: "node",
+      testMatch: ["<rootDir>/server/**/*.test.ts", "<rootDir>/test/server/**/*.test.ts"],
     },
     {
       ...shared,

@@ -1,0 +1,32 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { readConfig } from "./config";
+import { receiverMiddleware, requestLog, isReceiverRequest } from "./http";
+import { createReceiver } from "./receiver";
+import { WaitlistStore } from "./store";
+
+type Next = (error?: unknown) => void;
+
+/**
+ * The receiver inside `gatsby develop` (developMiddleware in gatsby-config):
+ * the same contract as npm start, storing with source "develop". The store
+ * is opened on the first signup, so a build never touches it.
+ */
+export function developWaitlistMiddleware(env: NodeJS.ProcessEnv = process.env, write?: (line: string) => void) {
+  let handler: ReturnType<typeof receiverMiddleware> | undefined;
+  const log = requestLog(write);
+  return (req: IncomingMessage, res: ServerResponse, next: Next): void => {
+    if (!isReceiverRequest(req)) {
+      next();
+      return;
+    }
+    if (!handler) {
+      const config = readConfig(env);
+      const store = new WaitlistStore(config.dbFile);
+      handler = receiverMiddleware(
+        createReceiver({ store, source: "develop", rateLimitPerMinute: config.rateLimitPerMinute }),
+      );
+    }
+    const run = handler;
+    log(req, res, () => run(req, res, next));
+  };
+}

@@ -1,0 +1,60 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { createApp } from "./app";
+import { ConfigError, readConfig } from "./config";
+import { createReceiver } from "./receiver";
+import { StoreError, WaitlistStore } from "./store";
+import { site } from "../src/site";
+
+/** npm run serve / npm start: the built site and the waitlist on one port. */
+function main(): void {
+  const config = readConfig();
+  if (!existsSync(path.join(config.publicDir, "index.html"))) {
+    console.error(
+      `No build in ${path.relative(process.cwd(), config.publicDir) || "."}/. Run \`npm run build\` first, or \`npm start\` to build and serve.`,
+    );
+    process.exit(1);
+  }
+  const store = new WaitlistStore(config.dbFile);
+  const receiver = createReceiver({
+    store,
+    source: "start",
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    warn: (message) => console.error(message),
+  });
+  const app = createApp({ publicDir: config.publicDir, receiver, trustProxy: config.trustProxy });
+  const server = app.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    const shown = config.host === "127.0.0.1" ? "localhost" : config.host;
+    console.log(`${site.name} is running at http://${shown}:${port}/`);
+    console.log(`Waitlist signups are stored in ${path.relative(process.cwd(), config.dbFile)}`);
+  });
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    console.error(
+      error.code === "EADDRINUSE"
+        ? `Port ${config.port} is in use. Stop the other server or choose another port: PORT=9001 npm run serve`
+        : `Could not start the server: ${error.message}`,
+    );
+    process.exit(1);
+  });
+  const stop = () => {
+    server.close(() => {
+      store.close();
+      process.exit(0);
+    });
+    server.closeAllConnections();
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+try {
+  main();
+} catch (error) {
+  if (error instanceof ConfigError || error instanceof StoreError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}

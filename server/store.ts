@@ -1,0 +1,127 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+export type SignupSource = "develop" | "start";
+
+export interface Signup {
+  id: number;
+  email: string;
+  emailKey: string;
+  createdAt: string;
+  source: SignupSource;
+}
+
+/**
+ * Each entry migrates the schema one version up; `PRAGMA user_version` says
+ * how many have run. Append only: a store written by an older version is
+ * migrated, never wiped.
+ */
+export const migrations: readonly string[] = [
+  `CREATE TABLE signups (
+     id INTEGER PRIMARY KEY,
+     email TEXT NOT NULL,
+     email_key TEXT NOT NULL UNIQUE,
+     created_at TEXT NOT NULL,
+     source TEXT NOT NULL CHECK (source IN ('develop', 'start'))
+   )`,
+];
+
+export const schemaVersion = migrations.length;
+
+export class StoreError extends Error {}
+
+/**
+ * The waitlist in one SQLite file. WAL with synchronous=FULL: when add()
+ * returns, the row is on disk and survives a crash or power loss.
+ */
+export class WaitlistStore {
+  readonly file: string;
+  private readonly db: Database.Database;
+  private readonly insert: Database.Statement<[string, string, string, string]>;
+
+  constructor(file: string) {
+    this.file = file;
+    if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = FULL");
+    this.db.pragma("busy_timeout = 5000");
+    this.db.pragma("foreign_keys = ON");
+    this.assertSettings();
+    this.migrate();
+    this.insert = this.db.prepare(
+      "INSERT INTO signups (email, email_key, created_at, source) VALUES (?, ?, ?, ?) ON CONFLICT (email_key) DO NOTHING",
+    );
+  }
+
+  /** Opens an existing store for reading, or explains what to run when there is none. */
+  static openExisting(file: string): WaitlistStore {
+    const resolved = path.resolve(file);
+    try {
+      new Database(resolved, { readonly: true, fileMustExist: true }).close();
+    } catch {
+      throw new StoreError(
+        `No waitlist store at ${resolved}. Signups are stored there once the site runs (npm start); set WAITLIST_DB to read another file.`,
+      );
+    }
+    return new WaitlistStore(resolved);
+  }
+
+  private assertSettings(): void {
+    const settings = {
+      journal_mode: this.db.pragma("journal_mode", { simple: true }),
+      synchronous: this.db.pragma("synchronous", { simple: true }),
+      busy_timeout: this.db.pragma("busy_timeout", { simple: true }),
+    };
+    const memory = this.file === ":memory:";
+    if ((!memory && settings.journal_mode !== "wal") || settings.synchronous !== 2 || settings.busy_timeout !== 5000) {
+      throw new StoreError(`The waitlist store could not be made durable: ${JSON.stringify(settings)}.`);
+    }
+  }
+
+  private migrate(): void {
+    const current = this.db.pragma("user_version", { simple: true }) as number;
+    if (current > schemaVersion) {
+      throw new StoreError(
+        `${this.file} was written by a newer version (schema ${current}, this one knows ${schemaVersion}); update the site before using it.`,
+      );
+    }
+    const upgrade = this.db.transaction(() => {
+      for (let version = current; version < schemaVersion; version++) {
+        this.db.exec(migrations[version]!);
+      }
+      this.db.pragma(`user_version = ${schemaVersion}`);
+    });
+    upgrade();
+  }
+
+  /** Stores a signup unless its key is already listed. Durable on return. */
+  add(entry: { email: string; emailKey: string; source: SignupSource; at?: Date }): { added: boolean } {
+    const createdAt = (entry.at ?? new Date()).toISOString();
+    const { changes } = this.insert.run(entry.email, entry.emailKey, createdAt, entry.source);
+    return { added: changes === 1 };
+  }
+
+  count(): number {
+    return (this.db.prepare("SELECT count(*) AS n FROM signups").get() as { n: number }).n;
+  }
+
+  all(): Signup[] {
+    return this.db
+      .prepare("SELECT id, email, email_key AS emailKey, created_at AS createdAt, source FROM signups ORDER BY id")
+      .all() as Signup[];
+  }
+
+  pragma(name: string): unknown {
+    return this.db.pragma(name, { simple: true });
+  }
+
+  integrityCheck(): string {
+    return String(this.db.pragma("integrity_check", { simple: true }));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,89 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { WaitlistStore } from "../../server/store";
+import { formType, removeDir, request, signupBody, writePublicDir } from "./harness";
+import { runServe, spawnServe } from "./process";
+
+jest.setTimeout(60_000);
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "durability-"));
+  writePublicDir(path.join(dir, "public"));
+});
+afterEach(() => removeDir(dir));
+
+const env = () => ({
+  PUBLIC_DIR: path.join(dir, "public"),
+  WAITLIST_DB: path.join(dir, "data", "waitlist.db"),
+  WAITLIST_RATE_LIMIT: "1000000",
+});
+
+describe("the npm start server as a process", () => {
+  it("loses no acknowledged signup when killed with SIGKILL in the middle of a burst", async () => {
+    const server = await spawnServe(env());
+    const acknowledged: string[] = [];
+    let sent = 0;
+    let stopped = false;
+    const exited = new Promise((resolve) => server.child.on("exit", resolve));
+
+    // Eight clients sign up back to back until the server dies under them.
+    const client = async (id: number) => {
+      while (!stopped) {
+        const email = `burst${id}-${sent++}@example.com`;
+        try {
+          const reply = await request(`${server.url}/`, {
+            method: "POST",
+            headers: { ...formType, Accept: "text/plain" },
+            body: signupBody(email),
+          });
+          if (reply.status === 200) acknowledged.push(email);
+        } catch {
+          return; // connection refused or reset: the server is gone
+        }
+      }
+    };
+    const clients = Array.from({ length: 8 }, (_, id) => client(id));
+    await new Promise((resolve) => setTimeout(resolve, 750));
+    server.child.kill("SIGKILL");
+    await exited;
+    stopped = true;
+    await Promise.all(clients);
+
+    expect(acknowledged.length).toBeGreaterThan(50);
+    const store = new WaitlistStore(env().WAITLIST_DB);
+    try {
+      expect(store.integrityCheck()).toBe("ok");
+      const stored = new Set(store.all().map((row) => row.email));
+      expect(acknowledged.filter((email) => !stored.has(email))).toEqual([]);
+    } finally {
+      store.close();
+    }
+
+    // And it starts again on the same file, with the data.
+    const again = await spawnServe(env());
+    const reply = await request(`${again.url}/`, {
+      method: "POST",
+      headers: { ...formType, Accept: "text/plain" },
+      body: signupBody(acknowledged[0]!),
+    });
+    expect(reply.status).toBe(200);
+    again.child.kill("SIGTERM");
+    await new Promise((resolve) => again.child.on("exit", resolve));
+  });
+
+  it("says what to run when there is no build", async () => {
+    const { code, output } = await runServe({ ...env(), PUBLIC_DIR: path.join(dir, "missing") });
+    expect(code).toBe(1);
+    expect(output.trim()).toMatch(
+      /^No build in .*missing\/\. Run `npm run build` first, or `npm start` to build and serve\.$/,
+    );
+  });
+
+  it("refuses a malformed PORT with one line", async () => {
+    const { code, output } = await runServe({ ...env(), PORT: "ninety" });
+    expect(code).toBe(1);
+    expect(output.trim()).toBe('PORT must be a whole number from 0 to 65535 (got "ninety").');
+  });
+});

@@ -1,0 +1,142 @@
+import http, { type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import express from "express";
+import { createApp } from "../../server/app";
+import { developWaitlistMiddleware } from "../../server/develop";
+import { createReceiver, type NewSignup } from "../../server/receiver";
+import { WaitlistStore } from "../../server/store";
+
+export type Adapter = "start" | "develop";
+
+export interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Send from another loopback address, to be another client. */
+  localAddress?: string;
+}
+
+/** A plain HTTP/1.1 request over a real socket. */
+export function request(url: string, { method = "GET", headers = {}, body, localAddress }: RequestOptions = {}) {
+  return new Promise<Reply>((resolve, reject) => {
+    const req = http.request(url, { method, headers, localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+      );
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+export const formType = { "Content-Type": "application/x-www-form-urlencoded" };
+
+export function form(fields: Record<string, string>): string {
+  return new URLSearchParams(fields).toString();
+}
+
+export function signupBody(email: string, extra: Record<string, string> = {}): string {
+  return form({ "form-name": "waitlist", email, "bot-field": "", ...extra });
+}
+
+/** A small stand-in for public/, shaped like Gatsby's output. */
+export function writePublicDir(dir: string): void {
+  const files: Record<string, string> = {
+    "index.html": "<!doctype html><title>Home</title><h1>grow. together.</h1>",
+    "404.html": "<!doctype html><title>Page not found</title><h1>This page took a different route</h1>",
+    "privacy-policy/index.html": "<!doctype html><title>Privacy Policy</title><h1>Privacy Policy</h1>",
+    "page-data/index/page-data.json": '{"path":"/"}',
+    "page-data/app-data.json": '{"webpackCompilationHash":"abc"}',
+    "app-0123456789abcdef0123.js": `console.log(${JSON.stringify("x".repeat(4000))});`,
+    "styles.0123456789abcdef0123.css": "body{margin:0}",
+    "static/d/0123456789abcdef/logo.svg": "<svg/>",
+    "favicon.svg": "<svg/>",
+  };
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), content);
+  }
+}
+
+export interface TestServer {
+  url: string;
+  dir: string;
+  dbFile: string;
+  logs: string[];
+  signups: NewSignup[];
+  rows(): { email: string; email_key: string; source: string; created_at: string }[];
+  close(): Promise<void>;
+}
+
+/** A real server on 127.0.0.1 with a real SQLite file in a temporary folder. */
+export async function startServer(
+  adapter: Adapter,
+  { rateLimitPerMinute = 1_000_000, dir = mkdtempSync(path.join(os.tmpdir(), "waitlist-")) } = {},
+): Promise<TestServer> {
+  const dbFile = path.join(dir, "data", "waitlist.db");
+  const publicDir = path.join(dir, "public");
+  writePublicDir(publicDir);
+  const logs: string[] = [];
+  const signups: NewSignup[] = [];
+  const log = (line: string) => logs.push(line);
+  let store: WaitlistStore | undefined;
+  let app: express.Express;
+  if (adapter === "start") {
+    store = new WaitlistStore(dbFile);
+    const receiver = createReceiver({
+      store,
+      source: "start",
+      rateLimitPerMinute,
+      onNewSignup: (signup) => signups.push(signup),
+    });
+    app = createApp({ publicDir, receiver, log });
+  } else {
+    // Gatsby's develop server is an Express app; mount the middleware the way gatsby-config does.
+    app = express();
+    app.use(developWaitlistMiddleware({ WAITLIST_DB: dbFile, WAITLIST_RATE_LIMIT: String(rateLimitPerMinute) }, log));
+    app.use((_req, res) => res.status(404).send("Gatsby would answer here"));
+  }
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dir,
+    dbFile,
+    logs,
+    signups,
+    rows: () => {
+      if (!existsSync(dbFile)) return [];
+      const db = new Database(dbFile, { readonly: true });
+      try {
+        return db.prepare("SELECT email, email_key, source, created_at FROM signups ORDER BY id").all() as ReturnType<
+          TestServer["rows"]
+        >;
+      } finally {
+        db.close();
+      }
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      store?.close();
+    },
+  };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}

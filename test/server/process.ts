@@ -1,0 +1,48 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(__dirname, "../..");
+
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  output: () => string;
+}
+
+/** Starts `npm run serve` (tsx server/serve.ts) as its own process and waits for its address. */
+export function spawnServe(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/serve.ts")], {
+    cwd: root,
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
+  });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The server did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at http:\/\/localhost:(\d+)\//.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: `http://127.0.0.1:${match[1]}`, output: () => output });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The server exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+/** Runs serve.ts to completion (for start-up refusals). */
+export function runServe(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/serve.ts")], {
+    cwd: root,
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, output })));
+}
