@@ -26,6 +26,7 @@ async function main() {
       PORT: "0",
       PUBLIC_DIR: publicDir,
       WAITLIST_DB: dbFile,
+      OUTBOX_DIR: path.join(dir, "outbox"),
       WAITLIST_RATE_LIMIT: "1000000",
     },
     stdio: ["ignore", "pipe", "inherit"],

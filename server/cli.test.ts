@@ -31,43 +31,55 @@ function seed() {
 }
 
 describe("npm run waitlist", () => {
-  it("counts the addresses", () => {
+  it("counts the addresses", async () => {
     seed();
-    expect(run(["count"], env)).toBe("2 addresses on the waitlist.");
+    await expect(run(["count"], env)).resolves.toBe("2 addresses on the waitlist.");
   });
 
-  it("exports CSV that a spreadsheet reads back, quotes and commas included", () => {
+  it("exports CSV that a spreadsheet reads back, quotes and commas included", async () => {
     seed();
-    expect(parse(run(["export", "--format", "csv"], env), { columns: true })).toEqual([
-      { email: "ada@example.com", created_at: "2025-06-01T09:00:00.000Z", source: "start" },
-      { email: '"Byron, Lord"@example.com', created_at: "2025-06-02T09:00:00.000Z", source: "develop" },
+    expect(parse(await run(["export", "--format", "csv"], env), { columns: true })).toEqual([
+      { email: "ada@example.com", created_at: "2025-06-01T09:00:00.000Z", source: "start", confirmation_sent_at: "" },
+      {
+        email: '"Byron, Lord"@example.com',
+        created_at: "2025-06-02T09:00:00.000Z",
+        source: "develop",
+        confirmation_sent_at: "",
+      },
     ]);
   });
 
-  it("exports JSON to a file", () => {
+  it("exports JSON to a file", async () => {
     seed();
     const out = path.join(dir, "signups.json");
-    expect(run(["export", "--format", "json", "--out", out], env)).toBe(`Wrote ${out}.`);
+    await expect(run(["export", "--format", "json", "--out", out], env)).resolves.toBe(`Wrote ${out}.`);
     expect(JSON.parse(readFileSync(out, "utf8"))).toEqual([
-      { email: "ada@example.com", createdAt: "2025-06-01T09:00:00.000Z", source: "start" },
-      { email: '"Byron, Lord"@example.com', createdAt: "2025-06-02T09:00:00.000Z", source: "develop" },
+      { email: "ada@example.com", createdAt: "2025-06-01T09:00:00.000Z", source: "start", confirmationSentAt: null },
+      {
+        email: '"Byron, Lord"@example.com',
+        createdAt: "2025-06-02T09:00:00.000Z",
+        source: "develop",
+        confirmationSentAt: null,
+      },
     ]);
   });
 
-  it("explains a missing store, a missing or unknown format and an unknown command", () => {
-    expect(() => run(["count"], env)).toThrow(StoreError);
-    expect(() => run(["count"], env)).toThrow(
+  it("explains a missing store, a missing or unknown format and an unknown command", async () => {
+    await expect(run(["count"], env)).rejects.toThrow(StoreError);
+    await expect(run(["count"], env)).rejects.toThrow(
       /No waitlist store at .*\(npm start\); set WAITLIST_DB to read another file\./,
     );
     seed();
-    expect(() => run(["export"], env)).toThrow(new UsageError("Say which format: --format csv or --format json."));
-    expect(() => run(["export", "--format", "xml"], env)).toThrow(
+    await expect(run(["export"], env)).rejects.toThrow(
+      new UsageError("Say which format: --format csv or --format json."),
+    );
+    await expect(run(["export", "--format", "xml"], env)).rejects.toThrow(
       /Unknown format "xml": use --format csv or --format json\./,
     );
-    expect(() => run(["delete-all"], env)).toThrow(/Unknown command "delete-all"/);
+    await expect(run(["delete-all"], env)).rejects.toThrow(/Unknown command "delete-all"/);
   });
 
-  it("prints its usage without a command", () => {
-    expect(run([], env)).toMatch(/^Usage: npm run waitlist -- <command>/);
+  it("prints its usage without a command", async () => {
+    await expect(run([], env)).resolves.toMatch(/^Usage: npm run waitlist -- <command>/);
   });
 });

@@ -2,6 +2,8 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
 import { ConfigError, readConfig } from "./config";
+import { createConfirmations } from "./confirmations";
+import { createMailer, readMailConfig } from "./mailer";
 import { StoreError, WaitlistStore, type Signup } from "./store";
 
 const usage = `Usage: npm run waitlist -- <command>
@@ -9,18 +11,23 @@ const usage = `Usage: npm run waitlist -- <command>
 Commands:
   count                                  how many addresses are on the waitlist
   export --format csv|json [--out FILE]  every signup, to standard output or FILE
+  resend-pending                         send the confirmation e-mails still owed
 
-The store is data/waitlist.db, or the file WAITLIST_DB names.`;
+The store is data/waitlist.db, or the file WAITLIST_DB names. Mail goes through
+SMTP_URL, or to data/outbox/ as .eml files when it is not set.`;
+
+export class PendingError extends Error {}
 
 export class UsageError extends Error {}
 
-const columns = ["email", "createdAt", "source"] as const;
+const columns = ["email", "createdAt", "source", "confirmationSentAt"] as const;
+const csvColumns = ["email", "created_at", "source", "confirmation_sent_at"];
 
 export function exportSignups(signups: Signup[], format: string): string {
   if (format === "csv") {
     return stringify(
       signups.map((signup) => columns.map((column) => signup[column])),
-      { header: true, columns: ["email", "created_at", "source"] },
+      { header: true, columns: csvColumns },
     );
   }
   if (format === "json") {
@@ -34,7 +41,7 @@ export function exportSignups(signups: Signup[], format: string): string {
 }
 
 /** Runs one command; returns what to print. */
-export function run(argv: string[], env: NodeJS.ProcessEnv = process.env): string {
+export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -68,21 +75,41 @@ export function run(argv: string[], env: NodeJS.ProcessEnv = process.env): strin
     }
     return output.replace(/\n$/, "");
   }
+  if (command === "resend-pending") {
+    const store = WaitlistStore.openExisting(config.dbFile);
+    const mailer = createMailer(readMailConfig(env));
+    try {
+      const { sent, failed } = await createConfirmations({ store, mailer, log: () => {} }).resendPending();
+      const summary = `Sent ${sent} confirmation${sent === 1 ? "" : "s"} (via ${mailer.destination}); ${failed.length} still pending.`;
+      if (failed.length > 0) {
+        throw new PendingError(`${summary} The mail server said: ${failed[0]!.reason}`);
+      }
+      return summary;
+    } finally {
+      mailer.close();
+      store.close();
+    }
+  }
   throw new UsageError(`Unknown command "${command}".\n\n${usage}`);
 }
 
 if (require.main === module) {
-  try {
-    console.log(run(process.argv.slice(2)));
-  } catch (error) {
-    if (error instanceof UsageError || error instanceof StoreError || error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-      console.error(`${(error as Error).message}\n\n${usage}`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  run(process.argv.slice(2)).then(
+    (output) => console.log(output),
+    (error: unknown) => {
+      if (error instanceof PendingError) {
+        console.error(error.message);
+        process.exit(1);
+      }
+      if (error instanceof UsageError || error instanceof StoreError || error instanceof ConfigError) {
+        console.error(error.message);
+        process.exit(2);
+      }
+      if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+        console.error(`${(error as Error).message}\n\n${usage}`);
+        process.exit(2);
+      }
+      throw error;
+    },
+  );
 }

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readConfig } from "./config";
+import { createConfirmations } from "./confirmations";
+import { createMailer, readMailConfig } from "./mailer";
 import { receiverMiddleware, requestLog, isReceiverRequest } from "./http";
 import { createReceiver } from "./receiver";
 import { WaitlistStore } from "./store";
@@ -8,8 +10,9 @@ type Next = (error?: unknown) => void;
 
 /**
  * The receiver inside `gatsby develop` (developMiddleware in gatsby-config):
- * the same contract as npm start, storing with source "develop". The store
- * is opened on the first signup, so a build never touches it.
+ * the same contract as npm start, storing with source "develop" and sending
+ * the same confirmations. The store is opened on the first signup, so a build
+ * never touches it.
  */
 export function developWaitlistMiddleware(env: NodeJS.ProcessEnv = process.env, write?: (line: string) => void) {
   let handler: ReturnType<typeof receiverMiddleware> | undefined;
@@ -22,8 +25,14 @@ export function developWaitlistMiddleware(env: NodeJS.ProcessEnv = process.env, 
     if (!handler) {
       const config = readConfig(env);
       const store = new WaitlistStore(config.dbFile);
+      const confirmations = createConfirmations({ store, mailer: createMailer(readMailConfig(env)) });
       handler = receiverMiddleware(
-        createReceiver({ store, source: "develop", rateLimitPerMinute: config.rateLimitPerMinute }),
+        createReceiver({
+          store,
+          source: "develop",
+          rateLimitPerMinute: config.rateLimitPerMinute,
+          onNewSignup: confirmations.sendSoon,
+        }),
       );
     }
     const run = handler;

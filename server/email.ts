@@ -39,3 +39,10 @@ export function checkEmail(input: string | null | undefined): EmailCheck {
   }
   return { ok: true, email, key: ascii.toLowerCase() };
 }
+
+/** For logs, which never hold a full address: "ada@example.com" becomes "a***@example.com". */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at < 1) return "***";
+  return `${email[0]}***${email.slice(at)}`;
+}

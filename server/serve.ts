@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { createApp } from "./app";
 import { ConfigError, readConfig } from "./config";
+import { createConfirmations } from "./confirmations";
+import { createMailer, readMailConfig } from "./mailer";
 import { createReceiver } from "./receiver";
 import { StoreError, WaitlistStore } from "./store";
 import { site } from "../src/site";
@@ -15,11 +17,14 @@ function main(): void {
     );
     process.exit(1);
   }
+  const mailer = createMailer(readMailConfig());
   const store = new WaitlistStore(config.dbFile);
+  const confirmations = createConfirmations({ store, mailer });
   const receiver = createReceiver({
     store,
     source: "start",
     rateLimitPerMinute: config.rateLimitPerMinute,
+    onNewSignup: confirmations.sendSoon,
     warn: (message) => console.error(message),
   });
   const app = createApp({ publicDir: config.publicDir, receiver, trustProxy: config.trustProxy });
@@ -29,6 +34,12 @@ function main(): void {
     const shown = config.host === "127.0.0.1" ? "localhost" : config.host;
     console.log(`${site.name} is running at http://${shown}:${port}/`);
     console.log(`Waitlist signups are stored in ${path.relative(process.cwd(), config.dbFile)}`);
+    console.log(`Confirmation e-mails go to ${mailer.destination}`);
+    // Whatever a previous run still owed (the mail server was down, or the server stopped first).
+    void confirmations.resendPending().then(({ sent, failed }) => {
+      if (sent > 0) console.log(`Sent ${sent} confirmation(s) still owed from before.`);
+      if (failed.length > 0) console.error(`${failed.length} confirmation(s) still pending: ${failed[0]!.reason}`);
+    });
   });
   server.on("error", (error: NodeJS.ErrnoException) => {
     console.error(
@@ -40,8 +51,12 @@ function main(): void {
   });
   const stop = () => {
     server.close(() => {
-      store.close();
-      process.exit(0);
+      // Sends under way finish; anything unsent stays pending for the next start.
+      void confirmations.idle().finally(() => {
+        mailer.close();
+        store.close();
+        process.exit(0);
+      });
     });
     server.closeAllConnections();
   };

@@ -53,23 +53,53 @@ describe("WaitlistStore", () => {
         emailKey: "a@example.com",
         createdAt: "2025-06-01T10:00:00.000Z",
         source: "start",
+        confirmationSentAt: null,
       },
     ]);
     expect(second.integrityCheck()).toBe("ok");
     second.close();
   });
 
-  it("migrates a store written by the first version without losing rows", () => {
-    const old = new Database(file.replace("nested/", ""));
+  it("migrates a store written by the first version without losing rows; its rows are owed a confirmation", () => {
+    const oldFile = path.join(dir, "v1.db");
+    const old = new Database(oldFile);
     old.exec(migrations[0]!);
     old.pragma("user_version = 1");
     old
       .prepare("INSERT INTO signups (email, email_key, created_at, source) VALUES (?, ?, ?, ?)")
       .run("old@example.com", "old@example.com", "2025-06-01T00:00:00.000Z", "start");
     old.close();
-    const store = new WaitlistStore(file.replace("nested/", ""));
+    const store = new WaitlistStore(oldFile);
     expect(store.pragma("user_version")).toBe(schemaVersion);
-    expect(store.all().map((row) => row.email)).toEqual(["old@example.com"]);
+    expect(schemaVersion).toBe(2);
+    expect(store.all()).toEqual([
+      {
+        id: 1,
+        email: "old@example.com",
+        emailKey: "old@example.com",
+        createdAt: "2025-06-01T00:00:00.000Z",
+        source: "start",
+        confirmationSentAt: null,
+      },
+    ]);
+    expect(store.pendingConfirmations()).toEqual([{ email: "old@example.com", emailKey: "old@example.com" }]);
+    store.close();
+  });
+
+  it("lets one sender at a time claim a confirmation, and none after it was sent", () => {
+    const store = new WaitlistStore(file);
+    store.add({ email: "a@example.com", emailKey: "a@example.com", source: "start" });
+    const now = new Date("2025-06-01T12:00:00Z");
+    expect(store.claimConfirmation("a@example.com", { now, leaseMs: 60_000 })).toBe(true);
+    expect(store.claimConfirmation("a@example.com", { now })).toBe(false);
+    // A sender that died keeps its claim only until the lease runs out.
+    expect(store.claimConfirmation("a@example.com", { now: new Date(now.getTime() + 61_000) })).toBe(true);
+    store.releaseConfirmation("a@example.com", "connection refused");
+    expect(store.claimConfirmation("a@example.com", { now })).toBe(true);
+    store.markConfirmationSent("a@example.com", now);
+    expect(store.claimConfirmation("a@example.com", { now: new Date(now.getTime() + 600_000) })).toBe(false);
+    expect(store.pendingConfirmations()).toEqual([]);
+    expect(store.all()[0]!.confirmationSentAt).toBe("2025-06-01T12:00:00.000Z");
     store.close();
   });
 

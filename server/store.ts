@@ -10,6 +10,8 @@ export interface Signup {
   emailKey: string;
   createdAt: string;
   source: SignupSource;
+  /** When the confirmation e-mail was handed to the mail server; null while it is owed. */
+  confirmationSentAt: string | null;
 }
 
 /**
@@ -25,6 +27,12 @@ export const migrations: readonly string[] = [
      created_at TEXT NOT NULL,
      source TEXT NOT NULL CHECK (source IN ('develop', 'start'))
    )`,
+  // 2: the confirmation e-mail. Rows from version 1 are owed one.
+  `ALTER TABLE signups ADD COLUMN confirmation_sent_at TEXT;
+   ALTER TABLE signups ADD COLUMN confirmation_attempts INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE signups ADD COLUMN confirmation_claimed_until TEXT;
+   ALTER TABLE signups ADD COLUMN confirmation_error TEXT;
+   CREATE INDEX signups_confirmation_pending ON signups (id) WHERE confirmation_sent_at IS NULL;`,
 ];
 
 export const schemaVersion = migrations.length;
@@ -103,13 +111,56 @@ export class WaitlistStore {
     return { added: changes === 1 };
   }
 
+  /**
+   * Takes the right to send one address's confirmation for `leaseMs`, so two
+   * senders (the server and resend-pending) never both send it. False when it
+   * was sent already or another sender holds it.
+   */
+  claimConfirmation(emailKey: string, { now = new Date(), leaseMs = 120_000 } = {}): boolean {
+    const { changes } = this.db
+      .prepare(
+        `UPDATE signups SET confirmation_claimed_until = ?, confirmation_attempts = confirmation_attempts + 1
+         WHERE email_key = ? AND confirmation_sent_at IS NULL
+           AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < ?)`,
+      )
+      .run(new Date(now.getTime() + leaseMs).toISOString(), emailKey, now.toISOString());
+    return changes === 1;
+  }
+
+  markConfirmationSent(emailKey: string, at = new Date()): void {
+    this.db
+      .prepare(
+        `UPDATE signups SET confirmation_sent_at = ?, confirmation_claimed_until = NULL, confirmation_error = NULL
+         WHERE email_key = ?`,
+      )
+      .run(at.toISOString(), emailKey);
+  }
+
+  /** Gives a claim back after a failed attempt, keeping the error for the operator. */
+  releaseConfirmation(emailKey: string, error: string): void {
+    this.db
+      .prepare("UPDATE signups SET confirmation_claimed_until = NULL, confirmation_error = ? WHERE email_key = ?")
+      .run(error.slice(0, 500), emailKey);
+  }
+
+  /** Addresses still owed a confirmation, oldest first. */
+  pendingConfirmations(): { email: string; emailKey: string }[] {
+    return this.db
+      .prepare("SELECT email, email_key AS emailKey FROM signups WHERE confirmation_sent_at IS NULL ORDER BY id")
+      .all() as { email: string; emailKey: string }[];
+  }
+
   count(): number {
     return (this.db.prepare("SELECT count(*) AS n FROM signups").get() as { n: number }).n;
   }
 
   all(): Signup[] {
     return this.db
-      .prepare("SELECT id, email, email_key AS emailKey, created_at AS createdAt, source FROM signups ORDER BY id")
+      .prepare(
+        `SELECT id, email, email_key AS emailKey, created_at AS createdAt, source,
+                confirmation_sent_at AS confirmationSentAt
+         FROM signups ORDER BY id`,
+      )
       .all() as Signup[];
   }
 

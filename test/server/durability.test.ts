@@ -17,6 +17,7 @@ afterEach(() => removeDir(dir));
 const env = () => ({
   PUBLIC_DIR: path.join(dir, "public"),
   WAITLIST_DB: path.join(dir, "data", "waitlist.db"),
+  OUTBOX_DIR: path.join(dir, "data", "outbox"),
   WAITLIST_RATE_LIMIT: "1000000",
 });
 

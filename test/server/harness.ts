@@ -7,6 +7,8 @@ import Database from "better-sqlite3";
 import express from "express";
 import { createApp } from "../../server/app";
 import { developWaitlistMiddleware } from "../../server/develop";
+import { createConfirmations, type Confirmations } from "../../server/confirmations";
+import { createMailer, readMailConfig } from "../../server/mailer";
 import { createReceiver, type NewSignup } from "../../server/receiver";
 import { WaitlistStore } from "../../server/store";
 
@@ -75,6 +77,9 @@ export interface TestServer {
   url: string;
   dir: string;
   dbFile: string;
+  outboxDir: string;
+  /** The start adapter's confirmations (undefined for develop, whose wiring is Gatsby's). */
+  confirmations?: Confirmations;
   logs: string[];
   signups: NewSignup[];
   rows(): { email: string; email_key: string; source: string; created_at: string }[];
@@ -84,29 +89,52 @@ export interface TestServer {
 /** A real server on 127.0.0.1 with a real SQLite file in a temporary folder. */
 export async function startServer(
   adapter: Adapter,
-  { rateLimitPerMinute = 1_000_000, dir = mkdtempSync(path.join(os.tmpdir(), "waitlist-")) } = {},
+  {
+    rateLimitPerMinute = 1_000_000,
+    dir = mkdtempSync(path.join(os.tmpdir(), "waitlist-")),
+    smtpUrl,
+    retryDelaysMs,
+  }: { rateLimitPerMinute?: number; dir?: string; smtpUrl?: string; retryDelaysMs?: number[] } = {},
 ): Promise<TestServer> {
   const dbFile = path.join(dir, "data", "waitlist.db");
+  const outboxDir = path.join(dir, "data", "outbox");
+  const mailEnv = { OUTBOX_DIR: outboxDir, ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}) };
   const publicDir = path.join(dir, "public");
   writePublicDir(publicDir);
   const logs: string[] = [];
   const signups: NewSignup[] = [];
   const log = (line: string) => logs.push(line);
   let store: WaitlistStore | undefined;
+  let confirmations: Confirmations | undefined;
   let app: express.Express;
   if (adapter === "start") {
     store = new WaitlistStore(dbFile);
+    confirmations = createConfirmations({
+      store,
+      mailer: createMailer(readMailConfig(mailEnv)),
+      retryDelaysMs,
+      log,
+    });
+    const send = confirmations.sendSoon;
     const receiver = createReceiver({
       store,
       source: "start",
       rateLimitPerMinute,
-      onNewSignup: (signup) => signups.push(signup),
+      onNewSignup: (signup) => {
+        signups.push(signup);
+        send(signup);
+      },
     });
     app = createApp({ publicDir, receiver, log });
   } else {
     // Gatsby's develop server is an Express app; mount the middleware the way gatsby-config does.
     app = express();
-    app.use(developWaitlistMiddleware({ WAITLIST_DB: dbFile, WAITLIST_RATE_LIMIT: String(rateLimitPerMinute) }, log));
+    app.use(
+      developWaitlistMiddleware(
+        { WAITLIST_DB: dbFile, WAITLIST_RATE_LIMIT: String(rateLimitPerMinute), ...mailEnv },
+        log,
+      ),
+    );
     app.use((_req, res) => res.status(404).send("Gatsby would answer here"));
   }
   const server = http.createServer(app);
@@ -116,6 +144,8 @@ export async function startServer(
     url: `http://127.0.0.1:${port}`,
     dir,
     dbFile,
+    outboxDir,
+    confirmations,
     logs,
     signups,
     rows: () => {
@@ -132,6 +162,7 @@ export async function startServer(
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await confirmations?.idle();
       store?.close();
     },
   };

@@ -1,0 +1,83 @@
+import { site } from "../src/site";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+export const privacyPolicyUrl = () => `${site.url}${site.routes.privacyPolicy}`;
+
+/**
+ * The confirmation every new signup gets: plain text and simple HTML, no
+ * images, no tracking, readable in a narrow mail client.
+ */
+export function confirmationMessage(to: string): MailMessage {
+  const privacy = privacyPolicyUrl();
+  const contact = site.contactEmail;
+  const subject = `You're on the ${site.name} waitlist`;
+  const text = `Hi there,
+
+thanks for joining the ${site.name} waitlist! ${to} is on our early-access list.
+
+What happens next
+- We plan to launch in ${site.claims.launch}, and we will e-mail you as soon as early access opens.
+- Early access is free.
+- Until then, we will only write about the launch.
+
+Questions, or want off the list? Reply to this e-mail or write to ${contact}.
+
+${site.name} - ${site.tagline}
+${site.url}/
+
+How we handle your address: ${privacy}
+You get this e-mail because this address was entered on the waitlist at ${site.url.replace(/^https?:\/\//, "")}. If that was not you, reply and we will remove it.
+`;
+
+  const p = "margin:0 0 16px;";
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${escapeHtml(subject)}</title>
+</head>
+<body style="margin:0;padding:0;background:#f6f4fb;">
+<div style="max-width:480px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:#0f0d1a;">
+<p style="${p}font-size:20px;font-weight:800;color:#c0134a;">${escapeHtml(site.name)} <span style="font-weight:600;color:#4a4760;">· ${escapeHtml(site.tagline)}</span></p>
+<div style="padding:24px;border-radius:16px;background:#ffffff;">
+<h1 style="margin:0 0 12px;font-size:24px;line-height:1.25;">You're on the list!</h1>
+<p style="${p}">Thanks for joining the ${escapeHtml(site.name)} waitlist. <strong>${escapeHtml(to)}</strong> is on our early-access list.</p>
+<h2 style="margin:0 0 8px;font-size:17px;">What happens next</h2>
+<ul style="margin:0 0 16px;padding-left:20px;">
+<li>We plan to launch in ${escapeHtml(site.claims.launch)}, and we will e-mail you as soon as early access opens.</li>
+<li>Early access is free.</li>
+<li>Until then, we will only write about the launch.</li>
+</ul>
+<p style="margin:0;">Questions, or want off the list? Reply to this e-mail or write to <a href="mailto:${escapeHtml(contact)}" style="color:#c0134a;">${escapeHtml(contact)}</a>.</p>
+</div>
+<p style="margin:16px 0 0;font-size:13px;color:#4a4760;">How we handle your address: <a href="${escapeHtml(privacy)}" style="color:#c0134a;">Privacy Policy</a>.<br>You get this e-mail because this address was entered on the waitlist at <a href="${escapeHtml(site.url)}/" style="color:#c0134a;">${escapeHtml(site.url.replace(/^https?:\/\//, ""))}</a>. If that was not you, reply and we will remove it.</p>
+</div>
+</body>
+</html>
+`;
+
+  return {
+    to,
+    subject,
+    text,
+    html,
+    headers: {
+      "Reply-To": contact,
+      "List-Unsubscribe": `<mailto:${contact}?subject=unsubscribe>`,
+      "Auto-Submitted": "auto-generated",
+    },
+  };
+}

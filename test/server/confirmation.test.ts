@@ -1,0 +1,175 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { simpleParser } from "mailparser";
+import { run } from "../../server/cli";
+import { formType, removeDir, request, signupBody, startServer, type Adapter, type TestServer } from "./harness";
+import { closedPort, startSmtpServer, type TestSmtpServer } from "./smtp";
+
+jest.setTimeout(30_000);
+
+const fetchHeaders = { ...formType, Accept: "text/plain" };
+const post = (server: TestServer, body: string) =>
+  request(`${server.url}/`, { method: "POST", headers: fetchHeaders, body });
+
+function confirmationState(server: TestServer) {
+  const db = new Database(server.dbFile, { readonly: true });
+  try {
+    return db
+      .prepare(
+        "SELECT email, confirmation_sent_at AS sentAt, confirmation_attempts AS attempts FROM signups ORDER BY id",
+      )
+      .all() as { email: string; sentAt: string | null; attempts: number }[];
+  } finally {
+    db.close();
+  }
+}
+
+describe.each<Adapter>(["start", "develop"])("confirmation e-mails through the %s adapter", (adapter) => {
+  let smtp: TestSmtpServer;
+  let server: TestServer;
+
+  beforeEach(async () => {
+    smtp = await startSmtpServer();
+    server = await startServer(adapter, { smtpUrl: smtp.url });
+  });
+  afterEach(async () => {
+    await server.close();
+    await smtp.close();
+    removeDir(server.dir);
+  });
+
+  it("sends exactly one message per new address across a burst of repeats and honeypot hits", async () => {
+    const bodies = [
+      signupBody("ada@example.com"),
+      signupBody("grace@example.com"),
+      signupBody("ADA@example.com"),
+      signupBody(" ada@EXAMPLE.com "),
+      signupBody("bot@example.com", { "bot-field": "spam" }),
+      signupBody("katherine@example.com"),
+      signupBody("Grace@Example.com"),
+      signupBody("bot2@example.com", { "bot-field": "x" }),
+      signupBody("not-an-address"),
+    ];
+    const replies = await Promise.all(bodies.map((body) => post(server, body)));
+    expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 422]);
+    await smtp.waitFor(3);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // room for a wrong fourth message to arrive
+    await server.confirmations?.idle();
+    expect(
+      smtp.deliveries
+        .map((delivery) => delivery.envelope.to)
+        .flat()
+        .sort(),
+    ).toEqual(["ada@example.com", "grace@example.com", "katherine@example.com"]);
+    expect(confirmationState(server).every((row) => row.sentAt !== null && row.attempts === 1)).toBe(true);
+  });
+
+  it("sends a message with the brand, what happens next, the contact and the privacy link", async () => {
+    await post(server, signupBody("Ada.Lovelace@Example.com"));
+    const { envelope, mail, raw } = (await smtp.waitFor(1))[0]!;
+    expect(envelope).toEqual({ from: "hello@jointandem.app", to: ["Ada.Lovelace@example.com"] });
+    expect(mail.to && !Array.isArray(mail.to) && mail.to.text).toBe("Ada.Lovelace@example.com");
+    expect(mail.from?.value).toEqual([{ address: "hello@jointandem.app", name: "Tandem" }]);
+    expect(mail.replyTo?.value[0]?.address).toBe("hello@jointandem.app");
+    expect(mail.subject).toBe("You're on the Tandem waitlist");
+    for (const part of [mail.text ?? "", String(mail.html)]) {
+      expect(part).toContain("Tandem");
+      expect(part).toContain("grow. together.");
+      expect(part).toContain("Ada.Lovelace@Example.com");
+      expect(part).toContain("Q4 2025");
+      expect(part).toContain("Early access is free.");
+      expect(part).toContain("hello@jointandem.app");
+      expect(part).toContain("https://jointandem.app/privacy-policy/");
+    }
+    expect(mail.html).toMatch(/<a href="https:\/\/jointandem\.app\/privacy-policy\/"/);
+    expect(mail.html).toContain('name="viewport"');
+    // No tracking pixels, no remote images, nothing loaded from anywhere.
+    expect(raw).not.toMatch(/<img|background-image|url\(/i);
+    expect(raw).toMatch(/^List-Unsubscribe: <mailto:hello@jointandem\.app\?subject=unsubscribe>/m);
+  });
+});
+
+describe("the reply and the mail server", () => {
+  it("answers before a slow mail server has taken the message", async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const smtp = await startSmtpServer(0, { beforeData: () => gate });
+    const server = await startServer("start", { smtpUrl: smtp.url });
+    try {
+      const reply = await post(server, signupBody("patient@example.com"));
+      expect(reply.status).toBe(200);
+      expect(server.rows().map((row) => row.email)).toEqual(["patient@example.com"]);
+      expect(smtp.deliveries).toHaveLength(0);
+      release();
+      await smtp.waitFor(1);
+    } finally {
+      release();
+      await server.close();
+      await smtp.close();
+      removeDir(server.dir);
+    }
+  });
+
+  it("keeps the signup when the mail server is down, and resend-pending delivers it exactly once", async () => {
+    const port = await closedPort();
+    const smtpUrl = `smtp://127.0.0.1:${port}`;
+    const server = await startServer("start", { smtpUrl, retryDelaysMs: [20, 40] });
+    try {
+      const reply = await post(server, signupBody("offline@example.com"));
+      expect(reply.status).toBe(200);
+      await server.confirmations!.idle();
+      expect(confirmationState(server)).toEqual([{ email: "offline@example.com", sentAt: null, attempts: 3 }]);
+      expect(server.logs.join("")).toMatch(/confirmation to o\*\*\*@example\.com failed 3 times .*stays pending/);
+      expect(server.logs.join("")).not.toContain("offline@example.com");
+
+      const env = { WAITLIST_DB: server.dbFile, SMTP_URL: smtpUrl, OUTBOX_DIR: server.outboxDir };
+      await expect(run(["resend-pending"], env)).rejects.toThrow(
+        /Sent 0 confirmations .*; 1 still pending\. The mail server said: /,
+      );
+
+      const smtp = await startSmtpServer(port);
+      try {
+        await expect(run(["resend-pending"], env)).resolves.toBe(
+          `Sent 1 confirmation (via smtp://127.0.0.1:${port}); 0 still pending.`,
+        );
+        await expect(run(["resend-pending"], env)).resolves.toMatch(/^Sent 0 confirmations .*; 0 still pending\.$/);
+        expect(smtp.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["offline@example.com"]]);
+        expect(confirmationState(server)[0]!.sentAt).not.toBeNull();
+      } finally {
+        await smtp.close();
+      }
+    } finally {
+      await server.close();
+      removeDir(server.dir);
+    }
+  });
+});
+
+describe("without SMTP_URL", () => {
+  it("writes one parseable .eml per new signup to the outbox", async () => {
+    const server = await startServer("start");
+    try {
+      for (const email of ["ada@example.com", "ADA@example.com", "grace@example.com"]) {
+        expect((await post(server, signupBody(email))).status).toBe(200);
+      }
+      await post(server, signupBody("bot@example.com", { "bot-field": "1" }));
+      await server.confirmations!.idle();
+      const files = readdirSync(server.outboxDir).filter((name) => name.endsWith(".eml"));
+      expect(files).toHaveLength(2);
+      const mails = await Promise.all(
+        files.map((name) => simpleParser(readFileSync(path.join(server.outboxDir, name)))),
+      );
+      expect(mails.map((mail) => mail.to && !Array.isArray(mail.to) && mail.to.text).sort()).toEqual([
+        "ada@example.com",
+        "grace@example.com",
+      ]);
+      expect(mails.every((mail) => mail.subject === "You're on the Tandem waitlist" && mail.html && mail.text)).toBe(
+        true,
+      );
+    } finally {
+      await server.close();
+      removeDir(server.dir);
+    }
+  });
+});

@@ -1,0 +1,80 @@
+import type { AddressInfo } from "node:net";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export interface Delivery {
+  envelope: { from: string; to: string[] };
+  mail: ParsedMail;
+  raw: string;
+}
+
+export interface TestSmtpServer {
+  url: string;
+  port: number;
+  deliveries: Delivery[];
+  /** Resolves when `count` messages have arrived; rejects after `ms`. */
+  waitFor(count: number, ms?: number): Promise<Delivery[]>;
+  close(): Promise<void>;
+}
+
+/** A real SMTP server on 127.0.0.1 that parses every message on arrival (mailparser). */
+export async function startSmtpServer(
+  port = 0,
+  { beforeData }: { beforeData?: () => Promise<void> } = {},
+): Promise<TestSmtpServer> {
+  const deliveries: Delivery[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onMailFrom(_address, _session, callback) {
+      // A slow server: hold the transaction until the test lets it go.
+      if (beforeData) void beforeData().then(() => callback());
+      else callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        simpleParser(raw).then(
+          (mail) => {
+            deliveries.push({
+              envelope: {
+                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+                to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+              },
+              mail,
+              raw,
+            });
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const actualPort = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${actualPort}`,
+    port: actualPort,
+    deliveries,
+    async waitFor(count, ms = 10_000) {
+      const deadline = Date.now() + ms;
+      while (deliveries.length < count) {
+        if (Date.now() > deadline) throw new Error(`Expected ${count} messages, got ${deliveries.length}.`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return deliveries;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A port nothing listens on: a mail server that is down. */
+export async function closedPort(): Promise<number> {
+  const probe = await startSmtpServer();
+  await probe.close();
+  return probe.port;
+}
