@@ -28,7 +28,7 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
-    files: ["**/*.test.ts", "**/*.test.tsx", "__mocks__/**", "loadershim.js", "jest.setup.ts"],
+    files: ["**/*.test.ts", "**/*.test.tsx", "__mocks__/**", "loadershim.js", "jest.setup.ts", "e2e/**"],
     languageOptions: { globals: { ...globals.jest } },
   },
 );

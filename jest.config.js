@@ -1,7 +1,8 @@
-// Four projects: "unit" runs in jsdom against the source; "content" checks
+// Five projects: "unit" runs in jsdom against the source; "content" checks
 // the legal MDX files; "server" runs the waitlist receiver and the preview
 // server for real on 127.0.0.1; "build" reads the output of `gatsby build`
-// in public/ and runs after it (see npm test).
+// in public/, and "e2e" drives Chromium against it through the project's own
+// server. Both run after the build (see npm test).
 const shared = {
   transform: { "^.+\\.[jt]sx?$": "<rootDir>/jest-preprocess.js" },
   moduleNameMapper: {
@@ -35,6 +36,12 @@ module.exports = {
       displayName: "server",
       testEnvironment: "node",
       testMatch: ["<rootDir>/server/**/*.test.ts", "<rootDir>/test/server/**/*.test.ts"],
+    },
+    {
+      ...shared,
+      displayName: "e2e",
+      testEnvironment: "node",
+      testMatch: ["<rootDir>/e2e/**/*.test.ts"],
     },
     {
       ...shared,

@@ -1,0 +1,189 @@
+import type { Page } from "playwright-core";
+import { viewports, setUpSuite } from "./support";
+
+jest.setTimeout(60_000);
+
+const SUCCESS = "Welcome to the waitlist! Check your email for a confirmation message.";
+const INVALID = "Please enter a valid email address";
+const SERVER = "Something went wrong. Please try again.";
+const NETWORK = "Unable to connect. Please check your connection and try again.";
+
+const suite = setUpSuite();
+
+let counter = 0;
+const freshEmail = () => `e2e.${Date.now()}.${counter++}@example.com`;
+
+async function open(viewport: keyof typeof viewports = "desktop"): Promise<Page> {
+  const page = await suite.browser.newPage({ viewport: viewports[viewport] });
+  await page.goto(`${suite.site.url}/`, { waitUntil: "networkidle" });
+  return page;
+}
+
+function form(page: Page) {
+  const waitlist = page.locator("#waitlist");
+  return {
+    input: waitlist.getByLabel("Email address"),
+    button: waitlist.locator('button[type="submit"]'),
+    status: waitlist.getByRole("status"),
+  };
+}
+
+/** Counts the form's POSTs to the site root. */
+function countPosts(page: Page) {
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(request.postData() ?? "");
+  });
+  return posts;
+}
+
+describe.each(["desktop", "phone"] as const)("the waitlist form against the real receiver (%s)", (viewport) => {
+  it("stores a new address, writes its confirmation and shows the welcome message", async () => {
+    const page = await open(viewport);
+    const { input, button, status } = form(page);
+    const email = freshEmail();
+    const outboxBefore = suite.site.outbox().length;
+    await input.fill(email);
+    await button.click();
+    await status.getByText(SUCCESS).waitFor();
+    expect(await input.inputValue()).toBe("");
+    expect(suite.site.rows()).toContainEqual({ email, source: "start" });
+    for (let i = 0; i < 50 && suite.site.outbox().length === outboxBefore; i++) await page.waitForTimeout(100);
+    expect(suite.site.outbox().length).toBe(outboxBefore + 1);
+    await page.close();
+  });
+});
+
+describe("the waitlist form's states", () => {
+  it("disables the controls and reads Joining... while the reply is pending", async () => {
+    const page = await open();
+    let release = () => {};
+    await page.route(`${suite.site.url}/`, async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      await new Promise<void>((resolve) => (release = resolve));
+      return route.continue();
+    });
+    const { input, button, status } = form(page);
+    await input.fill(freshEmail());
+    await button.click();
+    await page.getByRole("button", { name: "Joining..." }).waitFor();
+    expect(await button.isDisabled()).toBe(true);
+    expect(await input.isDisabled()).toBe(true);
+    release();
+    await status.getByText(SUCCESS).waitFor();
+    expect(await button.textContent()).toBe("Join Waitlist");
+    expect(await button.isDisabled()).toBe(false);
+    await page.close();
+  });
+
+  it("clears the message and returns to idle 7 s after it appears", async () => {
+    const page = await open();
+    // Record, in the page's own clock, when the message region changes.
+    await page.evaluate(() => {
+      const region = document.getElementById("waitlist-message")!;
+      const log: { t: number; text: string }[] = [];
+      (window as unknown as { statusLog: typeof log }).statusLog = log;
+      new MutationObserver(() => log.push({ t: performance.now(), text: region.textContent ?? "" })).observe(region, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+    });
+    const { input, button, status } = form(page);
+    await input.fill(freshEmail());
+    await button.click();
+    await status.getByText(SUCCESS).waitFor();
+    const shownAt = await page.evaluate(() => performance.now());
+    await page.waitForTimeout(6500 - 50);
+    expect(await status.textContent()).toBe(SUCCESS);
+    await page.waitForFunction(() => document.getElementById("waitlist-message")!.textContent === "", null, {
+      timeout: 2000,
+    });
+    const gone = await page.evaluate(() => performance.now());
+    expect(gone - shownAt).toBeLessThan(7500);
+    const log = await page.evaluate(
+      () => (window as unknown as { statusLog: { t: number; text: string }[] }).statusLog,
+    );
+    const appeared = log.find((entry) => entry.text === SUCCESS)!.t;
+    const cleared = log.find((entry) => entry.t > appeared && entry.text === "")!.t;
+    expect(cleared - appeared).toBeGreaterThanOrEqual(6990);
+    expect(cleared - appeared).toBeLessThan(7500);
+    expect(await button.textContent()).toBe("Join Waitlist");
+    await page.close();
+  });
+
+  it.each(["", "creator", "creator.example.com", "a@", "@example.com"])(
+    "refuses %j with the client message and sends nothing",
+    async (value) => {
+      const page = await open();
+      const posts = countPosts(page);
+      const { input, button, status } = form(page);
+      await input.fill(value);
+      await button.click();
+      await status.getByText(INVALID).waitFor();
+      expect(await input.getAttribute("aria-invalid")).toBe("true");
+      await page.waitForTimeout(200);
+      expect(posts).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it("shows the server error on a 500 reply", async () => {
+    const page = await open();
+    await page.route(`${suite.site.url}/`, (route) =>
+      route.request().method() === "POST" ? route.fulfill({ status: 500, body: "broken" }) : route.continue(),
+    );
+    const { input, button, status } = form(page);
+    await input.fill(freshEmail());
+    await button.click();
+    await status.getByText(SERVER).waitFor();
+    await page.close();
+  });
+
+  it("shows the connection error when the request fails", async () => {
+    const page = await open();
+    await page.route(`${suite.site.url}/`, (route) =>
+      route.request().method() === "POST" ? route.abort("internetdisconnected") : route.continue(),
+    );
+    const { input, button, status } = form(page);
+    await input.fill(freshEmail());
+    await button.click();
+    await status.getByText(NETWORK).waitFor();
+    await page.close();
+  });
+
+  it("welcomes a repeat address like a new one and stores it once", async () => {
+    const page = await open();
+    const { input, button, status } = form(page);
+    const email = freshEmail();
+    for (const typed of [email, email.toUpperCase()]) {
+      await input.fill(typed);
+      await button.click();
+      await status.getByText(SUCCESS).waitFor();
+      await page.evaluate(() => (document.getElementById("waitlist-message")!.textContent = ""));
+    }
+    expect(suite.site.rows().filter((row) => row.email.toLowerCase() === email)).toHaveLength(1);
+    await page.close();
+  });
+});
+
+describe("without JavaScript", () => {
+  it("shows all content, and the native form post stores the address and confirms it", async () => {
+    const context = await suite.browser.newContext({ javaScriptEnabled: false, viewport: viewports.phone });
+    const page = await context.newPage();
+    await page.goto(`${suite.site.url}/`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("grow. together.");
+    for (const title of ["AI-powered matching", "Seamless Communication", "Group Collaborations"]) {
+      expect(await page.getByRole("heading", { name: title }).isVisible()).toBe(true);
+    }
+    const email = freshEmail();
+    await page.locator("#waitlist").getByLabel("Email address").fill(email);
+    const posted = page.waitForResponse((response) => response.request().method() === "POST");
+    await page.locator("#waitlist").locator('button[type="submit"]').click();
+    expect((await posted).status()).toBe(200);
+    await page.getByRole("heading", { level: 1, name: "You are on the list!" }).waitFor();
+    expect(await page.getByRole("link", { name: /Back to/ }).getAttribute("href")).toBe("/");
+    expect(suite.site.rows()).toContainEqual({ email, source: "start" });
+    await context.close();
+  });
+});

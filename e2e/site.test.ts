@@ -1,0 +1,143 @@
+import { createRequire } from "node:module";
+import { routes, screenshotPath, viewports, type ViewportName, setUpSuite } from "./support";
+
+jest.setTimeout(120_000);
+
+const axePath = createRequire(__filename).resolve("axe-core/axe.min.js");
+const viewportNames = Object.keys(viewports) as ViewportName[];
+
+const suite = setUpSuite();
+
+/** Opens a route and records console errors, page errors and requests to other origins. */
+async function visit(route: string, viewport: ViewportName) {
+  const page = await suite.browser.newPage({ viewport: viewports[viewport] });
+  const problems: string[] = [];
+  const origin = new URL(suite.site.url).origin;
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.protocol !== "data:" && url.origin !== origin) problems.push(`request to ${request.url()}`);
+  });
+  const response = await page.goto(`${suite.site.url}${route}`, { waitUntil: "networkidle" });
+  return { page, problems, response };
+}
+
+const everyPage = routes.flatMap((route) => viewportNames.map((viewport) => [route, viewport] as const));
+
+describe.each(everyPage)("%s at %s size", (route, viewport) => {
+  it("loads with no console error and no request to another origin, and is saved as a screenshot", async () => {
+    const { page, problems, response } = await visit(route, viewport);
+    expect(response?.status()).toBe(200);
+    // Scroll through, so lazily loaded parts and hover-free layout shifts show up too.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForTimeout(300);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: screenshotPath(route, viewport), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("has no accessibility violations (axe-core)", async () => {
+    const { page } = await visit(route, viewport);
+    await page.addScriptTag({ path: axePath });
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (
+              context: Document,
+            ) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
+          };
+        }
+      ).axe;
+      const result = await axe.run(document);
+      return result.violations.map((violation) => ({
+        id: violation.id,
+        help: violation.help,
+        targets: violation.nodes.map((node) => node.target.join(" ")),
+      }));
+    });
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a visible focus ring on every element the keyboard reaches", async () => {
+    const { page } = await visit(route, viewport);
+    const seen: string[] = [];
+    const unringed: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press("Tab");
+      const focused = await page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null;
+        if (!element || element === document.body) return null;
+        const style = getComputedStyle(element);
+        const ring =
+          (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2) || style.boxShadow !== "none";
+        const label = `${element.tagName.toLowerCase()} "${(element.textContent || element.getAttribute("aria-label") || element.getAttribute("name") || "").trim().slice(0, 30)}"`;
+        return { label, ring, visible: element.getBoundingClientRect().width > 0 };
+      });
+      if (!focused) break;
+      if (seen.includes(focused.label)) break;
+      seen.push(focused.label);
+      if (!focused.ring || !focused.visible) unringed.push(focused.label);
+    }
+    expect(seen.length).toBeGreaterThan(3);
+    expect(unringed).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("the keyboard alone", () => {
+  it("reaches the form and submits it with Enter", async () => {
+    const { page } = await visit("/", "desktop");
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.evaluate(() => document.activeElement?.id === "waitlist-email")) break;
+    }
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("waitlist-email");
+    const email = `keyboard.${Date.now()}@example.com`;
+    await page.keyboard.type(email);
+    await page.keyboard.press("Enter");
+    await page
+      .locator("#waitlist")
+      .getByText("Welcome to the waitlist! Check your email for a confirmation message.")
+      .waitFor();
+    expect(suite.site.rows()).toContainEqual({ email, source: "start" });
+    await page.close();
+  });
+
+  it("opens and closes the mobile menu", async () => {
+    const { page } = await visit("/", "phone");
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.evaluate(() => document.activeElement?.getAttribute("aria-label") === "Menu")) break;
+    }
+    const toggle = page.getByRole("button", { name: "Menu" });
+    await page.keyboard.press("Enter");
+    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Features");
+    await page.keyboard.press("Escape");
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    await page.keyboard.press("Space");
+    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+    await page.keyboard.press("Space");
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    await page.close();
+  });
+});
+
+describe("an unknown path", () => {
+  it.each(viewportNames)("answers 404 with the site's 404 page and a link home (%s)", async (viewport) => {
+    const page = await suite.browser.newPage({ viewport: viewports[viewport] });
+    const response = await page.goto(`${suite.site.url}/no-such-page/`, { waitUntil: "networkidle" });
+    expect(response?.status()).toBe(404);
+    await page.getByRole("heading", { level: 1, name: "This page took a different route" }).waitFor();
+    expect(await page.getByRole("main").getByRole("link", { name: "Back to Home" }).getAttribute("href")).toBe("/");
+    await page.screenshot({ path: screenshotPath("/404/", viewport), fullPage: true });
+    await page.close();
+  });
+});

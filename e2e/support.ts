@@ -1,0 +1,149 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { spawnServe } from "../test/server/process";
+
+const root = path.resolve(__dirname, "..");
+
+export const viewports = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 375, height: 812 },
+} as const;
+export type ViewportName = keyof typeof viewports;
+
+export const routes = ["/", "/privacy-policy/", "/terms-of-service/"] as const;
+
+/** The launch flags this workplace's Chromium needs (no sandbox as root, no background traffic). */
+export const chromiumFlags = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export function chromiumPath(): string {
+  const candidate = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(candidate)) {
+    throw new Error(
+      `Chromium not found at ${candidate}: install it with \`apt-get install -y chromium\` (Debian) or set CHROME_PATH.`,
+    );
+  }
+  return candidate;
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: chromiumFlags });
+}
+
+export interface Site {
+  url: string;
+  dbFile: string;
+  outboxDir: string;
+  rows(): { email: string; source: string }[];
+  outbox(): string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The project's own `npm run serve` (server/serve.ts) over the production
+ * build in public/, on an ephemeral port, with a temporary store and outbox.
+ */
+export async function startSite(): Promise<Site> {
+  if (!existsSync(path.join(root, "public", "index.html"))) {
+    throw new Error("public/index.html is missing: run `npm run build` before the browser tests.");
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), "e2e-"));
+  const dbFile = path.join(dir, "waitlist.db");
+  const outboxDir = path.join(dir, "outbox");
+  const { child, url } = await spawnServe({
+    WAITLIST_DB: dbFile,
+    OUTBOX_DIR: outboxDir,
+    WAITLIST_RATE_LIMIT: "10000",
+    SMTP_URL: "",
+  });
+  return {
+    url,
+    dbFile,
+    outboxDir,
+    rows() {
+      if (!existsSync(dbFile)) return [];
+      const db = new Database(dbFile, { readonly: true });
+      try {
+        return db.prepare("SELECT email, source FROM signups ORDER BY id").all() as { email: string; source: string }[];
+      } finally {
+        db.close();
+      }
+    },
+    outbox: () => (existsSync(outboxDir) ? readdirSync(outboxDir).filter((name) => name.endsWith(".eml")) : []),
+    async stop() {
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One server and one browser for a test file: started before its tests,
+ * stopped after them. Read `suite.site` and `suite.browser` inside tests.
+ */
+export function setUpSuite(): { site: Site; browser: Browser } {
+  const suite = {} as { site: Site; browser: Browser };
+  beforeAll(async () => {
+    [suite.site, suite.browser] = await Promise.all([startSite(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.site?.stop();
+  });
+  return suite;
+}
+
+/** Waits until the page has stopped scrolling (smooth scrolling included). */
+export async function settledScroll(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let last = -1;
+        let still = 0;
+        const tick = () => {
+          const y = window.scrollY;
+          still = y === last ? still + 1 : 0;
+          last = y;
+          if (still >= 12) resolve(y);
+          else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+}
+
+/** Where a section sits after a scroll: its top in the viewport, and whether the page could go further. */
+export async function sectionPosition(page: Page, id: string) {
+  await settledScroll(page);
+  return page.evaluate((sectionId) => {
+    const top = document.getElementById(sectionId)!.getBoundingClientRect().top;
+    const atEnd = Math.abs(window.scrollY + window.innerHeight - document.documentElement.scrollHeight) <= 1;
+    return { top, atEnd };
+  }, id);
+}
+
+/** The spec's 80 px offset, ±2 px, unless the page is scrolled to its end. */
+export function expectAtOffset(position: { top: number; atEnd: boolean }): void {
+  if (position.atEnd && position.top > 82) return;
+  expect(Math.abs(position.top - 80)).toBeLessThanOrEqual(2);
+}
+
+export function screenshotPath(route: string, viewport: ViewportName): string {
+  const dir = path.join(root, "artifacts", "screenshots");
+  mkdirSync(dir, { recursive: true });
+  const name = route === "/" ? "landing" : route.replaceAll("/", "");
+  return path.join(dir, `${name}-${viewport}.png`);
+}
