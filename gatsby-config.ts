@@ -22,6 +22,11 @@ const config: GatsbyConfig = {
   plugins: [
     "gatsby-plugin-react-helmet",
     {
+      resolve: "gatsby-plugin-sitemap",
+      // The 404 page is for people who took a wrong turn, not for search engines.
+      options: { excludes: ["/404/", "/404.html", "/dev-404-page/"] },
+    },
+    {
       resolve: "gatsby-source-filesystem",
       options: { name: "legal", path: legalContentDir },
     },

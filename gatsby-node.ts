@@ -1,6 +1,8 @@
 // https://www.gatsbyjs.com/docs/reference/config-files/gatsby-node/
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
+import { netlifyHeaders } from "./server/headers";
 import { buildEnvNames, placeholderVerificationToken, site } from "./src/site";
 import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "./src/lib/legal-rules";
 
@@ -113,4 +115,19 @@ export const createPages: GatsbyNode["createPages"] = async ({ graphql, actions,
       context: { id: page.id },
     });
   }
+};
+
+/**
+ * After the build: the security and caching headers for Netlify (each page's
+ * CSP carries the hashes of its own inline code, so it is computed from the
+ * built HTML), and robots.txt pointing at the sitemap at SITE_URL.
+ */
+export const onPostBuild: GatsbyNode["onPostBuild"] = ({ reporter }) => {
+  const publicDir = path.resolve(__dirname, "public");
+  writeFileSync(path.join(publicDir, "_headers"), netlifyHeaders(publicDir));
+  writeFileSync(
+    path.join(publicDir, "robots.txt"),
+    `User-agent: *\nAllow: /\n\nSitemap: ${site.url}/sitemap-index.xml\n`,
+  );
+  reporter.info("Wrote public/_headers and public/robots.txt");
 };

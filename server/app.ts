@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import compression from "compression";
 import express from "express";
-import { cacheControlFor, revalidate } from "./headers";
+import { cacheControlFor, htmlHeaders, securityHeaders } from "./headers";
 import { receiverMiddleware, requestLog } from "./http";
 import type { Receiver } from "./receiver";
 
@@ -19,10 +19,27 @@ export interface AppOptions {
  */
 export function createApp({ publicDir, receiver, trustProxy = false, log }: AppOptions): express.Express {
   const notFoundPage = path.join(publicDir, "404.html");
+
+  // Each page's headers come from its own HTML (its CSP hashes), the same
+  // function that writes public/_headers; recomputed when the file changes.
+  const pageHeaders = new Map<string, { mtimeMs: number; headers: Record<string, string> }>();
+  const headersOf = (file: string) => {
+    const { mtimeMs } = statSync(file);
+    const cached = pageHeaders.get(file);
+    if (cached?.mtimeMs === mtimeMs) return cached.headers;
+    const headers = htmlHeaders(readFileSync(file, "utf8"));
+    pageHeaders.set(file, { mtimeMs, headers });
+    return headers;
+  };
+
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxy);
   app.use(requestLog(log));
+  app.use((_req, res, next) => {
+    res.set(securityHeaders);
+    next();
+  });
   app.use(compression());
   app.use(receiverMiddleware(receiver));
   app.use(
@@ -31,17 +48,21 @@ export function createApp({ publicDir, receiver, trustProxy = false, log }: AppO
       lastModified: false,
       redirect: true,
       setHeaders: (res, file) => {
+        if (file.endsWith(".html")) {
+          res.set(headersOf(file));
+          return;
+        }
         const urlPath = `/${path.relative(publicDir, file).split(path.sep).join("/")}`;
         res.setHeader("Cache-Control", cacheControlFor(urlPath));
       },
     }),
   );
   app.use((req, res) => {
-    res.status(404).setHeader("Cache-Control", revalidate);
+    res.status(404);
     if (existsSync(notFoundPage) && (req.method === "GET" || req.method === "HEAD")) {
-      res.type("html").send(readFileSync(notFoundPage));
+      res.set(headersOf(notFoundPage)).type("html").send(readFileSync(notFoundPage));
     } else {
-      res.type("text").send("Not found.\n");
+      res.set("Cache-Control", "no-store").type("text").send("Not found.\n");
     }
   });
   return app;

@@ -5,7 +5,8 @@ import getRawBody from "raw-body";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { site } from "../src/site";
 import { checkEmail } from "./email";
-import { renderResultPage } from "./pages";
+import { contentSecurityPolicy, sha256 } from "./headers";
+import { renderResultPage, resultPageStyle } from "./pages";
 import type { SignupSource, WaitlistStore } from "./store";
 
 /** What the receiver needs of an HTTP request, whatever server delivered it. */
@@ -43,6 +44,9 @@ export const maxBodyBytes = 4096;
 export const allowedMethods = "GET, HEAD, POST";
 const formType = "application/x-www-form-urlencoded";
 const { formName, emailField, honeypotField } = site.waitlist;
+
+/** The result page has one inline stylesheet and no script. */
+const resultPagePolicy = contentSecurityPolicy({ scripts: [], styles: [sha256(resultPageStyle)], styleAttributes: [] });
 
 const successText = "You are on the waitlist. Check your email for a confirmation message.";
 
@@ -166,6 +170,7 @@ export function createReceiver(options: ReceiverOptions) {
       status: outcome.status,
       headers: {
         "Content-Type": html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
+        ...(html ? { "Content-Security-Policy": resultPagePolicy } : {}),
         "Cache-Control": "no-store",
         "X-Content-Type-Options": "nosniff",
         ...outcome.headers,

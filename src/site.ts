@@ -39,6 +39,16 @@ export const site = {
     token: setting(process.env.TIKTOK_SITE_VERIFICATION) ?? placeholderVerificationToken,
   },
 
+  /** Browser UI colour on phones; the hero's background. */
+  themeColor: "#120f24",
+  /** The 1200×630 card shown when a page is shared (static/og-image.png, made by scripts/make-images.mjs). */
+  socialImage: {
+    path: "/og-image.png",
+    width: 1200,
+    height: 630,
+    alt: `${name}: grow. together. Where TikTok creators find collaborators.`,
+  },
+
   claims: {
     creatorsInterested: "500+",
     launch: "Q4 2025",

@@ -10,19 +10,53 @@ interface SeoProps {
   path: string;
   /** Adds the developer portal's site-verification tag (legal pages only). */
   siteVerification?: boolean;
+  /** Keeps the page out of search results (the 404 page). */
+  noindex?: boolean;
+  /** JSON-LD for search engines. */
+  structuredData?: object;
   children?: ReactNode;
 }
 
-/** Every head tag of every page comes from here (react-helmet). */
-export function Seo({ title, description = site.description, path, siteVerification = false, children }: SeoProps) {
+/** Every head tag of every page comes from here (react-helmet, prerendered by gatsby-plugin-react-helmet). */
+export function Seo({
+  title,
+  description = site.description,
+  path,
+  siteVerification = false,
+  noindex = false,
+  structuredData,
+  children,
+}: SeoProps) {
   const fullTitle = title ? `${title} | ${site.name}` : site.title;
+  const url = `${site.url}${path}`;
+  const image = `${site.url}${site.socialImage.path}`;
   return (
     <Helmet htmlAttributes={{ lang: "en" }}>
       <title>{fullTitle}</title>
       <meta name="description" content={description} />
-      <link rel="canonical" href={`${site.url}${path}`} />
+      <link rel="canonical" href={url} />
+      {noindex && <meta name="robots" content="noindex" />}
+      <meta name="theme-color" content={site.themeColor} />
       <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+      <link rel="icon" href="/favicon.png" type="image/png" sizes="32x32" />
+      <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
+      <meta property="og:type" content="website" />
+      <meta property="og:site_name" content={site.name} />
+      <meta property="og:locale" content="en_US" />
+      <meta property="og:title" content={fullTitle} />
+      <meta property="og:description" content={description} />
+      <meta property="og:url" content={url} />
+      <meta property="og:image" content={image} />
+      <meta property="og:image:width" content={String(site.socialImage.width)} />
+      <meta property="og:image:height" content={String(site.socialImage.height)} />
+      <meta property="og:image:alt" content={site.socialImage.alt} />
+      <meta name="twitter:card" content="summary_large_image" />
+      <meta name="twitter:title" content={fullTitle} />
+      <meta name="twitter:description" content={description} />
+      <meta name="twitter:image" content={image} />
+      <meta name="twitter:image:alt" content={site.socialImage.alt} />
       {siteVerification && <meta name={site.siteVerification.metaName} content={site.siteVerification.token} />}
+      {structuredData && <script type="application/ld+json">{JSON.stringify(structuredData)}</script>}
       {children}
     </Helmet>
   );

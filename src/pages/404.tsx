@@ -1,6 +1,5 @@
 import React from "react";
 import { Link } from "gatsby";
-import { Helmet } from "react-helmet";
 import { site } from "../site";
 import { Layout } from "../components/layout";
 import { Seo } from "../components/seo";
@@ -9,10 +8,7 @@ import * as styles from "./404.module.css";
 export default function NotFoundPage() {
   return (
     <Layout>
-      <Seo title="Page not found" description="This page does not exist." path="/404/" />
-      <Helmet>
-        <meta name="robots" content="noindex" />
-      </Helmet>
+      <Seo title="Page not found" description="This page does not exist." path="/404/" noindex />
       <section className={styles.section} aria-labelledby="not-found-title">
         <p className={styles.code}>404</p>
         <h1 id="not-found-title">This page took a different route</h1>

@@ -9,6 +9,31 @@ import { WaitlistSection } from "../components/waitlist-section";
 import { isScrollIntent } from "../lib/go-to-section";
 import { scrollToSection } from "../lib/scroll";
 
+/** Who runs the site and what it is, for search engines (schema.org JSON-LD). */
+const structuredData = {
+  "@context": "https://schema.org",
+  "@graph": [
+    {
+      "@type": "Organization",
+      "@id": `${site.url}/#organization`,
+      name: site.name,
+      url: `${site.url}/`,
+      logo: `${site.url}/apple-touch-icon.png`,
+      email: site.contactEmail,
+      slogan: site.tagline,
+    },
+    {
+      "@type": "WebSite",
+      "@id": `${site.url}/#website`,
+      name: site.name,
+      url: `${site.url}/`,
+      description: site.description,
+      inLanguage: "en",
+      publisher: { "@id": `${site.url}/#organization` },
+    },
+  ],
+};
+
 export default function IndexPage({ location }: PageProps) {
   // A "Join the Waitlist" from another page arrives as navigation state:
   // scroll about 200 ms after this page is shown (spec section 2).
@@ -21,7 +46,7 @@ export default function IndexPage({ location }: PageProps) {
 
   return (
     <Layout>
-      <Seo path={site.routes.home} />
+      <Seo path={site.routes.home} structuredData={structuredData} />
       <Hero />
       <Features />
       <WaitlistSection />

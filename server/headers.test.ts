@@ -1,0 +1,104 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  cacheControlFor,
+  contentSecurityPolicy,
+  htmlPages,
+  immutable,
+  inlineHashes,
+  netlifyHeaders,
+  revalidate,
+  sha256,
+} from "./headers";
+
+describe("cacheControlFor", () => {
+  it.each([
+    ["/", revalidate],
+    ["/index.html", revalidate],
+    ["/privacy-policy/index.html", revalidate],
+    ["/page-data/index/page-data.json", revalidate],
+    ["/page-data/app-data.json", revalidate],
+    ["/favicon.svg", revalidate],
+    ["/robots.txt", revalidate],
+    ["/app-4ce85f7ab9c29b0884e3.js", immutable],
+    ["/styles.627488e25942d783a1ea.css", immutable],
+    ["/454-bb7bbc892f9d2a7e4074.js", immutable],
+    ["/static/1a2b3c/og.png", immutable],
+  ])("%s: %s", (urlPath, expected) => {
+    expect(cacheControlFor(urlPath)).toBe(expected);
+  });
+});
+
+describe("inline hashes and the policy", () => {
+  it("hashes the exact text of inline scripts, styles and style attributes", () => {
+    const hashes = inlineHashes(
+      '<html><head><style>body{margin:0}</style><script src="/app.js"></script><script>alert(1)</script></head>' +
+        '<body><div style="outline:none"></div><script type="application/ld+json">{"a":1}</script></body></html>',
+    );
+    expect(hashes.scripts).toEqual(["'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='", sha256('{"a":1}')]);
+    expect(hashes.styles).toEqual([sha256("body{margin:0}")]);
+    expect(hashes.styleAttributes).toEqual([sha256("outline:none")]);
+  });
+
+  it("allows this site and the listed hashes only", () => {
+    const policy = contentSecurityPolicy({
+      scripts: ["'sha256-a'"],
+      styles: ["'sha256-b'"],
+      styleAttributes: ["'sha256-c'"],
+    });
+    expect(policy.split("; ")).toEqual([
+      "default-src 'none'",
+      "script-src 'self' 'sha256-a'",
+      "style-src 'self' 'sha256-b' 'unsafe-hashes' 'sha256-c'",
+      "img-src 'self' data:",
+      "font-src 'self'",
+      "connect-src 'self'",
+      "manifest-src 'self'",
+      "base-uri 'none'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ]);
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);
+  });
+});
+
+describe("pages of a build and Netlify's _headers", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "headers-"));
+    for (const [name, content] of Object.entries({
+      "index.html": "<script>a()</script>",
+      "404.html": "<p>404</p>",
+      "privacy-policy/index.html": "<script>b()</script>",
+      "_gatsby/slices/x.html": "<p>internal</p>",
+      "page-data/index/page-data.json": "{}",
+      "app-0123456789abcdef0123.js": "",
+      "favicon.svg": "<svg/>",
+    })) {
+      mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      writeFileSync(path.join(dir, name), content);
+    }
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("serves each index.html at its folder", () => {
+    expect(htmlPages(dir).map((page) => page.routes)).toEqual([["/404.html"], ["/"], ["/privacy-policy/"]]);
+  });
+
+  it("writes the security headers once for all paths and one CSP per page", () => {
+    const file = netlifyHeaders(dir);
+    const rules = file.trim().split(/\n(?=\/)/);
+    expect(rules[0]).toMatch(/^\/\*\n {2}Strict-Transport-Security: max-age=63072000; includeSubDomains; preload\n/);
+    expect(rules[0]).not.toContain("Content-Security-Policy");
+    expect(rules[0]).not.toContain("Cache-Control");
+    const csp = (route: string) =>
+      rules.find((rule) => rule.startsWith(`${route}\n`))!.match(/Content-Security-Policy: (.*)/)![1];
+    expect(csp("/")).toContain(sha256("a()"));
+    expect(csp("/privacy-policy/")).toContain(sha256("b()"));
+    expect(csp("/privacy-policy/")).not.toContain(sha256("a()"));
+    expect(file).toContain("/app-0123456789abcdef0123.js\n  Cache-Control: public, max-age=31536000, immutable");
+    expect(file).toContain("/page-data/*\n  Cache-Control: public, max-age=0, must-revalidate");
+    expect(file).not.toContain("_gatsby");
+  });
+});
