@@ -1,4 +1,4 @@
-import React, { useEffect, useRef, useState } from "react";
+import React, { useLayoutEffect, useRef, useState } from "react";
 import { Link } from "gatsby";
 import { site, type SectionId } from "../site";
 import { goToSection } from "../lib/go-to-section";
@@ -17,7 +17,9 @@ export function Header({ onSection = goToSection }: HeaderProps) {
   const toggleRef = useRef<HTMLButtonElement>(null);
   const headerRef = useRef<HTMLElement>(null);
 
-  useEffect(() => {
+  // A layout effect, so the listeners are there the moment the menu shows: a
+  // passive effect may run a frame later, and an Escape pressed in between was lost.
+  useLayoutEffect(() => {
     if (!open) return;
     function onKeyDown(event: KeyboardEvent) {
       if (event.key !== "Escape") return;
