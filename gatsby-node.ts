@@ -1,5 +1,5 @@
 // https://www.gatsbyjs.com/docs/reference/config-files/gatsby-node/
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
 import { netlifyHeaders } from "./server/headers";
@@ -21,6 +21,9 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
   const definitions = Object.fromEntries(
     buildEnvNames.map((name) => [`process.env.${name}`, JSON.stringify(process.env[name] ?? "")]),
   );
+  // The favicon travels inside each page as a data: URI: one request fewer on every first visit.
+  const favicon = readFileSync(path.resolve(__dirname, "static/favicon.svg"), "utf8").trim();
+  definitions["process.env.FAVICON_DATA_URI"] = JSON.stringify(`data:image/svg+xml,${encodeURIComponent(favicon)}`);
   actions.setWebpackConfig({ plugins: [plugins.define(definitions)] });
 };
 

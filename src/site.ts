@@ -39,6 +39,8 @@ export const site = {
     token: setting(process.env.TIKTOK_SITE_VERIFICATION) ?? placeholderVerificationToken,
   },
 
+  /** static/favicon.svg, inlined by gatsby-node as a data: URI (the file itself outside a build). */
+  favicon: process.env.FAVICON_DATA_URI || "/favicon.svg",
   /** Browser UI colour on phones; the hero's background. */
   themeColor: "#120f24",
   /** The 1200×630 card shown when a page is shared (static/og-image.png, made by scripts/make-images.mjs). */

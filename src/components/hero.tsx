@@ -13,6 +13,10 @@ const figures = [
   { value: site.claims.earlyAccessPrice, label: "early access" },
 ] as const;
 
+// One string, so the prerendered paragraph is one text node that hydration leaves alone: split
+// JSX text made Preact rewrite it, and the repaint became the page's Largest Contentful Paint.
+const pitch = `${site.name} is the marketplace where TikTok creators find their next collaborators. AI-powered matching finds creators who fit your style, built-in messaging keeps every idea in one place, and group collaborations bring up to ${site.groupChatCap} creators together in one chat.`;
+
 export function Hero({ onSection = goToSection }: HeroProps) {
   const [first, ...rest] = site.tagline.split(" ");
   return (
@@ -21,13 +25,10 @@ export function Hero({ onSection = goToSection }: HeroProps) {
         <div className={styles.copy}>
           <p className={styles.eyebrow}>The collaboration marketplace for TikTok creators</p>
           <h1 id="hero-title" className={styles.title}>
-            {first} <span className={styles.highlight}>{rest.join(" ")}</span>
+            {`${first} `}
+            <span className={styles.highlight}>{rest.join(" ")}</span>
           </h1>
-          <p className={styles.pitch}>
-            {site.name} is the marketplace where TikTok creators find their next collaborators. AI-powered matching
-            finds creators who fit your style, built-in messaging keeps every idea in one place, and group
-            collaborations bring up to {site.groupChatCap} creators together in one chat.
-          </p>
+          <p className={styles.pitch}>{pitch}</p>
           <button type="button" className="btn btn-primary btn-large" onClick={() => onSection(site.sections.waitlist)}>
             Join the Waitlist
           </button>
@@ -59,7 +60,7 @@ function Preview() {
       <div className={styles.chat}>
         <p className={styles.chatHead}>
           <span>Dance challenge crew</span>
-          <span className={styles.count}>12 / {site.groupChatCap}</span>
+          <span className={styles.count}>{`12 / ${site.groupChatCap}`}</span>
         </p>
         {previewMessages.map((message) => (
           <p key={message.who} className={styles.message}>

@@ -37,7 +37,7 @@ export function Seo({
       <link rel="canonical" href={url} />
       {noindex && <meta name="robots" content="noindex" />}
       <meta name="theme-color" content={site.themeColor} />
-      <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+      <link rel="icon" href={site.favicon} type="image/svg+xml" />
       <link rel="icon" href="/favicon.png" type="image/png" sizes="32x32" />
       <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
       <meta property="og:type" content="website" />

@@ -52,7 +52,8 @@ describe.each(pages)("public%sindex.html", (route, title) => {
 
   it("has theme-color, the SVG favicon with a PNG fallback, and lang", () => {
     expect(meta(doc, "theme-color")).toBe("#120f24");
-    expect(doc.querySelector('link[rel="icon"][type="image/svg+xml"]')?.getAttribute("href")).toBe("/favicon.svg");
+    const svgIcon = doc.querySelector('link[rel="icon"][type="image/svg+xml"]')?.getAttribute("href") ?? "";
+    expect(decodeURIComponent(svgIcon)).toBe(`data:image/svg+xml,${read("favicon.svg").trim()}`);
     expect(doc.querySelector('link[rel="icon"][type="image/png"]')?.getAttribute("href")).toBe("/favicon.png");
     expect(doc.documentElement.getAttribute("lang")).toBe("en");
   });
