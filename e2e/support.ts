@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { chromium, type Browser, type Page } from "playwright-core";
+import chromiumSettings from "../scripts/chromium.json";
 import { spawnServe } from "../test/server/process";
 
 const root = path.resolve(__dirname, "..");
@@ -15,20 +16,8 @@ export type ViewportName = keyof typeof viewports;
 
 export const routes = ["/", "/privacy-policy/", "/terms-of-service/"] as const;
 
-/** The launch flags this workplace's Chromium needs (no sandbox as root, no background traffic). */
-export const chromiumFlags = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
 export function chromiumPath(): string {
-  const candidate = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+  const candidate = process.env.CHROME_PATH ?? chromiumSettings.path;
   if (!existsSync(candidate)) {
     throw new Error(
       `Chromium not found at ${candidate}: install it with \`apt-get install -y chromium\` (Debian) or set CHROME_PATH.`,
@@ -38,7 +27,7 @@ export function chromiumPath(): string {
 }
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: chromiumFlags });
+  return chromium.launch({ executablePath: chromiumPath(), args: chromiumSettings.flags });
 }
 
 export interface Site {

@@ -1,14 +1,13 @@
 // npm run bench:receiver: how many signups per second the npm start server
 // acknowledges with synchronous=FULL, 50 connections for 10 s, every request
 // a new address. Prints figures; it is not a test and sets no pass mark.
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { WaitlistStore } from "../server/store";
+import { spawnServe } from "../test/server/process";
 
-const root = path.resolve(__dirname, "..");
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -18,30 +17,13 @@ async function main() {
   mkdirSync(publicDir);
   writeFileSync(path.join(publicDir, "index.html"), "<!doctype html><title>bench</title>");
   const dbFile = path.join(dir, "waitlist.db");
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/serve.ts")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      PUBLIC_DIR: publicDir,
-      WAITLIST_DB: dbFile,
-      OUTBOX_DIR: path.join(dir, "outbox"),
-      WAITLIST_RATE_LIMIT: "1000000",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
+  const { child, url: origin } = await spawnServe({
+    PUBLIC_DIR: publicDir,
+    WAITLIST_DB: dbFile,
+    OUTBOX_DIR: path.join(dir, "outbox"),
+    WAITLIST_RATE_LIMIT: "1000000",
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at http:\/\/localhost:(\d+)\//.exec(output);
-      if (match) resolve(`http://127.0.0.1:${match[1]}/`);
-    });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  // The server logs every request; drain its output so it never blocks.
-  child.stdout.resume();
+  const url = `${origin}/`;
 
   let counter = 0;
   const result = await autocannon({

@@ -10,6 +10,7 @@ import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -17,16 +18,7 @@ const publicDir = path.join(root, "public");
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const port = Number(process.env.BENCH_PORT ?? 9400);
 const routes = ["/", "/privacy-policy/", "/terms-of-service/"];
-const flags = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+const { path: defaultChromium, flags } = createRequire(import.meta.url)("./chromium.json");
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const range = (values, format) =>
@@ -70,7 +62,7 @@ async function main() {
   const origin = `http://127.0.0.1:${port}`;
 
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    chromePath: process.env.CHROME_PATH ?? defaultChromium,
     chromeFlags: flags,
   });
   const results = {};

@@ -3,9 +3,11 @@
 // The results are committed in static/; run this again after a brand change.
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
+const chromiumSettings = createRequire(import.meta.url)("./chromium.json");
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const site = readFileSync(path.join(root, "src/site.ts"), "utf8");
 const pick = (pattern) => pattern.exec(site)?.[1];
@@ -33,8 +35,8 @@ p{position:absolute;bottom:0;margin:0;font-size:32px;color:#c9c4e6;white-space:n
 const icon = `<!doctype html><html><head><style>html,body{margin:0;background:transparent}svg{display:block;width:100vw;height:100vh}</style></head><body>${logo}</body></html>`;
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  executablePath: process.env.CHROME_PATH ?? chromiumSettings.path,
+  args: chromiumSettings.flags,
 });
 mkdirSync(path.join(root, "static"), { recursive: true });
 const shots = [

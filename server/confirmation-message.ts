@@ -1,4 +1,5 @@
 import { site } from "../src/site";
+import { escapeHtml } from "./pages";
 
 export interface MailMessage {
   to: string;
@@ -6,10 +7,6 @@ export interface MailMessage {
   text: string;
   html: string;
   headers: Record<string, string>;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 export const privacyPolicyUrl = () => `${site.url}${site.routes.privacyPolicy}`;

@@ -1,6 +1,7 @@
 import { site } from "../src/site";
 
-function escapeHtml(text: string): string {
+/** Escapes text for HTML content and quoted attributes. */
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 

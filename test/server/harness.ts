@@ -9,7 +9,7 @@ import { createApp } from "../../server/app";
 import { developWaitlistMiddleware } from "../../server/develop";
 import { createConfirmations, type Confirmations } from "../../server/confirmations";
 import { createMailer, readMailConfig } from "../../server/mailer";
-import { createReceiver, type NewSignup } from "../../server/receiver";
+import { createReceiver } from "../../server/receiver";
 import { WaitlistStore } from "../../server/store";
 
 export type Adapter = "start" | "develop";
@@ -81,7 +81,6 @@ export interface TestServer {
   /** The start adapter's confirmations (undefined for develop, whose wiring is Gatsby's). */
   confirmations?: Confirmations;
   logs: string[];
-  signups: NewSignup[];
   rows(): { email: string; email_key: string; source: string; created_at: string }[];
   close(): Promise<void>;
 }
@@ -102,7 +101,6 @@ export async function startServer(
   const publicDir = path.join(dir, "public");
   writePublicDir(publicDir);
   const logs: string[] = [];
-  const signups: NewSignup[] = [];
   const log = (line: string) => logs.push(line);
   let store: WaitlistStore | undefined;
   let confirmations: Confirmations | undefined;
@@ -115,15 +113,11 @@ export async function startServer(
       retryDelaysMs,
       log,
     });
-    const send = confirmations.sendSoon;
     const receiver = createReceiver({
       store,
       source: "start",
       rateLimitPerMinute,
-      onNewSignup: (signup) => {
-        signups.push(signup);
-        send(signup);
-      },
+      onNewSignup: confirmations.sendSoon,
     });
     app = createApp({ publicDir, receiver, log });
   } else {
@@ -147,7 +141,6 @@ export async function startServer(
     outboxDir,
     confirmations,
     logs,
-    signups,
     rows: () => {
       if (!existsSync(dbFile)) return [];
       const db = new Database(dbFile, { readonly: true });

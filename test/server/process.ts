@@ -9,12 +9,20 @@ export interface ServerProcess {
   output: () => string;
 }
 
-/** Starts `npm run serve` (tsx server/serve.ts) as its own process and waits for its address. */
-export function spawnServe(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/serve.ts")], {
+/** `npm run serve` (tsx server/serve.ts) as its own process, on an ephemeral port. */
+function serveProcess(env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ["--import", "tsx", path.join(root, "server/serve.ts")], {
     cwd: root,
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
   });
+}
+
+/**
+ * Starts the server and waits for its address. Its output keeps being read
+ * (and kept for `output()`), so a server that logs every request never blocks.
+ */
+export function spawnServe(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const child = serveProcess(env);
   let output = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`The server did not start:\n${output}`)), 20_000);
@@ -37,10 +45,7 @@ export function spawnServe(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
 
 /** Runs serve.ts to completion (for start-up refusals). */
 export function runServe(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/serve.ts")], {
-    cwd: root,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
-  });
+  const child = serveProcess(env);
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
