@@ -17,6 +17,7 @@ export interface Owed {
 }
 
 export const defaultRetryDelaysMs = [5_000, 30_000, 120_000] as const;
+const maxConcurrentSends = 4;
 
 /**
  * Sends each stored address exactly one confirmation. The signup is stored
@@ -46,6 +47,27 @@ export function createConfirmations({
     return true;
   }
 
+  // At most a few messages in flight: a burst of signups must neither open a
+  // connection per signup to the mail server nor starve the receiver that
+  // acknowledges them (the rest wait here, in order).
+  let active = 0;
+  let closed = false;
+  const waiting: ((granted: boolean) => void)[] = [];
+  /** Runs `work` in a free slot; undefined, without running it, once the sender is closed. */
+  async function withSlot<T>(work: () => Promise<T>): Promise<T | undefined> {
+    if (closed) return undefined;
+    if (active < maxConcurrentSends) active++;
+    // A finished send hands its slot over; close() turns the waiters away.
+    else if (!(await new Promise<boolean>((resolve) => waiting.push(resolve)))) return undefined;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next(true);
+      else active--;
+    }
+  }
+
   function track(work: Promise<void>): void {
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
@@ -58,7 +80,8 @@ export function createConfirmations({
         await new Promise((resolve) => setImmediate(resolve));
         for (let attempt = 0; ; attempt++) {
           try {
-            await deliver(owed);
+            // Turned away by close(): the address stays pending for the next start.
+            await withSlot(() => deliver(owed));
             return;
           } catch (error) {
             const delay = retryDelaysMs[attempt];
@@ -72,6 +95,7 @@ export function createConfirmations({
               `confirmation to ${maskEmail(owed.email)} failed (${(error as Error).message}); retrying in ${delay / 1000} s`,
             );
             await new Promise((resolve) => setTimeout(resolve, delay).unref());
+            if (closed) return;
           }
         }
       })(),
@@ -97,7 +121,17 @@ export function createConfirmations({
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
   }
 
-  return { sendSoon, resendPending, idle };
+  /**
+   * For shutdown: lets the sends under way finish and starts no more; what is
+   * still queued stays pending in the store and goes out on the next start.
+   */
+  async function close(): Promise<void> {
+    closed = true;
+    for (const turnAway of waiting.splice(0)) turnAway(false);
+    await idle();
+  }
+
+  return { sendSoon, resendPending, idle, close };
 }
 
 export type Confirmations = ReturnType<typeof createConfirmations>;

@@ -51,8 +51,8 @@ function main(): void {
   });
   const stop = () => {
     server.close(() => {
-      // Sends under way finish; anything unsent stays pending for the next start.
-      void confirmations.idle().finally(() => {
+      // Sends under way finish; the rest stays pending for the next start.
+      void confirmations.close().finally(() => {
         mailer.close();
         store.close();
         process.exit(0);

@@ -1,0 +1,66 @@
+import { createConfirmations } from "./confirmations";
+import type { Mailer } from "./mailer";
+import { WaitlistStore } from "./store";
+
+/** A mailer whose sends finish only when the test says so. */
+function heldMailer() {
+  const held: (() => void)[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const mailer: Mailer = {
+    destination: "held",
+    send: () =>
+      new Promise<void>((resolve) => {
+        most = Math.max(most, ++inFlight);
+        held.push(() => {
+          inFlight--;
+          resolve();
+        });
+      }),
+    close: () => {},
+  };
+  return { mailer, held, most: () => most };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+function storeWith(count: number) {
+  const store = new WaitlistStore(":memory:");
+  const owed = Array.from({ length: count }, (_, i) => ({ email: `c${i}@example.com`, emailKey: `c${i}@example.com` }));
+  for (const entry of owed) store.add({ ...entry, source: "start" });
+  return { store, owed };
+}
+
+describe("confirmations under a burst", () => {
+  it("keeps at most four messages in flight and sends every one", async () => {
+    const { store, owed } = storeWith(10);
+    const { mailer, held, most } = heldMailer();
+    const confirmations = createConfirmations({ store, mailer, log: () => {} });
+    owed.forEach(confirmations.sendSoon);
+    for (let sent = 0; sent < 10; sent++) {
+      while (held.length === 0) await tick();
+      held.shift()!();
+      await tick();
+    }
+    await confirmations.idle();
+    expect(most()).toBe(4);
+    expect(store.pendingConfirmations()).toEqual([]);
+    store.close();
+  });
+
+  it("on close, finishes the sends under way and leaves the queued ones pending", async () => {
+    const { store, owed } = storeWith(10);
+    const { mailer, held } = heldMailer();
+    const confirmations = createConfirmations({ store, mailer, log: () => {} });
+    owed.forEach(confirmations.sendSoon);
+    while (held.length < 4) await tick();
+    const closing = confirmations.close();
+    for (const release of held.splice(0)) release();
+    await closing;
+    expect(store.pendingConfirmations()).toHaveLength(6);
+    confirmations.sendSoon(owed[9]!);
+    await confirmations.idle();
+    expect(store.pendingConfirmations()).toHaveLength(6);
+    store.close();
+  });
+});
