@@ -5,10 +5,12 @@ import { Helmet } from "react-helmet";
 import type { GatsbySSR } from "gatsby";
 
 /**
- * Renders each page synchronously and reads its react-helmet tags right
- * after. react-helmet keeps one global state; with Gatsby's streaming render
- * (Preact's in particular) another page could render in between and lend a
- * page its title, so the tags are taken here, before anything else runs.
+ * Renders each page synchronously and reads its react-helmet tags (the legal
+ * pages' verification tag) right after. react-helmet keeps one global state;
+ * with Gatsby's streaming render (Preact's in particular) another page could
+ * render in between and lend a page its tags, so they are taken here, before
+ * anything else runs. Titles and every other head tag come from the Head API
+ * (seo.tsx), so react-helmet's always-present, here empty, <title> is left out.
  */
 export const replaceRenderer: GatsbySSR["replaceRenderer"] = ({
   bodyComponent,
@@ -18,16 +20,8 @@ export const replaceRenderer: GatsbySSR["replaceRenderer"] = ({
   setBodyAttributes,
 }) => {
   replaceBodyHTMLString(renderToString(bodyComponent as ReactElement));
-  const helmet = Helmet.renderStatic();
-  setHtmlAttributes({ lang: "en", ...helmet.htmlAttributes.toComponent() });
-  setBodyAttributes(helmet.bodyAttributes.toComponent());
-  setHeadComponents([
-    helmet.title.toComponent(),
-    helmet.meta.toComponent(),
-    helmet.link.toComponent(),
-    helmet.script.toComponent(),
-    helmet.style.toComponent(),
-    helmet.noscript.toComponent(),
-    helmet.base.toComponent(),
-  ] as unknown as React.ReactNode[]);
+  const { title: _title, htmlAttributes, bodyAttributes, ...tags } = Helmet.renderStatic();
+  setHtmlAttributes(htmlAttributes.toComponent());
+  setBodyAttributes(bodyAttributes.toComponent());
+  setHeadComponents(Object.values(tags).map((tag) => tag.toComponent()) as unknown as React.ReactNode[]);
 };

@@ -35,6 +35,36 @@ describe("the verification meta tag", () => {
   });
 });
 
+describe("head tags on client-side navigation", () => {
+  it("follow the visitor from / to the Privacy Policy and back", async () => {
+    const page = await open("/");
+    const head = () =>
+      page.evaluate(() => ({
+        title: document.title,
+        titles: document.querySelectorAll("title").length,
+        canonical: [...document.querySelectorAll('link[rel="canonical"]')].map((link) => link.getAttribute("href")),
+        description: document.querySelectorAll('meta[name="description"]').length,
+      }));
+    await page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" }).click();
+    await page.waitForFunction(() => document.title === "Privacy Policy | Tandem", null, { timeout: 5000 });
+    expect(await head()).toEqual({
+      title: "Privacy Policy | Tandem",
+      titles: 1,
+      canonical: [expect.stringMatching(/\/privacy-policy\/$/)],
+      description: 1,
+    });
+    await page.getByRole("link", { name: /Back to Home/ }).click();
+    await page.waitForFunction(() => document.title === "Tandem | grow. together.", null, { timeout: 5000 });
+    expect(await head()).toEqual({
+      title: "Tandem | grow. together.",
+      titles: 1,
+      canonical: [expect.stringMatching(/[^/]\/$/)],
+      description: 1,
+    });
+    await page.close();
+  });
+});
+
 describe.each(["desktop", "phone"] as const)("the legal pages (%s)", (viewport) => {
   it.each(legalRoutes)("Join the Waitlist on %s lands on / with #waitlist 80 px below the top", async (route) => {
     const page = await open(route, viewport);

@@ -66,12 +66,20 @@ async function main() {
     chromeFlags: flags,
   });
   const results = {};
+  const failures = {};
   try {
     for (const route of routes) {
       results[route] = [];
+      failures[route] = [];
       for (let i = 0; i < runs; i++) {
         const result = await lighthouse(`${origin}${route}`, { port: chrome.port, output: "json", logLevel: "error" });
         const lhr = result.lhr;
+        if (lhr.runtimeError) {
+          // A run Lighthouse could not finish (no paint seen, page hung): reported, never averaged in.
+          failures[route].push(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+          process.stdout.write("x");
+          continue;
+        }
         const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
         const summary = lhr.audits["resource-summary"].details.items;
         const of = (type) => summary.find((item) => item.resourceType === type);
@@ -112,6 +120,8 @@ async function main() {
         String,
       );
     console.log(`\n${route}`);
+    for (const failure of failures[route]) console.log(`  a run failed and is left out: ${failure}`);
+    if (list.length === 0) continue;
     console.log(
       `  performance ${score("performance")}, accessibility ${score("accessibility")}, best practices ${score("best-practices")}, SEO ${score("seo")}`,
     );
@@ -149,7 +159,7 @@ async function main() {
   writeFileSync(
     out,
     JSON.stringify(
-      { date: new Date().toISOString(), machine: `${cpu.length} × ${cpu[0]?.model}`, runs, results, sizes },
+      { date: new Date().toISOString(), machine: `${cpu.length} × ${cpu[0]?.model}`, runs, results, failures, sizes },
       null,
       2,
     ),

@@ -1,5 +1,4 @@
-import React, { type ReactNode } from "react";
-import { Helmet } from "react-helmet";
+import React from "react";
 import { site } from "../site";
 
 interface SeoProps {
@@ -8,30 +7,25 @@ interface SeoProps {
   description?: string;
   /** Route of the page, e.g. "/privacy-policy/". */
   path: string;
-  /** Adds the developer portal's site-verification tag (legal pages only). */
-  siteVerification?: boolean;
   /** Keeps the page out of search results (the 404 page). */
   noindex?: boolean;
   /** JSON-LD for search engines. */
   structuredData?: object;
-  children?: ReactNode;
 }
 
-/** Every head tag of every page comes from here (react-helmet, prerendered by gatsby-plugin-react-helmet). */
-export function Seo({
-  title,
-  description = site.description,
-  path,
-  siteVerification = false,
-  noindex = false,
-  structuredData,
-  children,
-}: SeoProps) {
+/**
+ * The head tags of every page, for Gatsby's Head API (`export const Head`):
+ * prerendered into the HTML and kept current on client-side navigation by
+ * Gatsby's own runtime, so no head library ships to the landing page. The
+ * one exception is the legal pages' verification tag (site-verification.tsx).
+ */
+export function Seo({ title, description = site.description, path, noindex = false, structuredData }: SeoProps) {
   const fullTitle = title ? `${title} | ${site.name}` : site.title;
   const url = `${site.url}${path}`;
   const image = `${site.url}${site.socialImage.path}`;
   return (
-    <Helmet htmlAttributes={{ lang: "en" }}>
+    <>
+      <html lang="en" />
       <title>{fullTitle}</title>
       <meta name="description" content={description} />
       <link rel="canonical" href={url} />
@@ -55,9 +49,13 @@ export function Seo({
       <meta name="twitter:description" content={description} />
       <meta name="twitter:image" content={image} />
       <meta name="twitter:image:alt" content={site.socialImage.alt} />
-      {siteVerification && <meta name={site.siteVerification.metaName} content={site.siteVerification.token} />}
-      {structuredData && <script type="application/ld+json">{JSON.stringify(structuredData)}</script>}
-      {children}
-    </Helmet>
+      {structuredData && (
+        <script
+          type="application/ld+json"
+          // "<" escaped so no string in the data can close the script element early.
+          dangerouslySetInnerHTML={{ __html: JSON.stringify(structuredData).replace(/</g, "\\u003c") }}
+        />
+      )}
+    </>
   );
 }

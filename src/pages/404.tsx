@@ -1,5 +1,5 @@
 import React from "react";
-import { Link } from "gatsby";
+import { Link, type HeadFC } from "gatsby";
 import { site } from "../site";
 import { Layout } from "../components/layout";
 import { Seo } from "../components/seo";
@@ -8,7 +8,6 @@ import * as styles from "./404.module.css";
 export default function NotFoundPage() {
   return (
     <Layout>
-      <Seo title="Page not found" description="This page does not exist." path="/404/" noindex />
       <section className={styles.section} aria-labelledby="not-found-title">
         <p className={styles.code}>404</p>
         <h1 id="not-found-title">This page took a different route</h1>
@@ -20,3 +19,7 @@ export default function NotFoundPage() {
     </Layout>
   );
 }
+
+export const Head: HeadFC = () => (
+  <Seo title="Page not found" description="This page does not exist." path="/404/" noindex />
+);

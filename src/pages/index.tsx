@@ -1,5 +1,5 @@
 import React, { useEffect } from "react";
-import type { PageProps } from "gatsby";
+import type { HeadFC, PageProps } from "gatsby";
 import { site } from "../site";
 import { Layout } from "../components/layout";
 import { Seo } from "../components/seo";
@@ -46,10 +46,11 @@ export default function IndexPage({ location }: PageProps) {
 
   return (
     <Layout>
-      <Seo path={site.routes.home} structuredData={structuredData} />
       <Hero />
       <Features />
       <WaitlistSection />
     </Layout>
   );
 }
+
+export const Head: HeadFC = () => <Seo path={site.routes.home} structuredData={structuredData} />;

@@ -2,8 +2,9 @@ import React from "react";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Helmet } from "react-helmet";
-import { navigate, type PageProps } from "gatsby";
-import LegalPage, { tocItems } from "./legal-page";
+import { renderToStaticMarkup } from "react-dom/server";
+import { navigate, type HeadProps, type PageProps } from "gatsby";
+import LegalPage, { Head, tocItems } from "./legal-page";
 
 const data = {
   mdx: {
@@ -78,15 +79,24 @@ describe("legal page template", () => {
     expect(window.scrollTo).not.toHaveBeenCalled();
   });
 
-  it("adds the verification meta tag, title and canonical URL", () => {
+  it("adds the verification meta tag with react-helmet", () => {
     renderPage();
-    const head = Helmet.peek();
-    expect(head.title).toBe("Privacy Policy | Tandem");
-    const metas = head.metaTags as unknown as { name?: string; content?: string }[];
+    const metas = Helmet.peek().metaTags as unknown as { name?: string; content?: string }[];
     const verification = metas.find((tag) => tag.name === "tiktok-developers-site-verification");
     expect(verification?.content).toBeTruthy();
-    const links = head.linkTags as unknown as { rel?: string; href?: string }[];
-    expect(links.find((tag) => tag.rel === "canonical")?.href).toMatch(/\/privacy-policy\/$/);
+  });
+
+  it("gives the page its own title, description and canonical URL", () => {
+    const head = new DOMParser().parseFromString(
+      renderToStaticMarkup(<Head {...({ data } as HeadProps<Queries.LegalPageQuery>)} />),
+      "text/html",
+    );
+    expect(head.title).toBe("Privacy Policy | Tandem");
+    expect(head.querySelector('meta[name="description"]')?.getAttribute("content")).toBe(
+      "How we handle your information.",
+    );
+    expect(head.querySelector('link[rel="canonical"]')?.getAttribute("href")).toMatch(/\/privacy-policy\/$/);
+    expect(head.querySelector('meta[property="og:title"]')?.getAttribute("content")).toBe("Privacy Policy | Tandem");
   });
 });
 

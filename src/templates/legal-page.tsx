@@ -1,9 +1,10 @@
 import React, { useEffect, type ReactNode } from "react";
-import { graphql, Link, type PageProps } from "gatsby";
+import { graphql, Link, type HeadProps, type PageProps } from "gatsby";
 import { MDXProvider } from "@mdx-js/react";
 import { site } from "../site";
 import { Layout } from "../components/layout";
 import { Seo } from "../components/seo";
+import { SiteVerification } from "../components/site-verification";
 import { legalShortcodes } from "../components/legal-shortcodes";
 import { goToSection } from "../lib/go-to-section";
 import { formatEffectiveDate, isoDate } from "../lib/legal-rules";
@@ -26,7 +27,7 @@ type LegalPageProps = Omit<PageProps<Queries.LegalPageQuery>, "children"> & { ch
 /** Renders every MDX file in content/legal (gatsby-node points each page here). */
 export default function LegalPage({ data, children, location }: LegalPageProps) {
   const mdx = data.mdx!;
-  const { title, slug, description, effectiveDate } = mdx.frontmatter;
+  const { title, effectiveDate } = mdx.frontmatter;
   const toc = tocItems(mdx.tableOfContents);
 
   // Spec: the page scrolls to the top on load, unless a link asked for one of its sections.
@@ -36,7 +37,7 @@ export default function LegalPage({ data, children, location }: LegalPageProps) 
 
   return (
     <Layout>
-      <Seo title={title} description={description} path={`/${slug}/`} siteVerification />
+      <SiteVerification />
       <article className={styles.article}>
         <Link to={site.routes.home} className={styles.back}>
           <span aria-hidden="true">←</span> Back to Home
@@ -88,3 +89,8 @@ export const query = graphql`
     }
   }
 `;
+
+export function Head({ data }: HeadProps<Queries.LegalPageQuery>) {
+  const { title, slug, description } = data.mdx!.frontmatter;
+  return <Seo title={title} description={description} path={`/${slug}/`} />;
+}

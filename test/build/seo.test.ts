@@ -38,6 +38,11 @@ describe.each(pages)("public%sindex.html", (route, title) => {
     expect(doc.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(`${origin}${route}`);
   });
 
+  it("has each of its head tags once", () => {
+    for (const selector of ["title", 'meta[name="description"]', 'link[rel="canonical"]', 'meta[property="og:title"]'])
+      expect([selector, doc.querySelectorAll(selector).length]).toEqual([selector, 1]);
+  });
+
   it("has Open Graph and Twitter card tags with the social image", () => {
     expect(meta(doc, "og:title")).toBe(title);
     expect(meta(doc, "og:description")).toBe(meta(doc, "description"));

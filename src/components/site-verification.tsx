@@ -1,0 +1,16 @@
+import React from "react";
+import { Helmet } from "react-helmet";
+import { site } from "../site";
+
+/**
+ * The developer portal's site-verification meta tag, added by react-helmet
+ * (the design card) and prerendered by gatsby-ssr.tsx. Only the legal pages
+ * render it, so react-helmet ships only with them and never to the landing page.
+ */
+export function SiteVerification() {
+  return (
+    <Helmet>
+      <meta name={site.siteVerification.metaName} content={site.siteVerification.token} />
+    </Helmet>
+  );
+}
