@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
 import { netlifyHeaders } from "./server/headers";
+import { precompress } from "./server/precompress";
 import { buildEnvNames, placeholderVerificationToken, site } from "./src/site";
 import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "./src/lib/legal-rules";
 
@@ -125,7 +126,7 @@ export const createPages: GatsbyNode["createPages"] = async ({ graphql, actions,
  * CSP carries the hashes of its own inline code, so it is computed from the
  * built HTML), and robots.txt pointing at the sitemap at SITE_URL.
  */
-export const onPostBuild: GatsbyNode["onPostBuild"] = ({ reporter }) => {
+export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ reporter }) => {
   const publicDir = path.resolve(__dirname, "public");
   writeFileSync(path.join(publicDir, "_headers"), netlifyHeaders(publicDir));
   writeFileSync(
@@ -133,4 +134,9 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = ({ reporter }) => {
     `User-agent: *\nAllow: /\n\nSitemap: ${site.url}/sitemap-index.xml\n`,
   );
   reporter.info("Wrote public/_headers and public/robots.txt");
+  // Last, so the files written above get their compressed copies too.
+  const { files, bytes, brotliBytes } = await precompress(publicDir);
+  reporter.info(
+    `Precompressed ${files} files for npm start: ${(bytes / 1024).toFixed(0)} KB, ${(brotliBytes / 1024).toFixed(0)} KB as brotli`,
+  );
 };

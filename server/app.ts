@@ -2,7 +2,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import compression from "compression";
 import express from "express";
+import expressStaticGzip from "express-static-gzip";
 import { cacheControlFor, htmlHeaders, securityHeaders } from "./headers";
+import { encodings } from "./precompress";
 import { receiverMiddleware, requestLog } from "./http";
 import type { Receiver } from "./receiver";
 
@@ -14,7 +16,8 @@ export interface AppOptions {
 }
 
 /**
- * The npm start server: the built site from public/ (compressed, with ETags
+ * The npm start server: the built site from public/ (the copies compressed
+ * at build time, see precompress.ts, else compressed on the fly; with ETags
  * and Gatsby's caching rules) and the waitlist receiver on POST /.
  */
 export function createApp({ publicDir, receiver, trustProxy = false, log }: AppOptions): express.Express {
@@ -42,22 +45,32 @@ export function createApp({ publicDir, receiver, trustProxy = false, log }: AppO
   });
   app.use(compression());
   app.use(receiverMiddleware(receiver));
-  app.use(
-    express.static(publicDir, {
+  // A compressed copy (index.html.br) carries the headers of the file it stands for.
+  const compressedCopy = new RegExp(`(${encodings.map((encoding) => `\\${encoding.extension}`).join("|")})$`);
+  const statics = expressStaticGzip(publicDir, {
+    enableBrotli: true,
+    orderPreference: ["br", "gzip"],
+    index: "index.html",
+    serveStatic: {
       etag: true,
       lastModified: false,
       redirect: true,
-      setHeaders: (res, file) => {
+      setHeaders: (res, served) => {
+        const file = served.replace(compressedCopy, "");
         if (file.endsWith(".html")) {
-          res.set(headersOf(file));
+          for (const [name, value] of Object.entries(headersOf(file))) res.setHeader(name, value);
           return;
         }
         const urlPath = `/${path.relative(publicDir, file).split(path.sep).join("/")}`;
         res.setHeader("Cache-Control", cacheControlFor(urlPath));
       },
-    }),
-  );
+    },
+  });
+  // Files answer GET and HEAD only; anything else falls through to the 404 below uncompressed.
+  app.use((req, res, next) => (req.method === "GET" || req.method === "HEAD" ? statics(req, res, next) : next()));
   app.use((req, res) => {
+    // Set when a compressed copy was picked but could not be sent (deleted since start-up).
+    res.removeHeader("Content-Encoding");
     res.status(404);
     if (existsSync(notFoundPage) && (req.method === "GET" || req.method === "HEAD")) {
       res.set(headersOf(notFoundPage)).type("html").send(readFileSync(notFoundPage));

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { builtPage } from "./built-page";
 
 const publicDir = path.resolve(__dirname, "../../public");
@@ -26,5 +27,30 @@ describe.each(["/", "/privacy-policy/", "/terms-of-service/", "/404/"])("public%
     const scripts = [...doc.querySelectorAll("script[src]")].map((script) => script.getAttribute("src")!);
     expect(scripts.length).toBeGreaterThan(0);
     expect(scripts.filter((src) => !existsSync(path.join(publicDir, src)))).toEqual([]);
+  });
+});
+
+describe("the compressed copies for npm start", () => {
+  const names = readdirSync(publicDir, { recursive: true, encoding: "utf8" });
+
+  it.each(["index.html", "privacy-policy/index.html", "terms-of-service/index.html", "404.html", ...currentAssets])(
+    "exist for %s",
+    (name) => {
+      if (!/\.(html|js|css)$/.test(name)) return;
+      expect([existsSync(path.join(publicDir, `${name}.br`)), existsSync(path.join(publicDir, `${name}.gz`))]).toEqual([
+        true,
+        true,
+      ]);
+    },
+  );
+
+  it("each hold exactly the file they stand for", () => {
+    const copies = names.filter((name) => /\.(br|gz)$/.test(name));
+    expect(copies.length).toBeGreaterThan(10);
+    for (const copy of copies) {
+      const decompress = copy.endsWith(".br") ? brotliDecompressSync : gunzipSync;
+      const original = readFileSync(path.join(publicDir, copy.replace(/\.(br|gz)$/, "")));
+      expect([copy, decompress(readFileSync(path.join(publicDir, copy))).equals(original)]).toEqual([copy, true]);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { precompress } from "../../server/precompress";
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -18,6 +19,7 @@ export interface Reply {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
+  raw: Buffer;
 }
 
 export interface RequestOptions {
@@ -35,7 +37,12 @@ export function request(url: string, { method = "GET", headers = {}, body, local
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString("utf8"),
+          raw: Buffer.concat(chunks),
+        }),
       );
       res.on("error", reject);
     });
@@ -59,7 +66,7 @@ export function writePublicDir(dir: string): void {
   const files: Record<string, string> = {
     "index.html": "<!doctype html><title>Home</title><h1>grow. together.</h1>",
     "404.html": "<!doctype html><title>Page not found</title><h1>This page took a different route</h1>",
-    "privacy-policy/index.html": "<!doctype html><title>Privacy Policy</title><h1>Privacy Policy</h1>",
+    "privacy-policy/index.html": `<!doctype html><title>Privacy Policy</title><h1>Privacy Policy</h1>${"<p>We keep your address safe.</p>".repeat(20)}`,
     "page-data/index/page-data.json": '{"path":"/"}',
     "page-data/app-data.json": '{"webpackCompilationHash":"abc"}',
     "app-0123456789abcdef0123.js": `console.log(${JSON.stringify("x".repeat(4000))});`,
@@ -100,6 +107,7 @@ export async function startServer(
   const mailEnv = { OUTBOX_DIR: outboxDir, ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}) };
   const publicDir = path.join(dir, "public");
   writePublicDir(publicDir);
+  await precompress(publicDir);
   const logs: string[] = [];
   const log = (line: string) => logs.push(line);
   let store: WaitlistStore | undefined;

@@ -1,4 +1,7 @@
-import { removeDir, request, startServer, type TestServer } from "./harness";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { formType, removeDir, request, startServer, type TestServer } from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -47,10 +50,50 @@ describe("the npm start server's static side", () => {
     expect(reply.status).toBe(404);
   });
 
-  it.each(["br", "gzip"])("compresses with %s when the browser asks", async (encoding) => {
+  it.each([
+    ["br", ".br", brotliDecompressSync],
+    ["gzip", ".gz", gunzipSync],
+  ] as const)("sends the copy compressed with %s at build time", async (encoding, extension, decompress) => {
+    const file = path.join(server.dir, "public", "app-0123456789abcdef0123.js");
     const reply = await get("/app-0123456789abcdef0123.js", { "Accept-Encoding": encoding });
     expect(reply.headers["content-encoding"]).toBe(encoding);
+    expect(reply.headers["content-type"]).toMatch(/^text\/javascript; charset=utf-8$/i);
+    expect(reply.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     expect(reply.headers.vary).toMatch(/Accept-Encoding/);
+    expect(reply.raw.equals(readFileSync(`${file}${extension}`))).toBe(true);
+    expect(decompress(reply.raw).equals(readFileSync(file))).toBe(true);
+  });
+
+  it("prefers brotli when the browser takes both", async () => {
+    const reply = await get("/app-0123456789abcdef0123.js", { "Accept-Encoding": "gzip, deflate, br" });
+    expect(reply.headers["content-encoding"]).toBe("br");
+  });
+
+  it("gives a compressed page the page's own headers", async () => {
+    const plain = await get("/privacy-policy/");
+    const compressed = await get("/privacy-policy/", { "Accept-Encoding": "br" });
+    expect(compressed.headers["content-encoding"]).toBe("br");
+    expect(compressed.headers["content-type"]).toMatch(/^text\/html; charset=utf-8$/i);
+    expect(compressed.headers["content-security-policy"]).toBe(plain.headers["content-security-policy"]);
+    expect(compressed.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    expect(brotliDecompressSync(compressed.raw).toString()).toBe(plain.body);
+  });
+
+  it("sends the file itself to a browser that takes no compression", async () => {
+    const reply = await get("/app-0123456789abcdef0123.js", { "Accept-Encoding": "identity" });
+    expect(reply.headers["content-encoding"]).toBeUndefined();
+    expect(reply.raw.equals(readFileSync(path.join(server.dir, "public", "app-0123456789abcdef0123.js")))).toBe(true);
+  });
+
+  it("answers a POST to a page 404 in plain, uncompressed text", async () => {
+    const reply = await request(`${server.url}/privacy-policy/`, {
+      method: "POST",
+      headers: { "Accept-Encoding": "br", ...formType },
+      body: "x=1",
+    });
+    expect(reply.status).toBe(404);
+    expect(reply.headers["content-encoding"]).toBeUndefined();
+    expect(reply.body).toBe("Not found.\n");
   });
 
   it("sends an ETag and answers a matching If-None-Match with 304", async () => {
