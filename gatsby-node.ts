@@ -2,9 +2,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
-import { netlifyHeaders } from "./server/headers";
+import { htmlPages, netlifyHeaders } from "./server/headers";
 import { precompress } from "./server/precompress";
 import { buildEnvNames, placeholderVerificationToken, site } from "./src/site";
+import { withPaintFirstLoader } from "./src/lib/paint-first";
 import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "./src/lib/legal-rules";
 
 const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");
@@ -122,12 +123,15 @@ export const createPages: GatsbyNode["createPages"] = async ({ graphql, actions,
 };
 
 /**
- * After the build: the security and caching headers for Netlify (each page's
- * CSP carries the hashes of its own inline code, so it is computed from the
- * built HTML), and robots.txt pointing at the sitemap at SITE_URL.
+ * After the build: each page's bundles wait for its first paint
+ * (src/lib/paint-first.ts); the security and caching headers for Netlify
+ * (each page's CSP carries the hashes of its own inline code, so it is
+ * computed from the final HTML); robots.txt pointing at the sitemap at
+ * SITE_URL; and compressed copies for npm start.
  */
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ reporter }) => {
   const publicDir = path.resolve(__dirname, "public");
+  for (const { file } of htmlPages(publicDir)) writeFileSync(file, withPaintFirstLoader(readFileSync(file, "utf8")));
   writeFileSync(path.join(publicDir, "_headers"), netlifyHeaders(publicDir));
   writeFileSync(
     path.join(publicDir, "robots.txt"),

@@ -54,6 +54,24 @@ describe.each(everyPage)("%s at %s size", (route, viewport) => {
     await page.close();
   });
 
+  it("paints before it fetches Gatsby's bundles, then comes alive", async () => {
+    const { page } = await visit(route, viewport);
+    await page.waitForFunction(
+      () => typeof (window as unknown as { ___navigate?: unknown }).___navigate === "function",
+    );
+    const timing = await page.evaluate(() => ({
+      firstContentfulPaint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
+      bundles: performance
+        .getEntriesByType("resource")
+        .filter((entry) => /\/(webpack-runtime|framework|app)-[0-9a-f]+\.js$/.test(entry.name))
+        .map((entry) => entry.startTime),
+    }));
+    expect(timing.firstContentfulPaint).toBeGreaterThan(0);
+    expect(timing.bundles).toHaveLength(3);
+    expect(Math.min(...timing.bundles)).toBeGreaterThanOrEqual(timing.firstContentfulPaint);
+    await page.close();
+  });
+
   it("has no accessibility violations (axe-core)", async () => {
     // axe is injected as an inline script, which the page's own policy rightly refuses.
     const { page } = await visit(route, viewport, { bypassCSP: true });

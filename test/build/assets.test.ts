@@ -23,9 +23,15 @@ describe.each(["/", "/privacy-policy/", "/terms-of-service/", "/404/"])("public%
     }
   });
 
-  it("references only scripts that exist", () => {
-    const scripts = [...doc.querySelectorAll("script[src]")].map((script) => script.getAttribute("src")!);
-    expect(scripts.length).toBeGreaterThan(0);
+  it("loads Gatsby's bundles through the paint-first loader, and only bundles that exist", () => {
+    expect(doc.querySelectorAll("script[src]")).toHaveLength(0);
+    const loaders = doc.querySelectorAll("script#paint-first");
+    expect(loaders).toHaveLength(1);
+    const scripts = JSON.parse(/\((\[[^\]]+\])\);$/.exec(loaders[0]!.textContent!)![1]!) as string[];
+    // The entry's scripts, as Gatsby's own script tags listed them: runtime, framework, app.
+    expect(scripts).toEqual(
+      stats.assetsByChunkName.app!.filter((name) => name.endsWith(".js")).map((name) => `/${name}`),
+    );
     expect(scripts.filter((src) => !existsSync(path.join(publicDir, src)))).toEqual([]);
   });
 });
