@@ -19,7 +19,7 @@ function relative(file: string): string {
  * src/site.ts reads a few settings from the environment at build time. Inline
  * them into every bundle so the server render and the browser agree.
  */
-export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ actions, plugins }) => {
+export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ actions, plugins, stage }) => {
   const definitions = Object.fromEntries(
     buildEnvNames.map((name) => [`process.env.${name}`, JSON.stringify(process.env[name] ?? "")]),
   );
@@ -27,6 +27,16 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
   const favicon = readFileSync(path.resolve(__dirname, "static/favicon.svg"), "utf8").trim();
   definitions["process.env.FAVICON_DATA_URI"] = JSON.stringify(`data:image/svg+xml,${encodeURIComponent(favicon)}`);
   actions.setWebpackConfig({ plugins: [plugins.define(definitions)] });
+  if (stage === "build-javascript") {
+    actions.setWebpackConfig({
+      plugins: [
+        plugins.normalModuleReplacement(
+          /internal-plugins[\\/]partytown[\\/]gatsby-browser\.js$/,
+          path.resolve(__dirname, "src/lib/partytown-off.ts"),
+        ),
+      ],
+    });
+  }
 };
 
 /** A Netlify production deploy must carry the real verification token; local builds get a placeholder. */

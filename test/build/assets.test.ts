@@ -60,3 +60,11 @@ describe("the compressed copies for npm start", () => {
     }
   });
 });
+
+describe("the app bundle", () => {
+  it("leaves out Partytown, which only gatsby develop uses (gatsby-node.ts swaps its browser plugin out)", () => {
+    const app = stats.assetsByChunkName.app!.filter((name) => /^app-.*\.js$/.test(name));
+    expect(app).toHaveLength(1);
+    expect(readFileSync(path.join(publicDir, app[0]!), "utf8")).not.toMatch(/partytown/i);
+  });
+});
