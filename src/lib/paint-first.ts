@@ -3,8 +3,8 @@
  * that posts without JavaScript. So the browser may paint it before running
  * Gatsby's bundles, which otherwise run as soon as they arrive, on a phone
  * often before the first frame, and hold the page's first paint (and its
- * largest text) back by the time they take. gatsby-ssr.tsx inlines this
- * function in place of Gatsby's <script async> tags.
+ * largest text) back by the time they take. After the build, gatsby-node.ts
+ * inlines this function in place of Gatsby's <script async> tags.
  *
  * It is serialised with toString(), so it must not use anything from outside
  * its own body.
