@@ -1,4 +1,3 @@
-import { precompress } from "../../server/precompress";
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +9,7 @@ import { createApp } from "../../server/app";
 import { developWaitlistMiddleware } from "../../server/develop";
 import { createConfirmations, type Confirmations } from "../../server/confirmations";
 import { createMailer, readMailConfig } from "../../server/mailer";
+import { precompress } from "../../server/precompress";
 import { createReceiver } from "../../server/receiver";
 import { WaitlistStore } from "../../server/store";
 
