@@ -1,10 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readConfig } from "./config";
-import { createConfirmations } from "./confirmations";
-import { createMailer, readMailConfig } from "./mailer";
+import { readMailConfig } from "./mailer";
 import { receiverMiddleware, requestLog, isReceiverRequest } from "./http";
-import { createReceiver } from "./receiver";
-import { WaitlistStore } from "./store";
+import { openWaitlist } from "./waitlist";
 
 type Next = (error?: unknown) => void;
 
@@ -24,16 +22,13 @@ export function developWaitlistMiddleware(env: NodeJS.ProcessEnv = process.env, 
     }
     if (!handler) {
       const config = readConfig(env);
-      const store = new WaitlistStore(config.dbFile);
-      const confirmations = createConfirmations({ store, mailer: createMailer(readMailConfig(env)) });
-      handler = receiverMiddleware(
-        createReceiver({
-          store,
-          source: "develop",
-          rateLimitPerMinute: config.rateLimitPerMinute,
-          onNewSignup: confirmations.sendSoon,
-        }),
-      );
+      const { receiver } = openWaitlist({
+        dbFile: config.dbFile,
+        mail: readMailConfig(env),
+        source: "develop",
+        rateLimitPerMinute: config.rateLimitPerMinute,
+      });
+      handler = receiverMiddleware(receiver);
     }
     const run = handler;
     log(req, res, () => run(req, res, next));

@@ -2,10 +2,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { createApp } from "./app";
 import { ConfigError, readConfig } from "./config";
-import { createConfirmations } from "./confirmations";
-import { createMailer, readMailConfig } from "./mailer";
-import { createReceiver } from "./receiver";
-import { StoreError, WaitlistStore } from "./store";
+import { readMailConfig } from "./mailer";
+import { StoreError } from "./store";
+import { openWaitlist } from "./waitlist";
 import { site } from "../src/site";
 
 /** npm run serve / npm start: the built site and the waitlist on one port. */
@@ -17,14 +16,11 @@ function main(): void {
     );
     process.exit(1);
   }
-  const mailer = createMailer(readMailConfig());
-  const store = new WaitlistStore(config.dbFile);
-  const confirmations = createConfirmations({ store, mailer });
-  const receiver = createReceiver({
-    store,
+  const { store, mailer, confirmations, receiver } = openWaitlist({
+    dbFile: config.dbFile,
+    mail: readMailConfig(),
     source: "start",
     rateLimitPerMinute: config.rateLimitPerMinute,
-    onNewSignup: confirmations.sendSoon,
     warn: (message) => console.error(message),
   });
   const app = createApp({ publicDir: config.publicDir, receiver, trustProxy: config.trustProxy });

@@ -7,11 +7,11 @@ import Database from "better-sqlite3";
 import express from "express";
 import { createApp } from "../../server/app";
 import { developWaitlistMiddleware } from "../../server/develop";
-import { createConfirmations, type Confirmations } from "../../server/confirmations";
-import { createMailer, readMailConfig } from "../../server/mailer";
+import type { Confirmations } from "../../server/confirmations";
+import { readMailConfig } from "../../server/mailer";
 import { precompress } from "../../server/precompress";
-import { createReceiver } from "../../server/receiver";
-import { WaitlistStore } from "../../server/store";
+import type { WaitlistStore } from "../../server/store";
+import { openWaitlist } from "../../server/waitlist";
 
 export type Adapter = "start" | "develop";
 
@@ -114,20 +114,16 @@ export async function startServer(
   let confirmations: Confirmations | undefined;
   let app: express.Express;
   if (adapter === "start") {
-    store = new WaitlistStore(dbFile);
-    confirmations = createConfirmations({
-      store,
-      mailer: createMailer(readMailConfig(mailEnv)),
+    const waitlist = openWaitlist({
+      dbFile,
+      mail: readMailConfig(mailEnv),
+      source: "start",
+      rateLimitPerMinute,
       retryDelaysMs,
       log,
     });
-    const receiver = createReceiver({
-      store,
-      source: "start",
-      rateLimitPerMinute,
-      onNewSignup: confirmations.sendSoon,
-    });
-    app = createApp({ publicDir, receiver, log });
+    ({ store, confirmations } = waitlist);
+    app = createApp({ publicDir, receiver: waitlist.receiver, log });
   } else {
     // Gatsby's develop server is an Express app; mount the middleware the way gatsby-config does.
     app = express();
