@@ -2002,7 +2002,7 @@ type LegalPageQueryVariables = Exact<{
 }>;
 
 
-type LegalPageQuery = { readonly mdx: { readonly tableOfContents: Record<string, unknown> | null, readonly frontmatter: { readonly title: string, readonly slug: string, readonly description: string, readonly effectiveDate: string } } | null };
+type LegalPageQuery = { readonly mdx: { readonly tableOfContents: Record<string, unknown> | null, readonly frontmatter: { readonly title: string, readonly slug: string, readonly description: string, readonly effectiveDate: string, readonly effectiveDateText: string } } | null };
 
 type LegalPagesQueryVariables = Exact<{ [key: string]: never; }>;
 

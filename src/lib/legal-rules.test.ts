@@ -1,11 +1,4 @@
-import {
-  duplicateSlugProblems,
-  formatEffectiveDate,
-  frontmatterProblems,
-  isoDate,
-  requiredSections,
-  sectionProblems,
-} from "./legal-rules";
+import { duplicateSlugProblems, frontmatterProblems, isoDate, requiredSections, sectionProblems } from "./legal-rules";
 
 const valid = {
   title: "Privacy Policy",
@@ -118,11 +111,6 @@ describe("duplicateSlugProblems", () => {
 });
 
 describe("dates", () => {
-  it("formats the effective date as the spec writes it", () => {
-    expect(formatEffectiveDate("2025-06-01")).toBe("June 1, 2025");
-    expect(formatEffectiveDate("2025-06-01T00:00:00.000Z")).toBe("June 1, 2025");
-  });
-
   it("normalises dates and refuses impossible ones", () => {
     expect(isoDate(new Date("2025-06-01T00:00:00Z"))).toBe("2025-06-01");
     expect(isoDate("2025-13-01")).toBeNull();

@@ -161,10 +161,3 @@ export function duplicateSlugProblems(files: readonly { file: string; slug: stri
   }
   return problems;
 }
-
-/** "June 1, 2025" for 2025-06-01, whatever the build machine's time zone. */
-export function formatEffectiveDate(value: string): string {
-  const date = isoDate(value);
-  if (!date) return value;
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
-}

@@ -12,7 +12,8 @@ const data = {
       title: "Privacy Policy",
       slug: "privacy-policy",
       description: "How we handle your information.",
-      effectiveDate: "2025-06-01T00:00:00.000Z",
+      effectiveDate: "2025-06-01",
+      effectiveDateText: "June 1, 2025",
     },
     tableOfContents: {
       items: [
@@ -41,7 +42,7 @@ beforeEach(() => {
 });
 
 describe("legal page template", () => {
-  it("shows the title and the effective date formatted from the frontmatter", () => {
+  it("shows the title and the effective date, machine-readable in its time element", () => {
     renderPage();
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Privacy Policy");
     const effective = screen.getByText(/^Effective/);

@@ -7,7 +7,6 @@ import { Seo } from "../components/seo";
 import { SiteVerification } from "../components/site-verification";
 import { legalShortcodes } from "../components/legal-shortcodes";
 import { goToSection } from "../lib/go-to-section";
-import { formatEffectiveDate, isoDate } from "../lib/legal-rules";
 import * as styles from "./legal-page.module.css";
 
 interface TocItem {
@@ -27,7 +26,7 @@ type LegalPageProps = Omit<PageProps<Queries.LegalPageQuery>, "children"> & { ch
 /** Renders every MDX file in content/legal (gatsby-node points each page here). */
 export default function LegalPage({ data, children, location }: LegalPageProps) {
   const mdx = data.mdx!;
-  const { title, effectiveDate } = mdx.frontmatter;
+  const { title, effectiveDate, effectiveDateText } = mdx.frontmatter;
   const toc = tocItems(mdx.tableOfContents);
 
   // Spec: the page scrolls to the top on load, unless a link asked for one of its sections.
@@ -45,7 +44,7 @@ export default function LegalPage({ data, children, location }: LegalPageProps) 
         <header className={styles.intro}>
           <h1 className={styles.title}>{title}</h1>
           <p className={styles.effective}>
-            Effective <time dateTime={isoDate(effectiveDate) ?? undefined}>{formatEffectiveDate(effectiveDate)}</time>
+            Effective <time dateTime={effectiveDate}>{effectiveDateText}</time>
           </p>
         </header>
         {toc.length > 0 && (
@@ -83,7 +82,10 @@ export const query = graphql`
         title
         slug
         description
-        effectiveDate
+        # Formatted at build time: Intl.DateTimeFormat would cost the page
+        # tens of milliseconds of main thread while it comes alive on a phone.
+        effectiveDate(formatString: "YYYY-MM-DD")
+        effectiveDateText: effectiveDate(formatString: "MMMM D, YYYY")
       }
       tableOfContents(maxDepth: 2)
     }
