@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
 import { htmlPages, netlifyHeaders } from "./server/headers";
+import { addCompileHints } from "./server/compile-hints";
 import { precompress } from "./server/precompress";
 import { buildEnvNames, placeholderVerificationToken, site } from "./src/site";
 import { withPaintFirstLoader } from "./src/lib/paint-first";
@@ -142,6 +143,7 @@ export const createPages: GatsbyNode["createPages"] = async ({ graphql, actions,
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ reporter }) => {
   const publicDir = path.resolve(__dirname, "public");
   for (const { file } of htmlPages(publicDir)) writeFileSync(file, withPaintFirstLoader(readFileSync(file, "utf8")));
+  reporter.info(`Marked ${addCompileHints(publicDir).length} scripts for eager compilation in the background`);
   writeFileSync(path.join(publicDir, "_headers"), netlifyHeaders(publicDir));
   writeFileSync(
     path.join(publicDir, "robots.txt"),

@@ -68,3 +68,16 @@ describe("the app bundle", () => {
     expect(readFileSync(path.join(publicDir, app[0]!), "utf8")).not.toMatch(/partytown/i);
   });
 });
+
+describe("the scripts the pages load", () => {
+  const scripts = [...currentAssets].filter((name) => name.endsWith(".js"));
+
+  it.each(scripts)("%s opens with the compile hint, and its source map still points at the right lines", (name) => {
+    const code = readFileSync(path.join(publicDir, name), "utf8");
+    expect(code.startsWith("//# allFunctionsCalledOnLoad\n")).toBe(true);
+    // The hint line maps to nothing; the code's first line (the script's second) does.
+    const map = JSON.parse(readFileSync(path.join(publicDir, `${name}.map`), "utf8")) as { mappings: string };
+    expect(map.mappings.startsWith(";")).toBe(true);
+    expect(map.mappings.startsWith(";;")).toBe(false);
+  });
+});
