@@ -81,3 +81,18 @@ describe("the scripts the pages load", () => {
     expect(map.mappings.startsWith(";;")).toBe(false);
   });
 });
+
+describe("the stylesheet", () => {
+  it("sets text in two weights only, 400 and 700: each further one is another font lookup before the first paint", () => {
+    const css = [...currentAssets].filter((name) => name.endsWith(".css"));
+    expect(css.length).toBeGreaterThan(0);
+    const weights = new Set(
+      css.flatMap((name) => [...readFileSync(path.join(publicDir, name), "utf8").matchAll(/font-weight:\s*([^;}]+)/g)]),
+    );
+    expect(
+      [...weights]
+        .map((match) => match[1]!.trim())
+        .filter((value) => !["400", "700", "normal", "bold", "inherit"].includes(value)),
+    ).toEqual([]);
+  });
+});
