@@ -4,7 +4,7 @@
 // route and prints medians and ranges, then the compressed size of every
 // bundle and page. Figures only: no pass mark, never part of npm test.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
@@ -28,6 +28,11 @@ const ms = (n) => `${Math.round(n)} ms`;
 const s = (n) => `${(n / 1000).toFixed(2)} s`;
 
 async function main() {
+  const chromePath = process.env.CHROME_PATH ?? defaultChromium;
+  if (!existsSync(chromePath)) {
+    // Checked before anything starts: chrome-launcher would otherwise crash the script and orphan the server.
+    throw new Error(`No Chromium at ${chromePath}: run apt-get install -y chromium, or set CHROME_PATH.`);
+  }
   if (!process.argv.includes("--no-build")) {
     console.log(`Building for http://127.0.0.1:${port} …`);
     execFileSync("npm", ["run", "build"], {
@@ -61,41 +66,56 @@ async function main() {
   server.stdout.resume();
   const origin = `http://127.0.0.1:${port}`;
 
-  const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH ?? defaultChromium,
-    chromeFlags: flags,
-  });
+  let chrome;
+  try {
+    chrome = await chromeLauncher.launch({ chromePath, chromeFlags: flags });
+  } catch (error) {
+    server.kill("SIGTERM");
+    throw error;
+  }
+  // One Lighthouse run: its figures, or why it could not finish (no paint seen, page hung).
+  const lighthouseRun = async (route) => {
+    const { lhr } = await lighthouse(`${origin}${route}`, { port: chrome.port, output: "json", logLevel: "error" });
+    if (lhr.runtimeError) return { failure: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` };
+    const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
+    const summary = lhr.audits["resource-summary"].details.items;
+    const of = (type) => summary.find((item) => item.resourceType === type);
+    return {
+      run: {
+        scores: Object.fromEntries(
+          Object.entries(lhr.categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]),
+        ),
+        fcp: audit("first-contentful-paint"),
+        lcp: audit("largest-contentful-paint"),
+        tbt: audit("total-blocking-time"),
+        cls: audit("cumulative-layout-shift"),
+        speedIndex: audit("speed-index"),
+        totalBytes: of("total").transferSize,
+        jsBytes: of("script").transferSize,
+        requests: of("total").requestCount,
+      },
+    };
+  };
+
   const results = {};
   const failures = {};
+  let warmUp;
   try {
+    // The first load after Chromium starts pays for Chromium's own start-up (cold caches, first renderer), not the
+    // site's: it is measured and printed, never counted in the medians.
+    warmUp = await lighthouseRun("/");
+    process.stdout.write("w");
     for (const route of routes) {
       results[route] = [];
       failures[route] = [];
       for (let i = 0; i < runs; i++) {
-        const result = await lighthouse(`${origin}${route}`, { port: chrome.port, output: "json", logLevel: "error" });
-        const lhr = result.lhr;
-        if (lhr.runtimeError) {
-          // A run Lighthouse could not finish (no paint seen, page hung): reported, never averaged in.
-          failures[route].push(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+        const { run, failure } = await lighthouseRun(route);
+        if (failure) {
+          failures[route].push(failure);
           process.stdout.write("x");
           continue;
         }
-        const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
-        const summary = lhr.audits["resource-summary"].details.items;
-        const of = (type) => summary.find((item) => item.resourceType === type);
-        results[route].push({
-          scores: Object.fromEntries(
-            Object.entries(lhr.categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]),
-          ),
-          fcp: audit("first-contentful-paint"),
-          lcp: audit("largest-contentful-paint"),
-          tbt: audit("total-blocking-time"),
-          cls: audit("cumulative-layout-shift"),
-          speedIndex: audit("speed-index"),
-          totalBytes: of("total").transferSize,
-          jsBytes: of("script").transferSize,
-          requests: of("total").requestCount,
-        });
+        results[route].push(run);
         process.stdout.write(".");
       }
     }
@@ -111,6 +131,14 @@ async function main() {
   console.log(
     `${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
   );
+  if (warmUp.run) {
+    const { run } = warmUp;
+    console.log(
+      `Warm-up run on / (left out): performance ${run.scores.performance}, FCP ${s(run.fcp)}, LCP ${s(run.lcp)}, TBT ${ms(run.tbt)}`,
+    );
+  } else {
+    console.log(`Warm-up run on / (left out) failed: ${warmUp.failure}`);
+  }
   for (const route of routes) {
     const list = results[route];
     const pick = (key) => list.map((run) => run[key]);
@@ -159,7 +187,15 @@ async function main() {
   writeFileSync(
     out,
     JSON.stringify(
-      { date: new Date().toISOString(), machine: `${cpu.length} × ${cpu[0]?.model}`, runs, results, failures, sizes },
+      {
+        date: new Date().toISOString(),
+        machine: `${cpu.length} × ${cpu[0]?.model}`,
+        runs,
+        warmUp,
+        results,
+        failures,
+        sizes,
+      },
       null,
       2,
     ),
