@@ -67,12 +67,6 @@ async function main() {
   const origin = `http://127.0.0.1:${port}`;
 
   let chrome;
-  try {
-    chrome = await chromeLauncher.launch({ chromePath, chromeFlags: flags });
-  } catch (error) {
-    server.kill("SIGTERM");
-    throw error;
-  }
   // One Lighthouse run: its figures, or why it could not finish (no paint seen, page hung).
   const lighthouseRun = async (route) => {
     const { lhr } = await lighthouse(`${origin}${route}`, { port: chrome.port, output: "json", logLevel: "error" });
@@ -101,6 +95,7 @@ async function main() {
   const failures = {};
   let warmUp;
   try {
+    chrome = await chromeLauncher.launch({ chromePath, chromeFlags: flags });
     // The first load after Chromium starts pays for Chromium's own start-up (cold caches, first renderer), not the
     // site's: it is measured and printed, never counted in the medians.
     warmUp = await lighthouseRun("/");
@@ -120,7 +115,7 @@ async function main() {
       }
     }
   } finally {
-    chrome.kill();
+    chrome?.kill();
     server.kill("SIGTERM");
     rmSync(dir, { recursive: true, force: true });
   }
