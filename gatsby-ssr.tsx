@@ -3,6 +3,7 @@ import React, { type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { Helmet } from "react-helmet";
 import type { GatsbySSR } from "gatsby";
+import { site } from "./src/site";
 
 /**
  * Renders each page synchronously and reads its react-helmet tags (the legal
@@ -24,4 +25,18 @@ export const replaceRenderer: GatsbySSR["replaceRenderer"] = ({
   setHtmlAttributes(htmlAttributes.toComponent());
   setBodyAttributes(bodyAttributes.toComponent());
   setHeadComponents(Object.values(tags).map((tag) => tag.toComponent()) as unknown as React.ReactNode[]);
+};
+
+/**
+ * In every page, before anything paints: the spec's scroll offset as a CSS
+ * variable, read by scroll-margin-top in global.css, so src/site.ts stays its
+ * one source.
+ */
+export const onRenderBody: GatsbySSR["onRenderBody"] = ({ setHeadComponents }) => {
+  setHeadComponents([
+    <style
+      key="site-offset"
+      dangerouslySetInnerHTML={{ __html: `:root{--section-offset:${site.scroll.offsetPx}px}` }}
+    />,
+  ]);
 };

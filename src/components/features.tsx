@@ -23,7 +23,7 @@ const cards = [
 
 export function Features() {
   return (
-    <section id={site.sections.features} className={styles.features} aria-labelledby="features-title">
+    <section id={site.sections.features} tabIndex={-1} className={styles.features} aria-labelledby="features-title">
       <div className={styles.inner}>
         <h2 id="features-title" className={styles.heading}>
           Everything you need to create together

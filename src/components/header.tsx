@@ -1,33 +1,37 @@
-import React, { useLayoutEffect, useRef, useState } from "react";
+import React, { useEffect, useRef } from "react";
 import { Link } from "gatsby";
-import { site, type SectionId } from "../site";
-import { goToSection } from "../lib/go-to-section";
-import { LogoMark, MenuIcon } from "./icons";
+import { site } from "../site";
+import { CloseIcon, LogoMark, MenuIcon } from "./icons";
+import { SectionLink } from "./section-link";
 import * as styles from "./header.module.css";
 
-export const mobileMenuId = "mobile-menu";
-
 interface HeaderProps {
-  /** How a section button takes the visitor there; injectable for tests. */
-  onSection?: (id: SectionId) => void;
+  /** True on the landing page, where the section links scroll in place. */
+  onLanding: boolean;
 }
 
-export function Header({ onSection = goToSection }: HeaderProps) {
-  const [open, setOpen] = useState(false);
-  const toggleRef = useRef<HTMLButtonElement>(null);
-  const headerRef = useRef<HTMLElement>(null);
+/**
+ * The fixed header. Its links work from the first paint; the mobile menu is a
+ * native <details> disclosure, so it opens and closes without JavaScript and
+ * the browser exposes its expanded state. Once hydrated: Escape closes it and
+ * gives focus back to the toggle, choosing an entry closes it, and so does a
+ * tap outside it.
+ */
+export function Header({ onLanding }: HeaderProps) {
+  const menuRef = useRef<HTMLDetailsElement>(null);
 
-  // A layout effect, so the listeners are there the moment the menu shows: a
-  // passive effect may run a frame later, and an Escape pressed in between was lost.
-  useLayoutEffect(() => {
-    if (!open) return;
+  // Attached once and reading the menu's own state when they fire, so they work however and
+  // whenever it was opened: before hydration, or an instant before an Escape.
+  useEffect(() => {
+    const menu = menuRef.current;
+    if (!menu) return;
     function onKeyDown(event: KeyboardEvent) {
-      if (event.key !== "Escape") return;
-      setOpen(false);
-      toggleRef.current?.focus();
+      if (event.key !== "Escape" || !menu?.open) return;
+      menu.open = false;
+      menu.querySelector("summary")?.focus();
     }
     function onPointerDown(event: PointerEvent) {
-      if (headerRef.current && !headerRef.current.contains(event.target as Node)) setOpen(false);
+      if (menu?.open && !menu.contains(event.target as Node)) menu.open = false;
     }
     document.addEventListener("keydown", onKeyDown);
     document.addEventListener("pointerdown", onPointerDown);
@@ -35,53 +39,55 @@ export function Header({ onSection = goToSection }: HeaderProps) {
       document.removeEventListener("keydown", onKeyDown);
       document.removeEventListener("pointerdown", onPointerDown);
     };
-  }, [open]);
+  }, []);
 
-  function choose(id: SectionId) {
-    setOpen(false);
-    onSection(id);
+  function close() {
+    if (menuRef.current) menuRef.current.open = false;
   }
 
-  const entries = (
+  const entries = (onChoose?: () => void) => (
     <>
-      <button type="button" className={`btn btn-ghost ${styles.entry}`} onClick={() => choose(site.sections.features)}>
+      <SectionLink
+        section={site.sections.features}
+        onLanding={onLanding}
+        className={`btn btn-ghost ${styles.entry}`}
+        onClick={onChoose}
+      >
         Features
-      </button>
-      <button
-        type="button"
+      </SectionLink>
+      <SectionLink
+        section={site.sections.waitlist}
+        onLanding={onLanding}
         className={`btn btn-primary ${styles.entry}`}
-        onClick={() => choose(site.sections.waitlist)}
+        onClick={onChoose}
       >
         Join Waitlist
-      </button>
+      </SectionLink>
     </>
   );
 
   return (
-    <header ref={headerRef} className={styles.header}>
+    <header className={styles.header}>
       <div className={styles.bar}>
         <Link to={site.routes.home} className={styles.brand}>
           <LogoMark />
           <span>{site.name}</span>
         </Link>
         <nav aria-label="Main" className={styles.desktopNav}>
-          {entries}
+          {entries()}
         </nav>
-        <button
-          ref={toggleRef}
-          type="button"
-          className={styles.toggle}
-          aria-label="Menu"
-          aria-expanded={open}
-          aria-controls={mobileMenuId}
-          onClick={() => setOpen((isOpen) => !isOpen)}
-        >
-          <MenuIcon open={open} />
-        </button>
+        {/* The visitor may open it before hydration: its open attribute is theirs, not the render's. */}
+        <details ref={menuRef} className={styles.menu} suppressHydrationWarning>
+          <summary className={styles.toggle}>
+            <span className="visually-hidden">Menu</span>
+            <MenuIcon className={styles.iconMenu} />
+            <CloseIcon className={styles.iconClose} />
+          </summary>
+          <nav aria-label="Mobile" className={styles.panel}>
+            {entries(close)}
+          </nav>
+        </details>
       </div>
-      <nav id={mobileMenuId} aria-label="Mobile" className={styles.mobileMenu} hidden={!open}>
-        {entries}
-      </nav>
     </header>
   );
 }

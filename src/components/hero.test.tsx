@@ -5,25 +5,34 @@ import { Hero } from "./hero";
 
 describe("Hero", () => {
   it("shows the tagline as the page heading", () => {
-    render(<Hero onSection={jest.fn()} />);
+    render(<Hero />);
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(/^grow\. together\.$/);
   });
 
   it("pitches the marketplace with the 50-creator group cap", () => {
-    render(<Hero onSection={jest.fn()} />);
+    render(<Hero />);
     expect(screen.getByText(/marketplace where TikTok creators/)).toHaveTextContent(/up to 50 creators/);
   });
 
   it("shows the three claimed figures", () => {
-    render(<Hero onSection={jest.fn()} />);
+    render(<Hero />);
     const items = screen.getAllByRole("listitem").map((item) => item.textContent);
     expect(items).toEqual(["500+creators interested", "Q4 2025expected launch", "Freeearly access"]);
   });
 
-  it("Join the Waitlist scrolls to #waitlist", async () => {
-    const onSection = jest.fn();
-    render(<Hero onSection={onSection} />);
-    await userEvent.click(screen.getByRole("button", { name: "Join the Waitlist" }));
-    expect(onSection).toHaveBeenCalledWith("waitlist");
+  it("Join the Waitlist is a link to #waitlist, live before any script runs", () => {
+    render(<Hero />);
+    expect(screen.getByRole("link", { name: "Join the Waitlist" })).toHaveAttribute("href", "#waitlist");
+  });
+
+  it("Join the Waitlist moves focus to the waitlist section once the page is interactive", async () => {
+    render(
+      <>
+        <Hero />
+        <section id="waitlist" tabIndex={-1} />
+      </>,
+    );
+    await userEvent.click(screen.getByRole("link", { name: "Join the Waitlist" }));
+    expect(document.activeElement).toBe(document.getElementById("waitlist"));
   });
 });

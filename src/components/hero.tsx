@@ -1,11 +1,7 @@
 import React from "react";
-import { site, type SectionId } from "../site";
-import { goToSection } from "../lib/go-to-section";
+import { site } from "../site";
+import { SectionLink } from "./section-link";
 import * as styles from "./hero.module.css";
-
-interface HeroProps {
-  onSection?: (id: SectionId) => void;
-}
 
 const figures = [
   { value: site.claims.creatorsInterested, label: "creators interested" },
@@ -17,7 +13,7 @@ const figures = [
 // JSX text made Preact rewrite it, and the repaint became the page's Largest Contentful Paint.
 const pitch = `${site.name} is the marketplace where TikTok creators find their next collaborators. AI-powered matching finds creators who fit your style, built-in messaging keeps every idea in one place, and group collaborations bring up to ${site.groupChatCap} creators together in one chat.`;
 
-export function Hero({ onSection = goToSection }: HeroProps) {
+export function Hero() {
   const [first, ...rest] = site.tagline.split(" ");
   return (
     <section className={styles.hero} aria-labelledby="hero-title">
@@ -29,9 +25,9 @@ export function Hero({ onSection = goToSection }: HeroProps) {
             <span className={styles.highlight}>{rest.join(" ")}</span>
           </h1>
           <p className={styles.pitch}>{pitch}</p>
-          <button type="button" className="btn btn-primary btn-large" onClick={() => onSection(site.sections.waitlist)}>
+          <SectionLink section={site.sections.waitlist} onLanding className="btn btn-primary btn-large">
             Join the Waitlist
-          </button>
+          </SectionLink>
           <ul className={styles.figures} aria-label="At a glance">
             {figures.map((figure) => (
               <li key={figure.label} className={styles.figure}>

@@ -2,13 +2,19 @@ import React, { type ReactNode } from "react";
 import { Header } from "./header";
 import { Footer } from "./footer";
 
-export function Layout({ children }: { children: ReactNode }) {
+interface LayoutProps {
+  /** True on the landing page, where the header's section links scroll in place. */
+  onLanding?: boolean;
+  children: ReactNode;
+}
+
+export function Layout({ onLanding = false, children }: LayoutProps) {
   return (
     <>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <Header />
+      <Header onLanding={onLanding} />
       <main id="main" tabIndex={-1}>
         {children}
       </main>

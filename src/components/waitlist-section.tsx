@@ -6,7 +6,7 @@ import * as styles from "./waitlist-section.module.css";
 
 export function WaitlistSection() {
   return (
-    <section id={site.sections.waitlist} className={styles.section} aria-labelledby="waitlist-title">
+    <section id={site.sections.waitlist} tabIndex={-1} className={styles.section} aria-labelledby="waitlist-title">
       <div className={styles.card}>
         <h2 id="waitlist-title" className={styles.heading}>
           Get early access

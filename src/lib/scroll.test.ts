@@ -1,62 +1,83 @@
-import { prefersReducedMotion, scrollTargetTop, scrollToSection } from "./scroll";
+import { focusSection, placeNewPage, scrollToSection } from "./scroll";
 
-function section(id: string, viewportTop: number): HTMLElement {
+function section(id: string, attributes: Record<string, string> = {}): HTMLElement {
   const element = document.createElement("section");
   element.id = id;
-  element.getBoundingClientRect = () => ({ top: viewportTop }) as DOMRect;
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  element.scrollIntoView = jest.fn();
   document.body.append(element);
   return element;
-}
-
-function setReducedMotion(reduce: boolean) {
-  window.matchMedia = jest.fn((query: string) => ({
-    matches: reduce && query === "(prefers-reduced-motion: reduce)",
-    media: query,
-  })) as unknown as typeof window.matchMedia;
 }
 
 beforeEach(() => {
   document.body.innerHTML = "";
   window.scrollTo = jest.fn();
-  Object.defineProperty(window, "scrollY", { value: 300, configurable: true });
-  setReducedMotion(false);
 });
 
 describe("scrollToSection", () => {
-  it("places the section 80 px below the top of the viewport, smoothly", () => {
-    section("waitlist", 1000);
+  it("scrolls the section to the top, leaving its CSS scroll-margin, and lets the CSS choose the motion", () => {
+    const target = section("waitlist", { tabindex: "-1" });
     expect(scrollToSection("waitlist")).toBe(true);
-    // 1000 px below the viewport top, already scrolled 300 px, minus the 80 px offset.
-    expect(window.scrollTo).toHaveBeenCalledWith({ top: 1220, behavior: "smooth" });
-  });
-
-  it("jumps without animation when the visitor prefers reduced motion", () => {
-    setReducedMotion(true);
-    section("features", 500);
-    scrollToSection("features");
-    expect(window.scrollTo).toHaveBeenCalledWith({ top: 720, behavior: "auto" });
-    expect(prefersReducedMotion()).toBe(true);
-  });
-
-  it("moves focus to the section without a second scroll", () => {
-    const target = section("waitlist", 1000);
-    const focus = jest.spyOn(target, "focus");
-    scrollToSection("waitlist");
-    expect(focus).toHaveBeenCalledWith({ preventScroll: true });
+    // No behavior: the stylesheet's scroll-behavior decides (smooth, unless reduced motion is asked for).
+    expect(target.scrollIntoView).toHaveBeenCalledWith({ block: "start" });
     expect(document.activeElement).toBe(target);
-    expect(target.getAttribute("tabindex")).toBe("-1");
   });
 
   it("does nothing for a section that is not on the page", () => {
     expect(scrollToSection("nowhere")).toBe(false);
     expect(window.scrollTo).not.toHaveBeenCalled();
   });
+});
 
-  it("never asks for a position above the top of the page", () => {
-    expect(scrollTargetTop(section("hero", -400), 80)).toBe(0);
+describe("focusSection", () => {
+  it("moves focus to the section without a second scroll", () => {
+    const target = section("features", { tabindex: "-1" });
+    const focus = jest.spyOn(target, "focus");
+    expect(focusSection("features")).toBe(target);
+    expect(focus).toHaveBeenCalledWith({ preventScroll: true });
+    expect(document.activeElement).toBe(target);
   });
 
-  it("honours another offset when asked", () => {
-    expect(scrollTargetTop(section("x", 100), 20)).toBe(380);
+  it("makes a section without tabindex focusable by script only", () => {
+    const target = section("features");
+    focusSection("features");
+    expect(target.getAttribute("tabindex")).toBe("-1");
+    expect(document.activeElement).toBe(target);
+  });
+
+  it("returns null for a section that is not on the page", () => {
+    expect(focusSection("nowhere")).toBeNull();
+  });
+});
+
+describe("placeNewPage", () => {
+  it("opens a page at its top, at once", () => {
+    placeNewPage({ hash: "", savedTop: 0, scrollIntent: false });
+    expect(window.scrollTo).toHaveBeenCalledWith({ top: 0, left: 0, behavior: "instant" });
+  });
+
+  it("puts the visitor back where they left a page (Back)", () => {
+    section("waitlist");
+    placeNewPage({ hash: "#waitlist", savedTop: 1234, scrollIntent: false });
+    expect(window.scrollTo).toHaveBeenCalledWith({ top: 1234, left: 0, behavior: "instant" });
+  });
+
+  it("opens at the #section a link named, when there is no saved position", () => {
+    const target = section("contact-us");
+    placeNewPage({ hash: "#contact-us", savedTop: 0, scrollIntent: false });
+    expect(target.scrollIntoView).toHaveBeenCalledWith({ block: "start", behavior: "instant" });
+    expect(window.scrollTo).not.toHaveBeenCalled();
+  });
+
+  it("starts at the top when a section link from another page will scroll later", () => {
+    const target = section("waitlist");
+    placeNewPage({ hash: "#waitlist", savedTop: 900, scrollIntent: true });
+    expect(window.scrollTo).toHaveBeenCalledWith({ top: 0, left: 0, behavior: "instant" });
+    expect(target.scrollIntoView).not.toHaveBeenCalled();
+  });
+
+  it("falls back to the top for a #section that is not on the page", () => {
+    placeNewPage({ hash: "#nowhere", savedTop: 0, scrollIntent: false });
+    expect(window.scrollTo).toHaveBeenCalledWith({ top: 0, left: 0, behavior: "instant" });
   });
 });

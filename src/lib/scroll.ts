@@ -1,40 +1,45 @@
-import { site } from "../site";
+/*
+ * The offset and the motion are CSS: every section has scroll-margin-top
+ * (the spec's 80 px, from src/site.ts) and the page scrolls smoothly only
+ * under prefers-reduced-motion: no-preference. Scripts only choose the
+ * section and move focus there.
+ */
 
-export interface ScrollOptions {
-  /** Space left between the viewport top and the section, in px. */
-  offset?: number;
-  /** Injected for tests; defaults to the browser's window. */
-  win?: Window;
+/**
+ * Moves focus to a section without scrolling, so keyboard and screen-reader
+ * users continue from where a link took them. Sections carry tabindex="-1"
+ * in the markup; Chromium focuses them on a fragment navigation by itself,
+ * other browsers may not. Returns the section, or null when it is not here.
+ */
+export function focusSection(id: string, doc: Document = document): HTMLElement | null {
+  const element = doc.getElementById(id);
+  if (!element) return null;
+  if (!element.hasAttribute("tabindex")) element.setAttribute("tabindex", "-1");
+  element.focus({ preventScroll: true });
+  return element;
 }
 
-export function prefersReducedMotion(win: Window = window): boolean {
-  return typeof win.matchMedia === "function" && win.matchMedia("(prefers-reduced-motion: reduce)").matches;
-}
-
-/** Document position that puts `element`'s top `offset` px below the viewport top. */
-export function scrollTargetTop(element: Element, offset: number, win: Window = window): number {
-  const top = element.getBoundingClientRect().top + win.scrollY - offset;
-  return Math.max(0, Math.round(top));
+/** Scrolls a section to its scroll-margin below the top, as the CSS says, and focuses it. */
+export function scrollToSection(id: string, doc: Document = document): boolean {
+  const element = doc.getElementById(id);
+  if (!element) return false;
+  element.scrollIntoView({ block: "start" });
+  focusSection(id, doc);
+  return true;
 }
 
 /**
- * The one way the site scrolls to a section: smooth (instant when the visitor
- * asks for reduced motion), leaving the spec's 80 px offset for the fixed
- * header. Focus moves to the section without a second jump, so keyboard and
- * screen-reader users continue from where they were taken.
- * Returns false when there is no such section on this page.
+ * Places a page the visitor just moved to from another page: where they left
+ * it (Back), else its #section, else its top; at once, not with the
+ * stylesheet's smooth scrolling. A section link from another page (a scroll
+ * intent) starts at the top and scrolls later (src/pages/index.tsx).
  */
-export function scrollToSection(
-  id: string,
-  { offset = site.scroll.offsetPx, win = window }: ScrollOptions = {},
-): boolean {
-  const element = win.document.getElementById(id);
-  if (!element) return false;
-  win.scrollTo({
-    top: scrollTargetTop(element, offset, win),
-    behavior: prefersReducedMotion(win) ? "auto" : "smooth",
-  });
-  if (!element.hasAttribute("tabindex")) element.setAttribute("tabindex", "-1");
-  (element as HTMLElement).focus({ preventScroll: true });
-  return true;
+export function placeNewPage(
+  { hash, savedTop, scrollIntent }: { hash: string; savedTop: number; scrollIntent: boolean },
+  win: Window = window,
+): void {
+  const section =
+    !scrollIntent && !savedTop && hash ? win.document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+  if (section) section.scrollIntoView({ block: "start", behavior: "instant" });
+  else win.scrollTo({ top: scrollIntent ? 0 : savedTop, left: 0, behavior: "instant" });
 }

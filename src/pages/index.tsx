@@ -6,7 +6,7 @@ import { Seo } from "../components/seo";
 import { Hero } from "../components/hero";
 import { Features } from "../components/features";
 import { WaitlistSection } from "../components/waitlist-section";
-import { isScrollIntent } from "../lib/go-to-section";
+import { isScrollIntent } from "../lib/section-links";
 import { scrollToSection } from "../lib/scroll";
 
 /** Who runs the site and what it is, for search engines (schema.org JSON-LD). */
@@ -36,7 +36,8 @@ const structuredData = {
 
 export default function IndexPage({ location }: PageProps) {
   // A "Join the Waitlist" from another page arrives as navigation state:
-  // scroll about 200 ms after this page is shown (spec section 2).
+  // scroll about 200 ms after this page is shown (spec section 2). Without
+  // JavaScript the same link is a plain /#waitlist and the browser scrolls.
   const intent = isScrollIntent(location.state) ? location.state.scrollTo : null;
   useEffect(() => {
     if (!intent) return;
@@ -45,7 +46,7 @@ export default function IndexPage({ location }: PageProps) {
   }, [intent, location.key]);
 
   return (
-    <Layout>
+    <Layout onLanding>
       <Hero />
       <Features />
       <WaitlistSection />

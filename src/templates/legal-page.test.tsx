@@ -1,9 +1,8 @@
 import React from "react";
 import { render, screen, within } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
 import { Helmet } from "react-helmet";
 import { renderToStaticMarkup } from "react-dom/server";
-import { navigate, type HeadProps, type PageProps } from "gatsby";
+import { Link, type HeadProps, type PageProps } from "gatsby";
 import LegalPage, { Head, tocItems } from "./legal-page";
 
 const data = {
@@ -38,7 +37,7 @@ function renderPage(hash = "") {
 beforeEach(() => {
   window.history.pushState({}, "", "/privacy-policy/");
   window.scrollTo = jest.fn();
-  jest.mocked(navigate).mockClear();
+  jest.mocked(Link).mockClear();
 });
 
 describe("legal page template", () => {
@@ -64,15 +63,20 @@ describe("legal page template", () => {
     expect(screen.getByRole("link", { name: /back to home/i })).toHaveAttribute("href", "/");
   });
 
-  it("Join the Waitlist navigates home carrying the scroll intent", async () => {
+  it("Join the Waitlist is a link to /#waitlist that carries the scroll intent", () => {
     renderPage();
-    await userEvent.click(screen.getByRole("button", { name: "Join the Waitlist" }));
-    expect(navigate).toHaveBeenCalledWith("/", { state: { scrollTo: "waitlist" } });
+    // Before hydration (and without JavaScript) the browser lands on the section; after it, Gatsby's
+    // Link navigates client-side with the intent, and the landing page scrolls 200 ms later.
+    expect(screen.getByRole("link", { name: "Join the Waitlist" })).toHaveAttribute("href", "/#waitlist");
+    expect(Link).toHaveBeenCalledWith(
+      expect.objectContaining({ to: "/#waitlist", state: { scrollTo: "waitlist" }, children: "Join the Waitlist" }),
+      {},
+    );
   });
 
   it("scrolls to the top when it opens", () => {
     renderPage();
-    expect(window.scrollTo).toHaveBeenCalledWith(0, 0);
+    expect(window.scrollTo).toHaveBeenCalledWith({ top: 0, left: 0, behavior: "instant" });
   });
 
   it("leaves the position to the browser when a link asks for a section", () => {

@@ -6,7 +6,7 @@ import { Layout } from "../components/layout";
 import { Seo } from "../components/seo";
 import { SiteVerification } from "../components/site-verification";
 import { legalShortcodes } from "../components/legal-shortcodes";
-import { goToSection } from "../lib/go-to-section";
+import { SectionLink } from "../components/section-link";
 import * as styles from "./legal-page.module.css";
 
 interface TocItem {
@@ -30,8 +30,9 @@ export default function LegalPage({ data, children, location }: LegalPageProps) 
   const toc = tocItems(mdx.tableOfContents);
 
   // Spec: the page scrolls to the top on load, unless a link asked for one of its sections.
+  // At once: the page's CSS scrolls smoothly, which is for moving within a page.
   useEffect(() => {
-    if (!location.hash) window.scrollTo(0, 0);
+    if (!location.hash) window.scrollTo({ top: 0, left: 0, behavior: "instant" });
   }, [location.pathname, location.hash]);
 
   return (
@@ -66,9 +67,9 @@ export default function LegalPage({ data, children, location }: LegalPageProps) 
           <p>
             <strong>Ready to grow together?</strong> Early access to {site.name} is free.
           </p>
-          <button type="button" className="btn btn-primary" onClick={() => goToSection(site.sections.waitlist)}>
+          <SectionLink section={site.sections.waitlist} onLanding={false} className="btn btn-primary">
             Join the Waitlist
-          </button>
+          </SectionLink>
         </aside>
       </article>
     </Layout>

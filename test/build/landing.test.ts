@@ -61,13 +61,35 @@ describe("public/index.html", () => {
     ]);
   });
 
-  it("has the header buttons and a closed mobile menu", () => {
+  it("has header links to the sections and a closed mobile menu that is a native disclosure", () => {
     const header = doc.querySelector("header")!;
-    const buttons = [...header.querySelectorAll("nav[aria-label=Main] button")].map((b) => b.textContent);
-    expect(buttons).toEqual(["Features", "Join Waitlist"]);
-    const toggle = header.querySelector("button[aria-controls]")!;
-    expect(toggle.getAttribute("aria-expanded")).toBe("false");
-    expect(doc.getElementById(toggle.getAttribute("aria-controls")!)?.hasAttribute("hidden")).toBe(true);
+    const links = (selector: string) =>
+      [...header.querySelectorAll(`${selector} a`)].map((a) => [a.textContent, a.getAttribute("href")]);
+    expect(links('nav[aria-label="Main"]')).toEqual([
+      ["Features", "#features"],
+      ["Join Waitlist", "#waitlist"],
+    ]);
+    const menu = header.querySelector("details")!;
+    expect(menu.hasAttribute("open")).toBe(false);
+    expect(menu.querySelector(":scope > summary")?.textContent).toBe("Menu");
+    expect(links('details nav[aria-label="Mobile"]')).toEqual(links('nav[aria-label="Main"]'));
+  });
+
+  it("has the hero's Join the Waitlist as a link, and no <button> but the form's submit", () => {
+    const join = [...doc.querySelectorAll("main a")].find((a) => a.textContent === "Join the Waitlist");
+    expect(join?.getAttribute("href")).toBe("#waitlist");
+    expect([...doc.querySelectorAll("button")].map((button) => button.getAttribute("type"))).toEqual(["submit"]);
+  });
+
+  it("lets each section take focus and keeps it the spec's offset below the fixed header", () => {
+    for (const id of ["features", "waitlist"]) expect(doc.getElementById(id)?.getAttribute("tabindex")).toBe("-1");
+    const offset = [...doc.querySelectorAll("head style")]
+      .map((style) => /--section-offset:\s*(\d+)px/.exec(style.textContent ?? "")?.[1])
+      .filter(Boolean);
+    expect(offset).toEqual(["80"]);
+    const stylesheet = [...doc.querySelectorAll("style[data-href]")].map((style) => style.textContent).join("");
+    expect(stylesheet).toMatch(/\[id\]\{scroll-margin-top:var\(--section-offset\)\}/);
+    expect(stylesheet).toMatch(/@media \(prefers-reduced-motion:no-preference\)\{html\{scroll-behavior:smooth\}\}/);
   });
 
   it("has a title, description and canonical URL", () => {

@@ -39,7 +39,12 @@ describe.each([
     expect(
       [...doc.querySelectorAll("a")].find((a) => /Back to Home/.test(a.textContent ?? ""))?.getAttribute("href"),
     ).toBe("/");
-    expect([...doc.querySelectorAll("button")].map((b) => b.textContent)).toContain("Join the Waitlist");
+    // Plain links that work before and without JavaScript; the page has no <button> at all.
+    const join = [...doc.querySelectorAll("aside a")].find((a) => a.textContent === "Join the Waitlist");
+    expect(join?.getAttribute("href")).toBe("/#waitlist");
+    const header = [...doc.querySelectorAll('header nav[aria-label="Main"] a')].map((a) => a.getAttribute("href"));
+    expect(header).toEqual(["/#features", "/#waitlist"]);
+    expect(doc.querySelectorAll("button")).toHaveLength(0);
     expect(doc.title).toBe(`${title} | Tandem`);
     expect(doc.querySelector('meta[name="description"]')?.getAttribute("content")).toBeTruthy();
     expect(doc.querySelector('link[rel="canonical"]')?.getAttribute("href")).toMatch(new RegExp(`${route}$`));
