@@ -4,6 +4,7 @@ import { renderToString } from "react-dom/server";
 import { Helmet } from "react-helmet";
 import type { GatsbySSR } from "gatsby";
 import { site } from "./src/site";
+import { earlySubmitScript } from "./src/lib/early-submit";
 
 /**
  * Renders each page synchronously and reads its react-helmet tags (the legal
@@ -28,9 +29,11 @@ export const replaceRenderer: GatsbySSR["replaceRenderer"] = ({
 };
 
 /**
- * In every page, before anything paints: the spec's scroll offset as a CSS
- * variable, read by scroll-margin-top in global.css, so src/site.ts stays its
- * one source.
+ * In every page, before anything paints:
+ * - the spec's scroll offset as a CSS variable, read by scroll-margin-top in
+ *   global.css, so src/site.ts stays its one source;
+ * - the capture that holds back a waitlist submit made before hydration
+ *   (src/lib/early-submit.ts).
  */
 export const onRenderBody: GatsbySSR["onRenderBody"] = ({ setHeadComponents }) => {
   setHeadComponents([
@@ -38,5 +41,6 @@ export const onRenderBody: GatsbySSR["onRenderBody"] = ({ setHeadComponents }) =
       key="site-offset"
       dangerouslySetInnerHTML={{ __html: `:root{--section-offset:${site.scroll.offsetPx}px}` }}
     />,
+    <script key="early-submit" dangerouslySetInnerHTML={{ __html: earlySubmitScript(site.waitlist.formName) }} />,
   ]);
 };

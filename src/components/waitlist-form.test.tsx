@@ -1,6 +1,8 @@
 import React from "react";
-import { act, render, screen } from "@testing-library/react";
+import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { hydrateRoot, type Root } from "react-dom/client";
+import { earlySubmitScript } from "../lib/early-submit";
 import { WaitlistForm } from "./waitlist-form";
 
 const SUCCESS = "Welcome to the waitlist! Check your email for a confirmation message.";
@@ -234,5 +236,70 @@ describe("WaitlistForm message reset", () => {
     expect(jest.getTimerCount()).toBe(1);
     unmount();
     expect(jest.getTimerCount()).toBe(0);
+  });
+});
+
+describe("WaitlistForm and a submit made before it hydrated", () => {
+  const roots: Root[] = [];
+  afterEach(() => act(() => roots.splice(0).forEach((root) => root.unmount())));
+
+  /**
+   * The prerendered form with the page's inline capture (src/lib/early-submit.ts),
+   * not yet hydrated; `hydrate` runs what the bundles do once they arrive.
+   */
+  function prerendered(fetchImpl: FetchMock) {
+    const { container: rendered, unmount } = render(<WaitlistForm />);
+    const container = document.createElement("div");
+    // The server renders the form with the browser's validation on.
+    container.innerHTML = rendered.innerHTML.replace(' novalidate=""', "");
+    unmount();
+    expect(container.querySelector("form")!.noValidate).toBe(false);
+    document.body.append(container);
+    new Function(earlySubmitScript("waitlist"))();
+    const form = container.querySelector("form")!;
+    return {
+      form,
+      input: form.querySelector<HTMLInputElement>('input[type="email"]')!,
+      button: () => within(form).getByRole("button"),
+      status: within(form).getByRole("status"),
+      hydrate: () => act(async () => void roots.push(hydrateRoot(container, <WaitlistForm fetchImpl={fetchImpl} />))),
+    };
+  }
+
+  it("answers an empty one with the spec's message on hydration, sending nothing", async () => {
+    const fetchImpl: FetchMock = jest.fn();
+    const { button, status, input, hydrate } = prerendered(fetchImpl);
+    act(() => button().click());
+    expect(status).toBeEmptyDOMElement();
+    await hydrate();
+    expect(status).toHaveTextContent(INVALID);
+    expect(input).toHaveAttribute("aria-invalid", "true");
+    expect(fetchImpl).not.toHaveBeenCalled();
+  });
+
+  it("sends a valid one exactly once on hydration, through the usual states", async () => {
+    const { fetchImpl, reply } = deferredFetch();
+    const { input, button, status, hydrate } = prerendered(fetchImpl);
+    input.value = "early@example.com";
+    act(() => button().click());
+    expect(fetchImpl).not.toHaveBeenCalled();
+    await hydrate();
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    expect(new URLSearchParams(String(fetchImpl.mock.calls[0]![1]?.body)).get("email")).toBe("early@example.com");
+    expect(button()).toHaveTextContent("Joining...");
+    await reply(true);
+    expect(status).toHaveTextContent(SUCCESS);
+  });
+
+  it("sends nothing on hydration when nobody submitted, and answers later submits itself", async () => {
+    const { fetchImpl, reply } = deferredFetch();
+    const { input, button, status, hydrate } = prerendered(fetchImpl);
+    await hydrate();
+    expect(fetchImpl).not.toHaveBeenCalled();
+    input.value = "later@example.com";
+    act(() => button().click());
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    await reply(true);
+    expect(status).toHaveTextContent(SUCCESS);
   });
 });

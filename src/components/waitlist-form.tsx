@@ -1,8 +1,10 @@
 import React, { useEffect, useReducer, useRef, useState, type FormEvent } from "react";
 import { site } from "../site";
 import { isAcceptableEmail } from "../lib/email";
+import { takeEarlySubmit } from "../lib/early-submit";
 import { submitWaitlist } from "../lib/waitlist-request";
 import { initialWaitlistState, waitlistReducer } from "../lib/waitlist-state";
+import { useIsomorphicLayoutEffect } from "./use-isomorphic-layout-effect";
 import * as styles from "./waitlist-form.module.css";
 
 const { formName, honeypotField, emailField, endpoint, messageResetMs, submitLabel, loadingLabel } = site.waitlist;
@@ -18,17 +20,25 @@ interface WaitlistFormProps {
 /**
  * The early-access form. The server-rendered markup is a plain form that
  * Netlify's form detection and visitors without JavaScript can use; once
- * hydrated, it submits with fetch and shows the spec's messages instead.
+ * hydrated, it submits with fetch and shows the spec's messages instead. A
+ * submit made before hydration was held back by the page's inline capture
+ * (src/lib/early-submit.ts) and is answered the moment the form hydrates.
  */
 export function WaitlistForm({ fetchImpl }: WaitlistFormProps) {
   const [state, dispatch] = useReducer(waitlistReducer, initialWaitlistState);
   const [enhanced, setEnhanced] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const honeypotRef = useRef<HTMLInputElement>(null);
   const loading = state.status === "loading";
 
-  // Only after hydration: the browser's own bubble would otherwise replace the spec's message.
-  useEffect(() => setEnhanced(true), []);
+  // On hydration, in one layout effect so no event can fall in between: the spec's message replaces the
+  // browser's own validation bubble from now on, and a submit held back before hydration is answered.
+  useIsomorphicLayoutEffect(() => {
+    setEnhanced(true);
+    if (formRef.current && takeEarlySubmit() === formRef.current) void submit();
+    // Once, on hydration; submit reads everything it needs from the DOM and the reducer's dispatch.
+  }, []);
 
   // Every message disappears after 7 s; a new state (a new submission) cancels the pending reset.
   useEffect(() => {
@@ -44,9 +54,12 @@ export function WaitlistForm({ fetchImpl }: WaitlistFormProps) {
     wasLoading.current = loading;
   }, [loading]);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (loading) return;
+    if (!loading) void submit();
+  }
+
+  async function submit() {
     const input = inputRef.current;
     const email = input?.value.trim() ?? "";
     if (!isAcceptableEmail(email, input)) {
@@ -66,12 +79,15 @@ export function WaitlistForm({ fetchImpl }: WaitlistFormProps) {
 
   return (
     <form
+      ref={formRef}
       name={formName}
       method="POST"
       action={endpoint}
       data-netlify="true"
       netlify-honeypot={honeypotField}
       noValidate={enhanced}
+      // The page's early-submit capture may turn validation off before hydration.
+      suppressHydrationWarning
       onSubmit={onSubmit}
       className={styles.form}
     >
