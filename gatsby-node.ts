@@ -1,12 +1,9 @@
 // https://www.gatsbyjs.com/docs/reference/config-files/gatsby-node/
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
-import { htmlPages, netlifyHeaders } from "./server/headers";
-import { addCompileHints } from "./server/compile-hints";
-import { precompress } from "./server/precompress";
+import { runAfterBuild } from "./after-build/steps";
 import { buildEnvNames, placeholderVerificationToken, site } from "./src/site";
-import { withPaintFirstLoader } from "./src/lib/paint-first";
 import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "./src/lib/legal-rules";
 
 const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");
@@ -134,25 +131,13 @@ export const createPages: GatsbyNode["createPages"] = async ({ graphql, actions,
 };
 
 /**
- * After the build: each page's bundles wait for its first paint
- * (src/lib/paint-first.ts); the security and caching headers for Netlify
- * (each page's CSP carries the hashes of its own inline code, so it is
- * computed from the final HTML); robots.txt pointing at the sitemap at
- * SITE_URL; and compressed copies for npm start.
+ * After the build, the steps in after-build/steps.ts, in their order.
+ * AFTER_BUILD_SKIP=name,name leaves some out (npm run bench weighs each).
  */
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ reporter }) => {
-  const publicDir = path.resolve(__dirname, "public");
-  for (const { file } of htmlPages(publicDir)) writeFileSync(file, withPaintFirstLoader(readFileSync(file, "utf8")));
-  reporter.info(`Marked ${addCompileHints(publicDir).length} scripts for eager compilation in the background`);
-  writeFileSync(path.join(publicDir, "_headers"), netlifyHeaders(publicDir));
-  writeFileSync(
-    path.join(publicDir, "robots.txt"),
-    `User-agent: *\nAllow: /\n\nSitemap: ${site.url}/sitemap-index.xml\n`,
-  );
-  reporter.info("Wrote public/_headers and public/robots.txt");
-  // Last, so the files written above get their compressed copies too.
-  const { files, bytes, brotliBytes } = await precompress(publicDir);
-  reporter.info(
-    `Precompressed ${files} files for npm start: ${(bytes / 1024).toFixed(0)} KB, ${(brotliBytes / 1024).toFixed(0)} KB as brotli`,
-  );
+  const skip = (process.env.AFTER_BUILD_SKIP ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const line of await runAfterBuild(path.resolve(__dirname, "public"), skip)) reporter.info(line);
 };

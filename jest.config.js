@@ -35,7 +35,11 @@ module.exports = {
       ...shared,
       displayName: "server",
       testEnvironment: "node",
-      testMatch: ["<rootDir>/server/**/*.test.ts", "<rootDir>/test/server/**/*.test.ts"],
+      testMatch: [
+        "<rootDir>/server/**/*.test.ts",
+        "<rootDir>/test/server/**/*.test.ts",
+        "<rootDir>/after-build/**/*.test.ts",
+      ],
     },
     {
       ...shared,

@@ -1,33 +1,26 @@
+/** @jest-environment jsdom */
 import { loadAfterFirstPaint, withPaintFirstLoader } from "./paint-first";
 
 const sources = ["/webpack-runtime-1.js", "/framework-2.js", "/app-3.js"];
-const added = () => [...document.body.querySelectorAll("script")].map((script) => script.getAttribute("src"));
+const added = () => [...document.head.querySelectorAll("script")].map((script) => script.getAttribute("src"));
 
-/** A stand-in for the browser's paint timing: paint() reports the first contentful paint. */
+/**
+ * A stand-in for the browser's paint timing: support for it, and the
+ * timeline's entries; paint() puts one in, as the browser does when the paint is shown.
+ */
 function fakePaintTiming(supported = ["paint", "largest-contentful-paint"]) {
-  const observers: { callback: PerformanceObserverCallback; connected: boolean }[] = [];
-  class FakeObserver {
-    static supportedEntryTypes = supported;
-    private entry: { callback: PerformanceObserverCallback; connected: boolean };
-    constructor(callback: PerformanceObserverCallback) {
-      this.entry = { callback, connected: false };
-      observers.push(this.entry);
-    }
-    observe() {
-      this.entry.connected = true;
-    }
-    disconnect() {
-      this.entry.connected = false;
-    }
-  }
-  Object.defineProperty(window, "PerformanceObserver", { value: FakeObserver, configurable: true, writable: true });
-  return {
-    paint(name: string) {
-      const list = { getEntriesByName: (wanted: string) => (wanted === name ? [{ name }] : []) };
-      for (const observer of observers.filter((entry) => entry.connected))
-        observer.callback(list as unknown as PerformanceObserverEntryList, {} as PerformanceObserver);
-    },
-  };
+  const timeline: string[] = [];
+  Object.defineProperty(window, "PerformanceObserver", {
+    value: Object.assign(function PerformanceObserver() {}, { supportedEntryTypes: supported }),
+    configurable: true,
+    writable: true,
+  });
+  // On the fake timers' own performance object, which has only its clock.
+  Object.defineProperty(performance, "getEntriesByName", {
+    value: (name: string) => timeline.filter((entry) => entry === name).map((entry) => ({ name: entry })),
+    configurable: true,
+  });
+  return { paint: (name: string) => timeline.push(name) };
 }
 
 function setVisibility(state: DocumentVisibilityState) {
@@ -36,6 +29,7 @@ function setVisibility(state: DocumentVisibilityState) {
 
 beforeEach(() => {
   jest.useFakeTimers();
+  document.head.innerHTML = "";
   document.body.innerHTML = "";
   setVisibility("visible");
 });
@@ -45,7 +39,7 @@ afterEach(() => {
 });
 
 describe("loadAfterFirstPaint", () => {
-  it("adds the bundles, in order, only after the first contentful paint", () => {
+  it("adds the bundles, in order, in the first frame after the first contentful paint is in the timeline", () => {
     const timing = fakePaintTiming();
     loadAfterFirstPaint(sources);
     timing.paint("first-paint");
@@ -53,7 +47,7 @@ describe("loadAfterFirstPaint", () => {
     expect(added()).toEqual([]);
     timing.paint("first-contentful-paint");
     expect(added()).toEqual([]);
-    jest.advanceTimersByTime(0);
+    jest.advanceTimersByTime(16);
     expect(added()).toEqual(sources);
   });
 
@@ -92,25 +86,29 @@ describe("loadAfterFirstPaint", () => {
 
 describe("withPaintFirstLoader", () => {
   const tags = sources.map((src) => `<script src="${src}" async></script>`).join("");
-  const page = `<html><body><main>Hi</main><script id="x">window.a=1</script>${tags}<!-- end --></body></html>`;
+  const page = `<html><head><title>Hi</title></head><body><main>Hi</main><script id="x">window.a=1</script>${tags}<!-- end --></body></html>`;
 
-  it("replaces Gatsby's bundle tags with one loader where the first one was", () => {
-    const html = withPaintFirstLoader(page);
-    expect(html).not.toContain(" async>");
+  it("removes the bundle tags, the page's own in either spelling, and puts one loader for them at the end of <head>", () => {
+    const html = withPaintFirstLoader(page.replace(" async></script>", ' async=""></script>'));
     expect(html).toMatch(
-      /^<html><body><main>Hi<\/main><script id="x">window\.a=1<\/script><script id="paint-first">\(.+\)\(\[.+\]\);<\/script><!-- end --><\/body><\/html>$/s,
+      /^<html><head><title>Hi<\/title><script id="paint-first">\(.+\)\(\[.+\]\);<\/script><\/head><body><main>Hi<\/main><script id="x">window\.a=1<\/script><!-- end --><\/body><\/html>$/s,
     );
+    expect(JSON.parse(/\((\[[^\]]+\])\);<\/script>/.exec(html)![1]!)).toEqual(sources);
   });
 
   it("inlines a loader that runs on its own and adds every bundle in the page's order", () => {
     setVisibility("hidden");
-    const code = /<script id="paint-first">(.+)<\/script>/s.exec(withPaintFirstLoader(page))![1];
+    const code = /<script id="paint-first">(.+?)<\/script>/s.exec(withPaintFirstLoader(page))![1];
     new Function(code!)();
     expect(added()).toEqual(sources);
   });
 
   it("leaves a page without bundle tags as it is", () => {
-    const plain = "<html><body><p>No scripts</p></body></html>";
+    const plain = "<html><head></head><body><p>No scripts</p></body></html>";
     expect(withPaintFirstLoader(plain)).toBe(plain);
+  });
+
+  it("refuses a page with bundles but no <head> to put the loader in", () => {
+    expect(() => withPaintFirstLoader(`<body>${tags}</body>`)).toThrow("no </head>");
   });
 });
