@@ -24,6 +24,14 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
   // The favicon travels inside each page as a data: URI: one request fewer on every first visit.
   const favicon = readFileSync(path.resolve(__dirname, "static/favicon.svg"), "utf8").trim();
   definitions["process.env.FAVICON_DATA_URI"] = JSON.stringify(`data:image/svg+xml,${encodeURIComponent(favicon)}`);
+  if (stage === "build-html") {
+    // Gatsby builds the HTML renderer after the browser bundles, so it can name each page's chunk files
+    // (gatsby-ssr.tsx announces them in the page); read here, since reading files while rendering is unsafe.
+    const stats = JSON.parse(readFileSync(path.resolve(__dirname, "public/webpack.stats.json"), "utf8")) as {
+      assetsByChunkName: Record<string, string[]>;
+    };
+    definitions["process.env.PAGE_CHUNKS"] = JSON.stringify(JSON.stringify(stats.assetsByChunkName));
+  }
   actions.setWebpackConfig({ plugins: [plugins.define(definitions)] });
   if (stage === "build-javascript") {
     actions.setWebpackConfig({

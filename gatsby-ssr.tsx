@@ -5,6 +5,7 @@ import { Helmet } from "react-helmet";
 import type { GatsbySSR } from "gatsby";
 import { site } from "./src/site";
 import { earlySubmitScript } from "./src/lib/early-submit";
+import { hydrationResources } from "./src/lib/hydration-resources";
 
 /**
  * Renders each page synchronously and reads its react-helmet tags (the legal
@@ -28,14 +29,30 @@ export const replaceRenderer: GatsbySSR["replaceRenderer"] = ({
   setHeadComponents(Object.values(tags).map((tag) => tag.toComponent()) as unknown as React.ReactNode[]);
 };
 
+/** Each chunk's files in the production build, inlined by gatsby-node.ts when it builds this renderer. */
+function buildChunks(): Record<string, string[]> {
+  const chunks = process.env.PAGE_CHUNKS;
+  if (!chunks) throw new Error("process.env.PAGE_CHUNKS is missing: gatsby-node.ts inlines it for build-html.");
+  return JSON.parse(chunks) as Record<string, string[]>;
+}
+
 /**
  * In every page, before anything paints:
  * - the spec's scroll offset as a CSS variable, read by scroll-margin-top in
  *   global.css, so src/site.ts stays its one source;
  * - the capture that holds back a waitlist submit made before hydration
- *   (src/lib/early-submit.ts).
+ *   (src/lib/early-submit.ts);
+ * - in a production build, the page's own component chunk, which Gatsby
+ *   leaves to its loader, beside the app's bundles, and preloads of the data
+ *   that loader fetches first (src/lib/hydration-resources.ts); when the
+ *   bundles run is after-build/paint-first.ts's.
  */
-export const onRenderBody: GatsbySSR["onRenderBody"] = ({ setHeadComponents }) => {
+export const onRenderBody: GatsbySSR["onRenderBody"] = ({
+  pathname,
+  loadPageDataSync,
+  setHeadComponents,
+  setPostBodyComponents,
+}) => {
   setHeadComponents([
     <style
       key="site-offset"
@@ -43,4 +60,11 @@ export const onRenderBody: GatsbySSR["onRenderBody"] = ({ setHeadComponents }) =
     />,
     <script key="early-submit" dangerouslySetInnerHTML={{ __html: earlySubmitScript(site.waitlist.formName) }} />,
   ]);
+  if (process.env.NODE_ENV !== "production") return;
+  const { componentChunkName } = loadPageDataSync(pathname) as unknown as { componentChunkName: string };
+  const { scripts, data } = hydrationResources(pathname, componentChunkName, buildChunks());
+  setHeadComponents(
+    data.map((href) => <link key={href} rel="preload" href={href} as="fetch" crossOrigin="anonymous" />),
+  );
+  setPostBodyComponents(scripts.map((src) => <script key={src} src={src} async />));
 };

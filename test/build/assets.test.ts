@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { builtPage } from "./built-page";
+import { pageDataUrl } from "../../src/lib/hydration-resources";
 
 const publicDir = path.resolve(__dirname, "../../public");
 const stats = JSON.parse(readFileSync(path.join(publicDir, "webpack.stats.json"), "utf8")) as {
@@ -23,16 +24,41 @@ describe.each(["/", "/privacy-policy/", "/terms-of-service/", "/404/"])("public%
     }
   });
 
-  it("loads Gatsby's bundles through the paint-first loader, and only bundles that exist", () => {
+  const js = (names: readonly string[] = []) => names.filter((name) => name.endsWith(".js")).map((name) => `/${name}`);
+
+  it("runs the page's own chunk and Gatsby's bundles through the paint-first loader, and only files that exist", () => {
     expect(doc.querySelectorAll("script[src]")).toHaveLength(0);
     const loaders = doc.querySelectorAll("script#paint-first");
     expect(loaders).toHaveLength(1);
     const scripts = JSON.parse(/\((\[[^\]]+\])\);$/.exec(loaders[0]!.textContent!)![1]!) as string[];
-    // The entry's scripts, as Gatsby's own script tags listed them: runtime, framework, app.
-    expect(scripts).toEqual(
-      stats.assetsByChunkName.app!.filter((name) => name.endsWith(".js")).map((name) => `/${name}`),
-    );
+    const { componentChunkName } = JSON.parse(readFileSync(path.join(publicDir, pageDataUrl(route)), "utf8")) as {
+      componentChunkName: string;
+    };
+    // The page's component chunk (gatsby-ssr.tsx adds it), then the entry's: runtime, framework, app.
+    expect(scripts).toEqual([...js(stats.assetsByChunkName[componentChunkName]), ...js(stats.assetsByChunkName.app)]);
     expect(scripts.filter((src) => !existsSync(path.join(publicDir, src)))).toEqual([]);
+  });
+
+  it("preloads the data Gatsby's loader fetches before it hydrates, as the fetch it makes, and no script", () => {
+    const preloads = [...doc.querySelectorAll('link[rel="preload"]')].map((link) =>
+      ["href", "as", "crossorigin"].map((name) => link.getAttribute(name)),
+    );
+    expect(preloads).toEqual([
+      ["/page-data/app-data.json", "fetch", "anonymous"],
+      [pageDataUrl(route), "fetch", "anonymous"],
+    ]);
+    for (const [href] of preloads) expect(existsSync(path.join(publicDir, href!))).toBe(true);
+  });
+
+  it("carries the early-submit capture in its head, and it runs on its own", () => {
+    const capture = [...doc.querySelectorAll("head script:not([src]):not([type])")].filter((script) =>
+      script.textContent?.includes("__earlySubmit"),
+    );
+    expect(capture).toHaveLength(1);
+    const queue = () => (window as unknown as { __earlySubmit?: { claim: () => unknown } }).__earlySubmit;
+    Reflect.deleteProperty(window, "__earlySubmit");
+    new Function(capture[0]!.textContent!)();
+    expect(queue()?.claim()).toBeNull();
   });
 });
 
