@@ -13,9 +13,10 @@ const suite = setUpSuite();
 let counter = 0;
 const freshEmail = () => `e2e.${Date.now()}.${counter++}@example.com`;
 
+/** Opens / and acts as soon as `load` fires, as a visitor would: hydration may still be under way. */
 async function open(viewport: keyof typeof viewports = "desktop"): Promise<Page> {
   const page = await suite.browser.newPage({ viewport: viewports[viewport] });
-  await page.goto(`${suite.site.url}/`, { waitUntil: "networkidle" });
+  await page.goto(`${suite.site.url}/`);
   return page;
 }
 

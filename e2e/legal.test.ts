@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { expectAtOffset, sectionPosition, settledScroll, viewports, setUpSuite } from "./support";
+import { expectAtOffset, sectionPosition, settledScroll, viewports, setUpSuite, whenHydrated } from "./support";
 
 jest.setTimeout(60_000);
 
@@ -8,9 +8,10 @@ const legalRoutes = ["/privacy-policy/", "/terms-of-service/"] as const;
 
 const suite = setUpSuite();
 
+/** Opens a route and acts as soon as `load` fires, as a visitor would: hydration may still be under way. */
 async function open(route: string, viewport: keyof typeof viewports = "desktop"): Promise<Page> {
   const page = await suite.browser.newPage({ viewport: viewports[viewport] });
-  await page.goto(`${suite.site.url}${route}`, { waitUntil: "networkidle" });
+  await page.goto(`${suite.site.url}${route}`);
   return page;
 }
 
@@ -22,8 +23,9 @@ describe("the verification meta tag", () => {
     expect(home).not.toContain("tiktok-developers-site-verification");
   });
 
-  it.each(legalRoutes)("is gone from the document after Back to Home on %s", async (route) => {
+  it.each(legalRoutes)("is gone from the document after a client-side Back to Home on %s", async (route) => {
     const page = await open(route);
+    await whenHydrated(page);
     expect(await page.locator(verification).count()).toBe(1);
     await page.getByRole("link", { name: /Back to Home/ }).click();
     await page.waitForURL(`${suite.site.url}/`);
@@ -38,6 +40,7 @@ describe("the verification meta tag", () => {
 describe("head tags on client-side navigation", () => {
   it("follow the visitor from / to the Privacy Policy and back", async () => {
     const page = await open("/");
+    await whenHydrated(page);
     const head = () =>
       page.evaluate(() => ({
         title: document.title,
@@ -68,13 +71,47 @@ describe("head tags on client-side navigation", () => {
 describe.each(["desktop", "phone"] as const)("the legal pages (%s)", (viewport) => {
   it.each(legalRoutes)("Join the Waitlist on %s lands on / with #waitlist 80 px below the top", async (route) => {
     const page = await open(route, viewport);
-    await page.getByRole("button", { name: "Join the Waitlist" }).click();
-    await page.waitForURL(`${suite.site.url}/`);
-    // The landing page scrolls about 200 ms after it is shown.
+    await page.getByRole("complementary").getByRole("link", { name: "Join the Waitlist" }).click();
+    await page.waitForURL(`${suite.site.url}/#waitlist`);
     await page.waitForFunction(() => window.scrollY > 0, null, { timeout: 5000 });
     expectAtOffset(await sectionPosition(page, "waitlist"));
     await page.close();
   });
+
+  it.each(legalRoutes)(
+    "once hydrated, Join the Waitlist on %s navigates client-side and scrolls 200 ms after the landing page shows",
+    async (route) => {
+      const page = await open(route, viewport);
+      await whenHydrated(page);
+      // In the page's own clock: the tap, when the landing page took over the document, and its first scroll.
+      await page.evaluate(() => {
+        const times = { click: 0, shown: 0, scroll: 0 };
+        Object.assign(window, { times });
+        document.addEventListener("click", () => (times.click = performance.now()), true);
+        new MutationObserver(() => {
+          if (!times.shown && document.getElementById("waitlist")) times.shown = performance.now();
+        }).observe(document.body, { childList: true, subtree: true });
+        addEventListener(
+          "scroll",
+          () => times.shown && !times.scroll && scrollY > 0 && (times.scroll = performance.now()),
+        );
+      });
+      await page.getByRole("complementary").getByRole("link", { name: "Join the Waitlist" }).click();
+      await page.waitForURL(`${suite.site.url}/#waitlist`);
+      expectAtOffset(await sectionPosition(page, "waitlist"));
+      const times = await page.evaluate(() => (window as unknown as { times: Record<string, number> }).times);
+      // The same document: a client-side navigation, not a page load.
+      expect(times.click).toBeGreaterThan(0);
+      expect(times.scroll - times.shown).toBeGreaterThanOrEqual(195);
+      expect(times.scroll - times.shown).toBeLessThan(600);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("waitlist");
+      await page.goBack();
+      await page.waitForURL(`${suite.site.url}${route}`);
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      expect(await settledScroll(page)).toBe(0);
+      await page.close();
+    },
+  );
 
   it.each([
     ["Privacy Policy", "/privacy-policy/"],

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 import chromiumSettings from "../scripts/chromium.json";
 import { spawnServe } from "../test/server/process";
 
@@ -28,6 +28,60 @@ export function chromiumPath(): string {
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: chromiumSettings.flags });
+}
+
+const { slowPhone } = chromiumSettings;
+
+/**
+ * A page on the slow phone: Lighthouse's mobile conditions (150 ms RTT,
+ * 1.6 Mbps, CPU x4), applied by scripts/chromium.json's DevTools protocol
+ * commands, with touch. Closing the page closes its context.
+ */
+export async function slowPhonePage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: slowPhone.viewport,
+    isMobile: true,
+    hasTouch: true,
+    ...options,
+  });
+  const page = await context.newPage();
+  page.on("close", () => void context.close());
+  const cdp = await context.newCDPSession(page);
+  // The commands are data: CDPSession's types want one known method at a time.
+  for (const [method, params] of slowPhone.commands) await cdp.send(method as "Network.enable", params);
+  return page;
+}
+
+/** Whether Gatsby has hydrated the page (its own performance mark). */
+export function hydrated(page: Page): Promise<boolean> {
+  return page.evaluate(() => performance.getEntriesByName("onInitialClientRender").length > 0);
+}
+
+/** Waits until Gatsby has hydrated the page: for checks of what JavaScript adds. */
+export async function whenHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => performance.getEntriesByName("onInitialClientRender").length > 0);
+}
+
+/**
+ * What the browser tells assistive technology about the element `selector`
+ * names (its accessibility tree, through the DevTools protocol): works with
+ * JavaScript off, and for a <summary>, which Playwright's role queries do not see.
+ */
+export async function accessibleState(page: Page, selector: string) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send("DOM.getDocument", { depth: 0 });
+    const { nodeId } = await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector });
+    const { nodes } = await cdp.send("Accessibility.getPartialAXTree", { nodeId, fetchRelatives: false });
+    const node = nodes[0]!;
+    return {
+      role: node.role?.value as string,
+      name: node.name?.value as string,
+      expanded: node.properties?.find((property) => property.name === "expanded")?.value.value as boolean | undefined,
+    };
+  } finally {
+    await cdp.detach();
+  }
 }
 
 export interface Site {
@@ -95,23 +149,22 @@ export function setUpSuite(): { site: Site; browser: Browser } {
   return suite;
 }
 
-/** Waits until the page has stopped scrolling (smooth scrolling included). */
+/**
+ * Waits until the page has stopped scrolling (smooth scrolling included):
+ * scrollY unchanged for 12 polls in a row, a frame apart. Polled from here, not
+ * with the page's own timers, so it works with JavaScript off too.
+ */
 export async function settledScroll(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let last = -1;
-        let still = 0;
-        const tick = () => {
-          const y = window.scrollY;
-          still = y === last ? still + 1 : 0;
-          last = y;
-          if (still >= 12) resolve(y);
-          else requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      }),
-  );
+  let last = -1;
+  let still = 0;
+  for (let poll = 0; poll < 600; poll++) {
+    const y = await page.evaluate(() => window.scrollY);
+    still = y === last ? still + 1 : 0;
+    last = y;
+    if (still >= 12) return y;
+    await new Promise((resolve) => setTimeout(resolve, 16));
+  }
+  throw new Error(`The page was still scrolling after 600 polls, at ${last} px.`);
 }
 
 /** Where a section sits after a scroll: its top in the viewport, and whether the page could go further. */
