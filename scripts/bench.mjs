@@ -1,57 +1,87 @@
-// npm run bench: what the site costs a phone. Builds the site for the local
-// origin, serves public/ compressed with the project's own server, runs
-// Lighthouse (default mobile settings, Debian Chromium) several times per
-// route and prints medians and ranges, then the compressed size of every
-// bundle and page. Figures only: no pass mark, never part of npm test.
+// npm run bench: what the site costs a phone, and what it would cost without
+// each after-build step that rewrites Gatsby's output, all in one run.
+//
+// Copies of the site, each from its own `npm run build`:
+//   site          every after-build step, as `npm run build` makes it
+//   without STEP  every step but one that rewrites Gatsby's output
+//                 (AFTER_BUILD_SKIP=STEP)
+//   floor         the site with every <script> (and preload of one) removed, its headers and
+//                 compressed copies made anew (after-build/cli.ts): what the
+//                 HTML and CSS alone cost, the least any page can
+//   compared      with BENCH_COMPARE=DIR, another build measured alike, e.g. an
+//                 earlier commit's: git worktree add ../before COMMIT, then
+//                 npm ci and SITE_URL=http://127.0.0.1:9404 npm run build there
+// Each copy is served by the project's own server (npm run serve) on its own
+// port, and measured in turns, so a slow minute on this shared machine hits
+// all of them alike:
+//   - Lighthouse (default mobile settings, Debian Chromium) on each route;
+//   - "controls live" on /: Playwright in Chromium under Lighthouse's mobile
+//     conditions (150 ms RTT, 1.6 Mbps, CPU x4, through the DevTools
+//     protocol) taps the hero's Join the Waitlist, then in a second load the
+//     form's submit button with the field empty, each as soon as it shows,
+//     and records when the page scrolled and when the message appeared.
+// Figures only, medians with their ranges: no pass mark, never part of npm test.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import * as cheerio from "cheerio";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { chromium } from "playwright-core";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const publicDir = path.join(root, "public");
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const port = Number(process.env.BENCH_PORT ?? 9400);
+const basePort = Number(process.env.BENCH_PORT ?? 9400);
 const routes = ["/", "/privacy-policy/", "/terms-of-service/"];
-const { path: defaultChromium, flags } = createRequire(import.meta.url)("./chromium.json");
+// Lighthouse's default mobile conditions, applied for real through the DevTools protocol (the browser tests' slow phone).
+const { path: defaultChromium, flags, slowPhone: phone } = createRequire(import.meta.url)("./chromium.json");
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const range = (values, format) =>
-  `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
+  values.length === 0
+    ? "n/a"
+    : `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const ms = (n) => `${Math.round(n)} ms`;
 const s = (n) => `${(n / 1000).toFixed(2)} s`;
+const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
 
-async function main() {
-  const chromePath = process.env.CHROME_PATH ?? defaultChromium;
-  if (!existsSync(chromePath)) {
-    // Checked before anything starts: chrome-launcher would otherwise crash the script and orphan the server.
-    throw new Error(`No Chromium at ${chromePath}: run apt-get install -y chromium, or set CHROME_PATH.`);
-  }
-  if (!process.argv.includes("--no-build")) {
-    console.log(`Building for http://127.0.0.1:${port} …`);
-    execFileSync("npm", ["run", "build"], {
-      cwd: root,
-      stdio: "ignore",
-      env: { ...process.env, SITE_URL: `http://127.0.0.1:${port}` },
-    });
-  }
+/** The project's after-build steps (after-build/cli.ts), the one implementation of them. */
+function afterBuild(args) {
+  return execFileSync(process.execPath, ["--import", "tsx", path.join(root, "after-build/cli.ts"), ...args], {
+    cwd: root,
+    encoding: "utf8",
+  });
+}
 
-  // The project's own server (npm run serve), compressed, on a fixed port the build's SITE_URL names.
-  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-"));
+/** Every HTML page of a copy, with every <script> removed, and any preload of one: no JavaScript at all. */
+function stripScripts(dir) {
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith(".html")) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const $ = cheerio.load(readFileSync(file, "utf8"));
+    $('script, link[rel="preload"][as="script"], link[rel="modulepreload"]').remove();
+    writeFileSync(file, $.html());
+  }
+}
+
+/** The project's own server (npm run serve) over one copy, on its own port. */
+async function serve(dir, port) {
+  const data = mkdtempSync(path.join(os.tmpdir(), "bench-data-"));
   const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/serve.ts")], {
     cwd: root,
     env: {
       ...process.env,
       HOST: "127.0.0.1",
       PORT: String(port),
-      WAITLIST_DB: path.join(dir, "waitlist.db"),
-      OUTBOX_DIR: path.join(dir, "outbox"),
+      PUBLIC_DIR: dir,
+      WAITLIST_DB: path.join(data, "waitlist.db"),
+      OUTBOX_DIR: path.join(data, "outbox"),
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -61,71 +91,222 @@ async function main() {
       output += chunk;
       if (output.includes("is running at")) resolve();
     });
-    server.on("exit", (code) => reject(new Error(`The server exited with ${code}`)));
+    server.on("exit", (code) => reject(new Error(`The server for ${dir} exited with ${code}`)));
   });
   server.stdout.resume();
-  const origin = `http://127.0.0.1:${port}`;
-
-  let chrome;
-  // One Lighthouse run: its figures, or why it could not finish (no paint seen, page hung).
-  const lighthouseRun = async (route) => {
-    const { lhr } = await lighthouse(`${origin}${route}`, { port: chrome.port, output: "json", logLevel: "error" });
-    if (lhr.runtimeError) return { failure: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` };
-    const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
-    const summary = lhr.audits["resource-summary"].details.items;
-    const of = (type) => summary.find((item) => item.resourceType === type);
-    return {
-      run: {
-        scores: Object.fromEntries(
-          Object.entries(lhr.categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]),
-        ),
-        fcp: audit("first-contentful-paint"),
-        lcp: audit("largest-contentful-paint"),
-        tbt: audit("total-blocking-time"),
-        cls: audit("cumulative-layout-shift"),
-        speedIndex: audit("speed-index"),
-        totalBytes: of("total").transferSize,
-        jsBytes: of("script").transferSize,
-        requests: of("total").requestCount,
-      },
-    };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    stop() {
+      server.kill("SIGTERM");
+      rmSync(data, { recursive: true, force: true });
+    },
   };
+}
 
+/** One Lighthouse run: its figures, or why it could not finish (no paint seen, page hung). */
+async function lighthouseRun(chrome, url) {
+  const { lhr } = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
+  if (lhr.runtimeError) return { failure: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` };
+  const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
+  const summary = lhr.audits["resource-summary"].details.items;
+  const of = (type) => summary.find((item) => item.resourceType === type);
+  return {
+    run: {
+      scores: Object.fromEntries(
+        Object.entries(lhr.categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]),
+      ),
+      fcp: audit("first-contentful-paint"),
+      lcp: audit("largest-contentful-paint"),
+      tbt: audit("total-blocking-time"),
+      cls: audit("cumulative-layout-shift"),
+      speedIndex: audit("speed-index"),
+      totalBytes: of("total").transferSize,
+      jsBytes: of("script")?.transferSize ?? 0,
+      requests: of("total").requestCount,
+    },
+  };
+}
+
+/**
+ * One load of / on the throttled phone, tapping `target` as soon as it shows
+ * and waiting for `done`; every time is read from the page's own clock, from
+ * the start of the navigation.
+ */
+async function phoneLoad(browser, origin, target, done) {
+  const context = await browser.newContext({ viewport: phone.viewport, isMobile: true, hasTouch: true });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const t = { fcp: null, tap: null, scroll: null, message: null };
+      window.__bench = t;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) if (entry.name === "first-contentful-paint") t.fcp = entry.startTime;
+      }).observe({ type: "paint", buffered: true });
+      addEventListener("touchstart", (event) => (t.tap ??= event.timeStamp), { capture: true, passive: true });
+      addEventListener("scroll", () => t.tap !== null && (t.scroll ??= performance.now()), { passive: true });
+      new MutationObserver(() => {
+        if (document.getElementById("waitlist-message")?.textContent) t.message ??= performance.now();
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    const cdp = await context.newCDPSession(page);
+    for (const [method, params] of phone.commands) await cdp.send(method, params);
+    await page.goto(`${origin}/`, { waitUntil: "commit" });
+    await target(page).tap();
+    // A tap the page never answers (a control that needed its bundles, in an older build) is a lost tap.
+    const answered = await page.waitForFunction(done, null, { timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    );
+    await page.waitForFunction(
+      () =>
+        performance.getEntriesByType("navigation")[0]?.loadEventEnd > 0 &&
+        performance.getEntriesByName("onInitialClientRender").length > 0,
+      null,
+      { timeout: 30_000 },
+    );
+    return await page.evaluate((answered) => ({
+      ...window.__bench,
+      answered,
+      load: performance.getEntriesByType("navigation")[0].loadEventStart,
+      hydrated: performance.getEntriesByName("onInitialClientRender")[0].startTime,
+    }), answered);
+  } finally {
+    await context.close();
+  }
+}
+
+/** "Controls live": the hero link's tap, then (a second load) the form's empty submit. */
+async function controlsRun(browser, origin) {
+  const hero = await phoneLoad(
+    browser,
+    origin,
+    // By its text: a link now, a button in builds from before it became one (BENCH_COMPARE).
+    (page) => page.getByRole("main").locator("a, button", { hasText: /^Join the Waitlist$/ }),
+    () => window.__bench.scroll !== null,
+  );
+  const form = await phoneLoad(
+    browser,
+    origin,
+    (page) => page.locator('#waitlist button[type="submit"]'),
+    () => window.__bench.message !== null,
+  );
+  return {
+    fcp: form.fcp,
+    load: form.load,
+    hydrated: form.hydrated,
+    heroTap: hero.tap,
+    heroScroll: hero.answered ? hero.scroll : null,
+    heroBeforeHydration: hero.tap < hero.hydrated,
+    formTap: form.tap,
+    formMessage: form.answered ? form.message : null,
+    formBeforeHydration: form.tap < form.hydrated,
+  };
+}
+
+async function main() {
+  const chromePath = process.env.CHROME_PATH ?? defaultChromium;
+  if (!existsSync(chromePath)) {
+    // Checked before anything starts: chrome-launcher would otherwise crash the script and orphan the servers.
+    throw new Error(`No Chromium at ${chromePath}: run apt-get install -y chromium, or set CHROME_PATH.`);
+  }
+  const steps = JSON.parse(afterBuild(["--list"]));
+  const rewriting = steps.filter((step) => step.rewritesGatsbyOutput).map((step) => step.name);
+  const work = mkdtempSync(path.join(os.tmpdir(), "bench-sites-"));
+  const variants = [
+    ...rewriting.map((step) => ({ name: `without ${step}`, step, skip: [step], routes: ["/"], controls: true })),
+    // Built last, so public/ is left as `npm run build` makes it.
+    { name: "site", skip: [], routes, controls: true },
+    { name: "floor", routes, controls: false },
+  ];
+  if (process.env.BENCH_COMPARE) {
+    const dir = path.resolve(process.env.BENCH_COMPARE);
+    if (!existsSync(path.join(dir, "index.html"))) throw new Error(`BENCH_COMPARE: no build in ${dir}.`);
+    variants.push({ name: "compared", routes: ["/"], controls: true, dir });
+  }
+  const servers = [];
+  let chrome;
+  let browser;
   const results = {};
   const failures = {};
+  const controls = {};
   let warmUp;
   try {
+    for (const [index, variant] of variants.entries()) {
+      variant.dir ??= path.join(work, variant.name.replace(/\W+/g, "-"));
+      if (variant.name === "compared") {
+        // Served as it is, from where it was built.
+      } else if (variant.name === "floor") {
+        // The site's pages without a single <script>; headers (CSP hashes) and compressed copies made anew.
+        cpSync(variants.find((candidate) => candidate.name === "site").dir, variant.dir, { recursive: true });
+        stripScripts(variant.dir);
+        afterBuild([variant.dir, "--skip", rewriting.join(",")]);
+      } else {
+        console.log(`Building the ${variant.name} copy for http://127.0.0.1:${basePort + index} …`);
+        execFileSync("npm", ["run", "build"], {
+          cwd: root,
+          stdio: "ignore",
+          env: {
+            ...process.env,
+            SITE_URL: `http://127.0.0.1:${basePort + index}`,
+            AFTER_BUILD_SKIP: variant.skip.join(","),
+          },
+        });
+        cpSync(publicDir, variant.dir, { recursive: true });
+      }
+      variant.server = await serve(variant.dir, basePort + index);
+      servers.push(variant.server);
+      results[variant.name] = Object.fromEntries(variant.routes.map((route) => [route, []]));
+      failures[variant.name] = [];
+      controls[variant.name] = [];
+    }
+
     chrome = await chromeLauncher.launch({ chromePath, chromeFlags: flags });
     // The first load after Chromium starts pays for Chromium's own start-up (cold caches, first renderer), not the
     // site's: it is measured and printed, never counted in the medians.
-    warmUp = await lighthouseRun("/");
+    warmUp = await lighthouseRun(chrome, `${variants.find((variant) => variant.name === "site").server.origin}/`);
     process.stdout.write("w");
-    for (const route of routes) {
-      results[route] = [];
-      failures[route] = [];
-      for (let i = 0; i < runs; i++) {
-        const { run, failure } = await lighthouseRun(route);
-        if (failure) {
-          failures[route].push(failure);
-          process.stdout.write("x");
-          continue;
+    for (let i = 0; i < runs; i++) {
+      for (const variant of variants) {
+        for (const route of variant.routes) {
+          const { run, failure } = await lighthouseRun(chrome, `${variant.server.origin}${route}`);
+          if (failure) {
+            failures[variant.name].push(`${route}: ${failure}`);
+            process.stdout.write("x");
+          } else {
+            results[variant.name][route].push(run);
+            process.stdout.write(".");
+          }
         }
-        results[route].push(run);
-        process.stdout.write(".");
+      }
+    }
+    chrome.kill();
+    chrome = undefined;
+
+    browser = await chromium.launch({ executablePath: chromePath, args: flags });
+    for (let i = 0; i < runs; i++) {
+      for (const variant of variants.filter((candidate) => candidate.controls)) {
+        try {
+          controls[variant.name].push(await controlsRun(browser, variant.server.origin));
+          process.stdout.write("c");
+        } catch (error) {
+          failures[variant.name].push(`controls live: ${error.message.split("\n")[0]}`);
+          process.stdout.write("x");
+        }
       }
     }
   } finally {
+    await browser?.close();
     chrome?.kill();
-    server.kill("SIGTERM");
-    rmSync(dir, { recursive: true, force: true });
+    for (const server of servers) server.stop();
+    rmSync(work, { recursive: true, force: true });
   }
-  console.log("");
+  console.log("\n");
 
   const cpu = os.cpus();
-  console.log(`Lighthouse (mobile defaults), ${runs} runs per route, median (min–max)`);
   console.log(
     `${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
   );
+  console.log(`Lighthouse (mobile defaults), ${runs} runs per route and copy, taken in turns; median (min–max)`);
   if (warmUp.run) {
     const { run } = warmUp;
     console.log(
@@ -134,27 +315,117 @@ async function main() {
   } else {
     console.log(`Warm-up run on / (left out) failed: ${warmUp.failure}`);
   }
-  for (const route of routes) {
-    const list = results[route];
-    const pick = (key) => list.map((run) => run[key]);
-    const score = (id) =>
-      range(
-        list.map((run) => run.scores[id]),
-        String,
+  const pick = (list, key) => list.map((run) => run[key]);
+  for (const variant of variants) {
+    for (const route of variant.routes) {
+      const list = results[variant.name][route];
+      console.log(`\n${variant.name} ${route}`);
+      if (list.length === 0) continue;
+      const score = (id) =>
+        range(
+          list.map((run) => run.scores[id]),
+          String,
+        );
+      console.log(
+        `  performance ${score("performance")}, accessibility ${score("accessibility")}, best practices ${score("best-practices")}, SEO ${score("seo")}`,
       );
-    console.log(`\n${route}`);
-    for (const failure of failures[route]) console.log(`  a run failed and is left out: ${failure}`);
-    if (list.length === 0) continue;
+      console.log(
+        `  FCP ${range(pick(list, "fcp"), s)}, LCP ${range(pick(list, "lcp"), s)}, TBT ${range(pick(list, "tbt"), ms)}, CLS ${range(pick(list, "cls"), (n) => n.toFixed(3))}, Speed Index ${range(pick(list, "speedIndex"), s)}`,
+      );
+      console.log(
+        `  transferred ${range(pick(list, "totalBytes"), kb)}, of it JavaScript ${range(pick(list, "jsBytes"), kb)}, requests ${range(pick(list, "requests"), String)}`,
+      );
+    }
+    for (const failure of failures[variant.name]) console.log(`  a run failed and is left out: ${failure}`);
+  }
+
+  const med = (variant, route, key) => median(pick(results[variant][route], key));
+  console.log("\nThe site against its floor (every <script> removed), medians");
+  for (const route of routes) {
+    if (results.site[route].length === 0 || results.floor[route].length === 0) continue;
+    const line = (label, key, format) =>
+      `${label} ${format(med("site", route, key))} vs ${format(med("floor", route, key))} (${ratio(med("site", route, key), med("floor", route, key))})`;
     console.log(
-      `  performance ${score("performance")}, accessibility ${score("accessibility")}, best practices ${score("best-practices")}, SEO ${score("seo")}`,
-    );
-    console.log(
-      `  FCP ${range(pick("fcp"), s)}, LCP ${range(pick("lcp"), s)}, TBT ${range(pick("tbt"), ms)}, CLS ${range(pick("cls"), (n) => n.toFixed(3))}, Speed Index ${range(pick("speedIndex"), s)}`,
-    );
-    console.log(
-      `  transferred ${range(pick("totalBytes"), kb)}, of it JavaScript ${range(pick("jsBytes"), kb)}, requests ${range(pick("requests"), String)}`,
+      `  ${route.padEnd(20)} ${line("LCP", "lcp", s)}, ${line("bytes", "totalBytes", kb)}, JS ${kb(med("site", route, "jsBytes"))} vs ${kb(med("floor", route, "jsBytes"))}`,
     );
   }
+
+  console.log(
+    `\nControls live on / (Playwright on the slow phone of scripts/chromium.json), median (min–max) of ${runs}, from navigation start`,
+  );
+  for (const variant of variants.filter((candidate) => candidate.controls)) {
+    const list = controls[variant.name];
+    const of = (key) => list.map((run) => run[key]);
+    // Over the runs where the page answered the tap; a lost tap has no time.
+    const answered = (key) => list.filter((run) => run[key] !== null);
+    const after = (key, from) => answered(key).map((run) => run[key] - run[from]);
+    const count = (key) =>
+      `answered in ${answered(key).length} of ${list.length}, tapped before hydration in ${list.filter((run) => run[key.startsWith("hero") ? "heroBeforeHydration" : "formBeforeHydration"]).length}`;
+    console.log(`  ${variant.name}`);
+    console.log(
+      `    first paint ${range(of("fcp"), s)}, load ${range(of("load"), s)}, hydrated ${range(of("hydrated"), s)} (${range(after("hydrated", "load"), ms)} after load)`,
+    );
+    console.log(
+      `    hero link: tapped ${range(of("heroTap"), s)}, page scrolled ${range(pick(answered("heroScroll"), "heroScroll"), s)} (${range(after("heroScroll", "heroTap"), ms)} after the tap); ${count("heroScroll")}`,
+    );
+    console.log(
+      `    form: tapped ${range(of("formTap"), s)}, client-side message ${range(pick(answered("formMessage"), "formMessage"), s)} (${range(after("formMessage", "load"), ms)} after load); ${count("formMessage")}`,
+    );
+  }
+
+  if (rewriting.length > 0) {
+    console.log("\nAfter-build steps that rewrite Gatsby's output: the site with each, and without it, on /");
+    for (const variant of variants.filter((candidate) => candidate.step)) {
+      const row = (name) => {
+        const lighthouseRuns = results[name]["/"];
+        const phoneRuns = controls[name];
+        return [
+          `performance ${median(lighthouseRuns.map((run) => run.scores.performance))}`,
+          `LCP ${s(median(pick(lighthouseRuns, "lcp")))}`,
+          `TBT ${ms(median(pick(lighthouseRuns, "tbt")))}`,
+          `hydrated ${s(median(pick(phoneRuns, "hydrated")))}`,
+          `form message ${s(median(pick(phoneRuns, "formMessage")))}`,
+        ].join(", ");
+      };
+      console.log(`  ${variant.step}: ${steps.find((step) => step.name === variant.step).why}`);
+      console.log(`    with it:    ${row("site")}`);
+      console.log(`    without it: ${row(variant.name)}`);
+    }
+  }
+
+  console.log("\nGoals (medians of this run)");
+  const goal = (met, text) => console.log(`  ${met ? "met    " : "NOT met"} ${text}`);
+  for (const route of routes) {
+    const list = results.site[route];
+    const scores = ["performance", "accessibility", "best-practices", "seo"].map((id) =>
+      median(list.map((run) => run.scores[id])),
+    );
+    goal(
+      scores.every((score) => score === 100),
+      `Lighthouse 100/100/100/100 on ${route}: ${scores.join("/")}`,
+    );
+    goal(med("site", route, "cls") === 0, `CLS 0 on ${route}: ${med("site", route, "cls").toFixed(3)}`);
+  }
+  goal(
+    med("site", "/", "lcp") <= 1.1 * med("floor", "/", "lcp"),
+    `/ LCP within 1.1× the floor's: ${s(med("site", "/", "lcp"))} vs ${s(med("floor", "/", "lcp"))} (${ratio(med("site", "/", "lcp"), med("floor", "/", "lcp"))})`,
+  );
+  const site = controls.site;
+  const heroLatency = median(site.map((run) => run.heroScroll - run.heroTap));
+  goal(
+    site.length > 0 && site.every((run) => run.heroScroll !== null),
+    `the hero link live at the first paint: every tap scrolled the page, ${ms(heroLatency)} after it, ${site.filter((run) => run.heroBeforeHydration).length} of ${site.length} taps before hydration`,
+  );
+  if (controls.compared?.length > 0) {
+    const at = (name, key) => median(controls[name].map((run) => run[key]));
+    const lost = controls.compared.filter((run) => run.formMessage === null).length;
+    goal(
+      at("site", "hydrated") < at("compared", "hydrated") && site.every((run) => run.formMessage !== null),
+      `the form's enhanced behaviour live sooner than the compared build's: hydrated ${s(at("site", "hydrated"))} vs ${s(at("compared", "hydrated"))}; the compared build lost ${lost} of ${controls.compared.length} early taps`,
+    );
+  }
+  const formAfterLoad = median(site.map((run) => run.formMessage - run.load));
+  goal(formAfterLoad <= 300, `the form's enhanced behaviour live within 0.3 s of load: ${ms(formAfterLoad)} after it`);
 
   const sizes = [];
   const measure = (file) => {
@@ -170,7 +441,7 @@ async function main() {
   for (const page of ["index.html", "privacy-policy/index.html", "terms-of-service/index.html", "404.html"]) {
     measure(path.join(publicDir, page));
   }
-  console.log("\nFile sizes (raw / gzip / brotli)");
+  console.log("\nFile sizes of the site (raw / gzip / brotli)");
   for (const size of sizes)
     console.log(
       `  ${size.file.padEnd(60)} ${kb(size.raw).padStart(9)} ${kb(size.gzip).padStart(9)} ${kb(size.brotli).padStart(9)}`,
@@ -186,9 +457,12 @@ async function main() {
         date: new Date().toISOString(),
         machine: `${cpu.length} × ${cpu[0]?.model}`,
         runs,
+        phone,
+        steps,
         warmUp,
         results,
         failures,
+        controls,
         sizes,
       },
       null,
