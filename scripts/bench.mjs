@@ -164,12 +164,15 @@ async function phoneLoad(browser, origin, target, done) {
       null,
       { timeout: 30_000 },
     );
-    return await page.evaluate((answered) => ({
-      ...window.__bench,
+    return await page.evaluate(
+      (answered) => ({
+        ...window.__bench,
+        answered,
+        load: performance.getEntriesByType("navigation")[0].loadEventStart,
+        hydrated: performance.getEntriesByName("onInitialClientRender")[0].startTime,
+      }),
       answered,
-      load: performance.getEntriesByType("navigation")[0].loadEventStart,
-      hydrated: performance.getEntriesByName("onInitialClientRender")[0].startTime,
-    }), answered);
+    );
   } finally {
     await context.close();
   }
