@@ -27,40 +27,91 @@ function seed() {
     source: "develop",
     at: new Date("2025-06-02T09:00:00Z"),
   });
+  store.add({
+    email: "=2*5@example.com",
+    emailKey: "=2*5@example.com",
+    source: "start",
+    at: new Date("2025-06-03T09:00:00Z"),
+  });
+  store.markConfirmationSent("ada@example.com", new Date("2025-06-01T09:00:01Z"));
+  store.claimConfirmation('"byron, lord"@example.com');
+  store.failConfirmation(
+    '"byron, lord"@example.com',
+    "550 5.1.1 mailbox unavailable",
+    new Date("2025-06-02T09:00:02Z"),
+  );
   store.close();
 }
 
 describe("npm run waitlist", () => {
   it("counts the addresses", async () => {
     seed();
-    await expect(run(["count"], env)).resolves.toBe("2 addresses on the waitlist.");
+    await expect(run(["count"], env)).resolves.toBe(
+      [
+        "3 addresses on the waitlist.",
+        "Confirmations: 1 sent, 1 pending, 1 refused by the mail server.",
+        '  refused: "Byron, Lord"@example.com (2025-06-02T09:00:02.000Z): 550 5.1.1 mailbox unavailable',
+      ].join("\n"),
+    );
   });
 
   it("exports CSV that a spreadsheet reads back, quotes and commas included", async () => {
     seed();
     expect(parse(await run(["export", "--format", "csv"], env), { columns: true })).toEqual([
-      { email: "ada@example.com", created_at: "2025-06-01T09:00:00.000Z", source: "start", confirmation_sent_at: "" },
+      {
+        email: "ada@example.com",
+        created_at: "2025-06-01T09:00:00.000Z",
+        source: "start",
+        confirmation_sent_at: "2025-06-01T09:00:01.000Z",
+        confirmation_failed_at: "",
+        confirmation_error: "",
+      },
       {
         email: '"Byron, Lord"@example.com',
         created_at: "2025-06-02T09:00:00.000Z",
         source: "develop",
         confirmation_sent_at: "",
+        confirmation_failed_at: "2025-06-02T09:00:02.000Z",
+        confirmation_error: "550 5.1.1 mailbox unavailable",
       },
+      expect.objectContaining({ email: "'=2*5@example.com" }),
     ]);
   });
+
+  it.each(["=2*5@example.com", "+1-2@example.com", "-2+3@example.com", "@SUM(1+9)@example.com", "\t=1@example.com"])(
+    "exports %j as text a spreadsheet will not run as a formula",
+    async (email) => {
+      const store = new WaitlistStore(env.WAITLIST_DB!);
+      store.add({ email, emailKey: email, source: "start" });
+      store.close();
+      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true }) as { email: string }[];
+      expect(row!.email).toBe(`'${email}`);
+    },
+  );
 
   it("exports JSON to a file", async () => {
     seed();
     const out = path.join(dir, "signups.json");
     await expect(run(["export", "--format", "json", "--out", out], env)).resolves.toBe(`Wrote ${out}.`);
     expect(JSON.parse(readFileSync(out, "utf8"))).toEqual([
-      { email: "ada@example.com", createdAt: "2025-06-01T09:00:00.000Z", source: "start", confirmationSentAt: null },
+      {
+        email: "ada@example.com",
+        createdAt: "2025-06-01T09:00:00.000Z",
+        source: "start",
+        confirmationSentAt: "2025-06-01T09:00:01.000Z",
+        confirmationFailedAt: null,
+        confirmationError: null,
+      },
       {
         email: '"Byron, Lord"@example.com',
         createdAt: "2025-06-02T09:00:00.000Z",
         source: "develop",
         confirmationSentAt: null,
+        confirmationFailedAt: "2025-06-02T09:00:02.000Z",
+        confirmationError: "550 5.1.1 mailbox unavailable",
       },
+      // JSON is data, not a sheet: the address stays as typed.
+      expect.objectContaining({ email: "=2*5@example.com" }),
     ]);
   });
 

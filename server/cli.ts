@@ -9,9 +9,9 @@ import { StoreError, WaitlistStore, type Signup } from "./store";
 const usage = `Usage: npm run waitlist -- <command>
 
 Commands:
-  count                                  how many addresses are on the waitlist
+  count                                  how many addresses are on the waitlist, and their confirmations
   export --format csv|json [--out FILE]  every signup, to standard output or FILE
-  resend-pending                         send the confirmation e-mails still owed
+  resend-pending                         send the confirmation e-mails still owed now
 
 The store is data/waitlist.db, or the file WAITLIST_DB names. Mail goes through
 SMTP_URL, or to data/outbox/ as .eml files when it is not set.`;
@@ -20,14 +20,23 @@ export class PendingError extends Error {}
 
 export class UsageError extends Error {}
 
-const columns = ["email", "createdAt", "source", "confirmationSentAt"] as const;
-const csvColumns = ["email", "created_at", "source", "confirmation_sent_at"];
+const columns = [
+  "email",
+  "createdAt",
+  "source",
+  "confirmationSentAt",
+  "confirmationFailedAt",
+  "confirmationError",
+] as const;
+const csvColumns = columns.map((column) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
 
 export function exportSignups(signups: Signup[], format: string): string {
   if (format === "csv") {
+    // Addresses come from visitors, and `=2*5@example.com` is a valid one: a
+    // spreadsheet must see text, never a formula (csv-stringify's escape_formulas).
     return stringify(
       signups.map((signup) => columns.map((column) => signup[column])),
-      { header: true, columns: csvColumns },
+      { header: true, columns: csvColumns, escape_formulas: true },
     );
   }
   if (format === "json") {
@@ -55,7 +64,15 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     const store = WaitlistStore.openExisting(config.dbFile);
     try {
       const count = store.count();
-      return `${count} ${count === 1 ? "address" : "addresses"} on the waitlist.`;
+      const { sent, pending, failed } = store.confirmationCounts();
+      const lines = [
+        `${count} ${count === 1 ? "address" : "addresses"} on the waitlist.`,
+        `Confirmations: ${sent} sent, ${pending} pending, ${failed} refused by the mail server.`,
+      ];
+      for (const refused of store.failedConfirmations()) {
+        lines.push(`  refused: ${refused.email} (${refused.failedAt}): ${refused.error}`);
+      }
+      return lines.join("\n");
     } finally {
       store.close();
     }
@@ -79,12 +96,20 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     const store = WaitlistStore.openExisting(config.dbFile);
     const mailer = createMailer(readMailConfig(env));
     try {
-      const { sent, failed } = await createConfirmations({ store, mailer, log: () => {} }).resendPending();
-      const summary = `Sent ${sent} confirmation${sent === 1 ? "" : "s"} (via ${mailer.destination}); ${failed.length} still pending.`;
-      if (failed.length > 0) {
-        throw new PendingError(`${summary} The mail server said: ${failed[0]!.reason}`);
-      }
-      return summary;
+      const { sent, held, pending, refused } = await createConfirmations({
+        store,
+        mailer,
+        log: () => {},
+      }).resendPending();
+      const lines = [
+        `Sent ${sent} confirmation${sent === 1 ? "" : "s"} (via ${mailer.destination}); ${pending.length} still pending.`,
+      ];
+      if (held > 0) lines.push(`${held} being sent by the running server right now.`);
+      // Refused for good: marked failed, never retried, listed for the operator; not a reason to stay red.
+      for (const { email, reason } of refused) lines.push(`Refused for good, not retried: ${email}: ${reason}`);
+      if (pending.length > 0)
+        throw new PendingError(`${lines.join("\n")}\nThe mail server said: ${pending[0]!.reason}`);
+      return lines.join("\n");
     } finally {
       mailer.close();
       store.close();

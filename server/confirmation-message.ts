@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { site } from "../src/site";
 import { escapeHtml } from "./pages";
 
@@ -6,16 +7,30 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** The same for every attempt at one signup's confirmation: a resend after a crash is the same message. */
+  messageId: string;
   headers: Record<string, string>;
+}
+
+/**
+ * A Message-ID that names one signup's confirmation, from what identifies
+ * the signup (`seed`: the address's key and when it was stored, or Netlify's
+ * submission id). Mail systems recognise a message sent twice by it, and the
+ * outbox keeps one file per message.
+ */
+export function confirmationMessageId(seed: string): string {
+  const digest = createHash("sha256").update(seed, "utf8").digest("hex").slice(0, 32);
+  return `<confirmation.${digest}@${new URL(site.url).hostname}>`;
 }
 
 export const privacyPolicyUrl = () => `${site.url}${site.routes.privacyPolicy}`;
 
 /**
  * The confirmation every new signup gets: plain text and simple HTML, no
- * images, no tracking, readable in a narrow mail client.
+ * images, no tracking, readable in a narrow mail client. `seed` identifies
+ * the signup (confirmationMessageId).
  */
-export function confirmationMessage(to: string): MailMessage {
+export function confirmationMessage(to: string, { seed }: { seed: string }): MailMessage {
   const privacy = privacyPolicyUrl();
   const contact = site.contactEmail;
   const subject = `You're on the ${site.name} waitlist`;
@@ -71,6 +86,7 @@ You get this e-mail because this address was entered on the waitlist at ${site.u
     subject,
     text,
     html,
+    messageId: confirmationMessageId(seed),
     headers: {
       "Reply-To": contact,
       "List-Unsubscribe": `<mailto:${contact}?subject=unsubscribe>`,

@@ -26,8 +26,10 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 function storeWith(count: number) {
   const store = new WaitlistStore(":memory:");
-  const owed = Array.from({ length: count }, (_, i) => ({ email: `c${i}@example.com`, emailKey: `c${i}@example.com` }));
-  for (const entry of owed) store.add({ ...entry, source: "start" });
+  const owed = Array.from({ length: count }, (_, i) => {
+    const entry = { email: `c${i}@example.com`, emailKey: `c${i}@example.com` };
+    return { ...entry, createdAt: store.add({ ...entry, source: "start" }).createdAt };
+  });
   return { store, owed };
 }
 

@@ -1,50 +1,82 @@
 import { confirmationMessage } from "./confirmation-message";
 import { maskEmail } from "./email";
 import type { Mailer } from "./mailer";
-import type { WaitlistStore } from "./store";
+import type { OwedConfirmation, WaitlistStore } from "./store";
 
 export interface ConfirmationOptions {
   store: WaitlistStore;
   mailer: Mailer;
-  /** Waits between attempts after a failure; after the last, the address stays pending. */
+  /** Waits before each retry after a failure that may pass; the last one repeats. */
   retryDelaysMs?: readonly number[];
+  /** How long one attempt holds an address before another sender may take it over. */
+  leaseMs?: number;
+  /** How often the running server looks for owed confirmations (start()). */
+  sweepMs?: number;
   log?: (line: string) => void;
 }
 
-export interface Owed {
-  email: string;
-  emailKey: string;
+export const defaultRetryDelaysMs = [5_000, 30_000, 120_000, 600_000, 3_600_000] as const;
+const maxConcurrentSends = 4;
+
+/** What one attempt came to. */
+export type Attempt =
+  | { outcome: "sent" }
+  /** Another sender holds it, or it was sent or failed meanwhile. */
+  | { outcome: "not-ours" }
+  /** Failed for now; due again later. */
+  | { outcome: "retry"; reason: string }
+  /** Refused for good by the mail server; no more attempts. */
+  | { outcome: "refused"; reason: string };
+
+/** A 5xx reply: the mail server refuses the address for good (RFC 5321, 4.2.1); a 4xx or a lost connection may pass. */
+export function isPermanentFailure(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === "number" && code >= 500 && code < 600;
 }
 
-export const defaultRetryDelaysMs = [5_000, 30_000, 120_000] as const;
-const maxConcurrentSends = 4;
+/** The signup's confirmation, with the Message-ID every attempt at it shares. */
+function messageFor(owed: OwedConfirmation) {
+  return confirmationMessage(owed.email, { seed: `${owed.emailKey} ${owed.createdAt}` });
+}
 
 /**
  * Sends each stored address exactly one confirmation. The signup is stored
- * and answered first; sending happens afterwards, retries with backoff, and
- * leaves the address pending in the store (for resend-pending and the next
- * start) when the mail server keeps failing.
+ * and answered first; a first attempt follows at once. Everything owed after
+ * that (a failure that may pass, or a hold left by a server that died while
+ * sending) is picked up by the running server's sweep, on a schedule, with
+ * backoff; an address the mail server refuses for good is marked failed and
+ * left alone.
  */
 export function createConfirmations({
   store,
   mailer,
   retryDelaysMs = defaultRetryDelaysMs,
+  leaseMs = 120_000,
+  sweepMs = 30_000,
   log = (line) => console.error(line),
 }: ConfirmationOptions) {
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new Set<Promise<unknown>>();
 
-  /** One attempt. Resolves true when this call sent it, false when it was not this call's to send. */
-  async function deliver(owed: Owed): Promise<boolean> {
-    if (!store.claimConfirmation(owed.emailKey)) return false;
+  /** One attempt, holding the address in the store while it runs, so no two senders send it. */
+  async function deliver(owed: OwedConfirmation): Promise<Attempt> {
+    if (!store.claimConfirmation(owed.emailKey, { leaseMs })) return { outcome: "not-ours" };
     try {
-      await mailer.send(confirmationMessage(owed.email));
+      await mailer.send(messageFor(owed));
     } catch (error) {
-      const reason = (error as Error).message.split("\n")[0] ?? "unknown error";
-      store.releaseConfirmation(owed.emailKey, reason);
-      throw new Error(reason);
+      const reason = (error as Error).message.split("\n")[0] || "unknown error";
+      if (isPermanentFailure(error)) {
+        store.failConfirmation(owed.emailKey, reason);
+        log(`confirmation to ${maskEmail(owed.email)} refused for good (${reason}); no more attempts`);
+        return { outcome: "refused", reason };
+      }
+      const attempts = store.confirmationAttempts(owed.emailKey);
+      const delay = retryDelaysMs[Math.min(attempts, retryDelaysMs.length) - 1] ?? 60_000;
+      store.releaseConfirmation(owed.emailKey, reason, new Date(Date.now() + delay));
+      log(`confirmation to ${maskEmail(owed.email)} failed (${reason}); retrying in ${delay / 1000} s`);
+      return { outcome: "retry", reason };
     }
     store.markConfirmationSent(owed.emailKey);
-    return true;
+    return { outcome: "sent" };
   }
 
   // At most a few messages in flight: a burst of signups must neither open a
@@ -68,70 +100,98 @@ export function createConfirmations({
     }
   }
 
-  function track(work: Promise<void>): void {
+  /** An attempt in a slot, tracked for idle() and close(); a store error is logged, never thrown. */
+  function attempt(owed: OwedConfirmation): Promise<Attempt | undefined> {
+    const work = withSlot(() => deliver(owed)).catch((error: Error) => {
+      log(`confirmation to ${maskEmail(owed.email)} could not be recorded: ${error.message}`);
+      return undefined;
+    });
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
+    return work;
   }
 
-  /** Queues the confirmation of a newly stored address; never throws, never delays the caller. */
-  function sendSoon(owed: Owed): void {
-    track(
-      (async () => {
-        await new Promise((resolve) => setImmediate(resolve));
-        for (let attempt = 0; ; attempt++) {
-          try {
-            // Turned away by close(): the address stays pending for the next start.
-            await withSlot(() => deliver(owed));
-            return;
-          } catch (error) {
-            const delay = retryDelaysMs[attempt];
-            if (delay === undefined) {
-              log(
-                `confirmation to ${maskEmail(owed.email)} failed ${attempt + 1} times (${(error as Error).message}); it stays pending: npm run waitlist -- resend-pending`,
-              );
-              return;
-            }
-            log(
-              `confirmation to ${maskEmail(owed.email)} failed (${(error as Error).message}); retrying in ${delay / 1000} s`,
-            );
-            await new Promise((resolve) => setTimeout(resolve, delay).unref());
-            if (closed) return;
-          }
-        }
-      })(),
-    );
+  /** The first attempt for a newly stored address; never throws, never delays the caller. */
+  function sendSoon(owed: OwedConfirmation): void {
+    setImmediate(() => void attempt(owed));
   }
 
-  /** One attempt for every address still owed a confirmation. */
-  async function resendPending(): Promise<{ sent: number; failed: { email: string; reason: string }[] }> {
-    let sent = 0;
-    const failed: { email: string; reason: string }[] = [];
-    for (const owed of store.pendingConfirmations()) {
+  let sweeping: Promise<SweepResult> | undefined;
+  /** One attempt for every owed confirmation that is due: nobody holds it, and its retry time has come. */
+  function sweep(): Promise<SweepResult> {
+    sweeping ??= (async () => {
+      const result: SweepResult = { sent: 0, retrying: 0, refused: 0 };
       try {
-        if (await deliver(owed)) sent++;
-      } catch (error) {
-        failed.push({ email: owed.email, reason: (error as Error).message });
+        const due = store.dueConfirmations();
+        for (const done of await Promise.all(due.map(attempt))) {
+          if (done?.outcome === "sent") result.sent++;
+          else if (done?.outcome === "retry") result.retrying++;
+          else if (done?.outcome === "refused") result.refused++;
+        }
+      } finally {
+        sweeping = undefined;
       }
-    }
-    return { sent, failed };
+      return result;
+    })();
+    return sweeping;
   }
 
-  /** Resolves when every queued confirmation has been sent or given up on. */
+  let timer: ReturnType<typeof setInterval> | undefined;
+  /** The running server's schedule: a sweep now, then every sweepMs. Resolves with the first sweep's result. */
+  function start(): Promise<SweepResult> {
+    timer ??= setInterval(() => {
+      if (!closed) void sweep();
+    }, sweepMs);
+    timer.unref();
+    return sweep();
+  }
+
+  /** For `npm run waitlist -- resend-pending`: one attempt for every owed address, due or not. */
+  async function resendPending(): Promise<ResendResult> {
+    const result: ResendResult = { sent: 0, held: 0, pending: [], refused: [] };
+    for (const owed of store.pendingConfirmations()) {
+      const done = await deliver(owed);
+      if (done.outcome === "sent") result.sent++;
+      else if (done.outcome === "not-ours") result.held++;
+      else if (done.outcome === "retry") result.pending.push({ email: owed.email, reason: done.reason });
+      else result.refused.push({ email: owed.email, reason: done.reason });
+    }
+    return result;
+  }
+
+  /** Resolves when every attempt under way has finished. */
   async function idle(): Promise<void> {
-    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    while (inFlight.size > 0 || sweeping) await Promise.allSettled([...inFlight, sweeping]);
   }
 
   /**
-   * For shutdown: lets the sends under way finish and starts no more; what is
-   * still queued stays pending in the store and goes out on the next start.
+   * For shutdown: stops the schedule, lets the sends under way finish and
+   * starts no more; what is still owed stays in the store for the next start.
    */
   async function close(): Promise<void> {
     closed = true;
+    if (timer) clearInterval(timer);
     for (const turnAway of waiting.splice(0)) turnAway(false);
     await idle();
   }
 
-  return { sendSoon, resendPending, idle, close };
+  return { sendSoon, sweep, start, resendPending, idle, close };
+}
+
+export interface SweepResult {
+  sent: number;
+  retrying: number;
+  refused: number;
+}
+
+export interface ResendResult {
+  sent: number;
+  /** Held by a running server's attempt right now: it will finish them. */
+  held: number;
+  /** Failed for now; still owed. */
+  pending: { email: string; reason: string }[];
+  /** Refused for good by the mail server: marked failed, never tried again. */
+  refused: { email: string; reason: string }[];
 }
 
 export type Confirmations = ReturnType<typeof createConfirmations>;

@@ -22,12 +22,16 @@ export function developWaitlistMiddleware(env: NodeJS.ProcessEnv = process.env, 
     }
     if (!handler) {
       const config = readConfig(env);
-      const { receiver } = openWaitlist({
+      const { receiver, confirmations } = openWaitlist({
         dbFile: config.dbFile,
         mail: readMailConfig(env),
         source: "develop",
         rateLimitPerMinute: config.rateLimitPerMinute,
+        leaseMs: config.confirmationLeaseMs,
+        sweepMs: config.confirmationSweepMs,
       });
+      // Confirmations still owed (a failure, or a server that stopped while sending) go out on a schedule here too.
+      void confirmations.start();
       handler = receiverMiddleware(receiver);
     }
     const run = handler;

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { site } from "../src/site";
@@ -69,7 +69,8 @@ export function createMailer(config: MailConfig): Mailer {
     async send(message) {
       const info = await transport.sendMail({ ...message, from: config.from });
       mkdirSync(config.outboxDir, { recursive: true });
-      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomUUID().slice(0, 8)}.eml`;
+      // One file per message: a resend of the same message (a crash between sending and recording it) replaces it.
+      const name = `${createHash("sha256").update(message.messageId).digest("hex").slice(0, 24)}.eml`;
       writeFileSync(path.join(config.outboxDir, name), info.message as Buffer);
     },
     close: () => transport.close(),

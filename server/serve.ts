@@ -31,10 +31,9 @@ function main(): void {
     console.log(`${site.name} is running at http://${shown}:${port}/`);
     console.log(`Waitlist signups are stored in ${path.relative(process.cwd(), config.dbFile)}`);
     console.log(`Confirmation e-mails go to ${mailer.destination}`);
-    // Whatever a previous run still owed (the mail server was down, or the server stopped first).
-    void confirmations.resendPending().then(({ sent, failed }) => {
+    // Whatever is owed (from a previous run, a crash, a mail server that was down), now and on a schedule.
+    void confirmations.start().then(({ sent }) => {
       if (sent > 0) console.log(`Sent ${sent} confirmation(s) still owed from before.`);
-      if (failed.length > 0) console.error(`${failed.length} confirmation(s) still pending: ${failed[0]!.reason}`);
     });
   });
   server.on("error", (error: NodeJS.ErrnoException) => {

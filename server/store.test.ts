@@ -24,10 +24,12 @@ describe("WaitlistStore", () => {
 
   it("adds an address once, by its key", () => {
     const store = new WaitlistStore(file);
-    expect(store.add({ email: "Ada@Example.com", emailKey: "ada@example.com", source: "start" })).toEqual({
+    const at = new Date("2025-06-01T10:00:00Z");
+    expect(store.add({ email: "Ada@Example.com", emailKey: "ada@example.com", source: "start", at })).toEqual({
       added: true,
+      createdAt: "2025-06-01T10:00:00.000Z",
     });
-    expect(store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "develop" })).toEqual({
+    expect(store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "develop" })).toMatchObject({
       added: false,
     });
     expect(store.all()).toEqual([
@@ -54,6 +56,8 @@ describe("WaitlistStore", () => {
         createdAt: "2025-06-01T10:00:00.000Z",
         source: "start",
         confirmationSentAt: null,
+        confirmationFailedAt: null,
+        confirmationError: null,
       },
     ]);
     expect(second.integrityCheck()).toBe("ok");
@@ -71,7 +75,7 @@ describe("WaitlistStore", () => {
     old.close();
     const store = new WaitlistStore(oldFile);
     expect(store.pragma("user_version")).toBe(schemaVersion);
-    expect(schemaVersion).toBe(2);
+    expect(schemaVersion).toBe(3);
     expect(store.all()).toEqual([
       {
         id: 1,
@@ -80,9 +84,13 @@ describe("WaitlistStore", () => {
         createdAt: "2025-06-01T00:00:00.000Z",
         source: "start",
         confirmationSentAt: null,
+        confirmationFailedAt: null,
+        confirmationError: null,
       },
     ]);
-    expect(store.pendingConfirmations()).toEqual([{ email: "old@example.com", emailKey: "old@example.com" }]);
+    expect(store.pendingConfirmations()).toEqual([
+      { email: "old@example.com", emailKey: "old@example.com", createdAt: "2025-06-01T00:00:00.000Z" },
+    ]);
     store.close();
   });
 
@@ -94,12 +102,49 @@ describe("WaitlistStore", () => {
     expect(store.claimConfirmation("a@example.com", { now })).toBe(false);
     // A sender that died keeps its claim only until the lease runs out.
     expect(store.claimConfirmation("a@example.com", { now: new Date(now.getTime() + 61_000) })).toBe(true);
-    store.releaseConfirmation("a@example.com", "connection refused");
+    store.releaseConfirmation("a@example.com", "connection refused", now);
     expect(store.claimConfirmation("a@example.com", { now })).toBe(true);
     store.markConfirmationSent("a@example.com", now);
     expect(store.claimConfirmation("a@example.com", { now: new Date(now.getTime() + 600_000) })).toBe(false);
     expect(store.pendingConfirmations()).toEqual([]);
     expect(store.all()[0]!.confirmationSentAt).toBe("2025-06-01T12:00:00.000Z");
+    store.close();
+  });
+
+  it("offers an owed confirmation again once its lease has run out or its retry is due, never before", () => {
+    const store = new WaitlistStore(file);
+    const now = new Date("2025-06-01T12:00:00Z");
+    const later = (ms: number) => new Date(now.getTime() + ms);
+    store.add({ email: "a@example.com", emailKey: "a@example.com", source: "start", at: now });
+    store.add({ email: "b@example.com", emailKey: "b@example.com", source: "start", at: now });
+    const due = (at: Date) => store.dueConfirmations(at).map((owed) => owed.emailKey);
+    expect(due(now)).toEqual(["a@example.com", "b@example.com"]);
+    // a's sender dies holding it: not due until the lease has passed.
+    expect(store.claimConfirmation("a@example.com", { now, leaseMs: 2_000 })).toBe(true);
+    expect(due(later(1_000))).toEqual(["b@example.com"]);
+    expect(due(later(2_001))).toEqual(["a@example.com", "b@example.com"]);
+    // b fails for now: due at its retry time.
+    expect(store.claimConfirmation("b@example.com", { now })).toBe(true);
+    store.releaseConfirmation("b@example.com", "421 try later", later(30_000));
+    expect(due(later(29_999))).toEqual(["a@example.com"]);
+    expect(due(later(30_000))).toEqual(["a@example.com", "b@example.com"]);
+    expect(store.confirmationCounts()).toEqual({ sent: 0, pending: 2, failed: 0 });
+    store.close();
+  });
+
+  it("keeps an address refused for good out of every retry, with its error", () => {
+    const store = new WaitlistStore(file);
+    const now = new Date("2025-06-01T12:00:00Z");
+    store.add({ email: "x@example.com", emailKey: "x@example.com", source: "start", at: now });
+    expect(store.claimConfirmation("x@example.com", { now })).toBe(true);
+    store.failConfirmation("x@example.com", "550 5.1.1 no such user", now);
+    expect(store.claimConfirmation("x@example.com", { now: new Date(now.getTime() + 3_600_000) })).toBe(false);
+    expect(store.dueConfirmations(new Date(now.getTime() + 3_600_000))).toEqual([]);
+    expect(store.pendingConfirmations()).toEqual([]);
+    expect(store.confirmationCounts()).toEqual({ sent: 0, pending: 0, failed: 1 });
+    expect(store.failedConfirmations()).toEqual([
+      { email: "x@example.com", failedAt: "2025-06-01T12:00:00.000Z", error: "550 5.1.1 no such user" },
+    ]);
     store.close();
   });
 

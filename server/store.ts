@@ -12,6 +12,24 @@ export interface Signup {
   source: SignupSource;
   /** When the confirmation e-mail was handed to the mail server; null while it is owed. */
   confirmationSentAt: string | null;
+  /** When the mail server refused the address for good (a 5xx reply); no more attempts are made. */
+  confirmationFailedAt: string | null;
+  /** The mail server's last error for this address, if any. */
+  confirmationError: string | null;
+}
+
+/** An address owed its confirmation e-mail. */
+export interface OwedConfirmation {
+  email: string;
+  emailKey: string;
+  createdAt: string;
+}
+
+export interface ConfirmationCounts {
+  sent: number;
+  /** Still owed: not sent, not failed for good. */
+  pending: number;
+  failed: number;
 }
 
 /**
@@ -33,6 +51,9 @@ export const migrations: readonly string[] = [
    ALTER TABLE signups ADD COLUMN confirmation_claimed_until TEXT;
    ALTER TABLE signups ADD COLUMN confirmation_error TEXT;
    CREATE INDEX signups_confirmation_pending ON signups (id) WHERE confirmation_sent_at IS NULL;`,
+  // 3: retries on a schedule, and addresses the mail server refuses for good.
+  `ALTER TABLE signups ADD COLUMN confirmation_next_at TEXT;
+   ALTER TABLE signups ADD COLUMN confirmation_failed_at TEXT;`,
 ];
 
 export const schemaVersion = migrations.length;
@@ -105,22 +126,25 @@ export class WaitlistStore {
   }
 
   /** Stores a signup unless its key is already listed. Durable on return. */
-  add(entry: { email: string; emailKey: string; source: SignupSource; at?: Date }): { added: boolean } {
+  add(entry: { email: string; emailKey: string; source: SignupSource; at?: Date }): {
+    added: boolean;
+    createdAt: string;
+  } {
     const createdAt = (entry.at ?? new Date()).toISOString();
     const { changes } = this.insert.run(entry.email, entry.emailKey, createdAt, entry.source);
-    return { added: changes === 1 };
+    return { added: changes === 1, createdAt };
   }
 
   /**
    * Takes the right to send one address's confirmation for `leaseMs`, so two
    * senders (the server and resend-pending) never both send it. False when it
-   * was sent already or another sender holds it.
+   * was sent already, failed for good, or another sender holds it.
    */
   claimConfirmation(emailKey: string, { now = new Date(), leaseMs = 120_000 } = {}): boolean {
     const { changes } = this.db
       .prepare(
         `UPDATE signups SET confirmation_claimed_until = ?, confirmation_attempts = confirmation_attempts + 1
-         WHERE email_key = ? AND confirmation_sent_at IS NULL
+         WHERE email_key = ? AND confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL
            AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < ?)`,
       )
       .run(new Date(now.getTime() + leaseMs).toISOString(), emailKey, now.toISOString());
@@ -130,24 +154,90 @@ export class WaitlistStore {
   markConfirmationSent(emailKey: string, at = new Date()): void {
     this.db
       .prepare(
-        `UPDATE signups SET confirmation_sent_at = ?, confirmation_claimed_until = NULL, confirmation_error = NULL
+        `UPDATE signups SET confirmation_sent_at = ?, confirmation_claimed_until = NULL, confirmation_error = NULL,
+                            confirmation_next_at = NULL
          WHERE email_key = ?`,
       )
       .run(at.toISOString(), emailKey);
   }
 
-  /** Gives a claim back after a failed attempt, keeping the error for the operator. */
-  releaseConfirmation(emailKey: string, error: string): void {
+  /**
+   * Gives a claim back after a failed attempt, keeping the error for the
+   * operator; the next attempt is due at `retryAt`.
+   */
+  releaseConfirmation(emailKey: string, error: string, retryAt: Date): void {
     this.db
-      .prepare("UPDATE signups SET confirmation_claimed_until = NULL, confirmation_error = ? WHERE email_key = ?")
-      .run(error.slice(0, 500), emailKey);
+      .prepare(
+        `UPDATE signups SET confirmation_claimed_until = NULL, confirmation_error = ?, confirmation_next_at = ?
+         WHERE email_key = ?`,
+      )
+      .run(error.slice(0, 500), retryAt.toISOString(), emailKey);
   }
 
-  /** Addresses still owed a confirmation, oldest first. */
-  pendingConfirmations(): { email: string; emailKey: string }[] {
+  /** The mail server refused the address for good: no more attempts; the error stays for the operator. */
+  failConfirmation(emailKey: string, error: string, at = new Date()): void {
+    this.db
+      .prepare(
+        `UPDATE signups SET confirmation_claimed_until = NULL, confirmation_error = ?, confirmation_failed_at = ?,
+                            confirmation_next_at = NULL
+         WHERE email_key = ?`,
+      )
+      .run(error.slice(0, 500), at.toISOString(), emailKey);
+  }
+
+  /** How many attempts one address's confirmation has had (each claim is one). */
+  confirmationAttempts(emailKey: string): number {
+    const row = this.db.prepare("SELECT confirmation_attempts AS n FROM signups WHERE email_key = ?").get(emailKey) as
+      { n: number } | undefined;
+    return row?.n ?? 0;
+  }
+
+  /** Addresses still owed a confirmation (not sent, not failed for good), oldest first. */
+  pendingConfirmations(): OwedConfirmation[] {
     return this.db
-      .prepare("SELECT email, email_key AS emailKey FROM signups WHERE confirmation_sent_at IS NULL ORDER BY id")
-      .all() as { email: string; emailKey: string }[];
+      .prepare(
+        `SELECT email, email_key AS emailKey, created_at AS createdAt FROM signups
+         WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL ORDER BY id`,
+      )
+      .all() as OwedConfirmation[];
+  }
+
+  /**
+   * Owed confirmations a sender may try now: nobody holds them (or the hold
+   * has expired: its sender died) and any retry they wait for is due.
+   */
+  dueConfirmations(now = new Date(), limit = 100): OwedConfirmation[] {
+    const at = now.toISOString();
+    return this.db
+      .prepare(
+        `SELECT email, email_key AS emailKey, created_at AS createdAt FROM signups
+         WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL
+           AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < ?)
+           AND (confirmation_next_at IS NULL OR confirmation_next_at <= ?)
+         ORDER BY id LIMIT ?`,
+      )
+      .all(at, at, limit) as OwedConfirmation[];
+  }
+
+  /** Addresses the mail server refused for good, with its error. */
+  failedConfirmations(): { email: string; failedAt: string; error: string }[] {
+    return this.db
+      .prepare(
+        `SELECT email, confirmation_failed_at AS failedAt, confirmation_error AS error FROM signups
+         WHERE confirmation_failed_at IS NOT NULL ORDER BY id`,
+      )
+      .all() as { email: string; failedAt: string; error: string }[];
+  }
+
+  confirmationCounts(): ConfirmationCounts {
+    return this.db
+      .prepare(
+        `SELECT count(confirmation_sent_at) AS sent,
+                count(*) FILTER (WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL) AS pending,
+                count(confirmation_failed_at) AS failed
+         FROM signups`,
+      )
+      .get() as ConfirmationCounts;
   }
 
   count(): number {
@@ -158,7 +248,8 @@ export class WaitlistStore {
     return this.db
       .prepare(
         `SELECT id, email, email_key AS emailKey, created_at AS createdAt, source,
-                confirmation_sent_at AS confirmationSentAt
+                confirmation_sent_at AS confirmationSentAt, confirmation_failed_at AS confirmationFailedAt,
+                confirmation_error AS confirmationError
          FROM signups ORDER BY id`,
       )
       .all() as Signup[];

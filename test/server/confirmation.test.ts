@@ -12,6 +12,15 @@ const fetchHeaders = { ...formType, Accept: "text/plain" };
 const post = (server: TestServer, body: string) =>
   request(`${server.url}/`, { method: "POST", headers: fetchHeaders, body });
 
+/** Resolves once `condition` holds; fails the test after `ms`. */
+async function until(condition: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Condition not met within ${ms} ms: ${condition.toString()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function confirmationState(server: TestServer) {
   const db = new Database(server.dbFile, { readonly: true });
   try {
@@ -111,36 +120,84 @@ describe("the reply and the mail server", () => {
     }
   });
 
-  it("keeps the signup when the mail server is down, and resend-pending delivers it exactly once", async () => {
+  it("keeps the signup when the mail server is down, retries on its own schedule, and sends exactly once", async () => {
     const port = await closedPort();
     const smtpUrl = `smtp://127.0.0.1:${port}`;
-    const server = await startServer("start", { smtpUrl, retryDelaysMs: [20, 40] });
+    const server = await startServer("start", { smtpUrl, retryDelaysMs: [20, 40], sweepMs: 50 });
     try {
       const reply = await post(server, signupBody("offline@example.com"));
       expect(reply.status).toBe(200);
-      await server.confirmations!.idle();
-      expect(confirmationState(server)).toEqual([{ email: "offline@example.com", sentAt: null, attempts: 3 }]);
-      expect(server.logs.join("")).toMatch(/confirmation to o\*\*\*@example\.com failed 3 times .*stays pending/);
+      await until(() => confirmationState(server)[0]!.attempts >= 3);
+      expect(confirmationState(server)[0]!.sentAt).toBeNull();
+      expect(server.logs.join("")).toMatch(/confirmation to o\*\*\*@example\.com failed \(.*\); retrying in 0\.04 s/);
       expect(server.logs.join("")).not.toContain("offline@example.com");
 
       const env = { WAITLIST_DB: server.dbFile, SMTP_URL: smtpUrl, OUTBOX_DIR: server.outboxDir };
-      await expect(run(["resend-pending"], env)).rejects.toThrow(
-        /Sent 0 confirmations .*; 1 still pending\. The mail server said: /,
-      );
-
+      // The mail server comes back: the running server's schedule delivers, with no manual step.
       const smtp = await startSmtpServer(port);
       try {
-        await expect(run(["resend-pending"], env)).resolves.toBe(
-          `Sent 1 confirmation (via smtp://127.0.0.1:${port}); 0 still pending.`,
-        );
+        await smtp.waitFor(1);
+        await until(() => confirmationState(server)[0]!.sentAt !== null);
         await expect(run(["resend-pending"], env)).resolves.toMatch(/^Sent 0 confirmations .*; 0 still pending\.$/);
         expect(smtp.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["offline@example.com"]]);
-        expect(confirmationState(server)[0]!.sentAt).not.toBeNull();
       } finally {
         await smtp.close();
       }
     } finally {
       await server.close();
+      removeDir(server.dir);
+    }
+  });
+
+  it("resend-pending exits non-zero while a confirmation is owed for a reason that may pass", async () => {
+    const port = await closedPort();
+    const server = await startServer("start", { smtpUrl: `smtp://127.0.0.1:${port}`, retryDelaysMs: [60_000] });
+    try {
+      expect((await post(server, signupBody("offline@example.com"))).status).toBe(200);
+      await until(() => confirmationState(server)[0]!.attempts === 1);
+      await server.close();
+      const env = { WAITLIST_DB: server.dbFile, SMTP_URL: `smtp://127.0.0.1:${port}`, OUTBOX_DIR: server.outboxDir };
+      await expect(run(["resend-pending"], env)).rejects.toThrow(
+        /^Sent 0 confirmations .*; 1 still pending\.\nThe mail server said: .*ECONNREFUSED/,
+      );
+      const smtp = await startSmtpServer(port);
+      try {
+        await expect(run(["resend-pending"], env)).resolves.toBe(
+          `Sent 1 confirmation (via smtp://127.0.0.1:${port}); 0 still pending.`,
+        );
+        expect(smtp.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["offline@example.com"]]);
+      } finally {
+        await smtp.close();
+      }
+    } finally {
+      removeDir(server.dir);
+    }
+  });
+
+  it("marks an address the mail server refuses for good as failed, stops retrying, and resend-pending stays green", async () => {
+    const smtp = await startSmtpServer(0, { refuseRecipient: (address) => address.startsWith("nobody") });
+    const server = await startServer("start", { smtpUrl: smtp.url, retryDelaysMs: [20], sweepMs: 50 });
+    try {
+      expect((await post(server, signupBody("nobody@example.com"))).status).toBe(200);
+      expect((await post(server, signupBody("ada@example.com"))).status).toBe(200);
+      await smtp.waitFor(1);
+      await until(() => server.logs.join("").includes("refused for good"));
+      // Several sweeps later: one attempt, no more.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(confirmationState(server)).toEqual([
+        { email: "nobody@example.com", sentAt: null, attempts: 1 },
+        { email: "ada@example.com", sentAt: expect.any(String), attempts: 1 },
+      ]);
+      const env = { WAITLIST_DB: server.dbFile, SMTP_URL: smtp.url, OUTBOX_DIR: server.outboxDir };
+      await expect(run(["count"], env)).resolves.toMatch(
+        /^2 addresses on the waitlist\.\nConfirmations: 1 sent, 0 pending, 1 refused by the mail server\.\n {2}refused: nobody@example\.com \(.*\): .*550.*Mailbox unavailable/,
+      );
+      await expect(run(["resend-pending"], env)).resolves.toMatch(/^Sent 0 confirmations .*; 0 still pending\.$/);
+      await expect(run(["export", "--format", "json"], env)).resolves.toContain('"confirmationFailedAt": "20');
+      expect(smtp.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["ada@example.com"]]);
+    } finally {
+      await server.close();
+      await smtp.close();
       removeDir(server.dir);
     }
   });

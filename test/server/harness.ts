@@ -100,7 +100,17 @@ export async function startServer(
     dir = mkdtempSync(path.join(os.tmpdir(), "waitlist-")),
     smtpUrl,
     retryDelaysMs,
-  }: { rateLimitPerMinute?: number; dir?: string; smtpUrl?: string; retryDelaysMs?: number[] } = {},
+    sweepMs,
+    trustProxy,
+  }: {
+    rateLimitPerMinute?: number;
+    dir?: string;
+    smtpUrl?: string;
+    retryDelaysMs?: number[];
+    /** Start the confirmations' schedule, sweeping this often (the start adapter; npm start does it too). */
+    sweepMs?: number;
+    trustProxy?: number;
+  } = {},
 ): Promise<TestServer> {
   const dbFile = path.join(dir, "data", "waitlist.db");
   const outboxDir = path.join(dir, "data", "outbox");
@@ -120,10 +130,12 @@ export async function startServer(
       source: "start",
       rateLimitPerMinute,
       retryDelaysMs,
+      sweepMs,
       log,
     });
     ({ store, confirmations } = waitlist);
-    app = createApp({ publicDir, receiver: waitlist.receiver, log });
+    if (sweepMs !== undefined) void confirmations.start();
+    app = createApp({ publicDir, receiver: waitlist.receiver, trustProxy, log });
   } else {
     // Gatsby's develop server is an Express app; mount the middleware the way gatsby-config does.
     app = express();
@@ -159,7 +171,7 @@ export async function startServer(
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await confirmations?.idle();
+      await confirmations?.close();
       store?.close();
     },
   };

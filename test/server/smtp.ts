@@ -20,7 +20,14 @@ export interface TestSmtpServer {
 /** A real SMTP server on 127.0.0.1 that parses every message on arrival (mailparser). */
 export async function startSmtpServer(
   port = 0,
-  { beforeData }: { beforeData?: () => Promise<void> } = {},
+  {
+    beforeData,
+    refuseRecipient,
+  }: {
+    beforeData?: () => Promise<void>;
+    /** Recipients refused for good, the way a strict server refuses a mailbox it does not have (550). */
+    refuseRecipient?: (address: string) => boolean;
+  } = {},
 ): Promise<TestSmtpServer> {
   const deliveries: Delivery[] = [];
   const server = new SMTPServer({
@@ -31,6 +38,11 @@ export async function startSmtpServer(
       // A slow server: hold the transaction until the test lets it go.
       if (beforeData) void beforeData().then(() => callback());
       else callback();
+    },
+    onRcptTo(address, _session, callback) {
+      if (refuseRecipient?.(address.address)) {
+        callback(Object.assign(new Error("5.1.1 Mailbox unavailable"), { responseCode: 550 }));
+      } else callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
