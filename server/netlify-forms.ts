@@ -1,0 +1,88 @@
+import { NetlifyAPI } from "@netlify/api";
+import { site } from "../src/site";
+import { checkEmail } from "./email";
+
+/*
+ * The waitlist as Netlify Forms holds it, read through Netlify's own API
+ * client (@netlify/api; https://open-api.netlify.com). One place for the
+ * client, the variables it needs and the form's submissions, for every
+ * function and command that reads them.
+ */
+
+/** One submission of the waitlist form, as the API returns it. */
+export interface FormSubmission {
+  id: string;
+  form_id?: string;
+  created_at: string;
+  site_url?: string;
+  data?: Record<string, unknown>;
+}
+
+export class NetlifySetupError extends Error {}
+
+const defaultApiUrl = "https://api.netlify.com/api/v1";
+const perPage = 100;
+
+/**
+ * A client for this site: NETLIFY_API_TOKEN (a personal access token, scoped
+ * to Functions) and the site's id (SITE_ID, which Netlify sets for functions;
+ * NETLIFY_SITE_ID elsewhere). NETLIFY_API_URL points the client at another
+ * address, such as a proxy or a test's stand-in. A missing variable is a
+ * NetlifySetupError naming it.
+ */
+export function netlifyForms(env: NodeJS.ProcessEnv = process.env) {
+  const token = env.NETLIFY_API_TOKEN?.trim();
+  if (!token) throw new NetlifySetupError("NETLIFY_API_TOKEN is not set");
+  const siteId: string = (env.SITE_ID ?? env.NETLIFY_SITE_ID)?.trim() ?? "";
+  if (siteId === "") throw new NetlifySetupError("SITE_ID (or NETLIFY_SITE_ID) is not set");
+  let apiUrl: URL;
+  try {
+    apiUrl = new URL(env.NETLIFY_API_URL?.trim() || defaultApiUrl);
+  } catch {
+    throw new NetlifySetupError("NETLIFY_API_URL is not a URL");
+  }
+  const api = new NetlifyAPI(token, {
+    scheme: apiUrl.protocol.replace(/:$/, ""),
+    host: apiUrl.host,
+    pathPrefix: apiUrl.pathname.replace(/\/+$/, ""),
+    userAgent: `${site.name.toLowerCase()}-waitlist`,
+  });
+
+  /** The id of this site's waitlist form; undefined when the site has none (no deploy has detected it yet). */
+  async function waitlistFormId(): Promise<string | undefined> {
+    const forms = (await api.listSiteForms({ site_id: siteId })) as { id?: unknown; name?: unknown }[];
+    const form = forms.find((candidate) => candidate.name === site.waitlist.formName);
+    return typeof form?.id === "string" ? form.id : undefined;
+  }
+
+  /** One submission by its id; undefined when Netlify has none by that id. */
+  async function submission(id: string): Promise<FormSubmission | undefined> {
+    try {
+      const found = (await api.listFormSubmission({ submission_id: id })) as FormSubmission | FormSubmission[];
+      // The API answers with the submission; its published spec says a list of them.
+      return (Array.isArray(found) ? found : [found]).find((candidate) => candidate?.id === id);
+    } catch (error) {
+      if ((error as { status?: number }).status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  /** Every (verified) submission of one form, all pages, newest first as the API lists them. */
+  async function submissions(formId: string): Promise<FormSubmission[]> {
+    const all: FormSubmission[] = [];
+    for (let page = 1; ; page++) {
+      const batch = (await api.listFormSubmissions({ form_id: formId, page, per_page: perPage })) as FormSubmission[];
+      all.push(...batch);
+      if (batch.length < perPage) return all;
+    }
+  }
+
+  return { api, siteId, waitlistFormId, submission, submissions };
+}
+
+/** The key (email.ts) of a submission's address, or undefined when it holds no valid one. */
+export function submissionEmailKey(submission: FormSubmission): string | undefined {
+  const email = submission.data?.[site.waitlist.emailField];
+  const checked = checkEmail(typeof email === "string" ? email : undefined);
+  return checked.ok ? checked.key : undefined;
+}
