@@ -11,8 +11,16 @@ export interface ServerConfig {
   publicDir: string;
   /** Signups accepted per client IP per minute. */
   rateLimitPerMinute: number;
-  /** Read the client IP from X-Forwarded-For (only behind a proxy you run). */
-  trustProxy: boolean;
+  /**
+   * How many proxies of yours stand in front of the server. 0: none, the
+   * client is the socket's peer. 1: one, the client is the address that proxy
+   * saw, the last in X-Forwarded-For; anything a client wrote before it is ignored.
+   */
+  trustProxy: number;
+  /** How long one sender may hold an owed confirmation before another may take it over (a crashed one's). */
+  confirmationLeaseMs: number;
+  /** How often the running server looks for owed confirmations: expired holds, failures due a retry. */
+  confirmationSweepMs: number;
 }
 
 const root = path.resolve(__dirname, "..");
@@ -27,6 +35,17 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min
   return value;
 }
 
+/** TRUST_PROXY: a count of proxies, never "true", which would believe whatever X-Forwarded-For a client sends. */
+function proxyHops(env: NodeJS.ProcessEnv): number {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw && !/^\d+$/.test(raw)) {
+    throw new ConfigError(
+      `TRUST_PROXY must be the number of your proxies in front of the server, from 0 to 10 (got "${raw}"); behind one proxy: TRUST_PROXY=1.`,
+    );
+  }
+  return wholeNumber(env, "TRUST_PROXY", 0, 0, 10);
+}
+
 /** Settings of the waitlist receiver and the preview server, from the environment. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
@@ -35,6 +54,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dbFile: path.resolve(root, env.WAITLIST_DB?.trim() || "data/waitlist.db"),
     publicDir: path.resolve(root, env.PUBLIC_DIR?.trim() || "public"),
     rateLimitPerMinute: wholeNumber(env, "WAITLIST_RATE_LIMIT", 5, 1, 1_000_000),
-    trustProxy: /^(1|true|yes)$/i.test(env.TRUST_PROXY?.trim() ?? ""),
+    trustProxy: proxyHops(env),
+    confirmationLeaseMs: wholeNumber(env, "CONFIRMATION_LEASE_SECONDS", 120, 1, 3600) * 1000,
+    confirmationSweepMs: wholeNumber(env, "CONFIRMATION_SWEEP_SECONDS", 30, 1, 3600) * 1000,
   };
 }

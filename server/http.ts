@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import morgan from "morgan";
+import { listeningOrigins } from "./client-address";
 import type { Receiver } from "./receiver";
 
 type Next = (error?: unknown) => void;
@@ -43,12 +44,15 @@ export function receiverMiddleware(receiver: Receiver) {
         method: req.method ?? "GET",
         headers: req.headers,
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+        ownOrigins: listeningOrigins(req.socket),
         body: req,
       })
       .then((reply) => {
         res.locals = { ...res.locals, reason: reply.reason };
         // A refusal sent before the body was read: do not keep the rest of it on this connection.
         if (!req.complete) reply.headers.Connection = "close";
+        // Once the reply is out, or the client gone: exactly once either way.
+        if (reply.afterReply) res.once("close", reply.afterReply);
         res.writeHead(reply.status, reply.headers);
         res.end(req.method === "HEAD" ? undefined : reply.body);
       }, next);

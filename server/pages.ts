@@ -1,4 +1,5 @@
 import { site } from "../src/site";
+import { contentSecurityPolicy, sha256 } from "./headers";
 
 /** Escapes text for HTML content and quoted attributes. */
 export function escapeHtml(text: string): string {
@@ -17,9 +18,17 @@ p{margin:0 0 1.5rem;color:#4a4760}
 a{display:inline-block;padding:.7rem 1.4rem;border-radius:999px;background:#c0134a;color:#fff;font-weight:650;text-decoration:none}
 a:hover{background:#9d0f3c}a:focus-visible{outline:3px solid #1b5fd6;outline-offset:3px}`.trim();
 
+/** The result page has one inline stylesheet and no script. */
+export const resultPagePolicy = contentSecurityPolicy({
+  scripts: [],
+  styles: [sha256(resultPageStyle)],
+  styleAttributes: [],
+});
+
 /**
  * The small page a visitor without JavaScript sees after the native form
- * post, like Netlify's own success page, in the site's colours.
+ * post (and any refusal of the server's own), like Netlify's own success
+ * page, in the site's colours.
  */
 export function renderResultPage({ heading, message }: { heading: string; message: string }): string {
   return `<!doctype html>

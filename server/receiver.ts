@@ -4,9 +4,9 @@ import contentType from "content-type";
 import getRawBody from "raw-body";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { site } from "../src/site";
+import { clientKey } from "./client-address";
 import { checkEmail } from "./email";
-import { contentSecurityPolicy, sha256 } from "./headers";
-import { renderResultPage, resultPageStyle } from "./pages";
+import { renderResultPage, resultPagePolicy } from "./pages";
 import type { SignupSource, WaitlistStore } from "./store";
 
 /** What the receiver needs of an HTTP request, whatever server delivered it. */
@@ -14,6 +14,8 @@ export interface ReceiverRequest {
   method: string;
   headers: IncomingHttpHeaders;
   clientIp: string;
+  /** The origins of the address the request came in on (client-address.ts's listeningOrigins). */
+  ownOrigins: readonly string[];
   body: Readable;
 }
 
@@ -23,18 +25,25 @@ export interface ReceiverReply {
   body: string;
   /** The one-line reason of a refusal, for the request log; never contains the address. */
   reason?: string;
+  /**
+   * Work for after the reply is written (queueing a new signup's confirmation): done before it, it
+   * would make a new address answer measurably later than a listed one.
+   */
+  afterReply?: () => void;
 }
 
 export interface NewSignup {
   email: string;
   emailKey: string;
+  /** When it was stored. */
+  createdAt: string;
 }
 
 export interface ReceiverOptions {
   store: WaitlistStore;
   source: SignupSource;
   rateLimitPerMinute: number;
-  /** Called after a new address is stored and before the reply is sent; must not throw or wait. */
+  /** Called once a new address is stored and its reply written; must not throw or wait. */
   onNewSignup?: (signup: NewSignup) => void;
   /** Where failures are reported; never given a full address. */
   warn?: (message: string) => void;
@@ -45,9 +54,6 @@ export const allowedMethods = "GET, HEAD, POST";
 const formType = "application/x-www-form-urlencoded";
 const { formName, emailField, honeypotField } = site.waitlist;
 
-/** The result page has one inline stylesheet and no script. */
-const resultPagePolicy = contentSecurityPolicy({ scripts: [], styles: [sha256(resultPageStyle)], styleAttributes: [] });
-
 const successText = "You are on the waitlist. Check your email for a confirmation message.";
 
 interface Outcome {
@@ -56,6 +62,8 @@ interface Outcome {
   /** One line, in words a visitor or operator can act on. */
   message: string;
   headers?: Record<string, string>;
+  /** Work for after the reply is written. */
+  after?: () => void;
 }
 
 const success: Outcome = { status: 200, heading: "You are on the list!", message: successText };
@@ -69,19 +77,38 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** A browser tells us where a POST comes from; refuse other sites (CSRF). */
-function isCrossSite(headers: IncomingHttpHeaders): boolean {
+/**
+ * A browser tells us where a POST comes from; refuse other sites (CSRF). The
+ * Origin must be the configured site's (SITE_URL) or that of the address the
+ * server listens on; never the request's own Host, which a DNS-rebinding page
+ * sets to its own name.
+ */
+function isCrossSite(headers: IncomingHttpHeaders, ownOrigins: readonly string[]): boolean {
   if (header(headers, "sec-fetch-site") === "cross-site") return true;
   const origin = header(headers, "origin");
   if (origin === undefined) return false;
-  let originHost: string;
+  let originOf: string;
   try {
-    originHost = new URL(origin).host;
+    originOf = new URL(origin).origin;
   } catch {
     return true; // "null" (sandboxed or privacy-redirected) and garbage alike
   }
-  const ownHosts = [header(headers, "host"), new URL(site.url).host];
-  return !ownHosts.includes(originHost);
+  return ![new URL(site.url).origin, ...ownOrigins].includes(originOf);
+}
+
+/**
+ * A percent-escape that does not decode to UTF-8 (%FF), or is not one at all
+ * (%zz): URLSearchParams would quietly make it U+FFFD or keep it as typed.
+ */
+function hasBrokenEscapes(text: string): boolean {
+  for (const part of text.split(/[&=]/)) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, " "));
+    } catch {
+      return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -97,7 +124,9 @@ export function createReceiver(options: ReceiverOptions) {
     if (request.method !== "POST") {
       return refuse(405, "Only POST is accepted here.", { Allow: allowedMethods });
     }
-    if (isCrossSite(request.headers)) return refuse(403, "Signups are accepted from this site only.");
+    if (isCrossSite(request.headers, request.ownOrigins)) {
+      return refuse(403, "Signups are accepted from this site only.");
+    }
 
     let type: contentType.ParsedMediaType;
     try {
@@ -108,6 +137,10 @@ export function createReceiver(options: ReceiverOptions) {
     if (type.type !== formType) return refuse(415, `Send the form as ${formType}.`);
     const charset = type.parameters.charset?.toLowerCase();
     if (charset && charset !== "utf-8") return refuse(415, "Send the form in UTF-8.");
+    const encoding = header(request.headers, "content-encoding")?.trim().toLowerCase();
+    if (encoding && encoding !== "identity") {
+      return refuse(415, "Send the form uncompressed: no Content-Encoding is decoded here.");
+    }
 
     let raw: Buffer;
     try {
@@ -127,6 +160,7 @@ export function createReceiver(options: ReceiverOptions) {
     } catch {
       return refuse(400, "The form is not valid UTF-8.");
     }
+    if (hasBrokenEscapes(text)) return refuse(400, "The form is not valid UTF-8.");
     const fields = new URLSearchParams(text);
 
     if (fields.getAll("form-name").length !== 1 || fields.get("form-name") !== formName) {
@@ -134,7 +168,7 @@ export function createReceiver(options: ReceiverOptions) {
     }
 
     try {
-      await limiter.consume(request.clientIp);
+      await limiter.consume(clientKey(request.clientIp));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
@@ -143,18 +177,23 @@ export function createReceiver(options: ReceiverOptions) {
       });
     }
 
-    // A filled honeypot is a bot: answer exactly like a success, keep nothing.
-    if ((fields.get(honeypotField) ?? "") !== "") return success;
+    // A filled honeypot, in any of its copies, is a bot: answer exactly like a success, keep nothing.
+    if (fields.getAll(honeypotField).some((value) => value !== "")) return success;
 
     const emails = fields.getAll(emailField);
     if (emails.length > 1) return refuse(400, "Send one e-mail address at a time.");
     const checked = checkEmail(emails[0]);
     if (!checked.ok) return refuse(422, checked.reason);
 
-    const { added } = options.store.add({ email: checked.email, emailKey: checked.key, source: options.source });
-    if (added) options.onNewSignup?.({ email: checked.email, emailKey: checked.key });
-    // New and repeat addresses get the same answer: nobody can learn who is listed.
-    return success;
+    const { added, createdAt } = options.store.add({
+      email: checked.email,
+      emailKey: checked.key,
+      source: options.source,
+    });
+    // New and repeat addresses get the same answer, after the same work: nobody can learn who is listed.
+    if (!added || !options.onNewSignup) return success;
+    const onNewSignup = options.onNewSignup;
+    return { ...success, after: () => onNewSignup({ email: checked.email, emailKey: checked.key, createdAt }) };
   }
 
   async function handle(request: ReceiverRequest): Promise<ReceiverReply> {
@@ -177,6 +216,7 @@ export function createReceiver(options: ReceiverOptions) {
       },
       body: html ? renderResultPage(outcome) : `${outcome.message}\n`,
       ...(outcome.status >= 400 ? { reason: outcome.message } : {}),
+      ...(outcome.after ? { afterReply: outcome.after } : {}),
     };
   }
 

@@ -51,9 +51,11 @@ export const migrations: readonly string[] = [
    ALTER TABLE signups ADD COLUMN confirmation_claimed_until TEXT;
    ALTER TABLE signups ADD COLUMN confirmation_error TEXT;
    CREATE INDEX signups_confirmation_pending ON signups (id) WHERE confirmation_sent_at IS NULL;`,
-  // 3: retries on a schedule, and addresses the mail server refuses for good.
+  // 3: retries on a schedule, addresses the mail server refuses for good, and repeats counted (a durable write for
+  // a listed address too, so a repeat takes as long as a new signup).
   `ALTER TABLE signups ADD COLUMN confirmation_next_at TEXT;
-   ALTER TABLE signups ADD COLUMN confirmation_failed_at TEXT;`,
+   ALTER TABLE signups ADD COLUMN confirmation_failed_at TEXT;
+   ALTER TABLE signups ADD COLUMN repeat_signups INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 export const schemaVersion = migrations.length;
@@ -67,7 +69,7 @@ export class StoreError extends Error {}
 export class WaitlistStore {
   readonly file: string;
   private readonly db: Database.Database;
-  private readonly insert: Database.Statement<[string, string, string, string]>;
+  private readonly insert: Database.Statement<[string, string, string, string], { repeats: number }>;
 
   constructor(file: string) {
     this.file = file;
@@ -79,8 +81,12 @@ export class WaitlistStore {
     this.db.pragma("foreign_keys = ON");
     this.assertSettings();
     this.migrate();
+    // A listed address is counted as a repeat: the same durable write as a new one, so that the time a
+    // signup takes does not tell whether the address was listed.
     this.insert = this.db.prepare(
-      "INSERT INTO signups (email, email_key, created_at, source) VALUES (?, ?, ?, ?) ON CONFLICT (email_key) DO NOTHING",
+      `INSERT INTO signups (email, email_key, created_at, source) VALUES (?, ?, ?, ?)
+       ON CONFLICT (email_key) DO UPDATE SET repeat_signups = repeat_signups + 1
+       RETURNING repeat_signups AS repeats`,
     );
   }
 
@@ -125,14 +131,14 @@ export class WaitlistStore {
     upgrade();
   }
 
-  /** Stores a signup unless its key is already listed. Durable on return. */
+  /** Stores a signup unless its key is already listed (then counts a repeat). Durable on return. */
   add(entry: { email: string; emailKey: string; source: SignupSource; at?: Date }): {
     added: boolean;
     createdAt: string;
   } {
     const createdAt = (entry.at ?? new Date()).toISOString();
-    const { changes } = this.insert.run(entry.email, entry.emailKey, createdAt, entry.source);
-    return { added: changes === 1, createdAt };
+    const { repeats } = this.insert.get(entry.email, entry.emailKey, createdAt, entry.source)!;
+    return { added: repeats === 0, createdAt };
   }
 
   /**
