@@ -6,12 +6,15 @@ import expressStaticGzip from "express-static-gzip";
 import { cacheControlFor, htmlHeaders, securityHeaders } from "./headers";
 import { encodings } from "./precompress";
 import { receiverMiddleware, requestLog } from "./http";
+import { renderResultPage, resultPagePolicy } from "./pages";
+import { isPrivatePath } from "./private-files";
 import type { Receiver } from "./receiver";
 
 export interface AppOptions {
   publicDir: string;
   receiver: Receiver;
-  trustProxy?: boolean;
+  /** How many proxies of yours stand in front (config.ts); 0 for none. */
+  trustProxy?: number;
   log?: (line: string) => void;
 }
 
@@ -20,7 +23,7 @@ export interface AppOptions {
  * at build time, see precompress.ts, else compressed on the fly; with ETags
  * and Gatsby's caching rules) and the waitlist receiver on POST /.
  */
-export function createApp({ publicDir, receiver, trustProxy = false, log }: AppOptions): express.Express {
+export function createApp({ publicDir, receiver, trustProxy = 0, log }: AppOptions): express.Express {
   const notFoundPage = path.join(publicDir, "404.html");
 
   // Each page's headers come from its own HTML (its CSP hashes), the same
@@ -37,6 +40,7 @@ export function createApp({ publicDir, receiver, trustProxy = false, log }: AppO
 
   const app = express();
   app.disable("x-powered-by");
+  // A hop count: Express takes the client from X-Forwarded-For, right to left, past that many proxies.
   app.set("trust proxy", trustProxy);
   app.use(requestLog(log));
   app.use((_req, res, next) => {
@@ -66,8 +70,17 @@ export function createApp({ publicDir, receiver, trustProxy = false, log }: AppO
       },
     },
   });
-  // Files answer GET and HEAD only; anything else falls through to the 404 below uncompressed.
-  app.use((req, res, next) => (req.method === "GET" || req.method === "HEAD" ? statics(req, res, next) : next()));
+  // Files answer GET and HEAD only, and never the build's own (private-files.ts); the rest falls to the 404 below.
+  app.use((req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      // Refused here, with the site's page, before the static server answers it in its own words.
+      return next(Object.assign(new URIError("The path is not valid %-encoding."), { status: 400 }));
+    }
+    return isPrivatePath(req.path) ? next() : statics(req, res, next);
+  });
   app.use((req, res) => {
     // Set when a compressed copy was picked but could not be sent (deleted since start-up).
     res.removeHeader("Content-Encoding");
@@ -78,5 +91,35 @@ export function createApp({ publicDir, receiver, trustProxy = false, log }: AppO
       res.set("Cache-Control", "no-store").type("text").send("Not found.\n");
     }
   });
+  // What Express itself refuses (a path that is not valid %-encoding, say): the site's page and headers, not Express's.
+  app.use(
+    (
+      error: { status?: number; statusCode?: number },
+      req: express.Request,
+      res: express.Response,
+      next: express.NextFunction,
+    ) => {
+      if (res.headersSent) {
+        next(error);
+        return;
+      }
+      const status = error.status ?? error.statusCode ?? 500;
+      const refused = status >= 400 && status < 500;
+      const reply = refused
+        ? { heading: "That address is not valid", message: "Check the link, or go to the home page." }
+        : { heading: "Something went wrong", message: "Please try again in a minute." };
+      res.locals.reason = refused ? "not a valid request" : "server error";
+      res.removeHeader("Content-Encoding");
+      res
+        .status(refused ? status : 500)
+        .set(securityHeaders)
+        .set({
+          "Cache-Control": "no-store",
+          "Content-Security-Policy": resultPagePolicy,
+        });
+      if (req.method === "HEAD") res.type("html").end();
+      else res.type("html").send(renderResultPage(reply));
+    },
+  );
   return app;
 }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { createApp } from "./app";
 import { ConfigError, readConfig } from "./config";
+import { createHttpServer } from "./http-server";
 import { readMailConfig } from "./mailer";
 import { StoreError } from "./store";
 import { openWaitlist } from "./waitlist";
@@ -21,10 +22,14 @@ function main(): void {
     mail: readMailConfig(),
     source: "start",
     rateLimitPerMinute: config.rateLimitPerMinute,
+    leaseMs: config.confirmationLeaseMs,
+    sweepMs: config.confirmationSweepMs,
     warn: (message) => console.error(message),
   });
   const app = createApp({ publicDir: config.publicDir, receiver, trustProxy: config.trustProxy });
-  const server = app.listen(config.port, config.host, () => {
+  // Behind proxies of yours every connection comes from them: the per-address cap is theirs to keep.
+  const server = createHttpServer(app, { countByAddress: config.trustProxy === 0 });
+  server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
     const shown = config.host === "127.0.0.1" ? "localhost" : config.host;
