@@ -35,6 +35,9 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
   actions.setWebpackConfig({ plugins: [plugins.define(definitions)] });
   if (stage === "build-javascript") {
     actions.setWebpackConfig({
+      // No source maps: they hold the full original source, and nobody debugs the deployed site with them
+      // (private-files.ts). Not written at all, so neither npm start nor Netlify can serve them.
+      devtool: false,
       plugins: [
         plugins.normalModuleReplacement(
           /internal-plugins[\\/]partytown[\\/]gatsby-browser\.js$/,

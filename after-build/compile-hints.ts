@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /*
@@ -16,9 +16,8 @@ export const compileHint = "//# allFunctionsCalledOnLoad\n";
 
 /**
  * Puts the compile hint at the top of every script webpack wrote into
- * publicDir, and moves each script's source map down the one line the hint
- * takes. Scripts that have it already are left alone. Returns the scripts
- * changed.
+ * publicDir (the build writes no source maps to shift; gatsby-node.ts).
+ * Scripts that have it already are left alone. Returns the scripts changed.
  */
 export function addCompileHints(publicDir: string): string[] {
   const changed: string[] = [];
@@ -28,13 +27,6 @@ export function addCompileHints(publicDir: string): string[] {
     const code = readFileSync(file, "utf8");
     if (code.startsWith(compileHint)) continue;
     writeFileSync(file, compileHint + code);
-    const mapFile = `${file}.map`;
-    if (existsSync(mapFile)) {
-      const map = JSON.parse(readFileSync(mapFile, "utf8")) as { mappings: string };
-      // In a version 3 source map each ";" starts the next line of the script.
-      map.mappings = `;${map.mappings}`;
-      writeFileSync(mapFile, JSON.stringify(map));
-    }
     changed.push(name);
   }
   return changed;

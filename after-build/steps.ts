@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { htmlPages, netlifyHeaders } from "../server/headers";
 import { precompress } from "../server/precompress";
+import { netlifyRedirects } from "../server/private-files";
 import { site } from "../src/site";
 import { addCompileHints } from "./compile-hints";
 import { withPaintFirstLoader } from "./paint-first";
@@ -48,6 +49,15 @@ export const afterBuildSteps: readonly AfterBuildStep[] = [
     run(publicDir) {
       writeFileSync(path.join(publicDir, "_headers"), netlifyHeaders(publicDir));
       return "Wrote public/_headers";
+    },
+  },
+  {
+    name: "private-files",
+    why: "Netlify's _redirects: the build's bookkeeping answers 404 there too, as on npm start.",
+    rewritesGatsbyOutput: false,
+    run(publicDir) {
+      writeFileSync(path.join(publicDir, "_redirects"), netlifyRedirects());
+      return "Wrote public/_redirects";
     },
   },
   {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import { isPrivatePath } from "./private-files";
 
 /*
  * The npm start server sends public/ compressed ahead of time: brotli at its
@@ -12,7 +13,7 @@ import { brotliCompress, constants, gzip } from "node:zlib";
  * on its own and ignores these files.
  */
 
-/** Text the browser fetches. Source maps stay uncompressed on disk; the server compresses them if asked. */
+/** Text the browser fetches (never the build's private files). */
 const compressible = /\.(html|js|css|json|xml|txt|svg)$/;
 
 const brotli = promisify(brotliCompress);
@@ -58,7 +59,7 @@ export async function precompress(publicDir: string): Promise<PrecompressSummary
   const summary: PrecompressSummary = { files: 0, bytes: 0, brotliBytes: 0 };
   await Promise.all(
     names
-      .filter((name) => compressible.test(name))
+      .filter((name) => compressible.test(name) && !isPrivatePath(`/${name.split(path.sep).join("/")}`))
       .map(async (name) => {
         const file = path.join(publicDir, name);
         const content = readFileSync(file);
