@@ -1,12 +1,13 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import express from "express";
 import { createApp } from "../../server/app";
 import { developWaitlistMiddleware } from "../../server/develop";
+import { createHttpServer, type ServerLimits } from "../../server/http-server";
 import type { Confirmations } from "../../server/confirmations";
 import { readMailConfig } from "../../server/mailer";
 import { precompress } from "../../server/precompress";
@@ -73,6 +74,13 @@ export function writePublicDir(dir: string): void {
     "styles.0123456789abcdef0123.css": "body{margin:0}",
     "static/d/0123456789abcdef/logo.svg": "<svg/>",
     "favicon.svg": "<svg/>",
+    // The build's bookkeeping, which nobody may download (private-files.ts).
+    "app-0123456789abcdef0123.js.map": '{"version":3,"sourcesContent":["const secret = 1;"]}',
+    "webpack.stats.json": '{"assetsByChunkName":{}}',
+    "chunk-map.json": '{"app":["/app-0123456789abcdef0123.js"]}',
+    _headers: "/*\n  X-Frame-Options: DENY\n",
+    _redirects: "/webpack.stats.json  /404.html  404!\n",
+    "_gatsby/slices/_gatsby-scripts-1.html": "<script>internal</script>",
   };
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
@@ -89,6 +97,8 @@ export interface TestServer {
   confirmations?: Confirmations;
   logs: string[];
   rows(): { email: string; email_key: string; source: string; created_at: string }[];
+  /** The .eml files in the outbox (mail without SMTP_URL), once the sends under way have finished. */
+  outbox(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -102,6 +112,7 @@ export async function startServer(
     retryDelaysMs,
     sweepMs,
     trustProxy,
+    limits,
   }: {
     rateLimitPerMinute?: number;
     dir?: string;
@@ -110,6 +121,8 @@ export async function startServer(
     /** Start the confirmations' schedule, sweeping this often (the start adapter; npm start does it too). */
     sweepMs?: number;
     trustProxy?: number;
+    /** The start adapter's HTTP server limits (http-server.ts); its defaults otherwise. */
+    limits?: ServerLimits;
   } = {},
 ): Promise<TestServer> {
   const dbFile = path.join(dir, "data", "waitlist.db");
@@ -147,7 +160,7 @@ export async function startServer(
     );
     app.use((_req, res) => res.status(404).send("Gatsby would answer here"));
   }
-  const server = http.createServer(app);
+  const server = adapter === "start" ? createHttpServer(app, { limits }) : http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -167,6 +180,10 @@ export async function startServer(
       } finally {
         db.close();
       }
+    },
+    outbox: async () => {
+      await confirmations?.idle();
+      return existsSync(outboxDir) ? readdirSync(outboxDir).filter((name) => name.endsWith(".eml")) : [];
     },
     close: async () => {
       server.closeAllConnections();

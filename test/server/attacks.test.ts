@@ -1,0 +1,394 @@
+import net from "node:net";
+import { readConfig, ConfigError } from "../../server/config";
+import { createReceiver } from "../../server/receiver";
+import { WaitlistStore } from "../../server/store";
+import { form, formType, removeDir, request, signupBody, startServer, type TestServer } from "./harness";
+
+/*
+ * One test per defect an attack on `npm run serve` found (issue 15), over
+ * real HTTP against the npm start app on 127.0.0.1. Each reproduces the
+ * attack and asserts the answer, that nothing was stored and that no mail
+ * was written.
+ */
+
+jest.setTimeout(30_000);
+
+const fetchHeaders = { ...formType, Accept: "text/plain" };
+const post = (server: TestServer, body: string, headers: Record<string, string> = {}) =>
+  request(`${server.url}/`, { method: "POST", headers: { ...fetchHeaders, ...headers }, body });
+
+let server: TestServer;
+afterEach(async () => {
+  await server?.close();
+  if (server) removeDir(server.dir);
+});
+
+/** The attack changed nothing: no row, no confirmation. */
+async function expectNothingKept() {
+  expect(server.rows()).toEqual([]);
+  expect(await server.outbox()).toEqual([]);
+}
+
+/** Raw bytes over one socket; resolves with everything the server sent before closing. */
+function rawExchange(port: number, chunks: string[], { localAddress }: { localAddress?: string } = {}) {
+  return new Promise<string>((resolve, reject) => {
+    const socket = net.connect({ port, host: "127.0.0.1", localAddress });
+    let received = "";
+    socket.on("data", (data) => (received += data.toString("latin1")));
+    socket.on("close", () => resolve(received));
+    socket.on("error", reject);
+    socket.on("connect", () => {
+      for (const chunk of chunks) socket.write(chunk);
+    });
+  });
+}
+
+const portOf = (server: TestServer) => Number(new URL(server.url).port);
+const securityHeaderLines = [
+  /^Strict-Transport-Security: /m,
+  /^X-Content-Type-Options: nosniff$/m,
+  /^X-Frame-Options: DENY$/m,
+];
+
+describe("1. TRUST_PROXY counts proxies; X-Forwarded-For does not let a client rotate past the rate limit", () => {
+  it("with one proxy, keys the limit on the address that proxy saw, whatever a client wrote before it", async () => {
+    server = await startServer("start", { trustProxy: 1, rateLimitPerMinute: 5 });
+    const statuses = [];
+    for (let i = 1; i <= 8; i++) {
+      const reply = await post(server, signupBody(`tp${i}@example.com`), {
+        "X-Forwarded-For": `198.51.100.${i}, 127.0.0.1`,
+      });
+      statuses.push(reply.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    expect(server.rows().map((row) => row.email)).toEqual([1, 2, 3, 4, 5].map((i) => `tp${i}@example.com`));
+    expect(await server.outbox()).toHaveLength(5);
+  });
+
+  it("counts an IPv6 client by its /64, so rotating addresses inside it does not help", async () => {
+    server = await startServer("start", { trustProxy: 1, rateLimitPerMinute: 2 });
+    const statuses = [];
+    for (let i = 1; i <= 4; i++) {
+      const reply = await post(server, signupBody(`v6-${i}@example.com`), { "X-Forwarded-For": `2001:db8:1:2::${i}` });
+      statuses.push(reply.status);
+    }
+    // Another /64 is another client.
+    statuses.push(
+      (await post(server, signupBody("v6-5@example.com"), { "X-Forwarded-For": "2001:db8:1:3::1" })).status,
+    );
+    expect(statuses).toEqual([200, 200, 429, 429, 200]);
+    expect(server.rows()).toHaveLength(3);
+  });
+
+  it("refuses TRUST_PROXY=true, which would believe any X-Forwarded-For, with a line saying what to write", () => {
+    expect(() => readConfig({ TRUST_PROXY: "true" })).toThrow(ConfigError);
+    expect(() => readConfig({ TRUST_PROXY: "true" })).toThrow(
+      'TRUST_PROXY must be the number of your proxies in front of the server, from 0 to 10 (got "true"); behind one proxy: TRUST_PROXY=1.',
+    );
+    expect(readConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(readConfig({}).trustProxy).toBe(0);
+  });
+});
+
+describe("4. formulas", () => {
+  it("accepts =2*5@example.com, a valid address, and keeps it as typed (the CSV export escapes it)", async () => {
+    server = await startServer("start");
+    expect((await post(server, signupBody("=2*5@example.com"))).status).toBe(200);
+    expect(server.rows().map((row) => row.email)).toEqual(["=2*5@example.com"]);
+  });
+});
+
+describe("5. invisible and direction-changing characters", () => {
+  it.each([
+    ["U+202E (right-to-left override)", "rtl\u202Emoc.liame@example.com"],
+    ["U+200B (zero-width space)", "ada\u200B@example.com"],
+    ["U+FEFF (byte order mark)", "ada\uFEFF@example.com"],
+    ["U+2066 (left-to-right isolate)", "ada@exa\u2066mple.com"],
+  ])("refuses %s with 422 and keeps nothing", async (_name, email) => {
+    server = await startServer("start");
+    const reply = await post(server, signupBody(email));
+    expect(reply.status).toBe(422);
+    expect(reply.body).toBe("The e-mail address contains an invisible or direction-changing character.\n");
+    await expectNothingKept();
+  });
+
+  it.each([
+    ["U+0085 (next line)", "ada\u0085@example.com"],
+    ["U+2028 (line separator)", "ada\u2028@example.com"],
+  ])("refuses the control character %s with 422", async (_name, email) => {
+    server = await startServer("start");
+    const reply = await post(server, signupBody(email));
+    expect(reply.status).toBe(422);
+    expect(reply.body).toBe("The e-mail address contains a control character.\n");
+    await expectNothingKept();
+  });
+
+  it("takes the NFC and NFD spellings of one address as one signup, with one confirmation", async () => {
+    server = await startServer("start");
+    const nfc = "jos\u00e9@example.com";
+    const nfd = "jose\u0301@example.com";
+    expect((await post(server, signupBody(nfd))).status).toBe(200);
+    expect((await post(server, signupBody(nfc))).status).toBe(200);
+    expect(server.rows().map((row) => row.email)).toEqual([nfc]);
+    expect(await server.outbox()).toHaveLength(1);
+  });
+});
+
+describe("6. quoted local parts", () => {
+  it.each(['"<victim@evil.test>"@example.com', '"ada lovelace"@example.com', '"ada"@example.com'])(
+    "refuses %s with 422, saying why",
+    async (email) => {
+      server = await startServer("start");
+      const reply = await post(server, signupBody(email));
+      expect(reply.status).toBe(422);
+      expect(reply.body).toBe("Addresses with quotation marks are not accepted; write the address without them.\n");
+      await expectNothingKept();
+    },
+  );
+});
+
+describe("7. a duplicate honeypot field", () => {
+  it.each([
+    "form-name=waitlist&email=b%40example.com&bot-field=&bot-field=spam",
+    "form-name=waitlist&email=b%40example.com&bot-field=spam&bot-field=",
+    "bot-field=&form-name=waitlist&bot-field=&email=b%40example.com&bot-field=x",
+  ])("is a bot when any copy is filled: %s", async (body) => {
+    server = await startServer("start");
+    const reply = await post(server, body);
+    // Answered like a success, so the bot learns nothing; kept nowhere.
+    expect(reply.status).toBe(200);
+    await expectNothingKept();
+  });
+});
+
+describe("8. Content-Encoding", () => {
+  it.each(["gzip", "br", "deflate", "GZIP", "identity, gzip"])(
+    "answers 415 for a body labelled %s",
+    async (encoding) => {
+      server = await startServer("start");
+      const reply = await post(server, signupBody("enc@example.com"), { "Content-Encoding": encoding });
+      expect(reply.status).toBe(415);
+      expect(reply.body).toBe("Send the form uncompressed: no Content-Encoding is decoded here.\n");
+      await expectNothingKept();
+    },
+  );
+
+  it("accepts identity", async () => {
+    server = await startServer("start");
+    expect((await post(server, signupBody("id@example.com"), { "Content-Encoding": "identity" })).status).toBe(200);
+  });
+});
+
+describe("9. slow clients", () => {
+  const limits = {
+    requestTimeoutMs: 1_500,
+    headersTimeoutMs: 1_000,
+    keepAliveTimeoutMs: 500,
+    connectionsPerClient: 20,
+  };
+
+  it("answers a body stalled part-way with 408 and the site's headers within the request timeout, and keeps nothing", async () => {
+    server = await startServer("start", { limits });
+    const started = Date.now();
+    const reply = await rawExchange(portOf(server), [
+      "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nform-name=wait",
+    ]);
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+    for (const line of securityHeaderLines) expect(reply).toMatch(line);
+    expect(Date.now() - started).toBeLessThan(limits.requestTimeoutMs + 2_500);
+    await expectNothingKept();
+  });
+
+  it("keeps answering other clients while one address holds many slow sockets, and caps that address's connections", async () => {
+    server = await startServer("start", { limits });
+    const port = portOf(server);
+    const slow = Array.from({ length: 200 }, () =>
+      rawExchange(port, ["POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 50\r\n"], {
+        localAddress: "127.0.0.1",
+      }),
+    );
+    // Meanwhile, a visitor from another address signs up.
+    const visitor = await request(`${server.url}/`, {
+      method: "POST",
+      headers: fetchHeaders,
+      body: signupBody("visitor@example.com"),
+      localAddress: "127.0.0.2",
+    });
+    expect(visitor.status).toBe(200);
+    const replies = await Promise.all(slow);
+    const refused = replies.filter((reply) => reply.startsWith("HTTP/1.1 503 "));
+    const timedOut = replies.filter((reply) => reply.startsWith("HTTP/1.1 408 "));
+    // At most 20 held at once; every other one turned away at once, with the site's headers.
+    expect(refused.length).toBeGreaterThanOrEqual(180);
+    expect(refused.length + timedOut.length).toBe(200);
+    for (const line of securityHeaderLines) expect(refused[0]).toMatch(line);
+    expect(refused[0]).toMatch(/Too many connections from your address\./);
+    expect(server.rows().map((row) => row.email)).toEqual(["visitor@example.com"]);
+  });
+});
+
+describe("10. the build's own files", () => {
+  it.each([
+    "/app-0123456789abcdef0123.js.map",
+    "/webpack.stats.json",
+    "/chunk-map.json",
+    "/_headers",
+    "/_redirects",
+    "/_gatsby/slices/_gatsby-scripts-1.html",
+    "/webpack.stats.json.br",
+    "/%77ebpack.stats.json",
+    "/page-data/../chunk-map.json",
+    "//chunk-map.json",
+    "/./_headers",
+  ])("answers 404 for %s", async (path) => {
+    server = await startServer("start");
+    const reply = await request(`${server.url}${path}`, { headers: { "Accept-Encoding": "br, gzip" } });
+    expect(reply.status).toBe(404);
+    expect(reply.body).not.toMatch(/secret|assetsByChunkName|X-Frame-Options: DENY|internal/);
+  });
+
+  it("serves exactly the site's files, compressed copies aside", async () => {
+    server = await startServer("start");
+    const { readdirSync } = await import("node:fs");
+    const path = await import("node:path");
+    const publicDir = path.join(server.dir, "public");
+    const files = readdirSync(publicDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name))
+      .map(
+        (entry) => `/${path.relative(publicDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/")}`,
+      );
+    const servable = [];
+    for (const file of files) if ((await request(`${server.url}${file}`)).status === 200) servable.push(file);
+    expect(servable.sort()).toEqual(
+      [
+        "/404.html",
+        "/app-0123456789abcdef0123.js",
+        "/favicon.svg",
+        "/index.html",
+        "/page-data/app-data.json",
+        "/page-data/index/page-data.json",
+        "/privacy-policy/index.html",
+        "/static/d/0123456789abcdef/logo.svg",
+        "/styles.0123456789abcdef0123.css",
+      ].sort(),
+    );
+  });
+});
+
+describe("11. DNS rebinding: Origin is checked against the site and the listening address, never Host", () => {
+  it("refuses Origin http://evil.test with Host evil.test", async () => {
+    server = await startServer("start");
+    const reply = await post(server, signupBody("rebind@example.com"), {
+      Origin: "http://evil.test",
+      Host: "evil.test",
+    });
+    expect(reply.status).toBe(403);
+    await expectNothingKept();
+  });
+
+  it("refuses a Host that names the origin's host on another port", async () => {
+    server = await startServer("start");
+    const reply = await post(server, signupBody("rebind@example.com"), {
+      Origin: "http://127.0.0.1:1",
+      Host: "127.0.0.1:1",
+    });
+    expect(reply.status).toBe(403);
+    await expectNothingKept();
+  });
+
+  it.each(["own", "localhost", "site"])("accepts the %s origin", async (which) => {
+    server = await startServer("start");
+    const port = portOf(server);
+    const origin = {
+      own: `http://127.0.0.1:${port}`,
+      localhost: `http://localhost:${port}`,
+      site: "https://jointandem.app",
+    }[which]!;
+    expect((await post(server, signupBody(`${which}@example.com`), { Origin: origin })).status).toBe(200);
+  });
+});
+
+describe("12. membership cannot be timed", () => {
+  it("queues a new signup's confirmation only once the reply is written", async () => {
+    const store = new WaitlistStore(":memory:");
+    const queued: string[] = [];
+    const receiver = createReceiver({
+      store,
+      source: "start",
+      rateLimitPerMinute: 100,
+      onNewSignup: (signup) => queued.push(signup.email),
+    });
+    const { Readable } = await import("node:stream");
+    const reply = await receiver.handle({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/plain" },
+      clientIp: "127.0.0.1",
+      ownOrigins: [],
+      body: Readable.from([Buffer.from(signupBody("new@example.com"))]),
+    });
+    expect(reply.status).toBe(200);
+    expect(queued).toEqual([]);
+    reply.afterReply!();
+    expect(queued).toEqual(["new@example.com"]);
+    store.close();
+  });
+
+  it("answers a new and a listed address alike, and mails the new one after answering", async () => {
+    server = await startServer("start");
+    const first = await post(server, signupBody("timed@example.com"));
+    const again = await post(server, signupBody("timed@example.com"));
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(first.body).toBe(again.body);
+    expect(await server.outbox()).toHaveLength(1);
+  });
+});
+
+describe("13. refusals carry the site's headers", () => {
+  it("answers a malformed request line with 400 and the site's headers", async () => {
+    server = await startServer("start");
+    const reply = await rawExchange(portOf(server), ["GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n"]);
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    for (const line of securityHeaderLines) expect(reply).toMatch(line);
+  });
+
+  it("answers oversized headers with 431 and the site's headers", async () => {
+    server = await startServer("start");
+    const reply = await rawExchange(portOf(server), [
+      `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+    ]);
+    expect(reply).toMatch(/^HTTP\/1\.1 431 /);
+    for (const line of securityHeaderLines) expect(reply).toMatch(line);
+  });
+
+  it.each(["/%E0%A4%A", "/%", "/privacy-policy/%ZZ"])(
+    "answers the malformed URI %s with the site's own page and CSP",
+    async (path) => {
+      server = await startServer("start");
+      const reply = await rawExchange(portOf(server), [`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`]);
+      expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+      for (const line of securityHeaderLines) expect(reply).toMatch(line);
+      expect(reply).toMatch(/^Content-Security-Policy: default-src 'none'/m);
+      expect(reply).toMatch(/That address is not valid/);
+      expect(reply).not.toMatch(/URIError|at decode|node_modules/);
+    },
+  );
+});
+
+describe("14. invalid UTF-8 sent percent-encoded", () => {
+  it.each(["%FF", "%C3%28", "%ED%A0%80", "%E2%82"])("answers 400 for %s, as the README says", async (escape) => {
+    server = await startServer("start");
+    const reply = await post(server, `form-name=waitlist&email=ada${escape}%40example.com&bot-field=`);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toBe("The form is not valid UTF-8.\n");
+    await expectNothingKept();
+  });
+
+  it("still accepts well-formed escapes and a literal + as a space", async () => {
+    server = await startServer("start");
+    expect(
+      (await post(server, form({ "form-name": "waitlist", email: "jos\u00e9+tag@example.com", "bot-field": "" })))
+        .status,
+    ).toBe(200);
+    expect(server.rows().map((row) => row.email)).toEqual(["jos\u00e9+tag@example.com"]);
+  });
+});
