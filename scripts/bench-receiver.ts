@@ -1,6 +1,9 @@
 // npm run bench:receiver: how many signups per second the npm start server
 // acknowledges with synchronous=FULL, 50 connections for 10 s, every request
-// a new address. Prints figures; it is not a test and sets no pass mark.
+// a new address. Then the timing of a new against a listed address, one at a
+// time: the medians, and how often the best threshold tells them apart.
+// Prints figures; it is not a test and sets no pass mark.
+import http from "node:http";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -41,6 +44,7 @@ async function main() {
       },
     ],
   });
+  const timing = await newAgainstRepeat(url);
   child.kill("SIGTERM");
   await new Promise((resolve) => child.on("exit", resolve));
 
@@ -60,6 +64,53 @@ async function main() {
   console.log(`  latency p50 / p99:       ${result.latency.p50} ms / ${result.latency.p99} ms`);
   console.log(`  errors / non-2xx:        ${result.errors} / ${result.non2xx}`);
   console.log(`  rows stored:             ${stored} (acknowledged ${acknowledged})`);
+  console.log(`Membership timing: ${timing.samples} new and ${timing.samples} listed addresses, one at a time`);
+  console.log(`  median new / listed:     ${timing.newMedian.toFixed(3)} ms / ${timing.repeatMedian.toFixed(3)} ms`);
+  console.log(`  best threshold guesses:  ${(timing.bestAccuracy * 100).toFixed(1)} % right (50 % is a coin)`);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+/** Milliseconds for one signup over a kept-alive connection. */
+function timedPost(url: string, agent: http.Agent, email: string): Promise<number> {
+  const body = `form-name=waitlist&email=${encodeURIComponent(email)}&bot-field=`;
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = http.request(
+      url,
+      { method: "POST", agent, headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/plain" } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(Number(process.hrtime.bigint() - started) / 1e6));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** New and listed addresses, interleaved, one request at a time after the burst has settled. */
+async function newAgainstRepeat(url: string, samples = Number(process.env.BENCH_TIMING_SAMPLES ?? 1500)) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  await timedPost(url, agent, "listed@example.com");
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const fresh: number[] = [];
+  const repeat: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    fresh.push(await timedPost(url, agent, `timing${i}@example.com`));
+    repeat.push(await timedPost(url, agent, "listed@example.com"));
+  }
+  agent.destroy();
+  // The threshold that best splits the two: the attacker's best single-cut guess.
+  let bestAccuracy = 0.5;
+  for (const threshold of [...fresh, ...repeat]) {
+    const right = fresh.filter((ms) => ms > threshold).length + repeat.filter((ms) => ms <= threshold).length;
+    bestAccuracy = Math.max(bestAccuracy, right / (2 * samples), 1 - right / (2 * samples));
+  }
+  return { samples, newMedian: median(fresh), repeatMedian: median(repeat), bestAccuracy };
 }
 
 main().catch((error) => {
