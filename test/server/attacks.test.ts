@@ -99,27 +99,20 @@ describe("4. formulas", () => {
 });
 
 describe("5. invisible and direction-changing characters", () => {
+  const invisible = "The e-mail address contains an invisible or direction-changing character.\n";
+  const control = "The e-mail address contains a control character.\n";
   it.each([
-    ["U+202E (right-to-left override)", "rtl\u202Emoc.liame@example.com"],
-    ["U+200B (zero-width space)", "ada\u200B@example.com"],
-    ["U+FEFF (byte order mark)", "ada\uFEFF@example.com"],
-    ["U+2066 (left-to-right isolate)", "ada@exa\u2066mple.com"],
-  ])("refuses %s with 422 and keeps nothing", async (_name, email) => {
+    ["U+202E (right-to-left override)", "rtl\u202Emoc.liame@example.com", invisible],
+    ["U+200B (zero-width space)", "ada\u200B@example.com", invisible],
+    ["U+FEFF (byte order mark)", "ada\uFEFF@example.com", invisible],
+    ["U+2066 (left-to-right isolate)", "ada@exa\u2066mple.com", invisible],
+    ["U+0085 (next line, a control character)", "ada\u0085@example.com", control],
+    ["U+2028 (line separator)", "ada\u2028@example.com", control],
+  ])("refuses %s with 422 and keeps nothing", async (_name, email, reason) => {
     server = await startServer("start");
     const reply = await post(server, signupBody(email));
     expect(reply.status).toBe(422);
-    expect(reply.body).toBe("The e-mail address contains an invisible or direction-changing character.\n");
-    await expectNothingKept();
-  });
-
-  it.each([
-    ["U+0085 (next line)", "ada\u0085@example.com"],
-    ["U+2028 (line separator)", "ada\u2028@example.com"],
-  ])("refuses the control character %s with 422", async (_name, email) => {
-    server = await startServer("start");
-    const reply = await post(server, signupBody(email));
-    expect(reply.status).toBe(422);
-    expect(reply.body).toBe("The e-mail address contains a control character.\n");
+    expect(reply.body).toBe(reason);
     await expectNothingKept();
   });
 
