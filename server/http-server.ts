@@ -78,6 +78,8 @@ export function createHttpServer(
       const key = clientKey(socket.remoteAddress);
       const count = (open.get(key) ?? 0) + 1;
       if (count > limits.connectionsPerClient) {
+        // Read nothing from it: a request on a refused connection must never reach the app.
+        socket.pause();
         socket.end(
           rawReply(503, "Service Unavailable", "Too many connections from your address.", { "Retry-After": "5" }),
         );

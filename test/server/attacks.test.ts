@@ -208,6 +208,14 @@ describe("9. slow clients", () => {
       localAddress: "127.0.0.2",
     });
     expect(visitor.status).toBe(200);
+    // A whole signup on a connection over the cap is turned away unread: not stored.
+    const overCap = await request(`${server.url}/`, {
+      method: "POST",
+      headers: fetchHeaders,
+      body: signupBody("over-the-cap@example.com"),
+      localAddress: "127.0.0.1",
+    }).catch((error: Error) => ({ status: 0, error }));
+    expect([0, 503]).toContain(overCap.status);
     const replies = await Promise.all(slow);
     const refused = replies.filter((reply) => reply.startsWith("HTTP/1.1 503 "));
     const timedOut = replies.filter((reply) => reply.startsWith("HTTP/1.1 408 "));
