@@ -16,6 +16,8 @@ export interface AppOptions {
   /** How many proxies of yours stand in front (config.ts); 0 for none. */
   trustProxy?: number;
   log?: (line: string) => void;
+  /** Where a server error (a 5xx: the store failing, say) is reported, with its stack. */
+  logError?: (error: unknown) => void;
 }
 
 /**
@@ -23,7 +25,13 @@ export interface AppOptions {
  * at build time, see precompress.ts, else compressed on the fly; with ETags
  * and Gatsby's caching rules) and the waitlist receiver on POST /.
  */
-export function createApp({ publicDir, receiver, trustProxy = 0, log }: AppOptions): express.Express {
+export function createApp({
+  publicDir,
+  receiver,
+  trustProxy = 0,
+  log,
+  logError = (error) => console.error(error),
+}: AppOptions): express.Express {
   const notFoundPage = path.join(publicDir, "404.html");
 
   // Each page's headers come from its own HTML (its CSP hashes), the same
@@ -109,6 +117,8 @@ export function createApp({ publicDir, receiver, trustProxy = 0, log }: AppOptio
         ? { heading: "That address is not valid", message: "Check the link, or go to the home page." }
         : { heading: "Something went wrong", message: "Please try again in a minute." };
       res.locals.reason = refused ? "not a valid request" : "server error";
+      // The visitor gets a plain page; the operator gets what went wrong.
+      if (!refused) logError(error);
       res.removeHeader("Content-Encoding");
       res
         .status(refused ? status : 500)

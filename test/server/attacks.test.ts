@@ -375,6 +375,39 @@ describe("13. refusals carry the site's headers", () => {
   );
 });
 
+describe("a server error", () => {
+  it("answers 500 with the site's page and headers, keeps the details from the visitor and reports them", async () => {
+    const { mkdtempSync } = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const { createApp } = await import("../../server/app");
+    const { createHttpServer } = await import("../../server/http-server");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "server-error-"));
+    // A receiver that fails in a way it does not handle itself.
+    const receiver = { handle: () => Promise.reject(new TypeError("boom at the receiver")) };
+    const errors: unknown[] = [];
+    const app = createApp({ publicDir: dir, receiver, log: () => {}, logError: (error) => errors.push(error) });
+    const http = createHttpServer(app).listen(0, "127.0.0.1");
+    await new Promise((resolve) => http.once("listening", resolve));
+    try {
+      const reply = await request(`http://127.0.0.1:${(http.address() as net.AddressInfo).port}/`, {
+        method: "POST",
+        headers: { ...formType, Accept: "text/html" },
+        body: signupBody("ada@example.com"),
+      });
+      expect(reply.status).toBe(500);
+      expect(reply.headers["content-security-policy"]).toMatch(/^default-src 'none'/);
+      expect(reply.headers["x-frame-options"]).toBe("DENY");
+      expect(reply.body).toContain("Something went wrong");
+      expect(reply.body).not.toMatch(/boom|TypeError/);
+      expect(errors).toEqual([new TypeError("boom at the receiver")]);
+    } finally {
+      await new Promise((resolve) => http.close(resolve));
+      removeDir(dir);
+    }
+  });
+});
+
 describe("14. invalid UTF-8 sent percent-encoded", () => {
   it.each(["%FF", "%C3%28", "%ED%A0%80", "%E2%82"])("answers 400 for %s, as the README says", async (escape) => {
     server = await startServer("start");
