@@ -81,13 +81,14 @@ export function createApp({
   // Files answer GET and HEAD only, and never the build's own (private-files.ts); the rest falls to the 404 below.
   app.use((req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
+    let decodedPath: string;
     try {
-      decodeURIComponent(req.path);
+      decodedPath = decodeURIComponent(req.path);
     } catch {
       // Refused here, with the site's page, before the static server answers it in its own words.
       return next(Object.assign(new URIError("The path is not valid %-encoding."), { status: 400 }));
     }
-    return isPrivatePath(req.path) ? next() : statics(req, res, next);
+    return isPrivatePath(decodedPath) ? next() : statics(req, res, next);
   });
   app.use((req, res) => {
     // Set when a compressed copy was picked but could not be sent (deleted since start-up).

@@ -44,7 +44,7 @@ export function receiverMiddleware(receiver: Receiver) {
         method: req.method ?? "GET",
         headers: req.headers,
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
-        ownOrigins: listeningOrigins(req.socket),
+        ownOrigins: () => listeningOrigins(req.socket),
         body: req,
       })
       .then((reply) => {

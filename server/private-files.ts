@@ -13,18 +13,12 @@ export const privateFiles = ["/webpack.stats.json", "/chunk-map.json", "/_header
 export const privateFolders = ["/_gatsby/slices/"] as const;
 
 /**
- * Whether a request path names a private file, however it is spelled: %-escaped,
- * with dot segments or doubled slashes, or as a compressed copy (.br, .gz).
- * A path that cannot be decoded is not private (the static server refuses it).
+ * Whether a path (decoded: a file's name, or a request path after its
+ * %-escapes) names a private file, however it is spelled: with dot segments
+ * or doubled slashes, or as a compressed copy (.br, .gz).
  */
-export function isPrivatePath(urlPath: string): boolean {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return false;
-  }
-  const file = path.posix.normalize(`/${decoded}`).replace(/\.(br|gz)$/, "");
+export function isPrivatePath(decodedPath: string): boolean {
+  const file = path.posix.normalize(`/${decodedPath}`).replace(/\.(br|gz)$/, "");
   return (
     (privateFiles as readonly string[]).includes(file) ||
     file.endsWith(".map") ||

@@ -14,8 +14,8 @@ export interface ReceiverRequest {
   method: string;
   headers: IncomingHttpHeaders;
   clientIp: string;
-  /** The origins of the address the request came in on (client-address.ts's listeningOrigins). */
-  ownOrigins: readonly string[];
+  /** The origins of the address the request came in on (client-address.ts's listeningOrigins); asked only when an Origin is sent. */
+  ownOrigins: () => readonly string[];
   body: Readable;
 }
 
@@ -54,6 +54,8 @@ export const allowedMethods = "GET, HEAD, POST";
 const formType = "application/x-www-form-urlencoded";
 const { formName, emailField, honeypotField } = site.waitlist;
 
+const siteOrigin = new URL(site.url).origin;
+
 const successText = "You are on the waitlist. Check your email for a confirmation message.";
 
 interface Outcome {
@@ -83,7 +85,7 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
  * server listens on; never the request's own Host, which a DNS-rebinding page
  * sets to its own name.
  */
-function isCrossSite(headers: IncomingHttpHeaders, ownOrigins: readonly string[]): boolean {
+function isCrossSite(headers: IncomingHttpHeaders, ownOrigins: () => readonly string[]): boolean {
   if (header(headers, "sec-fetch-site") === "cross-site") return true;
   const origin = header(headers, "origin");
   if (origin === undefined) return false;
@@ -93,7 +95,7 @@ function isCrossSite(headers: IncomingHttpHeaders, ownOrigins: readonly string[]
   } catch {
     return true; // "null" (sandboxed or privacy-redirected) and garbage alike
   }
-  return ![new URL(site.url).origin, ...ownOrigins].includes(originOf);
+  return originOf !== siteOrigin && !ownOrigins().includes(originOf);
 }
 
 /**
