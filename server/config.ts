@@ -12,6 +12,13 @@ export interface ServerConfig {
   /** Signups accepted per client IP per minute. */
   rateLimitPerMinute: number;
   /**
+   * Requests to the leave link per client IP per minute: more than signups, because mail providers send
+   * their users' one-click POSTs from a few addresses of their own.
+   */
+  leaveRateLimitPerMinute: number;
+  /** WAITLIST_SECRET, which signs the leave links; without it the store makes and keeps one. */
+  leaveSecret: string | undefined;
+  /**
    * How many proxies of yours stand in front of the server. 0: none, the
    * client is the socket's peer. 1: one, the client is the address that proxy
    * saw, the last in X-Forwarded-For; anything a client wrote before it is ignored.
@@ -46,6 +53,21 @@ function proxyHops(env: NodeJS.ProcessEnv): number {
   return wholeNumber(env, "TRUST_PROXY", 0, 0, 10);
 }
 
+export const minSecretLength = 32;
+
+/** WAITLIST_SECRET, when set; a ConfigError when it is too short to be a secret. */
+export function readLeaveSecret(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const secret = env.WAITLIST_SECRET?.trim();
+  if (!secret) return undefined;
+  if (secret.length < minSecretLength) {
+    throw new ConfigError(
+      `WAITLIST_SECRET must be at least ${minSecretLength} characters (got ${secret.length}); make one with: ` +
+        `node -e "console.log(require('node:crypto').randomBytes(32).toString('base64url'))"`,
+    );
+  }
+  return secret;
+}
+
 /** Settings of the waitlist receiver and the preview server, from the environment. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
@@ -54,6 +76,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dbFile: path.resolve(root, env.WAITLIST_DB?.trim() || "data/waitlist.db"),
     publicDir: path.resolve(root, env.PUBLIC_DIR?.trim() || "public"),
     rateLimitPerMinute: wholeNumber(env, "WAITLIST_RATE_LIMIT", 5, 1, 1_000_000),
+    leaveRateLimitPerMinute: wholeNumber(env, "WAITLIST_LEAVE_RATE_LIMIT", 60, 1, 1_000_000),
+    leaveSecret: readLeaveSecret(env),
     trustProxy: proxyHops(env),
     confirmationLeaseMs: wholeNumber(env, "CONFIRMATION_LEASE_SECONDS", 120, 1, 3600) * 1000,
     confirmationSweepMs: wholeNumber(env, "CONFIRMATION_SWEEP_SECONDS", 30, 1, 3600) * 1000,

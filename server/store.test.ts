@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -79,7 +79,6 @@ describe("WaitlistStore", () => {
     old.close();
     const store = new WaitlistStore(oldFile);
     expect(store.pragma("user_version")).toBe(schemaVersion);
-    expect(schemaVersion).toBe(3);
     expect(store.all()).toEqual([
       {
         id: 1,
@@ -95,6 +94,76 @@ describe("WaitlistStore", () => {
     expect(store.pendingConfirmations()).toEqual([
       { email: "old@example.com", emailKey: "old@example.com", createdAt: "2025-06-01T00:00:00.000Z" },
     ]);
+    store.close();
+  });
+
+  it("migrates a store written by version 3 with its rows, confirmations and repeats intact", () => {
+    const oldFile = path.join(dir, "v3.db");
+    const old = new Database(oldFile);
+    for (const migration of migrations.slice(0, 3)) old.exec(migration);
+    old.pragma("user_version = 3");
+    old
+      .prepare(
+        `INSERT INTO signups (email, email_key, created_at, source, confirmation_sent_at, repeat_signups)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run("v3@example.com", "v3@example.com", "2026-01-01T00:00:00.000Z", "start", "2026-01-01T00:00:01.000Z", 2);
+    old.close();
+    const store = new WaitlistStore(oldFile);
+    expect(store.pragma("user_version")).toBe(schemaVersion);
+    expect(store.all()).toEqual([
+      expect.objectContaining({ email: "v3@example.com", confirmationSentAt: "2026-01-01T00:00:01.000Z" }),
+    ]);
+    expect(store.confirmationCounts()).toEqual({ sent: 1, pending: 0, failed: 0 });
+    expect(store.departures()).toBe(0);
+    store.close();
+    const db = new Database(oldFile, { readonly: true });
+    expect(db.prepare("SELECT repeat_signups AS n FROM signups").get()).toEqual({ n: 2 });
+    db.close();
+  });
+
+  it("makes the leave links' secret once and keeps it across restarts and in a copy of the file", () => {
+    const first = new WaitlistStore(file);
+    let made = 0;
+    const make = () => `secret-${++made}`.padEnd(32, "x");
+    const secret = first.leaveSecret(make);
+    expect(first.leaveSecret(make)).toBe(secret);
+    first.close();
+    const copy = path.join(dir, "copy.db");
+    const source = new Database(file);
+    source.exec(`VACUUM INTO '${copy}'`);
+    source.close();
+    for (const reopened of [new WaitlistStore(file), new WaitlistStore(copy)]) {
+      expect(reopened.leaveSecret(make)).toBe(secret);
+      reopened.close();
+    }
+    expect(secret).toBe("secret-1".padEnd(32, "x"));
+  });
+
+  it("removes every record of an address, counts the departure without the address, and leaves no trace in the files", () => {
+    const store = new WaitlistStore(file);
+    const at = new Date("2026-02-01T09:00:00Z");
+    store.add({ email: "Leaving.Person@example.com", emailKey: "leaving.person@example.com", source: "start", at });
+    store.add({ email: "stays@example.com", emailKey: "stays@example.com", source: "start", at });
+    expect(store.remove("leaving.person@example.com", "link")).toEqual({
+      email: "Leaving.Person@example.com",
+      createdAt: "2026-02-01T09:00:00.000Z",
+    });
+    expect(store.remove("leaving.person@example.com", "link")).toBeUndefined();
+    expect(store.all().map((signup) => signup.email)).toEqual(["stays@example.com"]);
+    expect(store.pendingConfirmations().map((owed) => owed.email)).toEqual(["stays@example.com"]);
+    expect(store.claimConfirmation("leaving.person@example.com")).toBe(false);
+    expect(store.departures()).toBe(1);
+    const bytes = () =>
+      [file, `${file}-wal`].map((name) => {
+        try {
+          return readFileSync(name).toString("latin1");
+        } catch {
+          return "";
+        }
+      });
+    for (const content of bytes()) expect(content.toLowerCase()).not.toContain("leaving.person");
+    expect(bytes()[0]).toContain("stays@example.com");
     store.close();
   });
 

@@ -56,7 +56,18 @@ export const migrations: readonly string[] = [
   `ALTER TABLE signups ADD COLUMN confirmation_next_at TEXT;
    ALTER TABLE signups ADD COLUMN confirmation_failed_at TEXT;
    ALTER TABLE signups ADD COLUMN repeat_signups INTEGER NOT NULL DEFAULT 0;`,
+  // 4: the leave link. The secret its tokens are signed with (unless WAITLIST_SECRET is set), and when people left
+  // and how: never who.
+  `CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE departures (
+     id INTEGER PRIMARY KEY,
+     left_at TEXT NOT NULL,
+     how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator'))
+   );`,
 ];
+
+/** How an address left: the page's button, a mail client's one-click POST, or the operator's command. */
+export type DepartureKind = "link" | "one-click" | "operator";
 
 export const schemaVersion = migrations.length;
 
@@ -79,6 +90,8 @@ export class WaitlistStore {
     this.db.pragma("synchronous = FULL");
     this.db.pragma("busy_timeout = 5000");
     this.db.pragma("foreign_keys = ON");
+    // A removed address is overwritten on disk, not left in a free page.
+    this.db.pragma("secure_delete = ON");
     this.assertSettings();
     this.migrate();
     // A listed address is counted as a repeat: the same durable write as a new one, so that the time a
@@ -244,6 +257,39 @@ export class WaitlistStore {
          FROM signups`,
       )
       .get() as ConfirmationCounts;
+  }
+
+  /**
+   * The secret leave links are signed with when WAITLIST_SECRET is not set:
+   * made once, on first use, and kept here, so links keep working across
+   * restarts and in a copy of the file.
+   */
+  leaveSecret(make: () => string): string {
+    this.db.prepare("INSERT INTO settings (name, value) VALUES ('leave_secret', ?) ON CONFLICT DO NOTHING").run(make());
+    return (this.db.prepare("SELECT value FROM settings WHERE name = 'leave_secret'").get() as { value: string }).value;
+  }
+
+  /**
+   * Deletes every record of one address: its signup and, with it, any
+   * confirmation still owed. Counts the departure (when and how, not who) and
+   * clears the write-ahead log, so the address is gone from the files too.
+   * Returns what was removed; undefined when the address was not listed.
+   */
+  remove(emailKey: string, how: DepartureKind, at = new Date()): { email: string; createdAt: string } | undefined {
+    const removed = this.db.transaction(() => {
+      const row = this.db
+        .prepare("DELETE FROM signups WHERE email_key = ? RETURNING email, created_at AS createdAt")
+        .get(emailKey) as { email: string; createdAt: string } | undefined;
+      if (row) this.db.prepare("INSERT INTO departures (left_at, how) VALUES (?, ?)").run(at.toISOString(), how);
+      return row;
+    })();
+    if (removed && this.file !== ":memory:") this.db.pragma("wal_checkpoint(TRUNCATE)");
+    return removed;
+  }
+
+  /** How many addresses have left the list. */
+  departures(): number {
+    return (this.db.prepare("SELECT count(*) AS n FROM departures").get() as { n: number }).n;
   }
 
   count(): number {
