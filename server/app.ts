@@ -5,14 +5,14 @@ import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import { cacheControlFor, htmlHeaders, securityHeaders } from "./headers";
 import { encodings } from "./precompress";
-import { receiverMiddleware, requestLog } from "./http";
+import { requestLog, waitlistMiddleware, type WaitlistEndpoints } from "./http";
 import { renderResultPage, resultPagePolicy } from "./pages";
 import { isPrivatePath } from "./private-files";
-import type { Receiver } from "./receiver";
 
 export interface AppOptions {
   publicDir: string;
-  receiver: Receiver;
+  /** The waitlist's receiver (POST /) and leave link (/waitlist/leave). */
+  endpoints: WaitlistEndpoints;
   /** How many proxies of yours stand in front (config.ts); 0 for none. */
   trustProxy?: number;
   log?: (line: string) => void;
@@ -23,11 +23,12 @@ export interface AppOptions {
 /**
  * The npm start server: the built site from public/ (the copies compressed
  * at build time, see precompress.ts, else compressed on the fly; with ETags
- * and Gatsby's caching rules) and the waitlist receiver on POST /.
+ * and Gatsby's caching rules), the waitlist receiver on POST / and the
+ * leave link at /waitlist/leave.
  */
 export function createApp({
   publicDir,
-  receiver,
+  endpoints,
   trustProxy = 0,
   log,
   logError = (error) => console.error(error),
@@ -56,7 +57,7 @@ export function createApp({
     next();
   });
   app.use(compression());
-  app.use(receiverMiddleware(receiver));
+  app.use(waitlistMiddleware(endpoints));
   // A compressed copy (index.html.br) carries the headers of the file it stands for.
   const compressedCopy = new RegExp(`(${encodings.map((encoding) => `\\${encoding.extension}`).join("|")})$`);
   const statics = expressStaticGzip(publicDir, {

@@ -130,6 +130,33 @@ describe("npm run waitlist", () => {
     await expect(run(["delete-all"], env)).rejects.toThrow(/Unknown command "delete-all"/);
   });
 
+  it("removes an address however it is spelled, with any confirmation still owed, and says so", async () => {
+    seed();
+    await expect(run(["remove", "  =2*5@EXAMPLE.com "], env)).resolves.toBe(
+      "Removed =2*5@example.com (on the list since 2025-06-03T09:00:00.000Z); any confirmation still owed to it is cancelled.",
+    );
+    await expect(run(["remove", "=2*5@example.com"], env)).resolves.toBe(
+      "=2*5@example.com is not on the waitlist; nothing removed.",
+    );
+    const store = WaitlistStore.openExisting(env.WAITLIST_DB!);
+    expect(store.all().map((signup) => signup.email)).toEqual(["ada@example.com", '"Byron, Lord"@example.com']);
+    expect(store.pendingConfirmations()).toEqual([]);
+    expect(store.departures()).toBe(1);
+    store.close();
+  });
+
+  it("refuses to remove without exactly one valid address", async () => {
+    seed();
+    await expect(run(["remove"], env)).rejects.toThrow(
+      "Say which address to remove: npm run waitlist -- remove <address>",
+    );
+    await expect(run(["remove", "a@example.com", "b@example.com"], env)).rejects.toThrow(UsageError);
+    await expect(run(["remove", "not-an-address"], env)).rejects.toThrow(
+      '"not-an-address" is not a valid address: The e-mail address needs a name, an @ and a domain.',
+    );
+    await expect(run(["count"], env)).resolves.toMatch(/^3 addresses on the waitlist\./);
+  });
+
   it("prints its usage without a command", async () => {
     await expect(run([], env)).resolves.toMatch(/^Usage: npm run waitlist -- <command>/);
   });

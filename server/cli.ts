@@ -3,8 +3,10 @@ import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
 import { ConfigError, readConfig } from "./config";
 import { createConfirmations } from "./confirmations";
+import { checkEmail } from "./email";
 import { createMailer, readMailConfig } from "./mailer";
 import { StoreError, WaitlistStore, type Signup } from "./store";
+import { signingSecret } from "./waitlist";
 
 const usage = `Usage: npm run waitlist -- <command>
 
@@ -12,6 +14,7 @@ Commands:
   count                                  how many addresses are on the waitlist, and their confirmations
   export --format csv|json [--out FILE]  every signup, to standard output or FILE
   resend-pending                         send the confirmation e-mails still owed now
+  remove <address>                       take an address off the list (a request by e-mail), as its leave link does
 
 The store is data/waitlist.db, or the file WAITLIST_DB names. Mail goes through
 SMTP_URL, or to data/outbox/ as .eml files when it is not set.`;
@@ -58,8 +61,22 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
   });
   const [command, ...extra] = positionals;
   if (values.help || !command) return usage;
-  if (extra.length > 0) throw new UsageError(`Unexpected "${extra.join(" ")}".\n\n${usage}`);
   const config = readConfig(env);
+  if (command === "remove") {
+    if (extra.length !== 1) throw new UsageError(`Say which address to remove: npm run waitlist -- remove <address>`);
+    const checked = checkEmail(extra[0]);
+    if (!checked.ok) throw new UsageError(`"${extra[0]}" is not a valid address: ${checked.reason}`);
+    const store = WaitlistStore.openExisting(config.dbFile);
+    try {
+      const removed = store.remove(checked.key, "operator");
+      return removed
+        ? `Removed ${removed.email} (on the list since ${removed.createdAt}); any confirmation still owed to it is cancelled.`
+        : `${checked.email} is not on the waitlist; nothing removed.`;
+    } finally {
+      store.close();
+    }
+  }
+  if (extra.length > 0) throw new UsageError(`Unexpected "${extra.join(" ")}".\n\n${usage}`);
   if (command === "count") {
     const store = WaitlistStore.openExisting(config.dbFile);
     try {
@@ -99,6 +116,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
       const { sent, held, pending, refused } = await createConfirmations({
         store,
         mailer,
+        leaveSecret: signingSecret(store, config.leaveSecret),
         log: () => {},
       }).resendPending();
       const lines = [

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { site } from "../src/site";
+import { leaveUrl } from "./leave-token";
 import { escapeHtml } from "./pages";
 
 export interface MailMessage {
@@ -27,11 +28,17 @@ export const privacyPolicyUrl = () => `${site.url}${site.routes.privacyPolicy}`;
 
 /**
  * The confirmation every new signup gets: plain text and simple HTML, no
- * images, no tracking, readable in a narrow mail client. `seed` identifies
- * the signup (confirmationMessageId).
+ * images, no tracking, readable in a narrow mail client, with a personal
+ * link to leave the list (also in List-Unsubscribe, for the mail client's
+ * own button, RFC 8058). `seed` identifies the signup (confirmationMessageId);
+ * `leaveSecret` signs the link (leave-token.ts).
  */
-export function confirmationMessage(to: string, { seed }: { seed: string }): MailMessage {
+export function confirmationMessage(
+  to: string,
+  { seed, leaveSecret }: { seed: string; leaveSecret: string },
+): MailMessage {
   const privacy = privacyPolicyUrl();
+  const leave = leaveUrl(to, leaveSecret);
   const contact = site.contactEmail;
   const subject = `You're on the ${site.name} waitlist`;
   const text = `Hi there,
@@ -43,13 +50,16 @@ What happens next
 - Early access is free.
 - Until then, we will only write about the launch.
 
-Questions, or want off the list? Reply to this e-mail or write to ${contact}.
+Questions? Reply to this e-mail or write to ${contact}.
+
+Changed your mind? Leave the waitlist:
+${leave}
 
 ${site.name} - ${site.tagline}
 ${site.url}/
 
 How we handle your address: ${privacy}
-You get this e-mail because this address was entered on the waitlist at ${site.url.replace(/^https?:\/\//, "")}. If that was not you, reply and we will remove it.
+You get this e-mail because this address was entered on the waitlist at ${site.url.replace(/^https?:\/\//, "")}. If that was not you, leave with the link above.
 `;
 
   const p = "margin:0 0 16px;";
@@ -73,9 +83,10 @@ You get this e-mail because this address was entered on the waitlist at ${site.u
 <li>Early access is free.</li>
 <li>Until then, we will only write about the launch.</li>
 </ul>
-<p style="margin:0;">Questions, or want off the list? Reply to this e-mail or write to <a href="mailto:${escapeHtml(contact)}" style="color:#c0134a;">${escapeHtml(contact)}</a>.</p>
+<p style="${p}">Questions? Reply to this e-mail or write to <a href="mailto:${escapeHtml(contact)}" style="color:#c0134a;">${escapeHtml(contact)}</a>.</p>
+<p style="margin:0;">Changed your mind? <a href="${escapeHtml(leave)}" style="color:#c0134a;">Leave the waitlist</a></p>
 </div>
-<p style="margin:16px 0 0;font-size:13px;color:#4a4760;">How we handle your address: <a href="${escapeHtml(privacy)}" style="color:#c0134a;">Privacy Policy</a>.<br>You get this e-mail because this address was entered on the waitlist at <a href="${escapeHtml(site.url)}/" style="color:#c0134a;">${escapeHtml(site.url.replace(/^https?:\/\//, ""))}</a>. If that was not you, reply and we will remove it.</p>
+<p style="margin:16px 0 0;font-size:13px;color:#4a4760;">How we handle your address: <a href="${escapeHtml(privacy)}" style="color:#c0134a;">Privacy Policy</a>.<br>You get this e-mail because this address was entered on the waitlist at <a href="${escapeHtml(site.url)}/" style="color:#c0134a;">${escapeHtml(site.url.replace(/^https?:\/\//, ""))}</a>. If that was not you, <a href="${escapeHtml(leave)}" style="color:#c0134a;">leave the waitlist</a>.</p>
 </div>
 </body>
 </html>
@@ -89,7 +100,8 @@ You get this e-mail because this address was entered on the waitlist at ${site.u
     messageId: confirmationMessageId(seed),
     headers: {
       "Reply-To": contact,
-      "List-Unsubscribe": `<mailto:${contact}?subject=unsubscribe>`,
+      "List-Unsubscribe": `<${leave}>, <mailto:${contact}?subject=unsubscribe>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
       "Auto-Submitted": "auto-generated",
     },
   };

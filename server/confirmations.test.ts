@@ -33,11 +33,13 @@ function storeWith(count: number) {
   return { store, owed };
 }
 
+const leaveSecret = "a-secret-of-at-least-32-characters";
+
 describe("confirmations under a burst", () => {
   it("keeps at most four messages in flight and sends every one", async () => {
     const { store, owed } = storeWith(10);
     const { mailer, held, most } = heldMailer();
-    const confirmations = createConfirmations({ store, mailer, log: () => {} });
+    const confirmations = createConfirmations({ store, mailer, leaveSecret, log: () => {} });
     owed.forEach(confirmations.sendSoon);
     for (let sent = 0; sent < 10; sent++) {
       while (held.length === 0) await tick();
@@ -53,7 +55,7 @@ describe("confirmations under a burst", () => {
   it("on close, finishes the sends under way and leaves the queued ones pending", async () => {
     const { store, owed } = storeWith(10);
     const { mailer, held } = heldMailer();
-    const confirmations = createConfirmations({ store, mailer, log: () => {} });
+    const confirmations = createConfirmations({ store, mailer, leaveSecret, log: () => {} });
     owed.forEach(confirmations.sendSoon);
     while (held.length < 4) await tick();
     const closing = confirmations.close();

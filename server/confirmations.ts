@@ -6,6 +6,8 @@ import type { OwedConfirmation, WaitlistStore } from "./store";
 export interface ConfirmationOptions {
   store: WaitlistStore;
   mailer: Mailer;
+  /** What each message's leave link is signed with (leave-token.ts). */
+  leaveSecret: string;
   /** Waits before each retry after a failure that may pass; the last one repeats. */
   retryDelaysMs?: readonly number[];
   /** How long one attempt holds an address before another sender may take it over. */
@@ -34,11 +36,6 @@ export function isPermanentFailure(error: unknown): boolean {
   return typeof code === "number" && code >= 500 && code < 600;
 }
 
-/** The signup's confirmation, with the Message-ID every attempt at it shares. */
-function messageFor(owed: OwedConfirmation) {
-  return confirmationMessage(owed.email, { seed: `${owed.emailKey} ${owed.createdAt}` });
-}
-
 /**
  * Sends each stored address exactly one confirmation. The signup is stored
  * and answered first; a first attempt follows at once. Everything owed after
@@ -50,12 +47,17 @@ function messageFor(owed: OwedConfirmation) {
 export function createConfirmations({
   store,
   mailer,
+  leaveSecret,
   retryDelaysMs = defaultRetryDelaysMs,
   leaseMs = 120_000,
   sweepMs = 30_000,
   log = (line) => console.error(line),
 }: ConfirmationOptions) {
   const inFlight = new Set<Promise<unknown>>();
+
+  /** The signup's confirmation, with the Message-ID every attempt at it shares. */
+  const messageFor = (owed: OwedConfirmation) =>
+    confirmationMessage(owed.email, { seed: `${owed.emailKey} ${owed.createdAt}`, leaveSecret });
 
   /** One attempt, holding the address in the store while it runs, so no two senders send it. */
   async function deliver(owed: OwedConfirmation): Promise<Attempt> {

@@ -1,15 +1,37 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import morgan from "morgan";
 import { listeningOrigins } from "./client-address";
+import type { FormReply, FormRequest } from "./form-request";
+import { isLeavePath, type Leave } from "./leave";
 import type { Receiver } from "./receiver";
 
 type Next = (error?: unknown) => void;
 type Request = IncomingMessage & { ip?: string; originalUrl?: string };
 
-/** Requests the receiver answers: anything but GET and HEAD on the site root. */
-export function isReceiverRequest(req: IncomingMessage): boolean {
-  const path = (req.url ?? "/").split("?")[0];
-  return path === "/" && req.method !== "GET" && req.method !== "HEAD";
+/** The waitlist's two endpoints: the signup receiver and the leave link. */
+export interface WaitlistEndpoints {
+  receiver: Receiver;
+  leave: Leave;
+}
+
+type EndpointName = keyof WaitlistEndpoints;
+
+function splitUrl(req: Request): { path: string; query: string } {
+  const url = req.originalUrl ?? req.url ?? "/";
+  const mark = url.indexOf("?");
+  return mark < 0 ? { path: url, query: "" } : { path: url.slice(0, mark), query: url.slice(mark + 1) };
+}
+
+/**
+ * Which endpoint answers a request: the receiver anything but GET and HEAD
+ * on the site root (the Netlify Forms contract), the leave endpoint its path;
+ * undefined for the site's files.
+ */
+export function waitlistEndpoint(req: Request): EndpointName | undefined {
+  const { path } = splitUrl(req);
+  if (path === "/" && req.method !== "GET" && req.method !== "HEAD") return "receiver";
+  if (isLeavePath(path)) return "leave";
+  return undefined;
 }
 
 /**
@@ -29,32 +51,34 @@ export function requestLog(write: (line: string) => void = (line) => process.std
 }
 
 /**
- * The adapter both servers share: hands a Node request to the receiver and
- * writes its reply. Connect/Express middleware signature, so it mounts in
- * Gatsby's develop server and in the npm start server alike.
+ * The adapter both servers share: hands a Node request to the endpoint
+ * that answers it and writes its reply. Connect/Express middleware
+ * signature, so it mounts in Gatsby's develop server and in the npm start
+ * server alike.
  */
-export function receiverMiddleware(receiver: Receiver) {
+export function waitlistMiddleware(endpoints: WaitlistEndpoints) {
   return (req: Request, res: ServerResponse & { locals?: Record<string, unknown> }, next: Next): void => {
-    if (!isReceiverRequest(req)) {
+    const name = waitlistEndpoint(req);
+    if (!name) {
       next();
       return;
     }
-    receiver
-      .handle({
-        method: req.method ?? "GET",
-        headers: req.headers,
-        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
-        ownOrigins: () => listeningOrigins(req.socket),
-        body: req,
-      })
-      .then((reply) => {
-        res.locals = { ...res.locals, reason: reply.reason };
-        // A refusal sent before the body was read: do not keep the rest of it on this connection.
-        if (!req.complete) reply.headers.Connection = "close";
-        // Once the reply is out, or the client gone: exactly once either way.
-        if (reply.afterReply) res.once("close", reply.afterReply);
-        res.writeHead(reply.status, reply.headers);
-        res.end(req.method === "HEAD" ? undefined : reply.body);
-      }, next);
+    const request: FormRequest = {
+      method: req.method ?? "GET",
+      headers: req.headers,
+      query: splitUrl(req).query,
+      clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      ownOrigins: () => listeningOrigins(req.socket),
+      body: req,
+    };
+    endpoints[name].handle(request).then((reply: FormReply) => {
+      res.locals = { ...res.locals, reason: reply.reason };
+      // A refusal sent before the body was read: do not keep the rest of it on this connection.
+      if (!req.complete) reply.headers.Connection = "close";
+      // Once the reply is out, or the client gone: exactly once either way.
+      if (reply.afterReply) res.once("close", reply.afterReply);
+      res.writeHead(reply.status, reply.headers);
+      res.end(req.method === "HEAD" ? undefined : reply.body);
+    }, next);
   };
 }

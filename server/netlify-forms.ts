@@ -1,5 +1,6 @@
 import { NetlifyAPI } from "@netlify/api";
 import { site } from "../src/site";
+import { readLeaveSecret } from "./config";
 import { checkEmail } from "./email";
 
 /*
@@ -18,7 +19,12 @@ export interface FormSubmission {
   data?: Record<string, unknown>;
 }
 
+/** A variable a function needs is missing: its message names it ("WAITLIST_SECRET is not set"). */
 export class NetlifySetupError extends Error {}
+
+/** The line a function logs when its setup is incomplete; the same for every function. */
+export const setupProblemLine = (problem: string) =>
+  `${problem}: set it in Netlify's environment variables, with the Functions scope.`;
 
 const defaultApiUrl = "https://api.netlify.com/api/v1";
 const perPage = 100;
@@ -77,7 +83,52 @@ export function netlifyForms(env: NodeJS.ProcessEnv = process.env) {
     }
   }
 
-  return { api, siteId, waitlistFormId, submission, submissions };
+  /**
+   * Deletes every submission of the waitlist form that holds the address with
+   * this key (email.ts), however it was spelled; returns how many there were.
+   */
+  async function removeAddress(emailKey: string): Promise<number> {
+    const formId = await waitlistFormId();
+    if (!formId) return 0;
+    const matches = (await submissions(formId)).filter((candidate) => submissionEmailKey(candidate) === emailKey);
+    for (const match of matches) {
+      try {
+        await api.deleteSubmission({ submission_id: match.id });
+      } catch (error) {
+        // Gone already: a second leave request, or the founders, got there first.
+        if ((error as { status?: number }).status !== 404) throw error;
+      }
+    }
+    return matches.length;
+  }
+
+  return { api, siteId, waitlistFormId, submission, submissions, removeAddress };
+}
+
+/** WAITLIST_SECRET, which the functions cannot do without: a NetlifySetupError naming it when it is not set. */
+export function requiredLeaveSecret(env: NodeJS.ProcessEnv = process.env): string {
+  const secret = readLeaveSecret(env);
+  if (!secret) throw new NetlifySetupError("WAITLIST_SECRET is not set");
+  return secret;
+}
+
+function originOf(url: unknown): string | undefined {
+  try {
+    return typeof url === "string" ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** This site's own origins on Netlify: SITE_URL's, and the one Netlify names in URL. */
+export function netlifySiteOrigins(env: NodeJS.ProcessEnv = process.env): string[] {
+  return [originOf(site.url), originOf(env.URL)].filter((origin): origin is string => origin !== undefined);
+}
+
+/** Whether `url` (a submission's site_url) is on one of this site's origins. */
+export function isOwnSiteUrl(url: unknown, env: NodeJS.ProcessEnv = process.env): boolean {
+  const origin = originOf(url);
+  return origin !== undefined && netlifySiteOrigins(env).includes(origin);
 }
 
 /** The key (email.ts) of a submission's address, or undefined when it holds no valid one. */

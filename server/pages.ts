@@ -11,12 +11,15 @@ export const resultPageStyle = `
 body{margin:0;min-height:100vh;display:grid;place-items:center;padding:1.25rem;box-sizing:border-box;
 font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.6;
 color:#f5f3ff;background:#120f24}
-main{max-width:32rem;padding:2.5rem 2rem;border-radius:21px;background:#fff;color:#0f0d1a;text-align:center}
+main{box-sizing:border-box;width:100%;max-width:32rem;padding:2.5rem 1.5rem;border-radius:21px;background:#fff;color:#0f0d1a;text-align:center}
 .brand{margin:0 0 1.5rem;font-weight:800;letter-spacing:-.02em;color:#c0134a}
-h1{margin:0 0 .75rem;font-size:1.75rem;line-height:1.2;letter-spacing:-.02em}
+h1{margin:0 0 .75rem;font-size:1.75rem;line-height:1.2;letter-spacing:-.02em;overflow-wrap:anywhere}
 p{margin:0 0 1.5rem;color:#4a4760}
-a{display:inline-block;padding:.7rem 1.4rem;border-radius:999px;background:#c0134a;color:#fff;font-weight:650;text-decoration:none}
-a:hover{background:#9d0f3c}a:focus-visible{outline:3px solid #1b5fd6;outline-offset:3px}`.trim();
+a,button{display:inline-block;padding:.7rem 1.4rem;border:0;border-radius:999px;background:#c0134a;color:#fff;
+font:inherit;font-weight:650;text-decoration:none;cursor:pointer}
+a:hover,button:hover{background:#9d0f3c}a:focus-visible,button:focus-visible{outline:3px solid #1b5fd6;outline-offset:3px}
+form{margin:0 0 1rem}form+a{background:none;color:#c0134a;text-decoration:underline}
+form+a:hover{background:none;color:#9d0f3c}`.trim();
 
 /** The result page has one inline stylesheet and no script. */
 export const resultPagePolicy = contentSecurityPolicy({
@@ -25,12 +28,35 @@ export const resultPagePolicy = contentSecurityPolicy({
   styleAttributes: [],
 });
 
+/** A button that posts hidden fields, such as the leave page's "Leave the waitlist". */
+export interface PageAction {
+  label: string;
+  url: string;
+  fields: Record<string, string>;
+}
+
 /**
  * The small page a visitor without JavaScript sees after the native form
  * post (and any refusal of the server's own), like Netlify's own success
- * page, in the site's colours.
+ * page, in the site's colours; with `action`, a button above the way home.
  */
-export function renderResultPage({ heading, message }: { heading: string; message: string }): string {
+export function renderResultPage({
+  heading,
+  message,
+  action,
+}: {
+  heading: string;
+  message: string;
+  action?: PageAction;
+}): string {
+  const form = action
+    ? `<form method="post" action="${escapeHtml(action.url)}">
+${Object.entries(action.fields)
+  .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">\n`)
+  .join("")}<button type="submit">${escapeHtml(action.label)}</button>
+</form>
+`
+    : "";
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -45,7 +71,7 @@ export function renderResultPage({ heading, message }: { heading: string; messag
 <p class="brand">${escapeHtml(site.name)} · ${escapeHtml(site.tagline)}</p>
 <h1>${escapeHtml(heading)}</h1>
 <p>${escapeHtml(message)}</p>
-<a href="/">Back to ${escapeHtml(site.name)}</a>
+${form}<a href="/">Back to ${escapeHtml(site.name)}</a>
 </main>
 </body>
 </html>

@@ -17,16 +17,18 @@ function main(): void {
     );
     process.exit(1);
   }
-  const { store, mailer, confirmations, receiver } = openWaitlist({
+  const { store, mailer, confirmations, receiver, leave } = openWaitlist({
     dbFile: config.dbFile,
     mail: readMailConfig(),
     source: "start",
     rateLimitPerMinute: config.rateLimitPerMinute,
+    leaveRateLimitPerMinute: config.leaveRateLimitPerMinute,
+    leaveSecret: config.leaveSecret,
     leaseMs: config.confirmationLeaseMs,
     sweepMs: config.confirmationSweepMs,
     warn: (message) => console.error(message),
   });
-  const app = createApp({ publicDir: config.publicDir, receiver, trustProxy: config.trustProxy });
+  const app = createApp({ publicDir: config.publicDir, endpoints: { receiver, leave }, trustProxy: config.trustProxy });
   // Behind proxies of yours every connection comes from them: the per-address cap is theirs to keep.
   const server = createHttpServer(app, { countByAddress: config.trustProxy === 0 });
   server.listen(config.port, config.host, () => {

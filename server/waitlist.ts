@@ -1,4 +1,6 @@
 import { createConfirmations, type ConfirmationOptions } from "./confirmations";
+import { createLeave, leaveLimiter } from "./leave";
+import { newLeaveSecret } from "./leave-token";
 import { createMailer, type MailConfig } from "./mailer";
 import { createReceiver, type ReceiverOptions } from "./receiver";
 import { WaitlistStore } from "./store";
@@ -10,13 +12,22 @@ export interface WaitlistOptions
   /** The SQLite file. */
   dbFile: string;
   mail: MailConfig;
+  /** WAITLIST_SECRET; without it, the one the store made and keeps. */
+  leaveSecret?: string;
+  /** Requests to the leave link per client IP per minute. */
+  leaveRateLimitPerMinute?: number;
+}
+
+/** What leave links are signed with: WAITLIST_SECRET when set, else the one the store made and keeps. */
+export function signingSecret(store: WaitlistStore, configured: string | undefined): string {
+  return configured ?? store.leaveSecret(newLeaveSecret);
 }
 
 /**
  * The waitlist as every server runs it (npm start, gatsby develop, the test
- * harness): the SQLite store, the receiver, and a confirmation e-mail sent
- * after each new signup (a server starts the confirmations' schedule with
- * confirmations.start()).
+ * harness): the SQLite store, the receiver, a confirmation e-mail sent after
+ * each new signup (a server starts the confirmations' schedule with
+ * confirmations.start()), and the leave link that e-mail carries.
  */
 export function openWaitlist({
   dbFile,
@@ -28,10 +39,27 @@ export function openWaitlist({
   leaseMs,
   sweepMs,
   log,
+  leaveSecret,
+  leaveRateLimitPerMinute = 60,
 }: WaitlistOptions) {
   const store = new WaitlistStore(dbFile);
+  const secret = signingSecret(store, leaveSecret);
   const mailer = createMailer(mail);
-  const confirmations = createConfirmations({ store, mailer, retryDelaysMs, leaseMs, sweepMs, log });
+  const confirmations = createConfirmations({
+    store,
+    mailer,
+    leaveSecret: secret,
+    retryDelaysMs,
+    leaseMs,
+    sweepMs,
+    log,
+  });
   const receiver = createReceiver({ store, source, rateLimitPerMinute, onNewSignup: confirmations.sendSoon, warn });
-  return { store, mailer, confirmations, receiver };
+  const leave = createLeave({
+    secret,
+    remove: (address, how) => void store.remove(address.key, how),
+    limiter: leaveLimiter(leaveRateLimitPerMinute),
+    warn,
+  });
+  return { store, mailer, confirmations, receiver, leave };
 }

@@ -6,7 +6,13 @@
 import { confirmationMessage } from "../../server/confirmation-message";
 import { checkEmail, maskEmail } from "../../server/email";
 import { createMailer, readMailConfig } from "../../server/mailer";
-import { netlifyForms, submissionEmailKey } from "../../server/netlify-forms";
+import {
+  isOwnSiteUrl,
+  netlifyForms,
+  requiredLeaveSecret,
+  setupProblemLine,
+  submissionEmailKey,
+} from "../../server/netlify-forms";
 import { site } from "../../src/site";
 
 export interface SubmissionEvent {
@@ -28,14 +34,6 @@ interface SubmissionPayload {
 const reply = (statusCode: number, body: string): FunctionResult => ({ statusCode, body });
 const log = (line: string) => console.error(`submission-created: ${line}`);
 
-const originOf = (url: unknown) => {
-  try {
-    return typeof url === "string" ? new URL(url).origin : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
 export async function handler(event: SubmissionEvent): Promise<FunctionResult> {
   let payload: SubmissionPayload | undefined;
   try {
@@ -48,8 +46,7 @@ export async function handler(event: SubmissionEvent): Promise<FunctionResult> {
   if (formName !== site.waitlist.formName) return reply(200, `Ignored: a submission of form "${String(formName)}".`);
 
   // This site's own origin, as configured and as Netlify names it; a submission elsewhere is not ours to confirm.
-  const ownOrigins = [originOf(site.url), originOf(process.env.URL)].filter(Boolean);
-  if (!ownOrigins.includes(originOf(payload.site_url))) {
+  if (!isOwnSiteUrl(payload.site_url)) {
     return reply(200, "Ignored: a submission to another site.");
   }
   const honeypot = payload.data?.[site.waitlist.honeypotField];
@@ -61,14 +58,16 @@ export async function handler(event: SubmissionEvent): Promise<FunctionResult> {
 
   let forms: ReturnType<typeof netlifyForms>;
   let mailConfig: ReturnType<typeof readMailConfig>;
+  let leaveSecret: string;
   try {
     forms = netlifyForms(process.env);
+    leaveSecret = requiredLeaveSecret(process.env);
     mailConfig = readMailConfig(process.env);
   } catch (error) {
     // A NetlifySetupError or a ConfigError: either way one line that names the variable.
     const problem = (error as Error).message;
-    log(`${problem}, so this function can't verify events and skips them; no confirmation sent.`);
-    return reply(503, `${problem}; events can't be verified, no confirmation sent.`);
+    log(`${setupProblemLine(problem)} No confirmation sent.`);
+    return reply(503, `${problem}; no confirmation sent.`);
   }
   if (!mailConfig.smtpUrl) {
     log("SMTP_URL is not set in Netlify's environment; no confirmation sent.");
@@ -100,7 +99,7 @@ export async function handler(event: SubmissionEvent): Promise<FunctionResult> {
 
   const mailer = createMailer(mailConfig);
   try {
-    await mailer.send(confirmationMessage(checked.email, { seed }));
+    await mailer.send(confirmationMessage(checked.email, { seed, leaveSecret }));
     return reply(200, "Confirmation sent.");
   } catch (error) {
     log(`confirmation to ${maskEmail(checked.email)} failed: ${(error as Error).message}`);

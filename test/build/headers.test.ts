@@ -7,8 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { createApp } from "../../server/app";
-import { createReceiver } from "../../server/receiver";
-import { WaitlistStore } from "../../server/store";
+import { readMailConfig } from "../../server/mailer";
+import { openWaitlist } from "../../server/waitlist";
 import { removeDir, request } from "../server/harness";
 
 const publicDir = path.resolve(__dirname, "../../public");
@@ -79,13 +79,17 @@ describe("public/_headers", () => {
 describe("the npm start server and public/_headers", () => {
   const rules = netlifyRules();
   const dir = mkdtempSync(path.join(os.tmpdir(), "headers-agree-"));
-  const store = new WaitlistStore(path.join(dir, "waitlist.db"));
-  const receiver = createReceiver({ store, source: "start", rateLimitPerMinute: 5 });
-  const server = createApp({ publicDir, receiver, log: () => {} }).listen(0, "127.0.0.1");
+  const waitlist = openWaitlist({
+    dbFile: path.join(dir, "waitlist.db"),
+    mail: readMailConfig({ OUTBOX_DIR: dir }),
+    source: "start",
+    rateLimitPerMinute: 5,
+  });
+  const server = createApp({ publicDir, endpoints: waitlist, log: () => {} }).listen(0, "127.0.0.1");
   beforeAll(() => new Promise<void>((resolve) => (server.listening ? resolve() : server.once("listening", resolve))));
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
-    store.close();
+    waitlist.store.close();
     removeDir(dir);
   });
   const url = () => `http://127.0.0.1:${(server.address() as { port: number }).port}`;

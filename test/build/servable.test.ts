@@ -6,8 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { createApp } from "../../server/app";
 import { createHttpServer } from "../../server/http-server";
-import { createReceiver } from "../../server/receiver";
-import { WaitlistStore } from "../../server/store";
+import { readMailConfig } from "../../server/mailer";
+import { openWaitlist } from "../../server/waitlist";
 import { removeDir, request } from "../server/harness";
 
 const publicDir = path.resolve(__dirname, "../../public");
@@ -60,14 +60,21 @@ describe("what a build lets visitors download", () => {
 
   describe("on npm start", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "servable-"));
-    const store = new WaitlistStore(path.join(dir, "waitlist.db"));
-    const receiver = createReceiver({ store, source: "start", rateLimitPerMinute: 5 });
-    const server = createHttpServer(createApp({ publicDir, receiver, log: () => {} })).listen(0, "127.0.0.1");
+    const waitlist = openWaitlist({
+      dbFile: path.join(dir, "waitlist.db"),
+      mail: readMailConfig({ OUTBOX_DIR: dir }),
+      source: "start",
+      rateLimitPerMinute: 5,
+    });
+    const server = createHttpServer(createApp({ publicDir, endpoints: waitlist, log: () => {} })).listen(
+      0,
+      "127.0.0.1",
+    );
     beforeAll(() => new Promise<void>((resolve) => (server.listening ? resolve() : server.once("listening", resolve))));
     afterAll(async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      store.close();
+      waitlist.store.close();
       removeDir(dir);
     });
     const url = () => `http://127.0.0.1:${(server.address() as { port: number }).port}`;

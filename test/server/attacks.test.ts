@@ -313,6 +313,7 @@ describe("12. membership cannot be timed", () => {
     const reply = await receiver.handle({
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/plain" },
+      query: "",
       clientIp: "127.0.0.1",
       ownOrigins: () => [],
       body: Readable.from([Buffer.from(signupBody("new@example.com"))]),
@@ -376,7 +377,12 @@ describe("a server error", () => {
     // A receiver that fails in a way it does not handle itself.
     const receiver = { handle: () => Promise.reject(new TypeError("boom at the receiver")) };
     const errors: unknown[] = [];
-    const app = createApp({ publicDir: dir, receiver, log: () => {}, logError: (error) => errors.push(error) });
+    const app = createApp({
+      publicDir: dir,
+      endpoints: { receiver, leave: receiver },
+      log: () => {},
+      logError: (error) => errors.push(error),
+    });
     const http = createHttpServer(app).listen(0, "127.0.0.1");
     await new Promise((resolve) => http.once("listening", resolve));
     try {

@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { simpleParser } from "mailparser";
 import { run } from "../../server/cli";
 import { formType, removeDir, request, signupBody, startServer, type Adapter, type TestServer } from "./harness";
-import { closedPort, startSmtpServer, type TestSmtpServer } from "./smtp";
+import { closedPort, leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
 
 jest.setTimeout(30_000);
 
@@ -95,7 +95,16 @@ describe.each<Adapter>(["start", "develop"])("confirmation e-mails through the %
     expect(mail.html).toContain('name="viewport"');
     // No tracking pixels, no remote images, nothing loaded from anywhere.
     expect(raw).not.toMatch(/<img|background-image|url\(/i);
-    expect(raw).toMatch(/^List-Unsubscribe: <mailto:hello@jointandem\.app\?subject=unsubscribe>/m);
+    // A personal leave link in both parts and for the mail client's own button (RFC 8058), and the contact address.
+    const links = leaveLinks(mail);
+    expect(links.text).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+\.[\w-]{43}$/);
+    expect(links.html).toBe(links.text);
+    expect(links.header).toBe(links.text);
+    expect(links.mailto).toBe("mailto:hello@jointandem.app?subject=unsubscribe");
+    expect(mail.html).toMatch(
+      /<a href="https:\/\/jointandem\.app\/waitlist\/leave\?token=[^"]+"[^>]*>Leave the waitlist<\/a>/,
+    );
+    expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
   });
 });
 

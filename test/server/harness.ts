@@ -113,6 +113,8 @@ export async function startServer(
     sweepMs,
     trustProxy,
     limits,
+    leaveSecret,
+    leaveRateLimitPerMinute = 1_000_000,
   }: {
     rateLimitPerMinute?: number;
     dir?: string;
@@ -123,6 +125,9 @@ export async function startServer(
     trustProxy?: number;
     /** The start adapter's HTTP server limits (http-server.ts); its defaults otherwise. */
     limits?: ServerLimits;
+    /** WAITLIST_SECRET; without it the store makes and keeps one. */
+    leaveSecret?: string;
+    leaveRateLimitPerMinute?: number;
   } = {},
 ): Promise<TestServer> {
   const dbFile = path.join(dir, "data", "waitlist.db");
@@ -142,19 +147,27 @@ export async function startServer(
       mail: readMailConfig(mailEnv),
       source: "start",
       rateLimitPerMinute,
+      leaveSecret,
+      leaveRateLimitPerMinute,
       retryDelaysMs,
       sweepMs,
       log,
     });
     ({ store, confirmations } = waitlist);
     if (sweepMs !== undefined) void confirmations.start();
-    app = createApp({ publicDir, receiver: waitlist.receiver, trustProxy, log });
+    app = createApp({ publicDir, endpoints: waitlist, trustProxy, log });
   } else {
     // Gatsby's develop server is an Express app; mount the middleware the way gatsby-config does.
     app = express();
     app.use(
       developWaitlistMiddleware(
-        { WAITLIST_DB: dbFile, WAITLIST_RATE_LIMIT: String(rateLimitPerMinute), ...mailEnv },
+        {
+          WAITLIST_DB: dbFile,
+          WAITLIST_RATE_LIMIT: String(rateLimitPerMinute),
+          WAITLIST_LEAVE_RATE_LIMIT: String(leaveRateLimitPerMinute),
+          ...(leaveSecret ? { WAITLIST_SECRET: leaveSecret } : {}),
+          ...mailEnv,
+        },
         log,
       ),
     );

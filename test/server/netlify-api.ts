@@ -1,5 +1,6 @@
-import http from "node:http";
+import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { startSmtpServer, type TestSmtpServer } from "./smtp";
 
 /** A request the stand-in received. */
 export interface ApiCall {
@@ -21,6 +22,8 @@ export interface NetlifyApiStandIn {
   /** For NETLIFY_API_URL. */
   url: string;
   calls: ApiCall[];
+  /** Every call's request headers, in the order of `calls`. */
+  headers: IncomingHttpHeaders[];
   /** The site's forms; edit freely. */
   forms: { id: string; name: string }[];
   /** Every form's submissions, newest first, as Netlify lists them; edit freely. */
@@ -43,10 +46,11 @@ export async function startNetlifyApi({
   siteId: string;
   token: string;
 }): Promise<NetlifyApiStandIn> {
-  const standIn: Omit<NetlifyApiStandIn, "url" | "close"> = { calls: [], forms: [], submissions: [] };
+  const standIn: Omit<NetlifyApiStandIn, "url" | "close"> = { calls: [], headers: [], forms: [], submissions: [] };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://stand-in");
     standIn.calls.push({ method: req.method ?? "", url: req.url ?? "", authorization: req.headers.authorization });
+    standIn.headers.push(req.headers);
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { "Content-Type": "application/json" });
       res.end(JSON.stringify(body));
@@ -80,4 +84,44 @@ export async function startNetlifyApi({
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
+}
+
+/** The site a Netlify function's tests run as. */
+export const netlifySite = {
+  siteId: "5d0f6a48-1b7e-4c1e-9a57-0c7bb2f7e0aa",
+  token: "nfp_test-token",
+  /** Its waitlist form, as the sample event names it (test/fixtures/netlify). */
+  formId: "665dd8f0c6a1b20008a1b2c3",
+  leaveSecret: "the-founders-secret-for-leave-links",
+} as const;
+
+/**
+ * Around each test of a Netlify function: a real SMTP server, the API's
+ * stand-in with the site's forms (waitlist and contact), the environment
+ * Netlify would give the function, and its console.error recorded. Read
+ * `functions.api` and `functions.smtp` inside tests.
+ */
+export function setUpNetlifyFunctions(): { api: NetlifyApiStandIn; smtp: TestSmtpServer } {
+  const functions = {} as { api: NetlifyApiStandIn; smtp: TestSmtpServer };
+  const savedEnv = { ...process.env };
+  beforeEach(async () => {
+    functions.smtp = await startSmtpServer();
+    functions.api = await startNetlifyApi({ siteId: netlifySite.siteId, token: netlifySite.token });
+    functions.api.forms.push({ id: "contact-form", name: "contact" }, { id: netlifySite.formId, name: "waitlist" });
+    Object.assign(process.env, {
+      SMTP_URL: functions.smtp.url,
+      NETLIFY_API_TOKEN: netlifySite.token,
+      SITE_ID: netlifySite.siteId,
+      NETLIFY_API_URL: functions.api.url,
+      WAITLIST_SECRET: netlifySite.leaveSecret,
+    });
+    jest.spyOn(console, "error").mockImplementation(() => {});
+  });
+  afterEach(async () => {
+    process.env = { ...savedEnv };
+    jest.restoreAllMocks();
+    await functions.smtp.close();
+    await functions.api.close();
+  });
+  return functions;
 }

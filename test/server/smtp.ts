@@ -84,6 +84,20 @@ export async function startSmtpServer(
   };
 }
 
+/** The personal leave link a confirmation carries: in its text, its HTML and its List-Unsubscribe header. */
+export function leaveLinks(mail: ParsedMail): { text: string; html: string; header: string; mailto: string } {
+  const pattern = /https?:\/\/[^\s"<>]+\/waitlist\/leave\?token=[A-Za-z0-9_.-]+/;
+  const headerLine = mail.headerLines.find((line) => line.key === "list-unsubscribe")?.line ?? "";
+  const targets = [...headerLine.replace(/\r?\n[ \t]+/g, " ").matchAll(/<([^>]+)>/g)].map((match) => match[1]!);
+  const html = pattern.exec(String(mail.html).replaceAll("&amp;", "&"))?.[0] ?? "";
+  return {
+    text: pattern.exec(mail.text ?? "")?.[0] ?? "",
+    html,
+    header: targets.find((target) => pattern.test(target)) ?? "",
+    mailto: targets.find((target) => target.startsWith("mailto:")) ?? "",
+  };
+}
+
 /** A port nothing listens on: a mail server that is down. */
 export async function closedPort(): Promise<number> {
   const probe = await startSmtpServer();

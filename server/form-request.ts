@@ -1,0 +1,232 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { Readable } from "node:stream";
+import busboy from "busboy";
+import contentType from "content-type";
+import getRawBody from "raw-body";
+import { RateLimiterRes, type RateLimiterMemory } from "rate-limiter-flexible";
+import { clientKey } from "./client-address";
+import { securityHeaders } from "./headers";
+import { renderResultPage, resultPagePolicy, type PageAction } from "./pages";
+
+/*
+ * What the site's two form endpoints share, whatever server delivers the
+ * request (npm start, gatsby develop, a Netlify function): reading a form
+ * post, refusing another site's, and answering in the visitor's words.
+ */
+
+/** What an endpoint needs of an HTTP request. */
+export interface FormRequest {
+  method: string;
+  headers: IncomingHttpHeaders;
+  /** The query string, without "?"; "" when there is none. */
+  query: string;
+  clientIp: string;
+  /** The origins of the address the request came in on (client-address.ts's listeningOrigins); asked only when an Origin is sent. */
+  ownOrigins: () => readonly string[];
+  body: Readable;
+}
+
+export interface FormReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** The one-line reason of a refusal, for the request log; never holds an address or a token. */
+  reason?: string;
+  /**
+   * Work for after the reply is written (queueing a new signup's confirmation): done before it, it
+   * would make a new address answer measurably later than a listed one.
+   */
+  afterReply?: () => void;
+}
+
+/** What an endpoint decided, before it is written as a page or a line. */
+export interface Outcome {
+  status: number;
+  heading: string;
+  /** One line, in words a visitor or operator can act on. */
+  message: string;
+  /** The reply's one line of text, when it is not `message` alone. */
+  line?: string;
+  headers?: Record<string, string>;
+  /** A button on the page (the leave page's). */
+  action?: PageAction;
+  /** Work for after the reply is written. */
+  after?: () => void;
+}
+
+export const maxBodyBytes = 4096;
+export const formType = "application/x-www-form-urlencoded";
+const multipartType = "multipart/form-data";
+
+export function refuse(status: number, message: string, headers?: Record<string, string>): Outcome {
+  return { status, heading: "That did not work", message, headers };
+}
+
+export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Counts one request of a client (clientKey) against `limiter`; a 429 once it has used its share. */
+export async function rateLimited(
+  limiter: RateLimiterMemory,
+  clientIp: string,
+  what: string,
+): Promise<Outcome | undefined> {
+  try {
+    await limiter.consume(clientKey(clientIp));
+    return undefined;
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    return refuse(429, `Too many ${what} from your network; try again in ${seconds} seconds.`, {
+      "Retry-After": String(seconds),
+    });
+  }
+}
+
+/**
+ * A browser tells us where a POST comes from; refuse other sites (CSRF). The
+ * Origin must be the configured site's (`siteOrigin`) or that of the address
+ * the server listens on; never the request's own Host, which a DNS-rebinding
+ * page sets to its own name.
+ */
+export function isCrossSite(request: FormRequest, siteOrigin: string): boolean {
+  if (header(request.headers, "sec-fetch-site") === "cross-site") return true;
+  const origin = header(request.headers, "origin");
+  if (origin === undefined) return false;
+  let originOf: string;
+  try {
+    originOf = new URL(origin).origin;
+  } catch {
+    return true; // "null" (sandboxed or privacy-redirected) and garbage alike
+  }
+  return originOf !== siteOrigin && !request.ownOrigins().includes(originOf);
+}
+
+/**
+ * Form fields in application/x-www-form-urlencoded text, refusing a
+ * percent-escape that does not decode to UTF-8 (%FF) or is not one at all
+ * (%zz): URLSearchParams would quietly make it U+FFFD or keep it as typed.
+ */
+export function parseUrlencoded(text: string): URLSearchParams | undefined {
+  for (const part of text.split(/[&=]/)) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, " "));
+    } catch {
+      return undefined;
+    }
+  }
+  return new URLSearchParams(text);
+}
+
+/** multipart/form-data fields (busboy); a file, or too many parts, is refused. */
+function parseMultipart(raw: Buffer, type: string): Promise<URLSearchParams | undefined> {
+  return new Promise((resolve) => {
+    const fields = new URLSearchParams();
+    let refused = false;
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { "content-type": type },
+        defParamCharset: "utf8",
+        limits: { files: 0, fields: 20, parts: 20, fieldSize: maxBodyBytes },
+      });
+    } catch {
+      resolve(undefined);
+      return;
+    }
+    const refuseAll = () => (refused = true);
+    parser.on("field", (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) refused = true;
+      else fields.append(name, value);
+    });
+    parser.on("file", (_name, stream) => {
+      refused = true;
+      stream.resume();
+    });
+    parser.on("filesLimit", refuseAll);
+    parser.on("fieldsLimit", refuseAll);
+    parser.on("partsLimit", refuseAll);
+    parser.on("error", () => resolve(undefined));
+    parser.on("close", () => resolve(refused ? undefined : fields));
+    Readable.from([raw]).pipe(parser);
+  });
+}
+
+/**
+ * Reads a form post: URL-encoded in UTF-8 (what a browser's form sends), or
+ * multipart/form-data when `multipart` is allowed (RFC 8058's one-click
+ * POST, which mail providers may send either way). No Content-Encoding, at
+ * most maxBodyBytes. The refusal is the visitor's reply.
+ */
+export async function readForm(
+  request: FormRequest,
+  { multipart = false }: { multipart?: boolean } = {},
+): Promise<{ fields: URLSearchParams } | { refusal: Outcome }> {
+  const sendAs = multipart ? `${formType} or ${multipartType}` : formType;
+  let type: contentType.ParsedMediaType;
+  try {
+    type = contentType.parse(header(request.headers, "content-type") ?? "");
+  } catch {
+    return { refusal: refuse(415, `Send the form as ${sendAs}.`) };
+  }
+  const isMultipart = multipart && type.type === multipartType;
+  if (type.type !== formType && !isMultipart) return { refusal: refuse(415, `Send the form as ${sendAs}.`) };
+  const charset = type.parameters.charset?.toLowerCase();
+  if (charset && charset !== "utf-8") return { refusal: refuse(415, "Send the form in UTF-8.") };
+  const encoding = header(request.headers, "content-encoding")?.trim().toLowerCase();
+  if (encoding && encoding !== "identity") {
+    return { refusal: refuse(415, "Send the form uncompressed: no Content-Encoding is decoded here.") };
+  }
+
+  let raw: Buffer;
+  try {
+    raw = await getRawBody(request.body, { limit: maxBodyBytes, length: header(request.headers, "content-length") });
+  } catch (error) {
+    if ((error as { type?: string }).type === "entity.too.large") {
+      return { refusal: refuse(413, `The form is larger than ${maxBodyBytes} bytes.`) };
+    }
+    return { refusal: refuse(400, "The form could not be read.") };
+  }
+
+  let fields: URLSearchParams | undefined;
+  if (isMultipart) {
+    fields = await parseMultipart(raw, header(request.headers, "content-type")!);
+    if (!fields) return { refusal: refuse(400, "The form could not be read.") };
+  } else {
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
+    } catch {
+      return { refusal: refuse(400, "The form is not valid UTF-8.") };
+    }
+    fields = parseUrlencoded(text);
+  }
+  if (!fields) return { refusal: refuse(400, "The form is not valid UTF-8.") };
+  return { fields };
+}
+
+/**
+ * An outcome as the client asked for it: the site's small page for a browser
+ * (Accept: text/html, the post without JavaScript), else one line of text.
+ */
+export function formReply(
+  request: Pick<FormRequest, "headers">,
+  outcome: Outcome,
+  { html = /\btext\/html\b/.test(header(request.headers, "accept") ?? "") }: { html?: boolean } = {},
+): FormReply {
+  return {
+    status: outcome.status,
+    headers: {
+      ...securityHeaders,
+      "Content-Type": html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
+      ...(html ? { "Content-Security-Policy": resultPagePolicy } : {}),
+      "Cache-Control": "no-store",
+      ...outcome.headers,
+    },
+    body: html ? renderResultPage(outcome) : `${outcome.line ?? outcome.message}\n`,
+    ...(outcome.status >= 400 ? { reason: outcome.message } : {}),
+    ...(outcome.after ? { afterReply: outcome.after } : {}),
+  };
+}
