@@ -1,0 +1,71 @@
+// The leave link on Netlify: netlify.toml sends /waitlist/leave here.
+// https://docs.netlify.com/functions/overview/
+// The same endpoint as npm start's (server/leave.ts): the same token check,
+// pages and one-click POST; the address is removed from Netlify Forms by
+// deleting every waitlist submission that holds it, through Netlify's API.
+import { Readable } from "node:stream";
+import { site } from "../../src/site";
+import { readConfig } from "../../server/config";
+import { formReply, refuse } from "../../server/form-request";
+import { createLeave, leaveLimiter, privateHeaders } from "../../server/leave";
+import { netlifyForms, netlifySiteOrigins, requiredLeaveSecret, setupProblemLine } from "../../server/netlify-forms";
+
+export interface HttpEvent {
+  httpMethod: string;
+  headers: Record<string, string | undefined>;
+  /** The query string without "?", as Netlify passes it. */
+  rawQuery?: string;
+  body: string | null;
+  isBase64Encoded?: boolean;
+}
+
+export interface HttpResult {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const log = (line: string) => console.error(`waitlist-leave: ${line}`);
+
+// One count per client for as long as this instance lives: Netlify runs several, so it is a bound, not a guarantee.
+let limiter: ReturnType<typeof leaveLimiter> | undefined;
+
+export async function handler(event: HttpEvent): Promise<HttpResult> {
+  const { "content-length": _length, ...headers } = event.headers;
+  const method = event.httpMethod.toUpperCase();
+  const request = {
+    method,
+    headers,
+    query: event.rawQuery ?? "",
+    // Netlify's edge sets this header itself, from the connection.
+    clientIp: headers["x-nf-client-connection-ip"] ?? "unknown",
+    ownOrigins: () => netlifySiteOrigins(process.env),
+    body: Readable.from([Buffer.from(event.body ?? "", event.isBase64Encoded ? "base64" : "utf8")]),
+  };
+  let leave: ReturnType<typeof createLeave>;
+  try {
+    const config = readConfig(process.env);
+    const secret = requiredLeaveSecret(process.env);
+    const forms = netlifyForms(process.env);
+    limiter ??= leaveLimiter(config.leaveRateLimitPerMinute);
+    leave = createLeave({
+      secret,
+      remove: async (address) => void (await forms.removeAddress(address.key)),
+      limiter,
+      warn: log,
+    });
+  } catch (error) {
+    // A NetlifySetupError or a ConfigError: either way one line that names the variable.
+    const problem = (error as Error).message;
+    log(`${setupProblemLine(problem)} Leave links can't be checked.`);
+    const outcome = refuse(
+      503,
+      `Leaving by link is not set up on this site yet (${problem}). Write to ${site.contactEmail} and we will take your address off the list.`,
+      privateHeaders,
+    );
+    const reply = formReply(request, outcome, { html: method !== "POST" });
+    return { statusCode: reply.status, headers: reply.headers, body: method === "HEAD" ? "" : reply.body };
+  }
+  const reply = await leave.handle(request);
+  return { statusCode: reply.status, headers: reply.headers, body: method === "HEAD" ? "" : reply.body };
+}
