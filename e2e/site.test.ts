@@ -1,6 +1,8 @@
-import { createRequire } from "node:module";
 import {
   accessibleState,
+  axeViolations,
+  cspViolations,
+  recordCspViolations,
   routes,
   screenshotPath,
   viewports,
@@ -11,7 +13,6 @@ import {
 
 jest.setTimeout(120_000);
 
-const axePath = createRequire(__filename).resolve("axe-core/axe.min.js");
 const viewportNames = Object.keys(viewports) as ViewportName[];
 
 const suite = setUpSuite();
@@ -25,13 +26,7 @@ async function visit(route: string, viewport: ViewportName, { bypassCSP = false,
   const context = await suite.browser.newContext({ viewport: viewports[viewport], bypassCSP });
   const page = await context.newPage();
   page.on("close", () => void context.close());
-  await page.addInitScript(() => {
-    const violations: string[] = [];
-    (window as unknown as { cspViolations: string[] }).cspViolations = violations;
-    document.addEventListener("securitypolicyviolation", (event) =>
-      violations.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"}`),
-    );
-  });
+  await recordCspViolations(page);
   const problems: string[] = [];
   const origin = new URL(suite.site.url).origin;
   page.on("console", (message) => {
@@ -68,7 +63,7 @@ describe.each(everyPage)("%s at %s size", (route, viewport) => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: screenshotPath(route, viewport), fullPage: true });
     expect(problems).toEqual([]);
-    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
     expect(response?.headers()["content-security-policy"]).toMatch(/^default-src 'none'; script-src 'self' 'sha256-/);
     await page.close();
   });
@@ -106,26 +101,8 @@ describe.each(everyPage)("%s at %s size", (route, viewport) => {
   });
 
   it("has no accessibility violations (axe-core)", async () => {
-    // axe is injected as an inline script, which the page's own policy rightly refuses.
     const { page } = await visit(route, viewport, { bypassCSP: true });
-    await page.addScriptTag({ path: axePath });
-    const violations = await page.evaluate(async () => {
-      const axe = (
-        window as unknown as {
-          axe: {
-            run: (
-              context: Document,
-            ) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
-          };
-        }
-      ).axe;
-      const result = await axe.run(document);
-      return result.violations.map((violation) => ({
-        id: violation.id,
-        help: violation.help,
-        targets: violation.nodes.map((node) => node.target.join(" ")),
-      }));
-    });
+    const violations = await axeViolations(page);
     expect(violations).toEqual([]);
     await page.close();
   });
@@ -173,7 +150,7 @@ describe("the keyboard alone", () => {
       .waitFor();
     expect(suite.site.rows()).toContainEqual({ email, source: "start" });
     // The form submits under the production CSP without a violation.
-    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
     await page.close();
   });
 

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -50,6 +51,52 @@ export async function slowPhonePage(browser: Browser, options: BrowserContextOpt
   // The commands are data: CDPSession's types want one known method at a time.
   for (const [method, params] of slowPhone.commands) await cdp.send(method as "Network.enable", params);
   return page;
+}
+
+/**
+ * Records the page's Content-Security-Policy violations from its first
+ * script on (read them with cspViolations): needs JavaScript on.
+ */
+export async function recordCspViolations(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const violations: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = violations;
+    document.addEventListener("securitypolicyviolation", (event) =>
+      violations.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"}`),
+    );
+  });
+}
+
+export function cspViolations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+}
+
+const axePath = createRequire(__filename).resolve("axe-core/axe.min.js");
+
+/**
+ * What axe-core finds wrong on the page. axe is injected as an inline
+ * script, which the page's own policy rightly refuses: open the page in a
+ * context with `bypassCSP: true`.
+ */
+export async function axeViolations(page: Page): Promise<{ id: string; help: string; targets: string[] }[]> {
+  await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+          ) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document);
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(" ")),
+    }));
+  });
 }
 
 /** Whether Gatsby has hydrated the page (its own performance mark). */
