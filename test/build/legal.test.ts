@@ -1,5 +1,13 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { builtPage } from "./built-page";
 import { requiredSections } from "../../src/lib/legal-rules";
+
+/** The effective date the policy's own file gives, as YYYY-MM-DD. */
+function effectiveDateOf(slug: string): string {
+  const source = readFileSync(path.resolve(__dirname, `../../content/legal/${slug}.mdx`), "utf8");
+  return /^effectiveDate: (\d{4}-\d{2}-\d{2})$/m.exec(source)![1]!;
+}
 
 const verification = 'meta[name="tiktok-developers-site-verification"]';
 
@@ -16,10 +24,12 @@ describe.each([
     expect(tags[0]!.getAttribute("content")?.trim()).not.toBe("");
   });
 
-  it("has the title as its only h1 and the effective date", () => {
+  it("has the title as its only h1 and the effective date its file gives, written out", () => {
+    const date = effectiveDateOf(slug);
+    const written = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(date));
     expect([...doc.querySelectorAll("h1")].map((h1) => h1.textContent)).toEqual([title]);
-    expect(doc.body.textContent).toContain("Effective June 1, 2025");
-    expect(doc.querySelector("time")?.getAttribute("datetime")).toBe("2025-06-01");
+    expect(doc.body.textContent).toContain(`Effective ${written}`);
+    expect(doc.querySelector("time")?.getAttribute("datetime")).toBe(date);
   });
 
   it("has every required section as an h2 with an id the table of contents links to", () => {
