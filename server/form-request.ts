@@ -207,6 +207,11 @@ export async function readForm(
   return { fields };
 }
 
+/** Whether the client asked for a page (a browser's own form post) rather than a line of text. */
+export function acceptsHtml(request: Pick<FormRequest, "headers">): boolean {
+  return /\btext\/html\b/.test(header(request.headers, "accept") ?? "");
+}
+
 /**
  * An outcome as the client asked for it: the site's small page for a browser
  * (Accept: text/html, the post without JavaScript), else one line of text.
@@ -214,7 +219,7 @@ export async function readForm(
 export function formReply(
   request: Pick<FormRequest, "headers">,
   outcome: Outcome,
-  { html = /\btext\/html\b/.test(header(request.headers, "accept") ?? "") }: { html?: boolean } = {},
+  { html = acceptsHtml(request) }: { html?: boolean } = {},
 ): FormReply {
   return {
     status: outcome.status,

@@ -1,8 +1,8 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { site } from "../src/site";
 import {
+  acceptsHtml,
   formReply,
-  header,
   isCrossSite,
   parseUrlencoded,
   rateLimited,
@@ -91,10 +91,10 @@ export function createLeave({ secret, remove, limiter, warn = () => {} }: LeaveO
     }
 
     const form = await readForm(request, { multipart: true });
-    if ("refusal" in form) return page(form.refusal);
+    if ("refusal" in form) return { outcome: form.refusal, html: acceptsHtml(request) };
     const { fields } = form;
     const oneClick = fields.getAll("List-Unsubscribe").length === 1 && fields.get("List-Unsubscribe") === "One-Click";
-    const html = !oneClick && /\btext\/html\b/.test(header(request.headers, "accept") ?? "");
+    const html = !oneClick && acceptsHtml(request);
     // A mail provider's one-click POST comes from its own servers, with no Origin: the token is what counts.
     if (!oneClick && isCrossSite(request, siteOrigin)) {
       return { outcome: refuse(403, "Leave requests are accepted from this site only."), html };
@@ -121,7 +121,7 @@ export function createLeave({ secret, remove, limiter, warn = () => {} }: LeaveO
           500,
           `Your address could not be removed just now. Please try again in a minute, or write to ${site.contactEmail}.`,
         ),
-        html: request.method !== "POST" || /\btext\/html\b/.test(header(request.headers, "accept") ?? ""),
+        html: request.method !== "POST" || acceptsHtml(request),
       };
     }
     const { outcome, html } = decided;
