@@ -136,6 +136,8 @@ export interface Site {
   dbFile: string;
   outboxDir: string;
   rows(): { email: string; source: string }[];
+  /** Where one stored signup came from (server/attribution.ts); undefined when the address is not stored. */
+  attributionOf(email: string): Record<string, string | null> | undefined;
   outbox(): string[];
   stop(): Promise<void>;
 }
@@ -166,6 +168,19 @@ export async function startSite(): Promise<Site> {
       const db = new Database(dbFile, { readonly: true });
       try {
         return db.prepare("SELECT email, source FROM signups ORDER BY id").all() as { email: string; source: string }[];
+      } finally {
+        db.close();
+      }
+    },
+    attributionOf(email) {
+      const db = new Database(dbFile, { readonly: true });
+      try {
+        return db
+          .prepare(
+            `SELECT utm_source, utm_medium, utm_campaign, utm_content, utm_term, ref, landing_path
+             FROM signups WHERE email = ?`,
+          )
+          .get(email) as Record<string, string | null> | undefined;
       } finally {
         db.close();
       }

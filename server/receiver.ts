@@ -1,8 +1,10 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { site } from "../src/site";
+import { attributionFrom } from "./attribution";
 import { checkEmail } from "./email";
 import {
   formReply,
+  header,
   isCrossSite,
   rateLimited,
   readForm,
@@ -74,10 +76,14 @@ export function createReceiver(options: ReceiverOptions) {
     const checked = checkEmail(emails[0]);
     if (!checked.ok) return refuse(422, checked.reason);
 
+    // Where it came from: the page the form was on, as the browser names it (attribution.ts).
+    const referer = header(request.headers, "referer");
+    const attribution = referer ? attributionFrom(referer, [siteOrigin, ...request.ownOrigins()]) : undefined;
     const { added, createdAt } = options.store.add({
       email: checked.email,
       emailKey: checked.key,
       source: options.source,
+      attribution,
     });
     // New and repeat addresses get the same answer, after the same work: nobody can learn who is listed.
     if (!added || !options.onNewSignup) return success;

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { noAttribution } from "./attribution";
 import { migrations, schemaVersion, StoreError, WaitlistStore } from "./store";
 
 let dir: string;
@@ -62,6 +63,7 @@ describe("WaitlistStore", () => {
         confirmationSentAt: null,
         confirmationFailedAt: null,
         confirmationError: null,
+        ...noAttribution,
       },
     ]);
     expect(second.integrityCheck()).toBe("ok");
@@ -89,6 +91,7 @@ describe("WaitlistStore", () => {
         confirmationSentAt: null,
         confirmationFailedAt: null,
         confirmationError: null,
+        ...noAttribution,
       },
     ]);
     expect(store.pendingConfirmations()).toEqual([
@@ -120,6 +123,39 @@ describe("WaitlistStore", () => {
     const db = new Database(oldFile, { readonly: true });
     expect(db.prepare("SELECT repeat_signups AS n FROM signups").get()).toEqual({ n: 2 });
     db.close();
+  });
+
+  it("migrates a store written by version 4 in place: its rows kept, with empty attribution", () => {
+    const oldFile = path.join(dir, "v4.db");
+    const old = new Database(oldFile);
+    for (const migration of migrations.slice(0, 4)) old.exec(migration);
+    old.pragma("user_version = 4");
+    old
+      .prepare(
+        "INSERT INTO signups (email, email_key, created_at, source, confirmation_sent_at) VALUES (?, ?, ?, ?, ?)",
+      )
+      .run("v4@example.com", "v4@example.com", "2026-11-01T00:00:00.000Z", "develop", "2026-11-01T00:00:02.000Z");
+    old.prepare("INSERT INTO departures (left_at, how) VALUES (?, ?)").run("2026-11-02T00:00:00.000Z", "link");
+    old.prepare("INSERT INTO settings (name, value) VALUES ('leave_secret', ?)").run("kept-secret".padEnd(32, "-"));
+    old.close();
+    const store = new WaitlistStore(oldFile);
+    expect(store.pragma("user_version")).toBe(schemaVersion);
+    expect(store.all()).toEqual([
+      {
+        id: 1,
+        email: "v4@example.com",
+        emailKey: "v4@example.com",
+        createdAt: "2026-11-01T00:00:00.000Z",
+        source: "develop",
+        confirmationSentAt: "2026-11-01T00:00:02.000Z",
+        confirmationFailedAt: null,
+        confirmationError: null,
+        ...noAttribution,
+      },
+    ]);
+    expect(store.departures()).toBe(1);
+    expect(store.leaveSecret(() => "a-new-one")).toBe("kept-secret".padEnd(32, "-"));
+    store.close();
   });
 
   it("makes the leave links' secret once and keeps it across restarts and in a copy of the file", () => {

@@ -1,10 +1,11 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { noAttribution, type Attribution } from "./attribution";
 
 export type SignupSource = "develop" | "start";
 
-export interface Signup {
+export interface Signup extends Attribution {
   id: number;
   email: string;
   emailKey: string;
@@ -64,6 +65,14 @@ export const migrations: readonly string[] = [
      left_at TEXT NOT NULL,
      how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator'))
    );`,
+  // 5: where a signup came from (attribution.ts), first touch; rows from before have none.
+  `ALTER TABLE signups ADD COLUMN utm_source TEXT;
+   ALTER TABLE signups ADD COLUMN utm_medium TEXT;
+   ALTER TABLE signups ADD COLUMN utm_campaign TEXT;
+   ALTER TABLE signups ADD COLUMN utm_content TEXT;
+   ALTER TABLE signups ADD COLUMN utm_term TEXT;
+   ALTER TABLE signups ADD COLUMN ref TEXT;
+   ALTER TABLE signups ADD COLUMN landing_path TEXT;`,
 ];
 
 /** How an address left: the page's button, a mail client's one-click POST, or the operator's command. */
@@ -80,7 +89,10 @@ export class StoreError extends Error {}
 export class WaitlistStore {
   readonly file: string;
   private readonly db: Database.Database;
-  private readonly insert: Database.Statement<[string, string, string, string], { repeats: number }>;
+  private readonly insert: Database.Statement<
+    [string, string, string, string, ...(string | null)[]],
+    { repeats: number }
+  >;
 
   constructor(file: string) {
     this.file = file;
@@ -95,9 +107,11 @@ export class WaitlistStore {
     this.assertSettings();
     this.migrate();
     // A listed address is counted as a repeat: the same durable write as a new one, so that the time a
-    // signup takes does not tell whether the address was listed.
+    // signup takes does not tell whether the address was listed. Its first attribution stays.
     this.insert = this.db.prepare(
-      `INSERT INTO signups (email, email_key, created_at, source) VALUES (?, ?, ?, ?)
+      `INSERT INTO signups (email, email_key, created_at, source,
+                            utm_source, utm_medium, utm_campaign, utm_content, utm_term, ref, landing_path)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (email_key) DO UPDATE SET repeat_signups = repeat_signups + 1
        RETURNING repeat_signups AS repeats`,
     );
@@ -145,12 +159,25 @@ export class WaitlistStore {
   }
 
   /** Stores a signup unless its key is already listed (then counts a repeat). Durable on return. */
-  add(entry: { email: string; emailKey: string; source: SignupSource; at?: Date }): {
+  add(entry: { email: string; emailKey: string; source: SignupSource; at?: Date; attribution?: Attribution }): {
     added: boolean;
     createdAt: string;
   } {
     const createdAt = (entry.at ?? new Date()).toISOString();
-    const { repeats } = this.insert.get(entry.email, entry.emailKey, createdAt, entry.source)!;
+    const a = entry.attribution ?? noAttribution;
+    const { repeats } = this.insert.get(
+      entry.email,
+      entry.emailKey,
+      createdAt,
+      entry.source,
+      a.utmSource,
+      a.utmMedium,
+      a.utmCampaign,
+      a.utmContent,
+      a.utmTerm,
+      a.ref,
+      a.landingPath,
+    )!;
     return { added: repeats === 0, createdAt };
   }
 
@@ -287,6 +314,18 @@ export class WaitlistStore {
     return removed;
   }
 
+  /** The mail server's words on the most recent confirmation that failed, for good or for now; undefined when none has. */
+  lastConfirmationError(): string | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT confirmation_error AS error FROM signups
+         WHERE confirmation_error IS NOT NULL AND confirmation_sent_at IS NULL
+         ORDER BY coalesce(confirmation_failed_at, confirmation_next_at) DESC LIMIT 1`,
+      )
+      .get() as { error: string } | undefined;
+    return row?.error;
+  }
+
   /** How many addresses have left the list. */
   departures(): number {
     return (this.db.prepare("SELECT count(*) AS n FROM departures").get() as { n: number }).n;
@@ -301,7 +340,9 @@ export class WaitlistStore {
       .prepare(
         `SELECT id, email, email_key AS emailKey, created_at AS createdAt, source,
                 confirmation_sent_at AS confirmationSentAt, confirmation_failed_at AS confirmationFailedAt,
-                confirmation_error AS confirmationError
+                confirmation_error AS confirmationError,
+                utm_source AS utmSource, utm_medium AS utmMedium, utm_campaign AS utmCampaign,
+                utm_content AS utmContent, utm_term AS utmTerm, ref, landing_path AS landingPath
          FROM signups ORDER BY id`,
       )
       .all() as Signup[];

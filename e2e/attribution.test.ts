@@ -1,0 +1,42 @@
+import { setUpSuite, viewports, whenHydrated } from "./support";
+
+jest.setTimeout(60_000);
+
+const suite = setUpSuite();
+const campaign = "?utm_source=tiktok&utm_campaign=launch";
+
+let counter = 0;
+const freshEmail = () => `campaign.${Date.now()}.${counter++}@example.com`;
+
+describe.each([
+  ["on", true],
+  ["off", false],
+])("a visitor from a campaign link, with JavaScript %s", (_name, javaScriptEnabled) => {
+  it("keeps the link's query through the page and the section links, and the signup is stored with its tags", async () => {
+    const context = await suite.browser.newContext({ javaScriptEnabled, viewport: viewports.desktop });
+    const page = await context.newPage();
+    await page.goto(`${suite.site.url}/${campaign}`);
+    if (javaScriptEnabled) await whenHydrated(page);
+    expect(new URL(page.url()).search).toBe(campaign);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Join Waitlist" }).click();
+    await page.waitForURL(`${suite.site.url}/${campaign}#waitlist`);
+
+    const email = freshEmail();
+    const form = page.locator("#waitlist");
+    await form.getByLabel("Email address").fill(email);
+    await form.locator('button[type="submit"]').click();
+    if (javaScriptEnabled) await form.getByRole("status").getByText("Welcome to the waitlist!").waitFor();
+    else await page.getByRole("heading", { name: "You are on the list!" }).waitFor();
+
+    expect(suite.site.attributionOf(email)).toEqual({
+      utm_source: "tiktok",
+      utm_medium: null,
+      utm_campaign: "launch",
+      utm_content: null,
+      utm_term: null,
+      ref: null,
+      landing_path: "/",
+    });
+    await context.close();
+  });
+});
