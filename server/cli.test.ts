@@ -20,6 +20,15 @@ function seed() {
     emailKey: "ada@example.com",
     source: "start",
     at: new Date("2025-06-01T09:00:00Z"),
+    attribution: {
+      utmSource: "tiktok",
+      utmMedium: "social",
+      utmCampaign: "launch, week 1",
+      utmContent: null,
+      utmTerm: null,
+      ref: "maya",
+      landingPath: "/",
+    },
   });
   store.add({
     email: '"Byron, Lord"@example.com',
@@ -65,6 +74,13 @@ describe("npm run waitlist", () => {
         confirmation_sent_at: "2025-06-01T09:00:01.000Z",
         confirmation_failed_at: "",
         confirmation_error: "",
+        utm_source: "tiktok",
+        utm_medium: "social",
+        utm_campaign: "launch, week 1",
+        utm_content: "",
+        utm_term: "",
+        ref: "maya",
+        landing_path: "/",
       },
       {
         email: '"Byron, Lord"@example.com',
@@ -73,6 +89,13 @@ describe("npm run waitlist", () => {
         confirmation_sent_at: "",
         confirmation_failed_at: "2025-06-02T09:00:02.000Z",
         confirmation_error: "550 5.1.1 mailbox unavailable",
+        utm_source: "",
+        utm_medium: "",
+        utm_campaign: "",
+        utm_content: "",
+        utm_term: "",
+        ref: "",
+        landing_path: "",
       },
       expect.objectContaining({ email: "'=2*5@example.com" }),
     ]);
@@ -89,6 +112,23 @@ describe("npm run waitlist", () => {
     },
   );
 
+  it.each(['=HYPERLINK("https://evil.test")', "+1", "-1", "@SUM(A1)", "\tcmd", "\rcmd"])(
+    "exports the campaign tag %j, which came from a visitor's link, as text in CSV",
+    async (tag) => {
+      const store = new WaitlistStore(env.WAITLIST_DB!);
+      const attribution = { utmMedium: null, utmCampaign: null, utmContent: null, utmTerm: null, landingPath: "/" };
+      store.add({
+        email: "a@example.com",
+        emailKey: "a@example.com",
+        source: "start",
+        attribution: { ...attribution, utmSource: tag, ref: tag },
+      });
+      store.close();
+      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true }) as Record<string, string>[];
+      expect([row!.utm_source, row!.ref]).toEqual([`'${tag}`, `'${tag}`]);
+    },
+  );
+
   it("exports JSON to a file", async () => {
     seed();
     const out = path.join(dir, "signups.json");
@@ -101,15 +141,23 @@ describe("npm run waitlist", () => {
         confirmationSentAt: "2025-06-01T09:00:01.000Z",
         confirmationFailedAt: null,
         confirmationError: null,
+        utmSource: "tiktok",
+        utmMedium: "social",
+        utmCampaign: "launch, week 1",
+        utmContent: null,
+        utmTerm: null,
+        ref: "maya",
+        landingPath: "/",
       },
-      {
+      expect.objectContaining({
         email: '"Byron, Lord"@example.com',
         createdAt: "2025-06-02T09:00:00.000Z",
         source: "develop",
         confirmationSentAt: null,
         confirmationFailedAt: "2025-06-02T09:00:02.000Z",
         confirmationError: "550 5.1.1 mailbox unavailable",
-      },
+        utmSource: null,
+      }),
       // JSON is data, not a sheet: the address stays as typed.
       expect.objectContaining({ email: "=2*5@example.com" }),
     ]);

@@ -1,23 +1,31 @@
 import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
 import { ConfigError, readConfig } from "./config";
 import { createConfirmations } from "./confirmations";
 import { checkEmail } from "./email";
 import { createMailer, readMailConfig } from "./mailer";
+import { NetlifySetupError, netlifyForms } from "./netlify-forms";
+import { renderStats, waitlistStats, type WaitlistStats } from "./stats";
 import { StoreError, WaitlistStore, type Signup } from "./store";
 import { signingSecret } from "./waitlist";
 
 const usage = `Usage: npm run waitlist -- <command>
 
 Commands:
+  stats [--days N] [--json] [--netlify]  the total, the last day and week, signups per day (30 days), top
+                                         sources and campaigns, confirmations and departures
   count                                  how many addresses are on the waitlist, and their confirmations
-  export --format csv|json [--out FILE]  every signup, to standard output or FILE
+  export --format csv|json [--out FILE] [--netlify]
+                                         every signup with where it came from, to standard output or FILE
   resend-pending                         send the confirmation e-mails still owed now
   remove <address>                       take an address off the list (a request by e-mail), as its leave link does
 
 The store is data/waitlist.db, or the file WAITLIST_DB names. Mail goes through
-SMTP_URL, or to data/outbox/ as .eml files when it is not set.`;
+SMTP_URL, or to data/outbox/ as .eml files when it is not set. With --netlify,
+the waitlist is read from Netlify Forms (NETLIFY_API_TOKEN, NETLIFY_SITE_ID).
+Days are local to TZ.`;
 
 export class PendingError extends Error {}
 
@@ -30,21 +38,35 @@ const columns = [
   "confirmationSentAt",
   "confirmationFailedAt",
   "confirmationError",
+  "utmSource",
+  "utmMedium",
+  "utmCampaign",
+  "utmContent",
+  "utmTerm",
+  "ref",
+  "landingPath",
 ] as const;
 const csvColumns = columns.map((column) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
 
-export function exportSignups(signups: Signup[], format: string): string {
+/** One exported signup: from the store, or from Netlify Forms (no confirmation columns there). */
+export type ExportRow = Omit<
+  Signup,
+  "id" | "emailKey" | "source" | "confirmationSentAt" | "confirmationFailedAt" | "confirmationError"
+> &
+  Partial<Pick<Signup, "confirmationSentAt" | "confirmationFailedAt" | "confirmationError">> & { source: string };
+
+export function exportSignups(signups: readonly ExportRow[], format: string): string {
   if (format === "csv") {
     // Addresses come from visitors, and `=2*5@example.com` is a valid one: a
     // spreadsheet must see text, never a formula (csv-stringify's escape_formulas).
     return stringify(
-      signups.map((signup) => columns.map((column) => signup[column])),
+      signups.map((signup) => columns.map((column) => signup[column] ?? null)),
       { header: true, columns: csvColumns, escape_formulas: true },
     );
   }
   if (format === "json") {
     return `${JSON.stringify(
-      signups.map((signup) => Object.fromEntries(columns.map((column) => [column, signup[column]]))),
+      signups.map((signup) => Object.fromEntries(columns.map((column) => [column, signup[column] ?? null]))),
       null,
       2,
     )}\n`;
@@ -57,7 +79,14 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { format: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: {
+      format: { type: "string" },
+      out: { type: "string" },
+      days: { type: "string" },
+      json: { type: "boolean" },
+      netlify: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   const [command, ...extra] = positionals;
   if (values.help || !command) return usage;
@@ -94,15 +123,47 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
       store.close();
     }
   }
+  if (command === "stats") {
+    const days = values.days === undefined ? 30 : Number(values.days);
+    if (!Number.isInteger(days) || days < 1 || days > 366) {
+      throw new UsageError(`--days must be a whole number from 1 to 366 (got "${values.days}").`);
+    }
+    let stats: WaitlistStats;
+    let from: string;
+    if (values.netlify) {
+      const forms = netlifyForms(env);
+      stats = waitlistStats(await forms.waitlistRows(), { days });
+      from = `Netlify Forms, site ${forms.siteId}`;
+    } else {
+      const store = WaitlistStore.openExisting(config.dbFile);
+      try {
+        stats = waitlistStats(store.all(), {
+          days,
+          confirmations: { ...store.confirmationCounts(), lastError: store.lastConfirmationError() ?? null },
+          left: store.departures(),
+        });
+      } finally {
+        store.close();
+      }
+      const relative = path.relative(process.cwd(), config.dbFile);
+      from = relative.startsWith("..") ? config.dbFile : relative;
+    }
+    return values.json ? JSON.stringify(stats, null, 2) : renderStats(stats, { from });
+  }
   if (command === "export") {
     if (!values.format) throw new UsageError("Say which format: --format csv or --format json.");
-    const store = WaitlistStore.openExisting(config.dbFile);
-    let output: string;
-    try {
-      output = exportSignups(store.all(), values.format);
-    } finally {
-      store.close();
+    let rows: readonly ExportRow[];
+    if (values.netlify) {
+      rows = await netlifyForms(env).waitlistRows();
+    } else {
+      const store = WaitlistStore.openExisting(config.dbFile);
+      try {
+        rows = store.all();
+      } finally {
+        store.close();
+      }
     }
+    const output = exportSignups(rows, values.format);
     if (values.out) {
       writeFileSync(values.out, output);
       return `Wrote ${values.out}.`;
@@ -144,9 +205,22 @@ if (require.main === module) {
         console.error(error.message);
         process.exit(1);
       }
-      if (error instanceof UsageError || error instanceof StoreError || error instanceof ConfigError) {
+      if (
+        error instanceof UsageError ||
+        error instanceof StoreError ||
+        error instanceof ConfigError ||
+        error instanceof NetlifySetupError
+      ) {
         console.error(error.message);
         process.exit(2);
+      }
+      const status = (error as { status?: unknown }).status;
+      if (typeof status === "number") {
+        // @netlify/api's error for an answer that is not 2xx: the one a founder meets is 401, a wrong token.
+        console.error(
+          `Netlify's API answered ${status} (${(error as Error).message}); check NETLIFY_API_TOKEN and NETLIFY_SITE_ID.`,
+        );
+        process.exit(1);
       }
       if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
         console.error(`${(error as Error).message}\n\n${usage}`);

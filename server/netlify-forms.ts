@@ -1,5 +1,6 @@
 import { NetlifyAPI } from "@netlify/api";
 import { site } from "../src/site";
+import { attributionFrom, type Attribution } from "./attribution";
 import { readLeaveSecret } from "./config";
 import { checkEmail } from "./email";
 
@@ -102,7 +103,46 @@ export function netlifyForms(env: NodeJS.ProcessEnv = process.env) {
     return matches.length;
   }
 
-  return { api, siteId, waitlistFormId, submission, submissions, removeAddress };
+  /**
+   * The waitlist as Netlify Forms holds it, shaped like the project's store:
+   * one row per address (its first submission, however later ones spelled
+   * it), oldest first, with the attribution of the page it was sent from
+   * (the submission's referrer). Submissions without a valid address are
+   * left out, as the project's receiver refuses them.
+   */
+  async function waitlistRows(): Promise<NetlifySignup[]> {
+    const formId = await waitlistFormId();
+    if (!formId) {
+      throw new NetlifySetupError(
+        `The site ${siteId} has no "${site.waitlist.formName}" form yet: turn on form detection and deploy (README, "Deploying to Netlify")`,
+      );
+    }
+    const byKey = new Map<string, NetlifySignup>();
+    const oldestFirst = (await submissions(formId)).sort(
+      (a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id),
+    );
+    for (const stored of oldestFirst) {
+      const checked = checkEmail(typeof stored.data?.email === "string" ? stored.data.email : undefined);
+      if (!checked.ok || byKey.has(checked.key)) continue;
+      const ownOrigins = [originOf(site.url), originOf(stored.site_url)].filter((origin) => origin !== undefined);
+      byKey.set(checked.key, {
+        email: checked.email,
+        createdAt: stored.created_at,
+        source: "netlify",
+        ...attributionFrom(stored.data?.referrer, ownOrigins),
+      });
+    }
+    return [...byKey.values()];
+  }
+
+  return { api, siteId, waitlistFormId, submission, submissions, removeAddress, waitlistRows };
+}
+
+/** One address of the waitlist form, as waitlistRows() gives it. */
+export interface NetlifySignup extends Attribution {
+  email: string;
+  createdAt: string;
+  source: "netlify";
 }
 
 /** WAITLIST_SECRET, which the functions cannot do without: a NetlifySetupError naming it when it is not set. */

@@ -1,0 +1,222 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { run } from "./cli";
+import { renderStats, waitlistStats, type StatsSignup } from "./stats";
+import { WaitlistStore } from "./store";
+
+const at = (
+  createdAt: string,
+  utmSource: string | null = null,
+  utmCampaign: string | null = null,
+  ref: string | null = null,
+): StatsSignup => ({ createdAt, utmSource, utmCampaign, ref });
+
+const signups = [
+  at("2026-11-23T11:00:00Z", "tiktok", "launch"),
+  at("2026-11-23T01:00:00Z", "tiktok", "launch"),
+  at("2026-11-22T13:00:00Z", "instagram"),
+  at("2026-11-22T11:00:00Z"),
+  at("2026-11-19T10:00:00Z", "tiktok", null, "maya"),
+  at("2026-11-10T10:00:00Z"),
+];
+const now = new Date("2026-11-23T12:00:00Z");
+
+describe("waitlistStats", () => {
+  it("counts the total, the last 24 hours and 7 days, and every day of the window, empty ones included", () => {
+    const stats = waitlistStats(signups, { now, days: 7, timeZone: "UTC" });
+    expect([stats.total, stats.last24Hours, stats.last7Days]).toEqual([6, 3, 5]);
+    expect(stats.days).toEqual([
+      { date: "2026-11-17", weekday: "Tue", signups: 0 },
+      { date: "2026-11-18", weekday: "Wed", signups: 0 },
+      { date: "2026-11-19", weekday: "Thu", signups: 1 },
+      { date: "2026-11-20", weekday: "Fri", signups: 0 },
+      { date: "2026-11-21", weekday: "Sat", signups: 0 },
+      { date: "2026-11-22", weekday: "Sun", signups: 2 },
+      { date: "2026-11-23", weekday: "Mon", signups: 2 },
+    ]);
+    expect(stats.sources).toEqual([
+      { name: "tiktok", signups: 3, percent: 50 },
+      { name: "(none)", signups: 2, percent: 33.3 },
+      { name: "instagram", signups: 1, percent: 16.7 },
+    ]);
+    expect(stats.campaigns.map((share) => [share.name, share.signups])).toEqual([
+      ["(none)", 4],
+      ["launch", 2],
+    ]);
+    expect(stats.referralTags.map((share) => [share.name, share.signups])).toEqual([
+      ["(none)", 5],
+      ["maya", 1],
+    ]);
+  });
+
+  it("puts each signup on its local day: the day boundaries follow the time zone", () => {
+    const late = [at("2026-11-23T05:00:00Z")];
+    const day = (timeZone: string) =>
+      waitlistStats(late, { now, days: 2, timeZone })
+        .days.filter((d) => d.signups > 0)
+        .map((d) => d.date);
+    expect(day("UTC")).toEqual(["2026-11-23"]);
+    expect(day("America/Los_Angeles")).toEqual(["2026-11-22"]);
+    // Already the 24th in Auckland: the window ends there, and the signup's day (the 23rd) is the one before.
+    const auckland = waitlistStats(late, { now, days: 2, timeZone: "Pacific/Auckland" });
+    expect(auckland.days.map((d) => [d.date, d.signups])).toEqual([
+      ["2026-11-23", 1],
+      ["2026-11-24", 0],
+    ]);
+  });
+
+  it("lists every calendar day once across a change of the clocks", () => {
+    const stats = waitlistStats([], {
+      now: new Date("2026-11-03T07:30:00Z"),
+      days: 5,
+      timeZone: "America/Los_Angeles",
+    });
+    expect(stats.days.map((d) => d.date)).toEqual([
+      "2026-10-29",
+      "2026-10-30",
+      "2026-10-31",
+      "2026-11-01",
+      "2026-11-02",
+    ]);
+  });
+
+  it("keeps the top five of each, and sums the rest", () => {
+    const many = ["a", "b", "c", "d", "e", "f", "g", "a"].map((source) => at("2026-11-23T10:00:00Z", source));
+    expect(waitlistStats(many, { now, timeZone: "UTC" }).sources.map((share) => [share.name, share.signups])).toEqual([
+      ["a", 2],
+      ["b", 1],
+      ["c", 1],
+      ["d", 1],
+      ["e", 1],
+      ["(others)", 2],
+    ]);
+  });
+});
+
+describe("renderStats", () => {
+  const text = renderStats(
+    waitlistStats(signups, {
+      now,
+      days: 7,
+      timeZone: "UTC",
+      confirmations: { sent: 5, pending: 1, failed: 0, lastError: "421 4.7.0 Try again later" },
+      left: 2,
+    }),
+    { from: "data/waitlist.db" },
+  );
+  const lines = text.split("\n");
+
+  it("scales the bars to the busiest day and prints the exact number beside each", () => {
+    expect(lines).toContain(`  2026-11-22 Sun  ${"█".repeat(40)} 2`);
+    expect(lines).toContain(`  2026-11-19 Thu  ${"█".repeat(20)}${" ".repeat(20)} 1`);
+    expect(lines).toContain(`  2026-11-20 Fri  ${" ".repeat(40)} 0`);
+  });
+
+  it("gives the totals, the shares, confirmations and departures, within 80 columns", () => {
+    expect(lines.slice(0, 4)).toEqual([
+      "Waitlist (data/waitlist.db): 6 signups",
+      "  last 24 hours  3",
+      "  last 7 days    5",
+      "  left the list  2",
+    ]);
+    expect(lines).toContain("  tiktok           3   50.0 %");
+    expect(lines).toContain("Confirmations: 5 sent, 1 pending, 0 refused for good");
+    expect(lines).toContain("  last error: 421 4.7.0 Try again later");
+    for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(80);
+  });
+
+  it("stays exact at large counts: the bar is scaled, the number is not", () => {
+    const crowd = Array.from({ length: 12_345 }, () => at("2026-11-23T10:00:00Z", "tiktok"));
+    const large = renderStats(waitlistStats([...crowd, at("2026-11-22T10:00:00Z")], { now, days: 2, timeZone: "UTC" }));
+    expect(large).toContain(`  2026-11-23 Mon  ${"█".repeat(40)} 12,345`);
+    // One signup beside 12,345 still shows: one block, not none.
+    expect(large).toContain(`  2026-11-22 Sun  █${" ".repeat(39)} 1`);
+    expect(large).toContain("Waitlist (this store): 12,346 signups");
+  });
+});
+
+describe("npm run waitlist -- stats", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "stats-"));
+    jest.useFakeTimers({ now, doNotFake: ["nextTick", "setImmediate", "setTimeout", "setInterval", "queueMicrotask"] });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function seed(): NodeJS.ProcessEnv {
+    const file = path.join(dir, "waitlist.db");
+    const store = new WaitlistStore(file);
+    signups.forEach((signup, n) => {
+      const email = `p${n}@example.com`;
+      store.add({
+        email,
+        emailKey: email,
+        source: "start",
+        at: new Date(signup.createdAt),
+        attribution: { ...signup, utmMedium: null, utmContent: null, utmTerm: null, landingPath: "/" },
+      });
+      if (n > 0) store.markConfirmationSent(email);
+    });
+    store.add({ email: "gone@example.com", emailKey: "gone@example.com", source: "start" });
+    store.remove("gone@example.com", "one-click");
+    store.close();
+    return { WAITLIST_DB: file };
+  }
+
+  it("prints with --json the same figures the text shows, from the store", async () => {
+    const env = seed();
+    const figures = JSON.parse(await run(["stats", "--json", "--days", "7"], env)) as ReturnType<typeof waitlistStats>;
+    expect(figures).toEqual({
+      ...waitlistStats(signups, { now, days: 7 }),
+      confirmations: { sent: 5, pending: 1, failed: 0, lastError: null },
+      left: 1,
+    });
+    const text = await run(["stats", "--days", "7"], env);
+    expect(text).toContain(`  ${figures.days[6]!.date} ${figures.days[6]!.weekday}`);
+    expect(text).toContain("  left the list  1");
+  });
+
+  it("takes its days from TZ, as a founder's shell sets it", () => {
+    // TZ is read once by a process: the command runs in its own, at the real time.
+    jest.useRealTimers();
+    const file = path.join(dir, "tz.db");
+    const store = new WaitlistStore(file);
+    const realNow = Date.now();
+    const hoursAgo = [1, 5, 9, 13, 17, 21, 30];
+    const recent = hoursAgo.map((hours) => at(new Date(realNow - hours * 3_600_000).toISOString()));
+    recent.forEach((signup, n) =>
+      store.add({
+        email: `t${n}@example.com`,
+        emailKey: `t${n}@example.com`,
+        source: "start",
+        at: new Date(signup.createdAt),
+      }),
+    );
+    store.close();
+    const expected = () => waitlistStats(recent, { now: new Date(), days: 3, timeZone: "Pacific/Kiritimati" }).days;
+    const before = expected();
+    const output = execFileSync(
+      process.execPath,
+      ["--import", "tsx", path.join(__dirname, "cli.ts"), "stats", "--json", "--days", "3"],
+      {
+        env: { ...process.env, TZ: "Pacific/Kiritimati", WAITLIST_DB: file },
+        encoding: "utf8",
+      },
+    );
+    const figures = JSON.parse(output) as ReturnType<typeof waitlistStats>;
+    expect(figures.timeZone).toBe("Pacific/Kiritimati");
+    // UTC+14: the local days differ from UTC's for most of the day. (Should a local midnight pass meanwhile, either is right.)
+    expect([before, expected()]).toContainEqual(figures.days);
+  });
+
+  it.each(["0", "367", "seven"])("refuses --days %s", async (days) => {
+    await expect(run(["stats", "--days", days], seed())).rejects.toThrow(
+      `--days must be a whole number from 1 to 366 (got "${days}").`,
+    );
+  });
+});

@@ -1,0 +1,150 @@
+import type { Attribution } from "./attribution";
+
+/*
+ * `npm run waitlist -- stats`: the figures a founder asks for every morning,
+ * from the project's store or from Netlify Forms alike.
+ */
+
+/** What the figures are made of: one signup's time and attribution. */
+export type StatsSignup = Pick<Attribution, "utmSource" | "utmCampaign" | "ref"> & { createdAt: string };
+
+export interface Share {
+  name: string;
+  signups: number;
+  /** Of all signups, in per cent, one decimal. */
+  percent: number;
+}
+
+export interface WaitlistStats {
+  /** The IANA time zone the days are in (TZ, else the machine's). */
+  timeZone: string;
+  total: number;
+  last24Hours: number;
+  last7Days: number;
+  /** Every local day of the window, oldest first, days without signups included. */
+  days: { date: string; weekday: string; signups: number }[];
+  /** utm_source, utm_campaign and ref: the most frequent first; "(none)" for signups without one. */
+  sources: Share[];
+  campaigns: Share[];
+  referralTags: Share[];
+  /** Not known on Netlify: null there. */
+  confirmations: { sent: number; pending: number; failed: number; lastError: string | null } | null;
+  /** How many left through the leave link or `remove`; not known on Netlify: null there. */
+  left: number | null;
+}
+
+export const none = "(none)";
+const topCount = 5;
+const dayMs = 86_400_000;
+
+/** The local calendar date (YYYY-MM-DD) of an instant in `timeZone`. */
+function localDate(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+}
+
+/** The calendar date `days` before `date` (YYYY-MM-DD), by the calendar, whatever the clocks did. */
+function daysBefore(date: string, days: number): string {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day - days)).toISOString().slice(0, 10);
+}
+
+const weekdayOf = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { weekday: "short", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
+
+/** The most frequent values first (ties by name), the rest summed up as "(others)". */
+function shares(values: (string | null)[], total: number): Share[] {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value ?? none, (counts.get(value ?? none) ?? 0) + 1);
+  const sorted = [...counts].sort(([a, m], [b, n]) => n - m || a.localeCompare(b));
+  const rows = sorted.slice(0, topCount);
+  const rest = sorted.slice(topCount).reduce((sum, [, n]) => sum + n, 0);
+  if (rest > 0) rows.push(["(others)", rest]);
+  return rows.map(([name, signups]) => ({ name, signups, percent: Math.round((signups / total) * 1000) / 10 }));
+}
+
+export function waitlistStats(
+  signups: readonly StatsSignup[],
+  {
+    now = new Date(),
+    days = 30,
+    timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone,
+    confirmations = null,
+    left = null,
+  }: {
+    now?: Date;
+    days?: number;
+    timeZone?: string;
+    confirmations?: WaitlistStats["confirmations"];
+    left?: number | null;
+  } = {},
+): WaitlistStats {
+  const times = signups.map((signup) => Date.parse(signup.createdAt));
+  const perDay = new Map<string, number>();
+  for (const time of times) {
+    const date = localDate(new Date(time), timeZone);
+    perDay.set(date, (perDay.get(date) ?? 0) + 1);
+  }
+  const today = localDate(now, timeZone);
+  const window = Array.from({ length: days }, (_, index) => daysBefore(today, days - 1 - index));
+  return {
+    timeZone,
+    total: signups.length,
+    last24Hours: times.filter((time) => time > now.getTime() - dayMs && time <= now.getTime()).length,
+    last7Days: times.filter((time) => time > now.getTime() - 7 * dayMs && time <= now.getTime()).length,
+    days: window.map((date) => ({ date, weekday: weekdayOf(date), signups: perDay.get(date) ?? 0 })),
+    sources: shares(
+      signups.map((signup) => signup.utmSource),
+      signups.length,
+    ),
+    campaigns: shares(
+      signups.map((signup) => signup.utmCampaign),
+      signups.length,
+    ),
+    referralTags: shares(
+      signups.map((signup) => signup.ref),
+      signups.length,
+    ),
+    confirmations,
+    left,
+  };
+}
+
+const barWidth = 40;
+const count = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * The figures as a founder reads them, within 80 columns: each day's bar
+ * scaled to the busiest day (any day with a signup gets at least one block),
+ * and the exact number beside it.
+ */
+export function renderStats(stats: WaitlistStats, { from = "this store" }: { from?: string } = {}): string {
+  const lines: string[] = [];
+  const busiest = Math.max(0, ...stats.days.map((day) => day.signups));
+  lines.push(`Waitlist (${from}): ${count(stats.total)} ${stats.total === 1 ? "signup" : "signups"}`);
+  lines.push(`  last 24 hours  ${count(stats.last24Hours)}`);
+  lines.push(`  last 7 days    ${count(stats.last7Days)}`);
+  if (stats.left !== null) lines.push(`  left the list  ${count(stats.left)}`);
+  lines.push("", `Signups per day, last ${stats.days.length} days (${stats.timeZone})`);
+  for (const day of stats.days) {
+    const length = day.signups === 0 ? 0 : Math.max(1, Math.round((day.signups / busiest) * barWidth));
+    lines.push(`  ${day.date} ${day.weekday}  ${"█".repeat(length).padEnd(barWidth)} ${count(day.signups)}`);
+  }
+  const table = (title: string, rows: Share[]) => {
+    if (rows.length === 0) return;
+    lines.push("", title);
+    const nameWidth = Math.min(32, Math.max(...rows.map((row) => Array.from(row.name).length)));
+    for (const row of rows) {
+      const name = Array.from(row.name).slice(0, nameWidth).join("").padEnd(nameWidth);
+      lines.push(`  ${name}  ${count(row.signups).padStart(7)}  ${row.percent.toFixed(1).padStart(5)} %`);
+    }
+  };
+  table("Top sources (utm_source)", stats.sources);
+  table("Top campaigns (utm_campaign)", stats.campaigns);
+  table("Referral tags (ref)", stats.referralTags);
+  if (stats.confirmations) {
+    const { sent, pending, failed, lastError } = stats.confirmations;
+    lines.push("", `Confirmations: ${count(sent)} sent, ${count(pending)} pending, ${count(failed)} refused for good`);
+    if (lastError) lines.push(`  last error: ${lastError.slice(0, 64)}`);
+  }
+  return lines.join("\n");
+}
