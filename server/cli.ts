@@ -137,7 +137,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     } else {
       const store = WaitlistStore.openExisting(config.dbFile);
       try {
-        stats = waitlistStats(store.all(), {
+        stats = waitlistStats(store.statsRows(), {
           days,
           confirmations: { ...store.confirmationCounts(), lastError: store.lastConfirmationError() ?? null },
           left: store.departures(),

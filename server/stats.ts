@@ -37,9 +37,23 @@ export const none = "(none)";
 const topCount = 5;
 const dayMs = 86_400_000;
 
-/** The local calendar date (YYYY-MM-DD) of an instant in `timeZone`. */
-function localDate(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+const quarterHourMs = 900_000;
+
+/**
+ * The local calendar date (YYYY-MM-DD) of an instant in `timeZone`. One
+ * formatter per call, asked once per quarter of an hour (every time zone's
+ * offset is a whole number of those): a formatter per signup took 17 s and
+ * 2 GB for 100,000 signups.
+ */
+function localDates(timeZone: string): (time: number) => string {
+  const format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+  const known = new Map<number, string>();
+  return (time) => {
+    const quarter = Math.floor(time / quarterHourMs);
+    let date = known.get(quarter);
+    if (date === undefined) known.set(quarter, (date = format.format(new Date(quarter * quarterHourMs))));
+    return date;
+  };
 }
 
 /** The calendar date `days` before `date` (YYYY-MM-DD), by the calendar, whatever the clocks did. */
@@ -78,13 +92,14 @@ export function waitlistStats(
     left?: number | null;
   } = {},
 ): WaitlistStats {
+  const localDate = localDates(timeZone);
   const times = signups.map((signup) => Date.parse(signup.createdAt));
   const perDay = new Map<string, number>();
   for (const time of times) {
-    const date = localDate(new Date(time), timeZone);
+    const date = localDate(time);
     perDay.set(date, (perDay.get(date) ?? 0) + 1);
   }
-  const today = localDate(now, timeZone);
+  const today = localDate(now.getTime());
   const window = Array.from({ length: days }, (_, index) => daysBefore(today, days - 1 - index));
   return {
     timeZone,

@@ -331,6 +331,13 @@ export class WaitlistStore {
     return (this.db.prepare("SELECT count(*) AS n FROM departures").get() as { n: number }).n;
   }
 
+  /** What `stats` needs of every signup, and no more (all() of 100,000 rows takes a second). */
+  statsRows(): { createdAt: string; utmSource: string | null; utmCampaign: string | null; ref: string | null }[] {
+    return this.db
+      .prepare("SELECT created_at AS createdAt, utm_source AS utmSource, utm_campaign AS utmCampaign, ref FROM signups")
+      .all() as { createdAt: string; utmSource: string | null; utmCampaign: string | null; ref: string | null }[];
+  }
+
   count(): number {
     return (this.db.prepare("SELECT count(*) AS n FROM signups").get() as { n: number }).n;
   }
