@@ -8,6 +8,7 @@ import {
   viewports,
   type ViewportName,
   setUpSuite,
+  settledScroll,
   whenHydrated,
 } from "./support";
 
@@ -59,7 +60,9 @@ describe.each(everyPage)("%s at %s size", (route, viewport) => {
     await whenHydrated(page);
     // Scroll through, so lazily loaded parts and hover-free layout shifts show up too.
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await page.waitForTimeout(300);
+    // Waits on what the scroll may start, not on a clock: the scroll itself, then every image it reached.
+    await settledScroll(page);
+    await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: screenshotPath(route, viewport), fullPage: true });
     expect(problems).toEqual([]);
