@@ -2,14 +2,10 @@
  * @jest-environment node
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
-import { createApp } from "../../server/app";
-import { readMailConfig } from "../../server/mailer";
-import { openWaitlist } from "../../server/waitlist";
-import { removeDir, request } from "../server/harness";
+import { request, serveBuildForSuite } from "../server/harness";
 
 const publicDir = path.resolve(__dirname, "../../public");
 const htmlRoutes = ["/", "/privacy-policy/", "/terms-of-service/", "/404.html"];
@@ -78,21 +74,7 @@ describe("public/_headers", () => {
 
 describe("the npm start server and public/_headers", () => {
   const rules = netlifyRules();
-  const dir = mkdtempSync(path.join(os.tmpdir(), "headers-agree-"));
-  const waitlist = openWaitlist({
-    dbFile: path.join(dir, "waitlist.db"),
-    mail: readMailConfig({ OUTBOX_DIR: dir }),
-    source: "start",
-    rateLimitPerMinute: 5,
-  });
-  const server = createApp({ publicDir, endpoints: waitlist, log: () => {} }).listen(0, "127.0.0.1");
-  beforeAll(() => new Promise<void>((resolve) => (server.listening ? resolve() : server.once("listening", resolve))));
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    waitlist.store.close();
-    removeDir(dir);
-  });
-  const url = () => `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const { url } = serveBuildForSuite(publicDir);
 
   const assets = readFileSync(path.join(publicDir, "_headers"), "utf8")
     .split("\n")

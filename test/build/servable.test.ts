@@ -1,14 +1,9 @@
 /**
  * @jest-environment node
  */
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { createApp } from "../../server/app";
-import { createHttpServer } from "../../server/http-server";
-import { readMailConfig } from "../../server/mailer";
-import { openWaitlist } from "../../server/waitlist";
-import { removeDir, request } from "../server/harness";
+import { request, serveBuildForSuite } from "../server/harness";
 
 const publicDir = path.resolve(__dirname, "../../public");
 
@@ -59,25 +54,7 @@ describe("what a build lets visitors download", () => {
   });
 
   describe("on npm start", () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "servable-"));
-    const waitlist = openWaitlist({
-      dbFile: path.join(dir, "waitlist.db"),
-      mail: readMailConfig({ OUTBOX_DIR: dir }),
-      source: "start",
-      rateLimitPerMinute: 5,
-    });
-    const server = createHttpServer(createApp({ publicDir, endpoints: waitlist, log: () => {} })).listen(
-      0,
-      "127.0.0.1",
-    );
-    beforeAll(() => new Promise<void>((resolve) => (server.listening ? resolve() : server.once("listening", resolve))));
-    afterAll(async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      waitlist.store.close();
-      removeDir(dir);
-    });
-    const url = () => `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const { url } = serveBuildForSuite(publicDir);
 
     it("serves every servable file and answers 404 for every private one, compressed copies included", async () => {
       for (const file of builtFiles) {

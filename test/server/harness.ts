@@ -210,3 +210,28 @@ export async function startServer(
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * The npm start server over a finished build (public/), with a throwaway
+ * store, for the tests of one block: started before them, stopped after.
+ * Read `url()` inside tests.
+ */
+export function serveBuildForSuite(publicDir: string): { url: () => string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "build-served-"));
+  const waitlist = openWaitlist({
+    dbFile: path.join(dir, "waitlist.db"),
+    mail: readMailConfig({ OUTBOX_DIR: dir }),
+    source: "start",
+    rateLimitPerMinute: 5,
+  });
+  const server = createHttpServer(createApp({ publicDir, endpoints: waitlist, log: () => {} }));
+  beforeAll(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)));
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    waitlist.store.close();
+    waitlist.mailer.close();
+    removeDir(dir);
+  });
+  return { url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
