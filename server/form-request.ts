@@ -4,6 +4,7 @@ import busboy from "busboy";
 import contentType from "content-type";
 import getRawBody from "raw-body";
 import { RateLimiterRes, type RateLimiterMemory } from "rate-limiter-flexible";
+import { site } from "../src/site";
 import { clientKey } from "./client-address";
 import { securityHeaders } from "./headers";
 import { renderResultPage, resultPagePolicy, type PageAction } from "./pages";
@@ -85,13 +86,19 @@ export async function rateLimited(
   }
 }
 
+const siteOrigin = new URL(site.url).origin;
+
 /**
- * A browser tells us where a POST comes from; refuse other sites (CSRF). The
- * Origin must be the configured site's (`siteOrigin`) or that of the address
- * the server listens on; never the request's own Host, which a DNS-rebinding
- * page sets to its own name.
+ * This site's origins as a request may name them: the configured site's
+ * (SITE_URL) and that of the address it came in on; never the request's own
+ * Host, which a DNS-rebinding page sets to its own name.
  */
-export function isCrossSite(request: FormRequest, siteOrigin: string): boolean {
+export function siteOrigins(request: FormRequest): readonly string[] {
+  return [siteOrigin, ...request.ownOrigins()];
+}
+
+/** A browser tells us where a POST comes from; refuse other sites (CSRF): the Origin must be one of siteOrigins. */
+export function isCrossSite(request: FormRequest): boolean {
   if (header(request.headers, "sec-fetch-site") === "cross-site") return true;
   const origin = header(request.headers, "origin");
   if (origin === undefined) return false;
@@ -101,7 +108,7 @@ export function isCrossSite(request: FormRequest, siteOrigin: string): boolean {
   } catch {
     return true; // "null" (sandboxed or privacy-redirected) and garbage alike
   }
-  return originOf !== siteOrigin && !request.ownOrigins().includes(originOf);
+  return !siteOrigins(request).includes(originOf);
 }
 
 /**

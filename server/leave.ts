@@ -62,8 +62,6 @@ export const privateHeaders = { "Referrer-Policy": "strict-origin", "X-Robots-Ta
  *   POST /waitlist/leave          token=… from that page: removes the address, answers a page
  *   POST /waitlist/leave?token=…  List-Unsubscribe=One-Click (RFC 8058): the same, one line of text
  */
-const siteOrigin = new URL(site.url).origin;
-
 export function createLeave({ secret, remove, limiter, warn = () => {} }: LeaveOptions) {
   async function decide(request: FormRequest): Promise<{ outcome: Outcome; html: boolean }> {
     const page = (outcome: Outcome) => ({ outcome, html: true });
@@ -96,7 +94,7 @@ export function createLeave({ secret, remove, limiter, warn = () => {} }: LeaveO
     const oneClick = fields.getAll("List-Unsubscribe").length === 1 && fields.get("List-Unsubscribe") === "One-Click";
     const html = !oneClick && acceptsHtml(request);
     // A mail provider's one-click POST comes from its own servers, with no Origin: the token is what counts.
-    if (!oneClick && isCrossSite(request, siteOrigin)) {
+    if (!oneClick && isCrossSite(request)) {
       return { outcome: refuse(403, "Leave requests are accepted from this site only."), html };
     }
     // The token from the link's query, the page's form, or both (then the same).

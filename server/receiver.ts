@@ -9,6 +9,7 @@ import {
   rateLimited,
   readForm,
   refuse,
+  siteOrigins,
   type FormReply,
   type FormRequest,
   type Outcome,
@@ -34,8 +35,6 @@ export interface ReceiverOptions {
 
 const { formName, emailField, honeypotField } = site.waitlist;
 
-const siteOrigin = new URL(site.url).origin;
-
 const successText = "You are on the waitlist. Check your email for a confirmation message.";
 
 const success: Outcome = { status: 200, heading: "You are on the list!", message: successText };
@@ -53,7 +52,7 @@ export function createReceiver(options: ReceiverOptions) {
     if (request.method !== "POST") {
       return refuse(405, "Only POST is accepted here.", { Allow: "GET, HEAD, POST" });
     }
-    if (isCrossSite(request, siteOrigin)) {
+    if (isCrossSite(request)) {
       return refuse(403, "Signups are accepted from this site only.");
     }
 
@@ -78,7 +77,7 @@ export function createReceiver(options: ReceiverOptions) {
 
     // Where it came from: the page the form was on, as the browser names it (attribution.ts).
     const referer = header(request.headers, "referer");
-    const attribution = referer ? attributionFrom(referer, [siteOrigin, ...request.ownOrigins()]) : undefined;
+    const attribution = referer ? attributionFrom(referer, siteOrigins(request)) : undefined;
     const { added, createdAt } = options.store.add({
       email: checked.email,
       emailKey: checked.key,
