@@ -23,14 +23,14 @@ function splitUrl(req: Request): { path: string; query: string } {
 }
 
 /**
- * Which endpoint answers a request: the receiver anything but GET and HEAD
- * on the site root (the Netlify Forms contract), the leave endpoint its path;
- * undefined for the site's files.
+ * Which endpoint answers a request, with its query string: the receiver
+ * anything but GET and HEAD on the site root (the Netlify Forms contract),
+ * the leave endpoint its path; undefined for the site's files.
  */
-export function waitlistEndpoint(req: Request): EndpointName | undefined {
-  const { path } = splitUrl(req);
-  if (path === "/" && req.method !== "GET" && req.method !== "HEAD") return "receiver";
-  if (isLeavePath(path)) return "leave";
+export function waitlistEndpoint(req: Request): { name: EndpointName; query: string } | undefined {
+  const { path, query } = splitUrl(req);
+  if (path === "/" && req.method !== "GET" && req.method !== "HEAD") return { name: "receiver", query };
+  if (isLeavePath(path)) return { name: "leave", query };
   return undefined;
 }
 
@@ -58,20 +58,20 @@ export function requestLog(write: (line: string) => void = (line) => process.std
  */
 export function waitlistMiddleware(endpoints: WaitlistEndpoints) {
   return (req: Request, res: ServerResponse & { locals?: Record<string, unknown> }, next: Next): void => {
-    const name = waitlistEndpoint(req);
-    if (!name) {
+    const endpoint = waitlistEndpoint(req);
+    if (!endpoint) {
       next();
       return;
     }
     const request: FormRequest = {
       method: req.method ?? "GET",
       headers: req.headers,
-      query: splitUrl(req).query,
+      query: endpoint.query,
       clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       ownOrigins: () => listeningOrigins(req.socket),
       body: req,
     };
-    endpoints[name].handle(request).then((reply: FormReply) => {
+    endpoints[endpoint.name].handle(request).then((reply: FormReply) => {
       res.locals = { ...res.locals, reason: reply.reason };
       // A refusal sent before the body was read: do not keep the rest of it on this connection.
       if (!req.complete) reply.headers.Connection = "close";
