@@ -13,6 +13,17 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Where Ada came from: a comma in the campaign, for CSV's quoting. */
+const adaAttribution = {
+  utmSource: "tiktok",
+  utmMedium: "social",
+  utmCampaign: "launch, week 1",
+  utmContent: null,
+  utmTerm: null,
+  ref: "maya",
+  landingPath: "/",
+};
+
 function seed() {
   const store = new WaitlistStore(env.WAITLIST_DB!);
   store.add({
@@ -20,15 +31,7 @@ function seed() {
     emailKey: "ada@example.com",
     source: "start",
     at: new Date("2025-06-01T09:00:00Z"),
-    attribution: {
-      utmSource: "tiktok",
-      utmMedium: "social",
-      utmCampaign: "launch, week 1",
-      utmContent: null,
-      utmTerm: null,
-      ref: "maya",
-      landingPath: "/",
-    },
+    attribution: adaAttribution,
   });
   store.add({
     email: '"Byron, Lord"@example.com',
@@ -141,13 +144,7 @@ describe("npm run waitlist", () => {
         confirmationSentAt: "2025-06-01T09:00:01.000Z",
         confirmationFailedAt: null,
         confirmationError: null,
-        utmSource: "tiktok",
-        utmMedium: "social",
-        utmCampaign: "launch, week 1",
-        utmContent: null,
-        utmTerm: null,
-        ref: "maya",
-        landingPath: "/",
+        ...adaAttribution,
       },
       expect.objectContaining({
         email: '"Byron, Lord"@example.com',

@@ -6,7 +6,7 @@
 import { Readable } from "node:stream";
 import { site } from "../../src/site";
 import { readConfig } from "../../server/config";
-import { formReply, refuse } from "../../server/form-request";
+import { formReply, refuse, type FormReply } from "../../server/form-request";
 import { createLeave, leaveLimiter, privateHeaders } from "../../server/leave";
 import { netlifyForms, netlifySiteOrigins, requiredLeaveSecret, setupProblemLine } from "../../server/netlify-forms";
 
@@ -42,6 +42,11 @@ export async function handler(event: HttpEvent): Promise<HttpResult> {
     ownOrigins: () => netlifySiteOrigins(process.env),
     body: Readable.from([Buffer.from(event.body ?? "", event.isBase64Encoded ? "base64" : "utf8")]),
   };
+  const result = ({ status, headers, body }: FormReply): HttpResult => ({
+    statusCode: status,
+    headers,
+    body: method === "HEAD" ? "" : body,
+  });
   let leave: ReturnType<typeof createLeave>;
   try {
     const config = readConfig(process.env);
@@ -63,9 +68,7 @@ export async function handler(event: HttpEvent): Promise<HttpResult> {
       `Leaving by link is not set up on this site yet (${problem}). Write to ${site.contactEmail} and we will take your address off the list.`,
       privateHeaders,
     );
-    const reply = formReply(request, outcome, { html: method !== "POST" });
-    return { statusCode: reply.status, headers: reply.headers, body: method === "HEAD" ? "" : reply.body };
+    return result(formReply(request, outcome, { html: method !== "POST" }));
   }
-  const reply = await leave.handle(request);
-  return { statusCode: reply.status, headers: reply.headers, body: method === "HEAD" ? "" : reply.body };
+  return result(await leave.handle(request));
 }
