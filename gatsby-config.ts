@@ -1,23 +1,48 @@
 // https://www.gatsbyjs.com/docs/reference/config-files/gatsby-config/
+import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { GatsbyConfig } from "gatsby";
 import rehypeSlug from "rehype-slug";
 import { site } from "./src/site";
-import { developWaitlistMiddleware } from "./server/develop";
+import { ConfigError, readEnv } from "./server/config";
 
-export const legalContentDir = path.resolve(__dirname, "content/legal");
+type Handler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+/** The environment, checked; a bad value stops the build with the one line that names it. */
+function checkedEnv() {
+  try {
+    return readEnv();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
+const env = checkedEnv();
+const favicon = readFileSync(path.resolve(__dirname, "static/favicon.svg"), "utf8").trim();
 
 const config: GatsbyConfig = {
+  // What the pages take from the environment reaches them here (src/components/use-site-settings.ts).
   siteMetadata: {
     title: site.title,
     description: site.description,
-    siteUrl: site.url,
+    siteUrl: env.SITE_URL,
+    contactEmail: env.CONTACT_EMAIL,
+    siteVerificationToken: env.TIKTOK_SITE_VERIFICATION,
+    favicon: `data:image/svg+xml,${encodeURIComponent(favicon)}`,
   },
   graphqlTypegen: { generateOnBuild: true },
   trailingSlash: "always",
   // `gatsby develop` answers the waitlist's POST / like npm start and Netlify Forms do.
-  developMiddleware: (app: { use: (handler: ReturnType<typeof developWaitlistMiddleware>) => void }) => {
-    app.use(developWaitlistMiddleware());
+  // Imported on the first request, so a build, which never calls this, never loads the store (SQLite).
+  developMiddleware: (app: { use: (handler: Handler) => void }) => {
+    let handler: Promise<Handler> | undefined;
+    app.use((req, res, next) => {
+      handler ??= import("./server/develop").then(({ developWaitlistMiddleware }) => developWaitlistMiddleware());
+      handler.then((run) => run(req, res, next), next);
+    });
   },
   plugins: [
     // Preact in the browser bundle and for prerendering: a quarter of React's framework JavaScript.
@@ -31,7 +56,7 @@ const config: GatsbyConfig = {
     },
     {
       resolve: "gatsby-source-filesystem",
-      options: { name: "legal", path: legalContentDir },
+      options: { name: "legal", path: path.resolve(__dirname, "content/legal") },
     },
     {
       resolve: "gatsby-plugin-mdx",

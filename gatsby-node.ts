@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
 import { runAfterBuild } from "./after-build/steps";
-import { buildEnvNames, placeholderVerificationToken, site } from "./src/site";
+import { placeholderVerificationToken, readEnv } from "./server/config";
 import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "./src/lib/legal-rules";
 
 const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");
@@ -13,26 +13,21 @@ function relative(file: string): string {
   return path.relative(__dirname, file);
 }
 
-/**
- * src/site.ts reads a few settings from the environment at build time. Inline
- * them into every bundle so the server render and the browser agree.
- */
 export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ actions, plugins, stage }) => {
-  const definitions = Object.fromEntries(
-    buildEnvNames.map((name) => [`process.env.${name}`, JSON.stringify(process.env[name] ?? "")]),
-  );
-  // The favicon travels inside each page as a data: URI: one request fewer on every first visit.
-  const favicon = readFileSync(path.resolve(__dirname, "static/favicon.svg"), "utf8").trim();
-  definitions["process.env.FAVICON_DATA_URI"] = JSON.stringify(`data:image/svg+xml,${encodeURIComponent(favicon)}`);
-  if (stage === "build-html") {
-    // Gatsby builds the HTML renderer after the browser bundles, so it can name each page's chunk files
-    // (gatsby-ssr.tsx announces them in the page); read here, since reading files while rendering is unsafe.
-    const stats = JSON.parse(readFileSync(path.resolve(__dirname, "public/webpack.stats.json"), "utf8")) as {
-      assetsByChunkName: Record<string, string[]>;
-    };
-    definitions["process.env.PAGE_CHUNKS"] = JSON.stringify(JSON.stringify(stats.assetsByChunkName));
+  if (stage === "build-html" || stage === "develop-html") {
+    // Only the HTML renderer, never the browser: Gatsby builds it after the browser bundles, so it can name
+    // each page's chunk files (gatsby-ssr.tsx announces them in the page). Inlined, because the renderer is a
+    // webpack bundle run from .cache/ where the project's files are not where its source says. None in develop.
+    const chunks =
+      stage === "build-html"
+        ? (
+            JSON.parse(readFileSync(path.resolve(__dirname, "public/webpack.stats.json"), "utf8")) as {
+              assetsByChunkName: Record<string, string[]>;
+            }
+          ).assetsByChunkName
+        : null;
+    actions.setWebpackConfig({ plugins: [plugins.define({ BUILD_PAGE_CHUNKS: JSON.stringify(chunks) })] });
   }
-  actions.setWebpackConfig({ plugins: [plugins.define(definitions)] });
   if (stage === "build-javascript") {
     actions.setWebpackConfig({
       // No source maps: they hold the full original source, and nobody debugs the deployed site with them
@@ -50,16 +45,28 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
 
 /** A Netlify production deploy must carry the real verification token; local builds get a placeholder. */
 export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
-  if (site.siteVerification.token !== placeholderVerificationToken) return;
+  const env = readEnv();
+  if (env.TIKTOK_SITE_VERIFICATION !== placeholderVerificationToken) return;
   const message =
     "TIKTOK_SITE_VERIFICATION is not set: the legal pages carry a placeholder verification token. Set it to the token from the developer portal.";
-  if (process.env.CONTEXT === "production") reporter.panic(message);
+  if (env.CONTEXT === "production") reporter.panic(message);
   else reporter.warn(message);
 };
 
 /** Every legal page's frontmatter is typed and required, so a query can never return a half-filled policy. */
 export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] = ({ actions }) => {
   actions.createTypes(`
+    type Site implements Node {
+      siteMetadata: SiteSiteMetadata!
+    }
+    type SiteSiteMetadata {
+      title: String!
+      description: String!
+      siteUrl: String!
+      contactEmail: String!
+      siteVerificationToken: String!
+      favicon: String!
+    }
     type Mdx implements Node {
       frontmatter: MdxFrontmatter!
     }
@@ -146,9 +153,6 @@ export const createPages: GatsbyNode["createPages"] = async ({ graphql, actions,
  * AFTER_BUILD_SKIP=name,name leaves some out (npm run bench weighs each).
  */
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ reporter }) => {
-  const skip = (process.env.AFTER_BUILD_SKIP ?? "")
-    .split(",")
-    .map((name) => name.trim())
-    .filter(Boolean);
+  const skip = readEnv().AFTER_BUILD_SKIP;
   for (const line of await runAfterBuild(path.resolve(__dirname, "public"), skip)) reporter.info(line);
 };

@@ -29,12 +29,8 @@ export const replaceRenderer: GatsbySSR["replaceRenderer"] = ({
   setHeadComponents(Object.values(tags).map((tag) => tag.toComponent()) as unknown as React.ReactNode[]);
 };
 
-/** Each chunk's files in the production build, inlined by gatsby-node.ts when it builds this renderer. */
-function buildChunks(): Record<string, string[]> {
-  const chunks = process.env.PAGE_CHUNKS;
-  if (!chunks) throw new Error("process.env.PAGE_CHUNKS is missing: gatsby-node.ts inlines it for build-html.");
-  return JSON.parse(chunks) as Record<string, string[]>;
-}
+/** Each chunk's files in a production build, null in develop: inlined by gatsby-node.ts into this renderer. */
+declare const BUILD_PAGE_CHUNKS: Record<string, string[]> | null;
 
 /**
  * In every page, before anything paints:
@@ -60,9 +56,9 @@ export const onRenderBody: GatsbySSR["onRenderBody"] = ({
     />,
     <script key="early-submit" dangerouslySetInnerHTML={{ __html: earlySubmitScript(site.waitlist.formName) }} />,
   ]);
-  if (process.env.NODE_ENV !== "production") return;
-  const { componentChunkName } = loadPageDataSync(pathname) as unknown as { componentChunkName: string };
-  const { scripts, data } = hydrationResources(pathname, componentChunkName, buildChunks());
+  if (!BUILD_PAGE_CHUNKS) return;
+  const pageData = loadPageDataSync(pathname) as unknown as { componentChunkName: string; staticQueryHashes: string[] };
+  const { scripts, data } = hydrationResources(pathname, pageData, BUILD_PAGE_CHUNKS);
   setHeadComponents(
     data.map((href) => <link key={href} rel="preload" href={href} as="fetch" crossOrigin="anonymous" />),
   );

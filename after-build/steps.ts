@@ -3,7 +3,7 @@ import path from "node:path";
 import { htmlPages, netlifyHeaders } from "../server/headers";
 import { precompress } from "../server/precompress";
 import { netlifyRedirects } from "../server/private-files";
-import { site } from "../src/site";
+import { siteSettings } from "../server/config";
 import { addCompileHints } from "./compile-hints";
 import { withPaintFirstLoader } from "./paint-first";
 
@@ -67,7 +67,7 @@ export const afterBuildSteps: readonly AfterBuildStep[] = [
     run(publicDir) {
       writeFileSync(
         path.join(publicDir, "robots.txt"),
-        `User-agent: *\nAllow: /\n\nSitemap: ${site.url}/sitemap-index.xml\n`,
+        `User-agent: *\nAllow: /\n\nSitemap: ${siteSettings().url}/sitemap-index.xml\n`,
       );
       return "Wrote public/robots.txt";
     },

@@ -2,10 +2,10 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
-import { ConfigError, readConfig } from "./config";
+import { ConfigError, readEnv, serverConfig, type EnvSource } from "./config";
 import { createConfirmations } from "./confirmations";
-import { checkEmail } from "./email";
-import { createMailer, readMailConfig } from "./mailer";
+import { checkEmail } from "./email-address";
+import { createMailer, mailConfig } from "./mailer";
 import { NetlifySetupError, netlifyForms } from "./netlify-forms";
 import { renderStats, waitlistStats, type WaitlistStats } from "./stats";
 import { StoreError, WaitlistStore, type Signup } from "./store";
@@ -75,7 +75,7 @@ export function exportSignups(signups: readonly ExportRow[], format: string): st
 }
 
 /** Runs one command; returns what to print. */
-export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function run(argv: string[], source?: EnvSource): Promise<string> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -90,7 +90,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
   });
   const [command, ...extra] = positionals;
   if (values.help || !command) return usage;
-  const config = readConfig(env);
+  const env = readEnv(source);
+  const config = serverConfig(env);
   if (command === "remove") {
     if (extra.length !== 1) throw new UsageError(`Say which address to remove: npm run waitlist -- remove <address>`);
     const checked = checkEmail(extra[0]);
@@ -172,7 +173,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
   }
   if (command === "resend-pending") {
     const store = WaitlistStore.openExisting(config.dbFile);
-    const mailer = createMailer(readMailConfig(env));
+    const mailer = createMailer(mailConfig(env));
     try {
       const { sent, held, pending, refused } = await createConfirmations({
         store,

@@ -1,6 +1,286 @@
 import path from "node:path";
+import { z } from "zod";
+import { checkEmail } from "./email-address";
 
+/*
+ * The one place the environment is read. Every variable the build, the
+ * server, the CLI and the Netlify functions use is declared here once, with
+ * its schema (zod), its default and what it is for; everything else imports
+ * the typed result. The README's configuration table lists the same rows
+ * (test/content/readme-config.test.ts keeps the two in step).
+ */
+
+/** A bad value: the message is one line that names the variable and says what it expects. */
 export class ConfigError extends Error {}
+
+/** Where the values come from: process.env, or a test's own object. */
+export type EnvSource = Readonly<Record<string, string | undefined>>;
+
+export const minSecretLength = 32;
+export const placeholderVerificationToken = "set-TIKTOK_SITE_VERIFICATION-at-build-time";
+const defaultContactEmail = "hello@jointandem.app";
+const root = path.resolve(__dirname, "..");
+
+interface Variable {
+  schema: z.ZodType;
+  /** What a good value looks like, after "NAME must be ". */
+  expected: string;
+  /** The default as the README shows it. */
+  defaultText: string;
+  /** What it is for, as the README shows it. */
+  usedFor: string;
+  /** Never echo the value back (passwords, tokens). */
+  secret?: true;
+  /** Said after the problem, when there is a usual fix. */
+  hint?: string;
+}
+
+const text = z.string().trim().min(1);
+const wholeNumber = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .optional()
+    .transform((value) => value ?? fallback);
+/** Whether value is a URL with one of these protocols ("https:"). */
+function isUrl(value: string, protocols: RegExp): boolean {
+  try {
+    return protocols.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+const httpUrl = text.refine((value) => isUrl(value, /^https?:$/));
+const projectPath = (fallback: string) => text.optional().transform((value) => path.resolve(root, value ?? fallback));
+
+const variables = {
+  SITE_URL: {
+    schema: text
+      .regex(/^https?:\/\/[^/?#\s]+\/*$/)
+      .optional()
+      .transform((value) => (value ?? "https://jointandem.app").replace(/\/+$/, "")),
+    expected: "the site's origin, such as https://jointandem.app (no path)",
+    defaultText: "`https://jointandem.app`",
+    usedFor:
+      "Build time: canonical URLs, the sitemap and robots.txt. At run time: links in e-mails and which Origin counts as this site. Set it to the production origin.",
+  },
+  CONTACT_EMAIL: {
+    schema: text
+      .refine((value) => checkEmail(value).ok)
+      .optional()
+      .transform((value) => value ?? defaultContactEmail),
+    expected: "an e-mail address",
+    defaultText: `\`${defaultContactEmail}\``,
+    usedFor: "Build time and run time: the contact address in the footer, the policies, the pages and the e-mails.",
+  },
+  TIKTOK_SITE_VERIFICATION: {
+    schema: text
+      .regex(/^[\w.-]{1,200}$/)
+      .optional()
+      .transform((value) => value ?? placeholderVerificationToken),
+    expected: "the token from the developer portal (letters, digits, '.', '-' and '_')",
+    defaultText: "a placeholder",
+    usedFor:
+      'Build time: the developer portal\'s site verification token, in a `<meta name="tiktok-developers-site-verification">` tag on the two legal pages only. Without it the build warns; a Netlify production build fails.',
+  },
+  CONTEXT: {
+    schema: text.optional(),
+    expected: "Netlify's build context, such as production",
+    defaultText: "set by Netlify",
+    usedFor: "Build time: `production` makes a missing `TIKTOK_SITE_VERIFICATION` fail the build.",
+  },
+  AFTER_BUILD_SKIP: {
+    schema: z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? "")
+          .split(",")
+          .map((name) => name.trim())
+          .filter(Boolean),
+      ),
+    expected: "after-build step names joined by commas",
+    defaultText: "not set",
+    usedFor: "Build time: leaves the named steps of `after-build/steps.ts` out (`npm run bench` weighs each).",
+  },
+  PORT: {
+    schema: wholeNumber(0, 65535, 9000),
+    expected: "a whole number from 0 to 65535",
+    defaultText: "`9000`",
+    usedFor: "Where `npm run serve` / `npm start` listen.",
+  },
+  HOST: {
+    schema: text.optional().transform((value) => value ?? "127.0.0.1"),
+    expected: "a host name or IP address",
+    defaultText: "`127.0.0.1`",
+    usedFor: "The address `npm run serve` / `npm start` listen on.",
+  },
+  PUBLIC_DIR: {
+    schema: projectPath("public"),
+    expected: "a folder",
+    defaultText: "`public`",
+    usedFor: "The build `npm run serve` serves.",
+  },
+  WAITLIST_DB: {
+    schema: projectPath("data/waitlist.db"),
+    expected: "a file path",
+    defaultText: "`data/waitlist.db`",
+    usedFor: "The SQLite file of the waitlist (its folder is created).",
+  },
+  WAITLIST_RATE_LIMIT: {
+    schema: wholeNumber(1, 1_000_000, 5),
+    expected: "a whole number from 1 to 1000000",
+    defaultText: "`5`",
+    usedFor: "Signups accepted per client IP per minute; more get 429.",
+  },
+  WAITLIST_SECRET: {
+    schema: text.min(minSecretLength).optional(),
+    expected: `at least ${minSecretLength} characters`,
+    hint: `make one with: node -e "console.log(require('node:crypto').randomBytes(32).toString('base64url'))"`,
+    secret: true,
+    defaultText: "made and kept in the store",
+    usedFor:
+      'Signs the leave link in every e-mail (HMAC-SHA256). Not set: the server makes a random one on first start and keeps it in `WAITLIST_DB`. Required on Netlify. See "Leaving the waitlist".',
+  },
+  WAITLIST_LEAVE_RATE_LIMIT: {
+    schema: wholeNumber(1, 1_000_000, 60),
+    expected: "a whole number from 1 to 1000000",
+    defaultText: "`60`",
+    usedFor:
+      "Requests to the leave link per client IP per minute (mail providers send their users' one-click requests from few addresses); more get 429.",
+  },
+  TRUST_PROXY: {
+    schema: wholeNumber(0, 10, 0),
+    expected: "the number of your proxies in front of the server, from 0 to 10",
+    hint: "behind one proxy: TRUST_PROXY=1.",
+    defaultText: "`0`",
+    usedFor:
+      "How many proxies of yours stand in front of `npm start`. `1`: the client is the address your proxy saw (the last entry of `X-Forwarded-For`); whatever a client writes before it is ignored. Never `true`.",
+  },
+  SMTP_URL: {
+    schema: text.refine((value) => isUrl(value, /^smtps?:$/)).optional(),
+    expected: "a URL like smtps://user:password@smtp.example.com:465",
+    secret: true,
+    defaultText: "not set",
+    usedFor: "The mail server for confirmation e-mails. Not set: messages are written to `OUTBOX_DIR` instead.",
+  },
+  MAIL_FROM: {
+    schema: text.optional(),
+    expected: 'a sender such as "Tandem" <hello@jointandem.app>',
+    defaultText: "the name and `CONTACT_EMAIL`",
+    usedFor: "The sender of confirmation e-mails.",
+  },
+  OUTBOX_DIR: {
+    schema: projectPath("data/outbox"),
+    expected: "a folder",
+    defaultText: "`data/outbox`",
+    usedFor: "Where confirmation e-mails go as `.eml` files when `SMTP_URL` is not set.",
+  },
+  CONFIRMATION_LEASE_SECONDS: {
+    schema: wholeNumber(1, 3600, 120),
+    expected: "a whole number from 1 to 3600",
+    defaultText: "`120`",
+    usedFor: "How long one sender holds an owed confirmation; a server that died while sending gives it up after this.",
+  },
+  CONFIRMATION_SWEEP_SECONDS: {
+    schema: wholeNumber(1, 3600, 30),
+    expected: "a whole number from 1 to 3600",
+    defaultText: "`30`",
+    usedFor: "How often the running server looks for owed confirmations (expired holds, failures due a retry).",
+  },
+  NETLIFY_API_TOKEN: {
+    schema: text.optional(),
+    expected: "a Netlify personal access token",
+    secret: true,
+    defaultText: "not set",
+    usedFor:
+      "Netlify, scoped to Functions: a personal access token, with which `submission-created` checks each event before mailing and `waitlist-leave` deletes a leaving address's submissions. Not set: both answer 503 and log why.",
+  },
+  SITE_ID: {
+    schema: text.optional(),
+    expected: "a Netlify site id",
+    defaultText: "set by Netlify",
+    usedFor: "The site whose `waitlist` form the functions read; Netlify sets it for functions.",
+  },
+  NETLIFY_SITE_ID: {
+    schema: text.optional(),
+    expected: "a Netlify site id",
+    defaultText: "not set",
+    usedFor: "For `stats --netlify` and `export --netlify` on your machine: the site whose `waitlist` form to read.",
+  },
+  NETLIFY_API_URL: {
+    schema: httpUrl.optional().transform((value) => value ?? "https://api.netlify.com/api/v1"),
+    expected: "an http:// or https:// URL",
+    defaultText: "Netlify's API",
+    usedFor: "Points the Netlify client at another address, such as a proxy (the tests' stand-in).",
+  },
+  URL: {
+    schema: httpUrl.optional(),
+    expected: "an http:// or https:// URL",
+    defaultText: "set by Netlify",
+    usedFor: "The site's Netlify address, also counted as this site's origin by the functions.",
+  },
+  CHROME_PATH: {
+    schema: text.optional(),
+    expected: "the path of a Chromium or Chrome executable",
+    defaultText: "found",
+    usedFor: 'The browser of the browser tests, `npm run bench` and `scripts/make-images.mjs` (see "Browser tests").',
+  },
+  GATSBY_TELEMETRY_DISABLED: {
+    schema: text.optional(),
+    expected: "1",
+    defaultText: "set to `1` by the scripts",
+    usedFor: "Keeps Gatsby from phoning home (read by Gatsby itself).",
+  },
+} satisfies Record<string, Variable>;
+
+export type EnvName = keyof typeof variables;
+
+const envSchema = z.object(
+  Object.fromEntries(Object.entries(variables).map(([name, variable]) => [name, variable.schema])) as {
+    [Name in EnvName]: (typeof variables)[Name]["schema"];
+  },
+);
+
+/** Every setting, checked and with its default. */
+export type Env = z.output<typeof envSchema>;
+
+/** The README's configuration table, one row per variable, in order. */
+export const configurationRows = Object.entries(variables).map(([name, variable]) => ({
+  name,
+  defaultText: variable.defaultText,
+  usedFor: variable.usedFor,
+}));
+
+function problemLine(name: EnvName, raw: string | undefined): string {
+  const variable: Variable = variables[name];
+  const got = variable.secret ? `got ${raw?.trim().length ?? 0} characters` : `got "${raw}"`;
+  return `${name} must be ${variable.expected} (${got})${variable.hint ? `; ${variable.hint}` : "."}`;
+}
+
+/**
+ * The environment, checked against the schema. A bad value is a ConfigError
+ * whose message is one line naming the variable; entry points print it and stop.
+ * An empty value counts as not set.
+ */
+export function readEnv(source: EnvSource = process.env): Env {
+  const values = Object.fromEntries(
+    Object.keys(variables).map((name) => [name, source[name]?.trim() === "" ? undefined : source[name]]),
+  );
+  const result = envSchema.safeParse(values);
+  if (result.success) return result.data;
+  const name = result.error.issues[0]?.path[0] as EnvName;
+  throw new ConfigError(problemLine(name, values[name]));
+}
+
+/** The settings pages and mails show: the build puts them in siteMetadata, the server reads them here. */
+export function siteSettings(source?: EnvSource) {
+  const env = readEnv(source);
+  return { url: env.SITE_URL, contactEmail: env.CONTACT_EMAIL, verificationToken: env.TIKTOK_SITE_VERIFICATION };
+}
 
 export interface ServerConfig {
   host: string;
@@ -30,56 +310,18 @@ export interface ServerConfig {
   confirmationSweepMs: number;
 }
 
-const root = path.resolve(__dirname, "..");
-
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}").`);
-  }
-  return value;
-}
-
-/** TRUST_PROXY: a count of proxies, never "true", which would believe whatever X-Forwarded-For a client sends. */
-function proxyHops(env: NodeJS.ProcessEnv): number {
-  const raw = env.TRUST_PROXY?.trim();
-  if (raw && !/^\d+$/.test(raw)) {
-    throw new ConfigError(
-      `TRUST_PROXY must be the number of your proxies in front of the server, from 0 to 10 (got "${raw}"); behind one proxy: TRUST_PROXY=1.`,
-    );
-  }
-  return wholeNumber(env, "TRUST_PROXY", 0, 0, 10);
-}
-
-export const minSecretLength = 32;
-
-/** WAITLIST_SECRET, when set; a ConfigError when it is too short to be a secret. */
-export function readLeaveSecret(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const secret = env.WAITLIST_SECRET?.trim();
-  if (!secret) return undefined;
-  if (secret.length < minSecretLength) {
-    throw new ConfigError(
-      `WAITLIST_SECRET must be at least ${minSecretLength} characters (got ${secret.length}); make one with: ` +
-        `node -e "console.log(require('node:crypto').randomBytes(32).toString('base64url'))"`,
-    );
-  }
-  return secret;
-}
-
-/** Settings of the waitlist receiver and the preview server, from the environment. */
-export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+/** Settings of the waitlist receiver and the preview server. */
+export function serverConfig(env: Env): ServerConfig {
   return {
-    host: env.HOST?.trim() || "127.0.0.1",
-    port: wholeNumber(env, "PORT", 9000, 0, 65535),
-    dbFile: path.resolve(root, env.WAITLIST_DB?.trim() || "data/waitlist.db"),
-    publicDir: path.resolve(root, env.PUBLIC_DIR?.trim() || "public"),
-    rateLimitPerMinute: wholeNumber(env, "WAITLIST_RATE_LIMIT", 5, 1, 1_000_000),
-    leaveRateLimitPerMinute: wholeNumber(env, "WAITLIST_LEAVE_RATE_LIMIT", 60, 1, 1_000_000),
-    leaveSecret: readLeaveSecret(env),
-    trustProxy: proxyHops(env),
-    confirmationLeaseMs: wholeNumber(env, "CONFIRMATION_LEASE_SECONDS", 120, 1, 3600) * 1000,
-    confirmationSweepMs: wholeNumber(env, "CONFIRMATION_SWEEP_SECONDS", 30, 1, 3600) * 1000,
+    host: env.HOST,
+    port: env.PORT,
+    dbFile: env.WAITLIST_DB,
+    publicDir: env.PUBLIC_DIR,
+    rateLimitPerMinute: env.WAITLIST_RATE_LIMIT,
+    leaveRateLimitPerMinute: env.WAITLIST_LEAVE_RATE_LIMIT,
+    leaveSecret: env.WAITLIST_SECRET,
+    trustProxy: env.TRUST_PROXY,
+    confirmationLeaseMs: env.CONFIRMATION_LEASE_SECONDS * 1000,
+    confirmationSweepMs: env.CONFIRMATION_SWEEP_SECONDS * 1000,
   };
 }

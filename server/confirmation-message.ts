@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { site } from "../src/site";
 import { leaveUrl } from "./leave-token";
-import { escapeHtml } from "./pages";
+import escapeHtml from "escape-html";
+import { siteSettings } from "./config";
 
 export interface MailMessage {
   to: string;
@@ -21,10 +22,8 @@ export interface MailMessage {
  */
 export function confirmationMessageId(seed: string): string {
   const digest = createHash("sha256").update(seed, "utf8").digest("hex").slice(0, 32);
-  return `<confirmation.${digest}@${new URL(site.url).hostname}>`;
+  return `<confirmation.${digest}@${new URL(siteSettings().url).hostname}>`;
 }
-
-export const privacyPolicyUrl = () => `${site.url}${site.routes.privacyPolicy}`;
 
 /**
  * The confirmation every new signup gets: plain text and simple HTML, no
@@ -37,9 +36,10 @@ export function confirmationMessage(
   to: string,
   { seed, leaveSecret }: { seed: string; leaveSecret: string },
 ): MailMessage {
-  const privacy = privacyPolicyUrl();
+  const { url, contactEmail: contact } = siteSettings();
+  const privacy = `${url}${site.routes.privacyPolicy}`;
   const leave = leaveUrl(to, leaveSecret);
-  const contact = site.contactEmail;
+  const host = url.replace(/^https?:\/\//, "");
   const subject = `You're on the ${site.name} waitlist`;
   const text = `Hi there,
 
@@ -56,10 +56,10 @@ Changed your mind? Leave the waitlist:
 ${leave}
 
 ${site.name} - ${site.tagline}
-${site.url}/
+${url}/
 
 How we handle your address: ${privacy}
-You get this e-mail because this address was entered on the waitlist at ${site.url.replace(/^https?:\/\//, "")}. If that was not you, leave with the link above.
+You get this e-mail because this address was entered on the waitlist at ${host}. If that was not you, leave with the link above.
 `;
 
   const p = "margin:0 0 16px;";
@@ -86,7 +86,7 @@ You get this e-mail because this address was entered on the waitlist at ${site.u
 <p style="${p}">Questions? Reply to this e-mail or write to <a href="mailto:${escapeHtml(contact)}" style="color:#c0134a;">${escapeHtml(contact)}</a>.</p>
 <p style="margin:0;">Changed your mind? <a href="${escapeHtml(leave)}" style="color:#c0134a;">Leave the waitlist</a></p>
 </div>
-<p style="margin:16px 0 0;font-size:13px;color:#4a4760;">How we handle your address: <a href="${escapeHtml(privacy)}" style="color:#c0134a;">Privacy Policy</a>.<br>You get this e-mail because this address was entered on the waitlist at <a href="${escapeHtml(site.url)}/" style="color:#c0134a;">${escapeHtml(site.url.replace(/^https?:\/\//, ""))}</a>. If that was not you, <a href="${escapeHtml(leave)}" style="color:#c0134a;">leave the waitlist</a>.</p>
+<p style="margin:16px 0 0;font-size:13px;color:#4a4760;">How we handle your address: <a href="${escapeHtml(privacy)}" style="color:#c0134a;">Privacy Policy</a>.<br>You get this e-mail because this address was entered on the waitlist at <a href="${escapeHtml(url)}/" style="color:#c0134a;">${escapeHtml(host)}</a>. If that was not you, <a href="${escapeHtml(leave)}" style="color:#c0134a;">leave the waitlist</a>.</p>
 </div>
 </body>
 </html>

@@ -1,5 +1,5 @@
 import { confirmationMessage } from "./confirmation-message";
-import { maskEmail } from "./email";
+import { maskEmail } from "./email-address";
 import type { Mailer } from "./mailer";
 import type { OwedConfirmation, WaitlistStore } from "./store";
 

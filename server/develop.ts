@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readConfig } from "./config";
-import { readMailConfig } from "./mailer";
+import { readEnv, serverConfig, type EnvSource } from "./config";
+import { mailConfig } from "./mailer";
 import { requestLog, waitlistEndpoint, waitlistMiddleware } from "./http";
 import { openWaitlist } from "./waitlist";
 
@@ -12,7 +12,7 @@ type Next = (error?: unknown) => void;
  * "develop" and sending the same confirmations. The store is opened on the
  * first request to either, so a build never touches it.
  */
-export function developWaitlistMiddleware(env: NodeJS.ProcessEnv = process.env, write?: (line: string) => void) {
+export function developWaitlistMiddleware(source?: EnvSource, write?: (line: string) => void) {
   let handler: ReturnType<typeof waitlistMiddleware> | undefined;
   const log = requestLog(write);
   return (req: IncomingMessage, res: ServerResponse, next: Next): void => {
@@ -21,10 +21,11 @@ export function developWaitlistMiddleware(env: NodeJS.ProcessEnv = process.env, 
       return;
     }
     if (!handler) {
-      const config = readConfig(env);
+      const env = readEnv(source);
+      const config = serverConfig(env);
       const { receiver, leave, confirmations } = openWaitlist({
         dbFile: config.dbFile,
-        mail: readMailConfig(env),
+        mail: mailConfig(env),
         source: "develop",
         rateLimitPerMinute: config.rateLimitPerMinute,
         leaveRateLimitPerMinute: config.leaveRateLimitPerMinute,

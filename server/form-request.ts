@@ -4,8 +4,8 @@ import busboy from "busboy";
 import contentType from "content-type";
 import getRawBody from "raw-body";
 import { RateLimiterRes, type RateLimiterMemory } from "rate-limiter-flexible";
-import { site } from "../src/site";
 import { clientKey } from "./client-address";
+import { siteSettings } from "./config";
 import { securityHeaders } from "./headers";
 import { renderResultPage, resultPagePolicy, type PageAction } from "./pages";
 
@@ -86,15 +86,13 @@ export async function rateLimited(
   }
 }
 
-const siteOrigin = new URL(site.url).origin;
-
 /**
  * This site's origins as a request may name them: the configured site's
  * (SITE_URL) and that of the address it came in on; never the request's own
  * Host, which a DNS-rebinding page sets to its own name.
  */
 export function siteOrigins(request: FormRequest): readonly string[] {
-  return [siteOrigin, ...request.ownOrigins()];
+  return [new URL(siteSettings().url).origin, ...request.ownOrigins()];
 }
 
 /** A browser tells us where a POST comes from; refuse other sites (CSRF): the Origin must be one of siteOrigins. */

@@ -1,4 +1,4 @@
-import { readConfig, ConfigError } from "./config";
+import { ConfigError, readEnv, serverConfig } from "./config";
 import { leaveToken, leaveUrl, newLeaveSecret, verifyLeaveToken } from "./leave-token";
 
 const secret = "a-secret-of-at-least-32-characters";
@@ -74,15 +74,15 @@ describe("the leave token", () => {
 
 describe("WAITLIST_SECRET", () => {
   it("is optional: without it the store makes one", () => {
-    expect(readConfig({}).leaveSecret).toBeUndefined();
-    expect(readConfig({ WAITLIST_SECRET: "  " }).leaveSecret).toBeUndefined();
-    expect(readConfig({ WAITLIST_SECRET: secret }).leaveSecret).toBe(secret);
+    expect(serverConfig(readEnv({})).leaveSecret).toBeUndefined();
+    expect(serverConfig(readEnv({ WAITLIST_SECRET: "  " })).leaveSecret).toBeUndefined();
+    expect(serverConfig(readEnv({ WAITLIST_SECRET: secret })).leaveSecret).toBe(secret);
   });
 
   it("refuses a value too short to be a secret, saying how to make one", () => {
-    expect(() => readConfig({ WAITLIST_SECRET: "hunter2" })).toThrow(ConfigError);
-    expect(() => readConfig({ WAITLIST_SECRET: "hunter2" })).toThrow(
-      /^WAITLIST_SECRET must be at least 32 characters \(got 7\); make one with: node -e /,
+    expect(() => serverConfig(readEnv({ WAITLIST_SECRET: "hunter2" }))).toThrow(ConfigError);
+    expect(() => serverConfig(readEnv({ WAITLIST_SECRET: "hunter2" }))).toThrow(
+      /^WAITLIST_SECRET must be at least 32 characters \(got 7 characters\); make one with: node -e /,
     );
   });
 });

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { site } from "../src/site";
-import { checkEmail } from "./email";
+import { siteSettings } from "./config";
+import { checkEmail } from "./email-address";
 
 /*
  * The personal "Leave the waitlist" link in every confirmation e-mail, for
@@ -27,13 +27,13 @@ export function leaveToken(email: string, secret: string): string {
 
 /** The address's personal link, at the canonical site (SITE_URL). */
 export function leaveUrl(email: string, secret: string): string {
-  return `${site.url}${leavePath}?token=${leaveToken(email, secret)}`;
+  return `${siteSettings().url}${leavePath}?token=${leaveToken(email, secret)}`;
 }
 
 export interface LeavingAddress {
   /** As the token names it, for the page. */
   email: string;
-  /** What it is listed under (email.ts). */
+  /** What it is listed under (email-address.ts). */
   key: string;
 }
 

@@ -1,5 +1,5 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
-import { site } from "../src/site";
+import { siteSettings } from "./config";
 import {
   acceptsHtml,
   formReply,
@@ -35,11 +35,11 @@ export function isLeavePath(path: string): boolean {
   return path === leavePath || path === `${leavePath}/`;
 }
 
-const notValid: Outcome = {
+const notValid = (): Outcome => ({
   status: 400,
   heading: "This link is not valid",
-  message: `This leave link is not valid. Write to ${site.contactEmail} and we will take your address off the list.`,
-};
+  message: `This leave link is not valid. Write to ${siteSettings().contactEmail} and we will take your address off the list.`,
+});
 
 const done: Outcome = {
   status: 200,
@@ -74,12 +74,12 @@ export function createLeave({ secret, remove, limiter, warn = () => {} }: LeaveO
     const limited = await rateLimited(limiter, request.clientIp, "requests");
     if (limited) return page(limited);
     const query = parseUrlencoded(request.query);
-    if (!query) return page(notValid);
+    if (!query) return page(notValid());
 
     if (method !== "POST") {
       const tokens = query.getAll("token");
       const address = tokens.length === 1 ? verifyLeaveToken(tokens[0], secret) : undefined;
-      if (!address) return page(notValid);
+      if (!address) return page(notValid());
       return page({
         status: 200,
         heading: `Remove ${address.email} from the waitlist?`,
@@ -103,7 +103,7 @@ export function createLeave({ secret, remove, limiter, warn = () => {} }: LeaveO
       tokens.length > 0 && tokens.every((token) => token === tokens[0])
         ? verifyLeaveToken(tokens[0], secret)
         : undefined;
-    if (!address) return { outcome: notValid, html };
+    if (!address) return { outcome: notValid(), html };
     await remove(address, oneClick ? "one-click" : "link");
     return { outcome: done, html };
   }
@@ -117,7 +117,7 @@ export function createLeave({ secret, remove, limiter, warn = () => {} }: LeaveO
       decided = {
         outcome: refuse(
           500,
-          `Your address could not be removed just now. Please try again in a minute, or write to ${site.contactEmail}.`,
+          `Your address could not be removed just now. Please try again in a minute, or write to ${siteSettings().contactEmail}.`,
         ),
         html: request.method !== "POST" || acceptsHtml(request),
       };

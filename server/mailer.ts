@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { site } from "../src/site";
-import { ConfigError } from "./config";
+import type { Env } from "./config";
 import type { MailMessage } from "./confirmation-message";
 
 export interface MailConfig {
@@ -20,25 +20,12 @@ export interface Mailer {
   close(): void;
 }
 
-const root = path.resolve(__dirname, "..");
-
-export function readMailConfig(env: NodeJS.ProcessEnv = process.env): MailConfig {
-  const smtpUrl = env.SMTP_URL?.trim() || undefined;
-  if (smtpUrl) {
-    let protocol: string;
-    try {
-      protocol = new URL(smtpUrl).protocol;
-    } catch {
-      throw new ConfigError("SMTP_URL must be a URL like smtps://user:password@smtp.example.com:465.");
-    }
-    if (protocol !== "smtp:" && protocol !== "smtps:") {
-      throw new ConfigError(`SMTP_URL must start with smtp:// or smtps:// (got ${protocol}//).`);
-    }
-  }
+/** Where confirmations go, from SMTP_URL, MAIL_FROM and OUTBOX_DIR (config.ts checks them). */
+export function mailConfig(env: Env): MailConfig {
   return {
-    smtpUrl,
-    from: env.MAIL_FROM?.trim() || `"${site.name}" <${site.contactEmail}>`,
-    outboxDir: path.resolve(root, env.OUTBOX_DIR?.trim() || "data/outbox"),
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM ?? `"${site.name}" <${env.CONTACT_EMAIL}>`,
+    outboxDir: env.OUTBOX_DIR,
   };
 }
 

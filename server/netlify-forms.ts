@@ -1,8 +1,8 @@
 import { NetlifyAPI } from "@netlify/api";
 import { site } from "../src/site";
 import { attributionFrom, type Attribution } from "./attribution";
-import { readLeaveSecret } from "./config";
-import { checkEmail } from "./email";
+import type { Env } from "./config";
+import { checkEmail } from "./email-address";
 
 /*
  * The waitlist as Netlify Forms holds it, read through Netlify's own API
@@ -27,7 +27,6 @@ export class NetlifySetupError extends Error {}
 export const setupProblemLine = (problem: string) =>
   `${problem}: set it in Netlify's environment variables, with the Functions scope.`;
 
-const defaultApiUrl = "https://api.netlify.com/api/v1";
 const perPage = 100;
 
 /**
@@ -37,17 +36,12 @@ const perPage = 100;
  * address, such as a proxy or a test's stand-in. A missing variable is a
  * NetlifySetupError naming it.
  */
-export function netlifyForms(env: NodeJS.ProcessEnv = process.env) {
-  const token = env.NETLIFY_API_TOKEN?.trim();
+export function netlifyForms(env: Env) {
+  const token = env.NETLIFY_API_TOKEN;
   if (!token) throw new NetlifySetupError("NETLIFY_API_TOKEN is not set");
-  const siteId: string = (env.SITE_ID ?? env.NETLIFY_SITE_ID)?.trim() ?? "";
+  const siteId: string = env.SITE_ID ?? env.NETLIFY_SITE_ID ?? "";
   if (siteId === "") throw new NetlifySetupError("SITE_ID (or NETLIFY_SITE_ID) is not set");
-  let apiUrl: URL;
-  try {
-    apiUrl = new URL(env.NETLIFY_API_URL?.trim() || defaultApiUrl);
-  } catch {
-    throw new NetlifySetupError("NETLIFY_API_URL is not a URL");
-  }
+  const apiUrl = new URL(env.NETLIFY_API_URL);
   const api = new NetlifyAPI(token, {
     scheme: apiUrl.protocol.replace(/:$/, ""),
     host: apiUrl.host,
@@ -86,7 +80,7 @@ export function netlifyForms(env: NodeJS.ProcessEnv = process.env) {
 
   /**
    * Deletes every submission of the waitlist form that holds the address with
-   * this key (email.ts), however it was spelled; returns how many there were.
+   * this key (email-address.ts), however it was spelled; returns how many there were.
    */
   async function removeAddress(emailKey: string): Promise<number> {
     const formId = await waitlistFormId();
@@ -124,7 +118,7 @@ export function netlifyForms(env: NodeJS.ProcessEnv = process.env) {
     for (const stored of oldestFirst) {
       const checked = checkEmail(typeof stored.data?.email === "string" ? stored.data.email : undefined);
       if (!checked.ok || byKey.has(checked.key)) continue;
-      const ownOrigins = [originOf(site.url), originOf(stored.site_url)].filter((origin) => origin !== undefined);
+      const ownOrigins = [originOf(env.SITE_URL), originOf(stored.site_url)].filter((origin) => origin !== undefined);
       byKey.set(checked.key, {
         email: checked.email,
         createdAt: stored.created_at,
@@ -146,8 +140,8 @@ export interface NetlifySignup extends Attribution {
 }
 
 /** WAITLIST_SECRET, which the functions cannot do without: a NetlifySetupError naming it when it is not set. */
-export function requiredLeaveSecret(env: NodeJS.ProcessEnv = process.env): string {
-  const secret = readLeaveSecret(env);
+export function requiredLeaveSecret(env: Env): string {
+  const secret = env.WAITLIST_SECRET;
   if (!secret) throw new NetlifySetupError("WAITLIST_SECRET is not set");
   return secret;
 }
@@ -161,17 +155,17 @@ function originOf(url: unknown): string | undefined {
 }
 
 /** This site's own origins on Netlify: SITE_URL's, and the one Netlify names in URL. */
-export function netlifySiteOrigins(env: NodeJS.ProcessEnv = process.env): string[] {
-  return [originOf(site.url), originOf(env.URL)].filter((origin): origin is string => origin !== undefined);
+export function netlifySiteOrigins(env: Env): string[] {
+  return [originOf(env.SITE_URL), originOf(env.URL)].filter((origin): origin is string => origin !== undefined);
 }
 
 /** Whether `url` (a submission's site_url) is on one of this site's origins. */
-export function isOwnSiteUrl(url: unknown, env: NodeJS.ProcessEnv = process.env): boolean {
+export function isOwnSiteUrl(url: unknown, env: Env): boolean {
   const origin = originOf(url);
   return origin !== undefined && netlifySiteOrigins(env).includes(origin);
 }
 
-/** The key (email.ts) of a submission's address, or undefined when it holds no valid one. */
+/** The key (email-address.ts) of a submission's address, or undefined when it holds no valid one. */
 export function submissionEmailKey(submission: FormSubmission): string | undefined {
   const email = submission.data?.[site.waitlist.emailField];
   const checked = checkEmail(typeof email === "string" ? email : undefined);

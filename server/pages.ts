@@ -1,10 +1,8 @@
+import escapeHtml from "escape-html";
 import { site } from "../src/site";
 import { contentSecurityPolicy, sha256 } from "./headers";
 
 /** Escapes text for HTML content and quoted attributes. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 /** The stylesheet of the result page; exported so security headers can hash it. */
 export const resultPageStyle = `

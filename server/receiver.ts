@@ -1,7 +1,7 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { site } from "../src/site";
 import { attributionFrom } from "./attribution";
-import { checkEmail } from "./email";
+import { checkEmail } from "./email-address";
 import {
   formReply,
   header,

@@ -1,16 +1,17 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { createApp } from "./app";
-import { ConfigError, readConfig } from "./config";
+import { ConfigError, readEnv, serverConfig } from "./config";
 import { createHttpServer } from "./http-server";
-import { readMailConfig } from "./mailer";
+import { mailConfig } from "./mailer";
 import { StoreError } from "./store";
 import { openWaitlist } from "./waitlist";
 import { site } from "../src/site";
 
 /** npm run serve / npm start: the built site and the waitlist on one port. */
 function main(): void {
-  const config = readConfig();
+  const env = readEnv();
+  const config = serverConfig(env);
   if (!existsSync(path.join(config.publicDir, "index.html"))) {
     console.error(
       `No build in ${path.relative(process.cwd(), config.publicDir) || "."}/. Run \`npm run build\` first, or \`npm start\` to build and serve.`,
@@ -19,7 +20,7 @@ function main(): void {
   }
   const { store, mailer, confirmations, receiver, leave } = openWaitlist({
     dbFile: config.dbFile,
-    mail: readMailConfig(),
+    mail: mailConfig(env),
     source: "start",
     rateLimitPerMinute: config.rateLimitPerMinute,
     leaveRateLimitPerMinute: config.leaveRateLimitPerMinute,

@@ -1230,7 +1230,7 @@ type Site = Node & {
   readonly pathPrefix: Maybe<Scalars['String']>;
   readonly polyfill: Maybe<Scalars['Boolean']>;
   readonly port: Maybe<Scalars['Int']>;
-  readonly siteMetadata: Maybe<SiteSiteMetadata>;
+  readonly siteMetadata: SiteSiteMetadata;
   readonly trailingSlash: Maybe<Scalars['String']>;
 };
 
@@ -1945,26 +1945,38 @@ type SitePluginSortInput = {
 };
 
 type SiteSiteMetadata = {
-  readonly description: Maybe<Scalars['String']>;
-  readonly siteUrl: Maybe<Scalars['String']>;
-  readonly title: Maybe<Scalars['String']>;
+  readonly contactEmail: Scalars['String'];
+  readonly description: Scalars['String'];
+  readonly favicon: Scalars['String'];
+  readonly siteUrl: Scalars['String'];
+  readonly siteVerificationToken: Scalars['String'];
+  readonly title: Scalars['String'];
 };
 
 type SiteSiteMetadataFieldSelector = {
+  readonly contactEmail: InputMaybe<FieldSelectorEnum>;
   readonly description: InputMaybe<FieldSelectorEnum>;
+  readonly favicon: InputMaybe<FieldSelectorEnum>;
   readonly siteUrl: InputMaybe<FieldSelectorEnum>;
+  readonly siteVerificationToken: InputMaybe<FieldSelectorEnum>;
   readonly title: InputMaybe<FieldSelectorEnum>;
 };
 
 type SiteSiteMetadataFilterInput = {
+  readonly contactEmail: InputMaybe<StringQueryOperatorInput>;
   readonly description: InputMaybe<StringQueryOperatorInput>;
+  readonly favicon: InputMaybe<StringQueryOperatorInput>;
   readonly siteUrl: InputMaybe<StringQueryOperatorInput>;
+  readonly siteVerificationToken: InputMaybe<StringQueryOperatorInput>;
   readonly title: InputMaybe<StringQueryOperatorInput>;
 };
 
 type SiteSiteMetadataSortInput = {
+  readonly contactEmail: InputMaybe<SortOrderEnum>;
   readonly description: InputMaybe<SortOrderEnum>;
+  readonly favicon: InputMaybe<SortOrderEnum>;
   readonly siteUrl: InputMaybe<SortOrderEnum>;
+  readonly siteVerificationToken: InputMaybe<SortOrderEnum>;
   readonly title: InputMaybe<SortOrderEnum>;
 };
 
@@ -2003,6 +2015,11 @@ type LegalPageQueryVariables = Exact<{
 
 
 type LegalPageQuery = { readonly mdx: { readonly tableOfContents: Record<string, unknown> | null, readonly frontmatter: { readonly title: string, readonly slug: string, readonly description: string, readonly effectiveDate: string, readonly effectiveDateText: string } } | null };
+
+type SiteSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+type SiteSettingsQuery = { readonly site: { readonly siteMetadata: { readonly siteUrl: string, readonly contactEmail: string, readonly siteVerificationToken: string, readonly favicon: string } } | null };
 
 type LegalPagesQueryVariables = Exact<{ [key: string]: never; }>;
 

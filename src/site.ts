@@ -4,19 +4,6 @@
  * Read by gatsby-config.ts (siteMetadata) and by components.
  */
 
-/**
- * Build-time settings. gatsby-node inlines exactly these into the browser
- * bundle (webpack DefinePlugin), so they must be read as literal
- * `process.env.NAME` expressions and the server and browser renders agree.
- */
-export const buildEnvNames = ["SITE_URL", "CONTACT_EMAIL", "TIKTOK_SITE_VERIFICATION"] as const;
-
-function setting(value: string | undefined): string | undefined {
-  return value && value.trim() !== "" ? value.trim() : undefined;
-}
-
-export const placeholderVerificationToken = "set-TIKTOK_SITE_VERIFICATION-at-build-time";
-
 /** Working name of the product: the spec does not give one. */
 const name = "Tandem";
 
@@ -26,21 +13,12 @@ export const site = {
   title: `${name} | grow. together.`,
   description:
     "The marketplace where TikTok creators find collaborators: AI-powered matching, built-in messaging and group collaborations of up to 50 creators. Join the early-access waitlist.",
-  /** Canonical origin, no trailing slash. Set SITE_URL at build time. */
-  url: (setting(process.env.SITE_URL) ?? "https://jointandem.app").replace(/\/+$/, ""),
-  contactEmail: setting(process.env.CONTACT_EMAIL) ?? "hello@jointandem.app",
   /**
-   * Token of the video platform's developer-portal site verification, shown
-   * only on the legal pages. The placeholder keeps local builds working;
-   * gatsby-node refuses a Netlify production build without the real one.
+   * The meta tag of the video platform's developer-portal site verification,
+   * shown only on the legal pages. Its token is TIKTOK_SITE_VERIFICATION
+   * (server/config.ts), like the site's URL and contact address.
    */
-  siteVerification: {
-    metaName: "tiktok-developers-site-verification",
-    token: setting(process.env.TIKTOK_SITE_VERIFICATION) ?? placeholderVerificationToken,
-  },
-
-  /** static/favicon.svg, inlined by gatsby-node as a data: URI (the file itself outside a build). */
-  favicon: process.env.FAVICON_DATA_URI || "/favicon.svg",
+  siteVerificationMetaName: "tiktok-developers-site-verification",
   /** Browser UI colour on phones; the hero's background. */
   themeColor: "#120f24",
   /** The 1200×630 card shown when a page is shared (static/og-image.png, made by scripts/make-images.mjs). */
@@ -97,5 +75,4 @@ export const site = {
   },
 } as const;
 
-export type Site = typeof site;
 export type SectionId = (typeof site.sections)[keyof typeof site.sections];

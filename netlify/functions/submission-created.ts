@@ -4,8 +4,9 @@
 // server, once the submission is confirmed through Netlify's API: anyone can
 // post a forged event to a function's URL.
 import { confirmationMessage } from "../../server/confirmation-message";
-import { checkEmail, maskEmail } from "../../server/email";
-import { createMailer, readMailConfig } from "../../server/mailer";
+import { checkEmail, maskEmail } from "../../server/email-address";
+import { readEnv, type Env } from "../../server/config";
+import { createMailer, mailConfig } from "../../server/mailer";
 import {
   isOwnSiteUrl,
   netlifyForms,
@@ -34,7 +35,20 @@ interface SubmissionPayload {
 const reply = (statusCode: number, body: string): FunctionResult => ({ statusCode, body });
 const log = (line: string) => console.error(`submission-created: ${line}`);
 
+/** The problem line of a missing or bad variable, logged and answered the same way wherever it is found. */
+function setupProblem(error: unknown): FunctionResult {
+  const problem = (error as Error).message;
+  log(`${setupProblemLine(problem)} No confirmation sent.`);
+  return reply(503, `${problem}; no confirmation sent.`);
+}
+
 export async function handler(event: SubmissionEvent): Promise<FunctionResult> {
+  let env: Env;
+  try {
+    env = readEnv();
+  } catch (error) {
+    return setupProblem(error);
+  }
   let payload: SubmissionPayload | undefined;
   try {
     payload = (JSON.parse(event.body ?? "") as { payload?: SubmissionPayload } | null)?.payload;
@@ -46,7 +60,7 @@ export async function handler(event: SubmissionEvent): Promise<FunctionResult> {
   if (formName !== site.waitlist.formName) return reply(200, `Ignored: a submission of form "${String(formName)}".`);
 
   // This site's own origin, as configured and as Netlify names it; a submission elsewhere is not ours to confirm.
-  if (!isOwnSiteUrl(payload.site_url)) {
+  if (!isOwnSiteUrl(payload.site_url, env)) {
     return reply(200, "Ignored: a submission to another site.");
   }
   const honeypot = payload.data?.[site.waitlist.honeypotField];
@@ -57,19 +71,15 @@ export async function handler(event: SubmissionEvent): Promise<FunctionResult> {
   if (typeof payload.id !== "string" || payload.id === "") return reply(400, "The event has no submission id.");
 
   let forms: ReturnType<typeof netlifyForms>;
-  let mailConfig: ReturnType<typeof readMailConfig>;
   let leaveSecret: string;
   try {
-    forms = netlifyForms(process.env);
-    leaveSecret = requiredLeaveSecret(process.env);
-    mailConfig = readMailConfig(process.env);
+    forms = netlifyForms(env);
+    leaveSecret = requiredLeaveSecret(env);
   } catch (error) {
-    // A NetlifySetupError or a ConfigError: either way one line that names the variable.
-    const problem = (error as Error).message;
-    log(`${setupProblemLine(problem)} No confirmation sent.`);
-    return reply(503, `${problem}; no confirmation sent.`);
+    return setupProblem(error);
   }
-  if (!mailConfig.smtpUrl) {
+  const mail = mailConfig(env);
+  if (!mail.smtpUrl) {
     log("SMTP_URL is not set in Netlify's environment; no confirmation sent.");
     return reply(503, "SMTP_URL is not set; no confirmation sent.");
   }
@@ -97,7 +107,7 @@ export async function handler(event: SubmissionEvent): Promise<FunctionResult> {
     return reply(502, "Netlify's API could not be read; no confirmation sent.");
   }
 
-  const mailer = createMailer(mailConfig);
+  const mailer = createMailer(mail);
   try {
     await mailer.send(confirmationMessage(checked.email, { seed, leaveSecret }));
     return reply(200, "Confirmation sent.");

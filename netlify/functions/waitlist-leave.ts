@@ -4,8 +4,7 @@
 // pages and one-click POST; the address is removed from Netlify Forms by
 // deleting every waitlist submission that holds it, through Netlify's API.
 import { Readable } from "node:stream";
-import { site } from "../../src/site";
-import { readConfig } from "../../server/config";
+import { readEnv, serverConfig, type Env } from "../../server/config";
 import { formReply, refuse, type FormReply } from "../../server/form-request";
 import { createLeave, leaveLimiter, privateHeaders } from "../../server/leave";
 import { netlifyForms, netlifySiteOrigins, requiredLeaveSecret, setupProblemLine } from "../../server/netlify-forms";
@@ -31,6 +30,7 @@ const log = (line: string) => console.error(`waitlist-leave: ${line}`);
 let limiter: ReturnType<typeof leaveLimiter> | undefined;
 
 export async function handler(event: HttpEvent): Promise<HttpResult> {
+  let env: Env | undefined;
   const { "content-length": _length, ...headers } = event.headers;
   const method = event.httpMethod.toUpperCase();
   const request = {
@@ -39,7 +39,7 @@ export async function handler(event: HttpEvent): Promise<HttpResult> {
     query: event.rawQuery ?? "",
     // Netlify's edge sets this header itself, from the connection.
     clientIp: headers["x-nf-client-connection-ip"] ?? "unknown",
-    ownOrigins: () => netlifySiteOrigins(process.env),
+    ownOrigins: () => (env ? netlifySiteOrigins(env) : []),
     body: Readable.from([Buffer.from(event.body ?? "", event.isBase64Encoded ? "base64" : "utf8")]),
   };
   const result = ({ status, headers, body }: FormReply): HttpResult => ({
@@ -49,10 +49,10 @@ export async function handler(event: HttpEvent): Promise<HttpResult> {
   });
   let leave: ReturnType<typeof createLeave>;
   try {
-    const config = readConfig(process.env);
-    const secret = requiredLeaveSecret(process.env);
-    const forms = netlifyForms(process.env);
-    limiter ??= leaveLimiter(config.leaveRateLimitPerMinute);
+    env = readEnv();
+    const secret = requiredLeaveSecret(env);
+    const forms = netlifyForms(env);
+    limiter ??= leaveLimiter(serverConfig(env).leaveRateLimitPerMinute);
     leave = createLeave({
       secret,
       remove: async (address) => void (await forms.removeAddress(address.key)),
@@ -65,7 +65,8 @@ export async function handler(event: HttpEvent): Promise<HttpResult> {
     log(`${setupProblemLine(problem)} Leave links can't be checked.`);
     const outcome = refuse(
       503,
-      `Leaving by link is not set up on this site yet (${problem}). Write to ${site.contactEmail} and we will take your address off the list.`,
+      // Without a readable environment there is no contact address to give, only the problem.
+      `Leaving by link is not set up on this site yet (${problem}). ${env ? `Write to ${env.CONTACT_EMAIL}` : "Write to us"} and we will take your address off the list.`,
       privateHeaders,
     );
     return result(formReply(request, outcome, { html: method !== "POST" }));

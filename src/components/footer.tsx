@@ -2,9 +2,11 @@ import React from "react";
 import { Link } from "gatsby";
 import { site } from "../site";
 import { LogoMark } from "./icons";
+import { useSiteSettings } from "./use-site-settings";
 import * as styles from "./footer.module.css";
 
 export function Footer() {
+  const { contactEmail } = useSiteSettings();
   return (
     <footer className={styles.footer}>
       <div className={styles.inner}>
@@ -18,7 +20,7 @@ export function Footer() {
         <nav aria-label="Footer">
           <ul className={styles.links}>
             <li>
-              <a href={`mailto:${site.contactEmail}`}>{site.contactEmail}</a>
+              <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
             </li>
             <li>
               <Link to={site.routes.privacyPolicy}>Privacy Policy</Link>

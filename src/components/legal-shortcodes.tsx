@@ -1,6 +1,7 @@
 import React from "react";
 import { Link } from "gatsby";
 import { site } from "../site";
+import { useSiteSettings } from "./use-site-settings";
 
 /*
  * Components the legal MDX files may use, so names, addresses and figures
@@ -12,11 +13,13 @@ export function SiteName() {
 }
 
 export function ContactEmail() {
-  return <a href={`mailto:${site.contactEmail}`}>{site.contactEmail}</a>;
+  const { contactEmail } = useSiteSettings();
+  return <a href={`mailto:${contactEmail}`}>{contactEmail}</a>;
 }
 
 export function SiteUrl() {
-  return <a href={`${site.url}/`}>{site.url.replace(/^https?:\/\//, "")}</a>;
+  const { siteUrl } = useSiteSettings();
+  return <a href={`${siteUrl}/`}>{siteUrl.replace(/^https?:\/\//, "")}</a>;
 }
 
 export function GroupCap() {

@@ -1,5 +1,6 @@
 import React from "react";
 import { site } from "../site";
+import { useSiteSettings, type SiteSettings } from "./use-site-settings";
 
 interface SeoProps {
   /** Page title; the brand is appended. Omit on the landing page. */
@@ -9,8 +10,8 @@ interface SeoProps {
   path: string;
   /** Keeps the page out of search results (the 404 page). */
   noindex?: boolean;
-  /** JSON-LD for search engines. */
-  structuredData?: object;
+  /** JSON-LD for search engines, from the build's settings. */
+  structuredData?: (settings: SiteSettings) => object;
 }
 
 /**
@@ -20,9 +21,10 @@ interface SeoProps {
  * one exception is the legal pages' verification tag (site-verification.tsx).
  */
 export function Seo({ title, description = site.description, path, noindex = false, structuredData }: SeoProps) {
+  const settings = useSiteSettings();
   const fullTitle = title ? `${title} | ${site.name}` : site.title;
-  const url = `${site.url}${path}`;
-  const image = `${site.url}${site.socialImage.path}`;
+  const url = `${settings.siteUrl}${path}`;
+  const image = `${settings.siteUrl}${site.socialImage.path}`;
   return (
     <>
       <html lang="en" />
@@ -31,7 +33,7 @@ export function Seo({ title, description = site.description, path, noindex = fal
       <link rel="canonical" href={url} />
       {noindex && <meta name="robots" content="noindex" />}
       <meta name="theme-color" content={site.themeColor} />
-      <link rel="icon" href={site.favicon} type="image/svg+xml" />
+      <link rel="icon" href={settings.favicon} type="image/svg+xml" />
       <link rel="icon" href="/favicon.png" type="image/png" sizes="32x32" />
       <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
       <meta property="og:type" content="website" />
@@ -53,7 +55,7 @@ export function Seo({ title, description = site.description, path, noindex = fal
         <script
           type="application/ld+json"
           // "<" escaped so no string in the data can close the script element early.
-          dangerouslySetInnerHTML={{ __html: JSON.stringify(structuredData).replace(/</g, "\\u003c") }}
+          dangerouslySetInnerHTML={{ __html: JSON.stringify(structuredData(settings)).replace(/</g, "\\u003c") }}
         />
       )}
     </>

@@ -1,6 +1,7 @@
 import React from "react";
 import { Helmet } from "react-helmet";
 import { site } from "../site";
+import { useSiteSettings } from "./use-site-settings";
 
 /**
  * The developer portal's site-verification meta tag, added by react-helmet
@@ -8,9 +9,10 @@ import { site } from "../site";
  * render it, so react-helmet ships only with them and never to the landing page.
  */
 export function SiteVerification() {
+  const { siteVerificationToken } = useSiteSettings();
   return (
     <Helmet>
-      <meta name={site.siteVerification.metaName} content={site.siteVerification.token} />
+      <meta name={site.siteVerificationMetaName} content={siteVerificationToken} />
     </Helmet>
   );
 }

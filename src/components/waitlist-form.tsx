@@ -1,6 +1,6 @@
 import React, { useEffect, useReducer, useRef, useState, type FormEvent } from "react";
 import { site } from "../site";
-import { isAcceptableEmail } from "../lib/email";
+import { isAcceptableEmail } from "../lib/email-precheck";
 import { takeEarlySubmit } from "../lib/early-submit";
 import { submitWaitlist } from "../lib/waitlist-request";
 import { initialWaitlistState, waitlistReducer } from "../lib/waitlist-state";

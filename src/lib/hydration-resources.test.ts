@@ -19,15 +19,16 @@ describe("hydrationResources", () => {
   };
 
   it("names the page's own scripts in webpack's order, without the stylesheet, and the data", () => {
-    expect(hydrationResources("/privacy-policy/", "component---src-templates-legal-page-tsx", chunks)).toEqual({
+    const page = { componentChunkName: "component---src-templates-legal-page-tsx", staticQueryHashes: ["1234"] };
+    expect(hydrationResources("/privacy-policy/", page, chunks)).toEqual({
       scripts: ["/d9f6-5.js", "/component---legal-6.js"],
-      data: ["/page-data/app-data.json", "/page-data/privacy-policy/page-data.json"],
+      data: ["/page-data/app-data.json", "/page-data/privacy-policy/page-data.json", "/page-data/sq/d/1234.json"],
     });
   });
 
   it("fails the build, naming the page, when webpack wrote no such chunk", () => {
-    expect(() => hydrationResources("/", "component---src-pages-index-tsx", chunks)).toThrow(
-      "webpack.stats.json has no chunk component---src-pages-index-tsx for the page /",
-    );
+    expect(() =>
+      hydrationResources("/", { componentChunkName: "component---src-pages-index-tsx", staticQueryHashes: [] }, chunks),
+    ).toThrow("webpack.stats.json has no chunk component---src-pages-index-tsx for the page /");
   });
 });

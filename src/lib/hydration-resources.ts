@@ -2,7 +2,8 @@
  * What a page needs before it can hydrate, beyond the app bundles, announced
  * in its HTML by gatsby-ssr.tsx. Gatsby 5 writes only its app bundles into a
  * page. The page's own component chunk and its data it asks for once the app
- * runs (page-data.json and app-data.json, then the chunk): two round trips one
+ * runs (page-data.json and app-data.json, then the static queries' results
+ * and the chunk): two round trips one
  * after the other before the page hydrates. Announced, the data downloads
  * while the page is parsed and the chunk with the app's bundles.
  */
@@ -21,18 +22,23 @@ export function pageDataUrl(pagePath: string): string {
 }
 
 /**
- * What a page needs to hydrate beyond the app bundles, from its page data's
- * componentChunkName and webpack.stats.json's assetsByChunkName.
+ * What a page needs to hydrate beyond the app bundles, from its page data
+ * (componentChunkName, and the static queries' results the loader fetches
+ * with it) and webpack.stats.json's assetsByChunkName.
  */
 export function hydrationResources(
   pagePath: string,
-  componentChunkName: string,
+  { componentChunkName, staticQueryHashes }: { componentChunkName: string; staticQueryHashes: readonly string[] },
   assetsByChunkName: Readonly<Record<string, readonly string[]>>,
 ): HydrationResources {
   const chunk = assetsByChunkName[componentChunkName];
   if (!chunk) throw new Error(`webpack.stats.json has no chunk ${componentChunkName} for the page ${pagePath}`);
   return {
     scripts: chunk.filter((name) => name.endsWith(".js")).map((name) => `/${name}`),
-    data: ["/page-data/app-data.json", pageDataUrl(pagePath)],
+    data: [
+      "/page-data/app-data.json",
+      pageDataUrl(pagePath),
+      ...staticQueryHashes.map((hash) => `/page-data/sq/d/${hash}.json`),
+    ],
   };
 }

@@ -3,6 +3,7 @@ import type { HeadFC, PageProps } from "gatsby";
 import { site } from "../site";
 import { Layout } from "../components/layout";
 import { Seo } from "../components/seo";
+import type { SiteSettings } from "../components/use-site-settings";
 import { Hero } from "../components/hero";
 import { Features } from "../components/features";
 import { WaitlistSection } from "../components/waitlist-section";
@@ -10,29 +11,29 @@ import { isScrollIntent } from "../lib/section-links";
 import { scrollToSection } from "../lib/scroll";
 
 /** Who runs the site and what it is, for search engines (schema.org JSON-LD). */
-const structuredData = {
+const structuredData = ({ siteUrl, contactEmail }: SiteSettings) => ({
   "@context": "https://schema.org",
   "@graph": [
     {
       "@type": "Organization",
-      "@id": `${site.url}/#organization`,
+      "@id": `${siteUrl}/#organization`,
       name: site.name,
-      url: `${site.url}/`,
-      logo: `${site.url}/apple-touch-icon.png`,
-      email: site.contactEmail,
+      url: `${siteUrl}/`,
+      logo: `${siteUrl}/apple-touch-icon.png`,
+      email: contactEmail,
       slogan: site.tagline,
     },
     {
       "@type": "WebSite",
-      "@id": `${site.url}/#website`,
+      "@id": `${siteUrl}/#website`,
       name: site.name,
-      url: `${site.url}/`,
+      url: `${siteUrl}/`,
       description: site.description,
       inLanguage: "en",
-      publisher: { "@id": `${site.url}/#organization` },
+      publisher: { "@id": `${siteUrl}/#organization` },
     },
   ],
-};
+});
 
 export default function IndexPage({ location }: PageProps) {
   // A "Join the Waitlist" from another page arrives as navigation state:

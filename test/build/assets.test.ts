@@ -43,9 +43,15 @@ describe.each(["/", "/privacy-policy/", "/terms-of-service/", "/404/"])("public%
     const preloads = [...doc.querySelectorAll('link[rel="preload"]')].map((link) =>
       ["href", "as", "crossorigin"].map((name) => link.getAttribute(name)),
     );
+    const { staticQueryHashes } = JSON.parse(readFileSync(path.join(publicDir, pageDataUrl(route)), "utf8")) as {
+      staticQueryHashes: string[];
+    };
+    // The site's settings (use-site-settings.ts) are a static query every page runs.
+    expect(staticQueryHashes).toHaveLength(1);
     expect(preloads).toEqual([
       ["/page-data/app-data.json", "fetch", "anonymous"],
       [pageDataUrl(route), "fetch", "anonymous"],
+      ...staticQueryHashes.map((hash) => [`/page-data/sq/d/${hash}.json`, "fetch", "anonymous"]),
     ]);
     for (const [href] of preloads) expect(existsSync(path.join(publicDir, href!))).toBe(true);
   });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "../../src/lib/legal-rules";
 import { legalShortcodes } from "../../src/components/legal-shortcodes";
 import { site } from "../../src/site";
+import { siteSettings } from "../../server/config";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -53,7 +54,7 @@ export function checkLegalContent(files: readonly string[]): string[] {
     const source = readFileSync(result.file, "utf8");
     for (const [literal, component] of [
       [site.name, "<SiteName />"],
-      [site.contactEmail, "<ContactEmail />"],
+      [siteSettings().contactEmail, "<ContactEmail />"],
     ] as const) {
       if (source.includes(literal)) problems.push(`${file}: types "${literal}"; use ${component} instead.`);
     }

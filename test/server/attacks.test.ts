@@ -1,5 +1,5 @@
 import net from "node:net";
-import { readConfig, ConfigError } from "../../server/config";
+import { ConfigError, readEnv, serverConfig } from "../../server/config";
 import { createReceiver } from "../../server/receiver";
 import { WaitlistStore } from "../../server/store";
 import { form, formType, removeDir, request, signupBody, startServer, type TestServer } from "./harness";
@@ -81,12 +81,12 @@ describe("1. TRUST_PROXY counts proxies; X-Forwarded-For does not let a client r
   });
 
   it("refuses TRUST_PROXY=true, which would believe any X-Forwarded-For, with a line saying what to write", () => {
-    expect(() => readConfig({ TRUST_PROXY: "true" })).toThrow(ConfigError);
-    expect(() => readConfig({ TRUST_PROXY: "true" })).toThrow(
+    expect(() => serverConfig(readEnv({ TRUST_PROXY: "true" }))).toThrow(ConfigError);
+    expect(() => serverConfig(readEnv({ TRUST_PROXY: "true" }))).toThrow(
       'TRUST_PROXY must be the number of your proxies in front of the server, from 0 to 10 (got "true"); behind one proxy: TRUST_PROXY=1.',
     );
-    expect(readConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
-    expect(readConfig({}).trustProxy).toBe(0);
+    expect(serverConfig(readEnv({ TRUST_PROXY: "2" })).trustProxy).toBe(2);
+    expect(serverConfig(readEnv({})).trustProxy).toBe(0);
   });
 });
 

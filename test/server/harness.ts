@@ -9,7 +9,8 @@ import { createApp } from "../../server/app";
 import { developWaitlistMiddleware } from "../../server/develop";
 import { createHttpServer, type ServerLimits } from "../../server/http-server";
 import type { Confirmations } from "../../server/confirmations";
-import { readMailConfig } from "../../server/mailer";
+import { readEnv } from "../../server/config";
+import { mailConfig } from "../../server/mailer";
 import { precompress } from "../../server/precompress";
 import type { WaitlistStore } from "../../server/store";
 import { openWaitlist } from "../../server/waitlist";
@@ -144,7 +145,7 @@ export async function startServer(
   if (adapter === "start") {
     const waitlist = openWaitlist({
       dbFile,
-      mail: readMailConfig(mailEnv),
+      mail: mailConfig(readEnv(mailEnv)),
       source: "start",
       rateLimitPerMinute,
       leaveSecret,
@@ -220,7 +221,7 @@ export function serveBuildForSuite(publicDir: string): { url: () => string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), "build-served-"));
   const waitlist = openWaitlist({
     dbFile: path.join(dir, "waitlist.db"),
-    mail: readMailConfig({ OUTBOX_DIR: dir }),
+    mail: mailConfig(readEnv({ OUTBOX_DIR: dir })),
     source: "start",
     rateLimitPerMinute: 5,
   });

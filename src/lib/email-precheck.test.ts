@@ -1,4 +1,4 @@
-import { isAcceptableEmail } from "./email";
+import { isAcceptableEmail } from "./email-precheck";
 
 function emailInput(value: string): HTMLInputElement {
   const input = document.createElement("input");

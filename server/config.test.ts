@@ -1,0 +1,165 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { ConfigError, configurationRows, placeholderVerificationToken, readEnv, type EnvSource } from "./config";
+
+const root = path.resolve(__dirname, "..");
+
+/** The message readEnv gives for `source`, or undefined when it takes it. */
+function problem(source: EnvSource): string | undefined {
+  try {
+    readEnv(source);
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+}
+
+describe("readEnv", () => {
+  it("gives every default on an empty environment, and takes an empty value as not set", () => {
+    for (const source of [{}, { SITE_URL: " ", PORT: "", TRUST_PROXY: "  " }]) {
+      const env = readEnv(source);
+      expect(env.SITE_URL).toBe("https://jointandem.app");
+      expect(env.CONTACT_EMAIL).toBe("hello@jointandem.app");
+      expect(env.TIKTOK_SITE_VERIFICATION).toBe(placeholderVerificationToken);
+      expect(env.PORT).toBe(9000);
+      expect(env.HOST).toBe("127.0.0.1");
+      expect(env.TRUST_PROXY).toBe(0);
+      expect(env.WAITLIST_DB).toBe(path.join(root, "data/waitlist.db"));
+      expect(env.OUTBOX_DIR).toBe(path.join(root, "data/outbox"));
+      expect(env.AFTER_BUILD_SKIP).toEqual([]);
+      expect(env.WAITLIST_SECRET).toBeUndefined();
+    }
+  });
+
+  it("takes good values, trimmed, and drops SITE_URL's trailing slashes", () => {
+    const env = readEnv({
+      SITE_URL: " https://example.org// ",
+      PORT: " 0 ",
+      WAITLIST_RATE_LIMIT: "1000000",
+      AFTER_BUILD_SKIP: "robots, precompress,",
+      SMTP_URL: "smtp://127.0.0.1:2525",
+    });
+    expect(env.SITE_URL).toBe("https://example.org");
+    expect(env.PORT).toBe(0);
+    expect(env.WAITLIST_RATE_LIMIT).toBe(1_000_000);
+    expect(env.AFTER_BUILD_SKIP).toEqual(["robots", "precompress"]);
+    expect(env.SMTP_URL).toBe("smtp://127.0.0.1:2525");
+  });
+
+  it.each([
+    ["PORT", "ninety", 'PORT must be a whole number from 0 to 65535 (got "ninety").'],
+    ["PORT", "65536", 'PORT must be a whole number from 0 to 65535 (got "65536").'],
+    ["PORT", "-1", 'PORT must be a whole number from 0 to 65535 (got "-1").'],
+    ["WAITLIST_RATE_LIMIT", "0", 'WAITLIST_RATE_LIMIT must be a whole number from 1 to 1000000 (got "0").'],
+    [
+      "WAITLIST_LEAVE_RATE_LIMIT",
+      "1.5",
+      'WAITLIST_LEAVE_RATE_LIMIT must be a whole number from 1 to 1000000 (got "1.5").',
+    ],
+    [
+      "CONFIRMATION_LEASE_SECONDS",
+      "3601",
+      'CONFIRMATION_LEASE_SECONDS must be a whole number from 1 to 3600 (got "3601").',
+    ],
+    [
+      "CONFIRMATION_SWEEP_SECONDS",
+      "1e3",
+      'CONFIRMATION_SWEEP_SECONDS must be a whole number from 1 to 3600 (got "1e3").',
+    ],
+    [
+      "TRUST_PROXY",
+      "true",
+      'TRUST_PROXY must be the number of your proxies in front of the server, from 0 to 10 (got "true"); behind one proxy: TRUST_PROXY=1.',
+    ],
+    [
+      "SITE_URL",
+      "https://example.org/shop",
+      'SITE_URL must be the site\'s origin, such as https://jointandem.app (no path) (got "https://example.org/shop").',
+    ],
+    [
+      "SITE_URL",
+      "example.org",
+      'SITE_URL must be the site\'s origin, such as https://jointandem.app (no path) (got "example.org").',
+    ],
+    ["CONTACT_EMAIL", "hello", 'CONTACT_EMAIL must be an e-mail address (got "hello").'],
+    [
+      "TIKTOK_SITE_VERIFICATION",
+      'x"><script>',
+      "TIKTOK_SITE_VERIFICATION must be the token from the developer portal (letters, digits, '.', '-' and '_') (got \"x\"><script>\").",
+    ],
+    [
+      "NETLIFY_API_URL",
+      "ftp://example.org",
+      'NETLIFY_API_URL must be an http:// or https:// URL (got "ftp://example.org").',
+    ],
+    ["URL", "not a url", 'URL must be an http:// or https:// URL (got "not a url").'],
+  ])("refuses %s=%j in one line that names it", (name, value, message) => {
+    expect(problem({ [name]: value })).toBe(message);
+  });
+
+  it.each([
+    [
+      "SMTP_URL",
+      "http://user:hunter2@mail.example.com",
+      "SMTP_URL must be a URL like smtps://user:password@smtp.example.com:465 (got 36 characters).",
+    ],
+    [
+      "WAITLIST_SECRET",
+      "hunter2",
+      "WAITLIST_SECRET must be at least 32 characters (got 7 characters); make one with: ",
+    ],
+  ])("refuses a bad %s without repeating the secret it holds", (name, value, start) => {
+    const message = problem({ [name]: value })!;
+    expect(message.startsWith(start)).toBe(true);
+    expect(message).not.toContain("hunter2");
+    expect(message).not.toContain("\n");
+  });
+
+  it("names the first bad variable when there are several", () => {
+    expect(problem({ PORT: "x", TRUST_PROXY: "x" })).toMatch(/^PORT must be/);
+  });
+});
+
+describe("the README's configuration table", () => {
+  it("lists every variable of the schema, in its order, with its default and use", () => {
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Configuration"));
+    const rows = section
+      .slice(0, section.indexOf("\n\n", section.indexOf("| Variable")))
+      .split("\n")
+      .filter((line) => line.startsWith("| `"))
+      .map((line) => {
+        const [name, defaultText, usedFor] = line
+          .slice(1, -1)
+          .split(/(?<!\\)\|/)
+          .map((cell) => cell.trim().replace(/\\\|/g, "|"));
+        return { name: name!.replace(/`/g, ""), defaultText, usedFor };
+      });
+    expect(rows).toEqual(configurationRows);
+  });
+});
+
+describe("a bad value at an entry point", () => {
+  const run = promisify(execFile);
+
+  it.each([
+    ["the build (gatsby-config.ts)", "gatsby-config.ts"],
+    ["the CLI", "server/cli.ts"],
+  ])("stops %s with the one line", async (_what, file) => {
+    const failure = await run(process.execPath, ["--import", "tsx", path.join(root, file), "count"], {
+      cwd: root,
+      env: { ...process.env, SITE_URL: "jointandem.app" },
+    }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toBeDefined();
+    expect(failure!.code).toBeGreaterThan(0);
+    expect(failure!.stderr.trim()).toBe(
+      'SITE_URL must be the site\'s origin, such as https://jointandem.app (no path) (got "jointandem.app").',
+    );
+  });
+});
