@@ -9,11 +9,15 @@ import { hydrationResources } from "./src/lib/hydration-resources";
 
 /**
  * Renders each page synchronously and reads its react-helmet tags (the legal
- * pages' verification tag) right after. react-helmet keeps one global state;
- * with Gatsby's streaming render (Preact's in particular) another page could
- * render in between and lend a page its tags, so they are taken here, before
- * anything else runs. Titles and every other head tag come from the Head API
- * (seo.tsx), so react-helmet's always-present, here empty, <title> is left out.
+ * pages' verification tag) right after. Why not the supported channel,
+ * gatsby-plugin-react-helmet's onRenderBody: react-helmet keeps one global
+ * state, and Gatsby renders two pages at a time per worker (render-html.js,
+ * concurrency 2) with a streaming render, so another page can render in
+ * between and lend a page its tags. Read here, nothing runs in between.
+ * Gatsby runs one replaceRenderer only: test/build/renderer.test.ts fails
+ * when a plugin brings another. Titles and every other head tag come from the
+ * Head API (seo.tsx), so react-helmet's always-present, here empty, <title>
+ * is left out.
  */
 export const replaceRenderer: GatsbySSR["replaceRenderer"] = ({
   bodyComponent,
@@ -32,10 +36,15 @@ export const replaceRenderer: GatsbySSR["replaceRenderer"] = ({
 /** Each chunk's files in a production build, null in develop: inlined by gatsby-node.ts into this renderer. */
 declare const BUILD_PAGE_CHUNKS: Record<string, string[]> | null;
 
+/** site.colors as CSS custom properties: heroBg is --hero-bg. */
+const brandColors = Object.entries(site.colors)
+  .map(([name, value]) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}:${value}`)
+  .join(";");
+
 /**
  * In every page, before anything paints:
- * - the spec's scroll offset as a CSS variable, read by scroll-margin-top in
- *   global.css, so src/site.ts stays its one source;
+ * - the brand's colours and the spec's scroll offset as CSS variables, read
+ *   by global.css and the CSS modules, so src/site.ts stays their one source;
  * - the capture that holds back a waitlist submit made before hydration
  *   (src/lib/early-submit.ts);
  * - in a production build, the page's own component chunk, which Gatsby
@@ -51,8 +60,8 @@ export const onRenderBody: GatsbySSR["onRenderBody"] = ({
 }) => {
   setHeadComponents([
     <style
-      key="site-offset"
-      dangerouslySetInnerHTML={{ __html: `:root{--section-offset:${site.scroll.offsetPx}px}` }}
+      key="site-tokens"
+      dangerouslySetInnerHTML={{ __html: `:root{${brandColors};--section-offset:${site.scroll.offsetPx}px}` }}
     />,
     <script key="early-submit" dangerouslySetInnerHTML={{ __html: earlySubmitScript(site.waitlist.formName) }} />,
   ]);

@@ -63,6 +63,7 @@ You get this e-mail because this address was entered on the waitlist at ${host}.
 `;
 
   const p = "margin:0 0 16px;";
+  const { colors } = site;
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -71,10 +72,10 @@ You get this e-mail because this address was entered on the waitlist at ${host}.
 <meta name="color-scheme" content="light">
 <title>${escapeHtml(subject)}</title>
 </head>
-<body style="margin:0;padding:0;background:#f6f4fb;">
-<div style="max-width:480px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:#0f0d1a;">
-<p style="${p}font-size:20px;font-weight:800;color:#c0134a;">${escapeHtml(site.name)} <span style="font-weight:600;color:#4a4760;">· ${escapeHtml(site.tagline)}</span></p>
-<div style="padding:24px;border-radius:16px;background:#ffffff;">
+<body style="margin:0;padding:0;background:${colors.paperTint};">
+<div style="max-width:480px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:${colors.ink};">
+<p style="${p}font-size:20px;font-weight:800;color:${colors.brand};">${escapeHtml(site.name)} <span style="font-weight:600;color:${colors.inkSoft};">· ${escapeHtml(site.tagline)}</span></p>
+<div style="padding:24px;border-radius:16px;background:${colors.paper};">
 <h1 style="margin:0 0 12px;font-size:24px;line-height:1.25;">You're on the list!</h1>
 <p style="${p}">Thanks for joining the ${escapeHtml(site.name)} waitlist. <strong>${escapeHtml(to)}</strong> is on our early-access list.</p>
 <h2 style="margin:0 0 8px;font-size:17px;">What happens next</h2>
@@ -83,10 +84,10 @@ You get this e-mail because this address was entered on the waitlist at ${host}.
 <li>Early access is free.</li>
 <li>Until then, we will only write about the launch.</li>
 </ul>
-<p style="${p}">Questions? Reply to this e-mail or write to <a href="mailto:${escapeHtml(contact)}" style="color:#c0134a;">${escapeHtml(contact)}</a>.</p>
-<p style="margin:0;">Changed your mind? <a href="${escapeHtml(leave)}" style="color:#c0134a;">Leave the waitlist</a></p>
+<p style="${p}">Questions? Reply to this e-mail or write to <a href="mailto:${escapeHtml(contact)}" style="color:${colors.brand};">${escapeHtml(contact)}</a>.</p>
+<p style="margin:0;">Changed your mind? <a href="${escapeHtml(leave)}" style="color:${colors.brand};">Leave the waitlist</a></p>
 </div>
-<p style="margin:16px 0 0;font-size:13px;color:#4a4760;">How we handle your address: <a href="${escapeHtml(privacy)}" style="color:#c0134a;">Privacy Policy</a>.<br>You get this e-mail because this address was entered on the waitlist at <a href="${escapeHtml(url)}/" style="color:#c0134a;">${escapeHtml(host)}</a>. If that was not you, <a href="${escapeHtml(leave)}" style="color:#c0134a;">leave the waitlist</a>.</p>
+<p style="margin:16px 0 0;font-size:13px;color:${colors.inkSoft};">How we handle your address: <a href="${escapeHtml(privacy)}" style="color:${colors.brand};">Privacy Policy</a>.<br>You get this e-mail because this address was entered on the waitlist at <a href="${escapeHtml(url)}/" style="color:${colors.brand};">${escapeHtml(host)}</a>. If that was not you, <a href="${escapeHtml(leave)}" style="color:${colors.brand};">leave the waitlist</a>.</p>
 </div>
 </body>
 </html>

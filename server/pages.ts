@@ -1,5 +1,7 @@
 import escapeHtml from "escape-html";
 import { site } from "../src/site";
+
+const { colors } = site;
 import { contentSecurityPolicy, sha256 } from "./headers";
 
 /** Escapes text for HTML content and quoted attributes. */
@@ -8,16 +10,16 @@ import { contentSecurityPolicy, sha256 } from "./headers";
 export const resultPageStyle = `
 body{margin:0;min-height:100vh;display:grid;place-items:center;padding:1.25rem;box-sizing:border-box;
 font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.6;
-color:#f5f3ff;background:#120f24}
-main{box-sizing:border-box;width:100%;max-width:32rem;padding:2.5rem 1.5rem;border-radius:21px;background:#fff;color:#0f0d1a;text-align:center}
-.brand{margin:0 0 1.5rem;font-weight:800;letter-spacing:-.02em;color:#c0134a}
+color:${colors.heroInk};background:${colors.heroBg}}
+main{box-sizing:border-box;width:100%;max-width:32rem;padding:2.5rem 1.5rem;border-radius:21px;background:${colors.paper};color:${colors.ink};text-align:center}
+.brand{margin:0 0 1.5rem;font-weight:800;letter-spacing:-.02em;color:${colors.brand}}
 h1{margin:0 0 .75rem;font-size:1.75rem;line-height:1.2;letter-spacing:-.02em;overflow-wrap:anywhere}
-p{margin:0 0 1.5rem;color:#4a4760}
-a,button{display:inline-block;padding:.7rem 1.4rem;border:0;border-radius:999px;background:#c0134a;color:#fff;
+p{margin:0 0 1.5rem;color:${colors.inkSoft}}
+a,button{display:inline-block;padding:.7rem 1.4rem;border:0;border-radius:999px;background:${colors.brand};color:${colors.paper};
 font:inherit;font-weight:650;text-decoration:none;cursor:pointer}
-a:hover,button:hover{background:#9d0f3c}a:focus-visible,button:focus-visible{outline:3px solid #1b5fd6;outline-offset:3px}
-form{margin:0 0 1rem}form+a{background:none;color:#c0134a;text-decoration:underline}
-form+a:hover{background:none;color:#9d0f3c}`.trim();
+a:hover,button:hover{background:${colors.brandStrong}}a:focus-visible,button:focus-visible{outline:3px solid ${colors.focus};outline-offset:3px}
+form{margin:0 0 1rem}form+a{background:none;color:${colors.brand};text-decoration:underline}
+form+a:hover{background:none;color:${colors.brandStrong}}`.trim();
 
 /** The result page has one inline stylesheet and no script. */
 export const resultPagePolicy = contentSecurityPolicy({

@@ -19,9 +19,43 @@ export const site = {
    * (server/config.ts), like the site's URL and contact address.
    */
   siteVerificationMetaName: "tiktok-developers-site-verification",
-  /** Browser UI colour on phones; the hero's background. */
-  themeColor: "#120f24",
-  /** The 1200×630 card shown when a page is shared (static/og-image.png, made by scripts/make-images.mjs). */
+  /**
+   * The brand's colours, the one place they are typed. The pages read them as
+   * CSS custom properties (camelCase to kebab-case: --hero-bg), which
+   * gatsby-ssr.tsx writes into every page; the server's pages, the
+   * confirmation e-mail, the logo and scripts/make-images.ts use them directly.
+   */
+  colors: {
+    ink: "#0f0d1a",
+    inkSoft: "#4a4760",
+    paper: "#ffffff",
+    paperTint: "#f6f4fb",
+    line: "#e4e0ef",
+    brand: "#c0134a",
+    brandStrong: "#9d0f3c",
+    brandInk: "#ffffff",
+    /** The brand's pale tint, behind the waitlist section. */
+    brandTint: "#fff5f8",
+    accent: "#0e7c86",
+    /** Browser UI colour on phones (theme-color); the hero's background. */
+    heroBg: "#120f24",
+    heroInk: "#f5f3ff",
+    heroSoft: "#c9c4e6",
+    /** The logo's second ring and highlights on the dark hero. */
+    glow: "#7ee7f0",
+    /** The tagline's gradient starts here, on the dark hero. */
+    pink: "#ff6b9a",
+    pinkSoft: "#ff9bb9",
+    gold: "#ffd27a",
+    fieldBorder: "#8f8aa8",
+    placeholder: "#6b6785",
+    success: "#0d6b3a",
+    successBg: "#e8f6ee",
+    error: "#b3261e",
+    errorBg: "#fdecea",
+    focus: "#1b5fd6",
+  },
+  /** The 1200×630 card shown when a page is shared (static/og-image.png, made by scripts/make-images.ts). */
   socialImage: {
     path: "/og-image.png",
     width: 1200,

@@ -1,4 +1,5 @@
 import React from "react";
+import { site } from "../site";
 
 /* Inline SVG icons: no image requests, they inherit currentColor. */
 
@@ -9,9 +10,9 @@ interface IconProps {
 export function LogoMark({ className }: IconProps) {
   return (
     <svg className={className} viewBox="0 0 32 32" width="28" height="28" aria-hidden="true" focusable="false">
-      <rect width="32" height="32" rx="9" fill="#c0134a" />
-      <circle cx="12.5" cy="16" r="6" fill="none" stroke="#fff" strokeWidth="2.6" />
-      <circle cx="19.5" cy="16" r="6" fill="none" stroke="#7ee7f0" strokeWidth="2.6" />
+      <rect width="32" height="32" rx="9" fill={site.colors.brand} />
+      <circle cx="12.5" cy="16" r="6" fill="none" stroke={site.colors.paper} strokeWidth="2.6" />
+      <circle cx="19.5" cy="16" r="6" fill="none" stroke={site.colors.glow} strokeWidth="2.6" />
     </svg>
   );
 }

@@ -32,7 +32,7 @@ export function Seo({ title, description = site.description, path, noindex = fal
       <meta name="description" content={description} />
       <link rel="canonical" href={url} />
       {noindex && <meta name="robots" content="noindex" />}
-      <meta name="theme-color" content={site.themeColor} />
+      <meta name="theme-color" content={site.colors.heroBg} />
       <link rel="icon" href={settings.favicon} type="image/svg+xml" />
       <link rel="icon" href="/favicon.png" type="image/png" sizes="32x32" />
       <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
