@@ -49,6 +49,7 @@ module.exports = {
       ...shared,
       displayName: "e2e",
       testEnvironment: "node",
+      globalSetup: "<rootDir>/e2e/global-setup.ts",
       testMatch: ["<rootDir>/e2e/**/*.test.ts"],
     },
     {

@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 import chromiumSettings from "../scripts/chromium.json";
 import { spawnServe } from "../test/server/process";
+import { findChromium, machine } from "../scripts/find-chromium";
 
 const root = path.resolve(__dirname, "..");
 
@@ -17,18 +18,8 @@ export type ViewportName = keyof typeof viewports;
 
 export const routes = ["/", "/privacy-policy/", "/terms-of-service/"] as const;
 
-export function chromiumPath(): string {
-  const candidate = process.env.CHROME_PATH ?? chromiumSettings.path;
-  if (!existsSync(candidate)) {
-    throw new Error(
-      `Chromium not found at ${candidate}: install it with \`apt-get install -y chromium\` (Debian) or set CHROME_PATH.`,
-    );
-  }
-  return candidate;
-}
-
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: chromiumSettings.flags });
+  return chromium.launch({ executablePath: findChromium(machine), args: chromiumSettings.flags });
 }
 
 const { slowPhone } = chromiumSettings;

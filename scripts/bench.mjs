@@ -32,6 +32,7 @@ import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { findChromium, machine } from "./find-chromium.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const publicDir = path.join(root, "public");
@@ -39,7 +40,7 @@ const runs = Number(process.env.BENCH_RUNS ?? 5);
 const basePort = Number(process.env.BENCH_PORT ?? 9400);
 const routes = ["/", "/privacy-policy/", "/terms-of-service/"];
 // Lighthouse's default mobile conditions, applied for real through the DevTools protocol (the browser tests' slow phone).
-const { path: defaultChromium, flags, slowPhone: phone } = createRequire(import.meta.url)("./chromium.json");
+const { flags, slowPhone: phone } = createRequire(import.meta.url)("./chromium.json");
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const range = (values, format) =>
@@ -207,11 +208,8 @@ async function controlsRun(browser, origin) {
 }
 
 async function main() {
-  const chromePath = process.env.CHROME_PATH ?? defaultChromium;
-  if (!existsSync(chromePath)) {
-    // Checked before anything starts: chrome-launcher would otherwise crash the script and orphan the servers.
-    throw new Error(`No Chromium at ${chromePath}: run apt-get install -y chromium, or set CHROME_PATH.`);
-  }
+  // Found before anything starts: chrome-launcher would otherwise crash the script and orphan the servers.
+  const chromePath = findChromium(machine);
   const steps = JSON.parse(afterBuild(["--list"]));
   const rewriting = steps.filter((step) => step.rewritesGatsbyOutput).map((step) => step.name);
   const work = mkdtempSync(path.join(os.tmpdir(), "bench-sites-"));

@@ -226,8 +226,15 @@ const variables = {
   CHROME_PATH: {
     schema: text.optional(),
     expected: "the path of a Chromium or Chrome executable",
-    defaultText: "found",
-    usedFor: 'The browser of the browser tests, `npm run bench` and `scripts/make-images.mjs` (see "Browser tests").',
+    defaultText: "looked for",
+    usedFor:
+      'The browser of the browser tests, `npm run bench` and `scripts/make-images.ts`; not set: they look for one (see "Browser tests").',
+  },
+  PATH: {
+    schema: text.optional(),
+    expected: "a list of folders",
+    defaultText: "the system's",
+    usedFor: "Where the browser tests look for a system Chromium or Chrome when `CHROME_PATH` is not set.",
   },
   GATSBY_TELEMETRY_DISABLED: {
     schema: text.optional(),
