@@ -30,9 +30,19 @@ function deferredFetch() {
   };
 }
 
+/** The network, as the form meets it: the browser's fetch, stubbed for one test. */
+const realFetch = globalThis.fetch;
+function stubNetwork(fetchImpl: FetchMock) {
+  globalThis.fetch = fetchImpl;
+}
+afterEach(() => {
+  globalThis.fetch = realFetch;
+});
+
 function setup(fetchImpl: FetchMock) {
+  stubNetwork(fetchImpl);
   const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
-  render(<WaitlistForm fetchImpl={fetchImpl} />);
+  render(<WaitlistForm />);
   return {
     user,
     input: screen.getByLabelText("Email address") as HTMLInputElement,
@@ -229,8 +239,9 @@ describe("WaitlistForm message reset", () => {
 
   it("clears its timer when unmounted", async () => {
     const { fetchImpl, reply } = deferredFetch();
+    stubNetwork(fetchImpl);
     const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
-    const { unmount } = render(<WaitlistForm fetchImpl={fetchImpl} />);
+    const { unmount } = render(<WaitlistForm />);
     await user.type(screen.getByLabelText("Email address"), "ada@example.com{Enter}");
     await reply(true);
     expect(jest.getTimerCount()).toBe(1);
@@ -248,6 +259,7 @@ describe("WaitlistForm and a submit made before it hydrated", () => {
    * not yet hydrated; `hydrate` runs what the bundles do once they arrive.
    */
   function prerendered(fetchImpl: FetchMock) {
+    stubNetwork(fetchImpl);
     const { container: rendered, unmount } = render(<WaitlistForm />);
     const container = document.createElement("div");
     // The server renders the form with the browser's validation on.
@@ -262,7 +274,7 @@ describe("WaitlistForm and a submit made before it hydrated", () => {
       input: form.querySelector<HTMLInputElement>('input[type="email"]')!,
       button: () => within(form).getByRole("button"),
       status: within(form).getByRole("status"),
-      hydrate: () => act(async () => void roots.push(hydrateRoot(container, <WaitlistForm fetchImpl={fetchImpl} />))),
+      hydrate: () => act(async () => void roots.push(hydrateRoot(container, <WaitlistForm />))),
     };
   }
 

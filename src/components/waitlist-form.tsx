@@ -12,11 +12,6 @@ const { formName, honeypotField, emailField, endpoint, messageResetMs, submitLab
 const inputId = "waitlist-email";
 const messageId = "waitlist-message";
 
-interface WaitlistFormProps {
-  /** Injected in tests; the browser's fetch otherwise. */
-  fetchImpl?: typeof fetch;
-}
-
 /**
  * The early-access form. The server-rendered markup is a plain form that
  * Netlify's form detection and visitors without JavaScript can use; once
@@ -24,7 +19,7 @@ interface WaitlistFormProps {
  * submit made before hydration was held back by the page's inline capture
  * (src/lib/early-submit.ts) and is answered the moment the form hydrates.
  */
-export function WaitlistForm({ fetchImpl }: WaitlistFormProps) {
+export function WaitlistForm() {
   const [state, dispatch] = useReducer(waitlistReducer, initialWaitlistState);
   const [enhanced, setEnhanced] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
@@ -67,10 +62,7 @@ export function WaitlistForm({ fetchImpl }: WaitlistFormProps) {
       return;
     }
     dispatch({ type: "submitted" });
-    const outcome = await submitWaitlist(email, {
-      honeypot: honeypotRef.current?.value ?? "",
-      ...(fetchImpl ? { fetchImpl } : {}),
-    });
+    const outcome = await submitWaitlist(email, { honeypot: honeypotRef.current?.value ?? "" });
     if (outcome === "ok" && input) input.value = "";
     dispatch({ type: "settled", outcome });
   }
