@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { viewports, setUpSuite } from "./support";
+import { until } from "../test/support/until";
 
 jest.setTimeout(60_000);
 
@@ -49,7 +50,8 @@ describe.each(["desktop", "phone"] as const)("the waitlist form against the real
     await status.getByText(SUCCESS).waitFor();
     expect(await input.inputValue()).toBe("");
     expect(suite.site.rows()).toContainEqual({ email, source: "start" });
-    for (let i = 0; i < 50 && suite.site.outbox().length === outboxBefore; i++) await page.waitForTimeout(100);
+    // The confirmation is sent after the reply: wait for it to land, and for no second one.
+    await until(() => suite.site.outbox().length > outboxBefore);
     expect(suite.site.outbox().length).toBe(outboxBefore + 1);
     await page.close();
   });
@@ -94,14 +96,10 @@ describe("the waitlist form's states", () => {
     await input.fill(freshEmail());
     await button.click();
     await status.getByText(SUCCESS).waitFor();
-    const shownAt = await page.evaluate(() => performance.now());
-    await page.waitForTimeout(6500 - 50);
-    expect(await status.textContent()).toBe(SUCCESS);
     await page.waitForFunction(() => document.getElementById("waitlist-message")!.textContent === "", null, {
-      timeout: 2000,
+      timeout: 10_000,
     });
-    const gone = await page.evaluate(() => performance.now());
-    expect(gone - shownAt).toBeLessThan(7500);
+    // Measured in the page's clock: shown for 7 s, no less, and cleared promptly after.
     const log = await page.evaluate(
       () => (window as unknown as { statusLog: { t: number; text: string }[] }).statusLog,
     );
@@ -123,8 +121,13 @@ describe("the waitlist form's states", () => {
       await button.click();
       await status.getByText(INVALID).waitFor();
       expect(await input.getAttribute("aria-invalid")).toBe("true");
-      await page.waitForTimeout(200);
-      expect(posts).toEqual([]);
+      // A good address after it: requests leave in order, so the only POST being this one proves the first sent none.
+      const email = freshEmail();
+      await input.fill(email);
+      await button.click();
+      await status.getByText(SUCCESS).waitFor();
+      expect(posts).toHaveLength(1);
+      expect(new URLSearchParams(posts[0]).get("email")).toBe(email);
       await page.close();
     },
   );

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { until } from "../support/until";
 
 export interface Delivery {
   envelope: { from: string; to: string[] };
@@ -73,11 +74,7 @@ export async function startSmtpServer(
     port: actualPort,
     deliveries,
     async waitFor(count, ms = 10_000) {
-      const deadline = Date.now() + ms;
-      while (deliveries.length < count) {
-        if (Date.now() > deadline) throw new Error(`Expected ${count} messages, got ${deliveries.length}.`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(() => deliveries.length >= count, ms);
       return deliveries;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
