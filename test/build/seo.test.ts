@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { builtPage } from "./built-page";
+import { siteSettings } from "../../server/config";
 
 const publicDir = path.resolve(__dirname, "../../public");
 const read = (name: string) => readFileSync(path.join(publicDir, name), "utf8");
-const origin = "https://jointandem.app";
+/** The origin this build was configured with (SITE_URL), as the test run sees it. */
+const origin = siteSettings().url;
 
 const pages = [
   ["/", "Tandem | grow. together."],
