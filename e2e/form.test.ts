@@ -185,7 +185,7 @@ describe("without JavaScript", () => {
     const posted = page.waitForResponse((response) => response.request().method() === "POST");
     await page.locator("#waitlist").locator('button[type="submit"]').click();
     expect((await posted).status()).toBe(200);
-    await page.getByRole("heading", { level: 1, name: "You are on the list!" }).waitFor();
+    await page.getByRole("heading", { level: 1, name: "You're on the list!" }).waitFor();
     expect(await page.getByRole("link", { name: /Back to/ }).getAttribute("href")).toBe("/");
     expect(suite.site.rows()).toContainEqual({ email, source: "start" });
     await context.close();

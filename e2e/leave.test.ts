@@ -37,7 +37,7 @@ async function signUp(email: string, javaScriptEnabled: boolean): Promise<void> 
   await form.getByLabel("Email address").fill(email);
   await form.locator('button[type="submit"]').click();
   if (javaScriptEnabled) await form.getByRole("status").getByText("Welcome to the waitlist!").waitFor();
-  else await page.getByRole("heading", { name: "You are on the list!" }).waitFor();
+  else await page.getByRole("heading", { name: "You're on the list!" }).waitFor();
   await context.close();
 }
 

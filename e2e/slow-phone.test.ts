@@ -131,7 +131,7 @@ describe("before Gatsby's bundles have run", () => {
     await page.locator("#waitlist").getByLabel("Email address").fill(email);
     await page.locator('#waitlist button[type="submit"]').tap();
     await drop();
-    await page.getByRole("heading", { level: 1, name: "You are on the list!" }).waitFor();
+    await page.getByRole("heading", { level: 1, name: "You're on the list!" }).waitFor();
     expect(suite.site.rows().filter((row) => row.email === email)).toHaveLength(1);
     await page.close();
   });

@@ -76,7 +76,7 @@ You get this e-mail because this address was entered on the waitlist at ${host}.
 <div style="max-width:480px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:${colors.ink};">
 <p style="${p}font-size:20px;font-weight:800;color:${colors.brand};">${escapeHtml(site.name)} <span style="font-weight:600;color:${colors.inkSoft};">· ${escapeHtml(site.tagline)}</span></p>
 <div style="padding:24px;border-radius:16px;background:${colors.paper};">
-<h1 style="margin:0 0 12px;font-size:24px;line-height:1.25;">You're on the list!</h1>
+<h1 style="margin:0 0 12px;font-size:24px;line-height:1.25;">${escapeHtml(site.waitlist.successHeading)}</h1>
 <p style="${p}">Thanks for joining the ${escapeHtml(site.name)} waitlist. <strong>${escapeHtml(to)}</strong> is on our early-access list.</p>
 <h2 style="margin:0 0 8px;font-size:17px;">What happens next</h2>
 <ul style="margin:0 0 16px;padding-left:20px;">

@@ -35,9 +35,12 @@ export interface ReceiverOptions {
 
 const { formName, emailField, honeypotField } = site.waitlist;
 
-const successText = "You are on the waitlist. Check your email for a confirmation message.";
-
-const success: Outcome = { status: 200, heading: "You are on the list!", message: successText };
+// The spec's success message, the same with and without JavaScript.
+const success: Outcome = {
+  status: 200,
+  heading: site.waitlist.successHeading,
+  message: site.waitlist.messages.success,
+};
 
 /**
  * The waitlist receiver behind POST / (the Netlify Forms contract): parse,

@@ -82,6 +82,8 @@ export const site = {
     messageResetMs: 7000,
     submitLabel: "Join Waitlist",
     loadingLabel: "Joining...",
+    /** Above the success message where it is a page of its own: the no-JavaScript reply, the confirmation e-mail. */
+    successHeading: "You're on the list!",
     messages: {
       invalidEmail: "Please enter a valid email address",
       serverError: "Something went wrong. Please try again.",

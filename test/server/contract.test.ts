@@ -1,7 +1,7 @@
 import { formType, request, signupBody, startServer, form, removeDir, type Adapter, type TestServer } from "./harness";
 
 const fetchHeaders = { ...formType, Accept: "text/plain" };
-const success = "You are on the waitlist. Check your email for a confirmation message.\n";
+const success = "Welcome to the waitlist! Check your email for a confirmation message.\n";
 
 /** Everything of a reply that must not reveal whether an address was new. */
 function observable(reply: { status: number; headers: Record<string, unknown>; body: string }) {
@@ -227,7 +227,7 @@ describe.each<Adapter>(["start", "develop"])("the receiver through the %s adapte
     const ok = await post(signupBody("ada@example.com"), headers);
     expect(ok.status).toBe(200);
     expect(ok.headers["content-type"]).toBe("text/html; charset=utf-8");
-    expect(ok.body).toMatch(/<h1>You are on the list!<\/h1>/);
+    expect(ok.body).toMatch(/<h1>You&#39;re on the list!<\/h1>/);
     expect(ok.body).toContain('<a href="/">');
     const bad = await post(signupBody("ada"), headers);
     expect(bad.status).toBe(422);

@@ -60,7 +60,7 @@ describe.each<Adapter>(["start", "develop"])("where a signup came from, through 
     const reply = await signUp("ada@example.com", headers);
     expect([reply.status, reply.body]).toEqual([
       200,
-      "You are on the waitlist. Check your email for a confirmation message.\n",
+      "Welcome to the waitlist! Check your email for a confirmation message.\n",
     ]);
     expect(await exported(server)).toEqual([expect.objectContaining({ email: "ada@example.com", ...noAttribution })]);
   });
