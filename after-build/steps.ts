@@ -5,6 +5,7 @@ import { precompress } from "../server/precompress";
 import { netlifyRedirects } from "../server/private-files";
 import { siteSettings } from "../server/config";
 import { addCompileHints } from "./compile-hints";
+import { brokenLinks } from "./links";
 import { withPaintFirstLoader } from "./paint-first";
 
 /*
@@ -26,6 +27,16 @@ export interface AfterBuildStep {
 }
 
 export const afterBuildSteps: readonly AfterBuildStep[] = [
+  {
+    name: "links",
+    why: "A link to a route no page has (a renamed policy slug, say) fails the build instead of a visitor.",
+    rewritesGatsbyOutput: false,
+    run(publicDir) {
+      const problems = brokenLinks(publicDir, siteSettings().url);
+      if (problems.length > 0) throw new Error(problems.join("\n"));
+      return "Every link on the site leads to a page";
+    },
+  },
   {
     name: "paint-first",
     why: "Gatsby's bundles start after the first paint, so they cannot hold it back.",
