@@ -7,7 +7,7 @@
  */
 
 /** The link parameters kept, with the column each is stored in. */
-export const campaignParameters = {
+const campaignParameters = {
   utm_source: "utmSource",
   utm_medium: "utmMedium",
   utm_campaign: "utmCampaign",
@@ -32,7 +32,7 @@ export const noAttribution: Attribution = {
   landingPath: null,
 };
 
-export const maxValueLength = 100;
+const maxValueLength = 100;
 /** Longer than any URL a browser sends as a Referer (Chromium caps it at 4096). */
 const maxRefererLength = 4096;
 // Control characters, and invisible or direction-changing ones (Cf): a spreadsheet or terminal must not be steered.

@@ -27,7 +27,7 @@ SMTP_URL, or to data/outbox/ as .eml files when it is not set. With --netlify,
 the waitlist is read from Netlify Forms (NETLIFY_API_TOKEN, NETLIFY_SITE_ID).
 Days are local to TZ.`;
 
-export class PendingError extends Error {}
+class PendingError extends Error {}
 
 export class UsageError extends Error {}
 
@@ -55,7 +55,7 @@ export type ExportRow = Omit<
 > &
   Partial<Pick<Signup, "confirmationSentAt" | "confirmationFailedAt" | "confirmationError">> & { source: string };
 
-export function exportSignups(signups: readonly ExportRow[], format: string): string {
+function exportSignups(signups: readonly ExportRow[], format: string): string {
   if (format === "csv") {
     // Addresses come from visitors, and `=2*5@example.com` is a valid one: a
     // spreadsheet must see text, never a formula (csv-stringify's escape_formulas).

@@ -16,7 +16,7 @@ export class ConfigError extends Error {}
 /** Where the values come from: process.env, or a test's own object. */
 export type EnvSource = Readonly<Record<string, string | undefined>>;
 
-export const minSecretLength = 32;
+const minSecretLength = 32;
 export const placeholderVerificationToken = "set-TIKTOK_SITE_VERIFICATION-at-build-time";
 const defaultContactEmail = "hello@jointandem.app";
 const root = path.resolve(__dirname, "..");

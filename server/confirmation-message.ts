@@ -20,7 +20,7 @@ export interface MailMessage {
  * submission id). Mail systems recognise a message sent twice by it, and the
  * outbox keeps one file per message.
  */
-export function confirmationMessageId(seed: string): string {
+function confirmationMessageId(seed: string): string {
   const digest = createHash("sha256").update(seed, "utf8").digest("hex").slice(0, 32);
   return `<confirmation.${digest}@${new URL(siteSettings().url).hostname}>`;
 }

@@ -17,7 +17,7 @@ export interface ConfirmationOptions {
   log?: (line: string) => void;
 }
 
-export const defaultRetryDelaysMs = [5_000, 30_000, 120_000, 600_000, 3_600_000] as const;
+const defaultRetryDelaysMs = [5_000, 30_000, 120_000, 600_000, 3_600_000] as const;
 const maxConcurrentSends = 4;
 
 /** What one attempt came to. */
@@ -31,7 +31,7 @@ export type Attempt =
   | { outcome: "refused"; reason: string };
 
 /** A 5xx reply: the mail server refuses the address for good (RFC 5321, 4.2.1); a 4xx or a lost connection may pass. */
-export function isPermanentFailure(error: unknown): boolean {
+function isPermanentFailure(error: unknown): boolean {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
   return typeof code === "number" && code >= 500 && code < 600;
 }

@@ -1,8 +1,8 @@
 import { domainToASCII } from "node:url";
 import isEmail from "validator/lib/isEmail";
 
-export const maxEmailLength = 254;
-export const maxLocalPartLength = 64;
+const maxEmailLength = 254;
+const maxLocalPartLength = 64;
 
 export type EmailCheck = { ok: true; email: string; key: string } | { ok: false; reason: string };
 

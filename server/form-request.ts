@@ -55,7 +55,7 @@ export interface Outcome {
   after?: () => void;
 }
 
-export const maxBodyBytes = 4096;
+const maxBodyBytes = 4096;
 export const formType = "application/x-www-form-urlencoded";
 const multipartType = "multipart/form-data";
 

@@ -19,7 +19,7 @@ export interface ServerLimits {
  * connections; seconds and a few dozen are generous, and they keep a slow
  * client from holding the server's sockets for minutes.
  */
-export const defaultLimits: ServerLimits = {
+const defaultLimits: ServerLimits = {
   requestTimeoutMs: 15_000,
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,

@@ -6,8 +6,8 @@ import { contentSecurityPolicy, sha256 } from "./headers";
 
 /** Escapes text for HTML content and quoted attributes. */
 
-/** The stylesheet of the result page; exported so security headers can hash it. */
-export const resultPageStyle = `
+/** The stylesheet of the result page; its hash is in the page's CSP (resultPagePolicy). */
+const resultPageStyle = `
 body{margin:0;min-height:100vh;display:grid;place-items:center;padding:1.25rem;box-sizing:border-box;
 font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.6;
 color:${colors.heroInk};background:${colors.heroBg}}

@@ -10,7 +10,7 @@ import path from "node:path";
  */
 export const privateFiles = ["/webpack.stats.json", "/chunk-map.json", "/_headers", "/_redirects"] as const;
 /** Folders whose every file is private. */
-export const privateFolders = ["/_gatsby/slices/"] as const;
+const privateFolders = ["/_gatsby/slices/"] as const;
 
 /**
  * Whether a path (decoded: a file's name, or a request path after its

@@ -32,7 +32,7 @@ export interface EarlySubmitQueue {
  *   natively, as without JavaScript.
  * Its comments stay out of the body, which every page carries inline.
  */
-export function captureEarlySubmits(formName: string, fallbackMs: number): void {
+function captureEarlySubmits(formName: string, fallbackMs: number): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const queue: EarlySubmitQueue = {
     pending: null,
@@ -104,7 +104,7 @@ export function takeEarlySubmit(win: Window = window): HTMLFormElement | null {
 }
 
 /** How long a held-back submit waits for the form to hydrate before it is posted natively. */
-export const earlySubmitFallbackMs = 5000;
+const earlySubmitFallbackMs = 5000;
 
 /** The inline script for gatsby-ssr.tsx. */
 export function earlySubmitScript(formName: string, fallbackMs = earlySubmitFallbackMs): string {
