@@ -41,25 +41,27 @@ describe("inline hashes and the policy", () => {
     expect(hashes.styleAttributes).toEqual([sha256("outline:none")]);
   });
 
-  it("allows this site and the listed hashes only", () => {
-    const policy = contentSecurityPolicy({
-      scripts: ["'sha256-a'"],
-      styles: ["'sha256-b'"],
-      styleAttributes: ["'sha256-c'"],
-    });
-    expect(policy.split("; ")).toEqual([
-      "default-src 'none'",
-      "script-src 'self' 'sha256-a'",
-      "style-src 'self' 'sha256-b' 'unsafe-hashes' 'sha256-c'",
-      "img-src 'self' data:",
-      "font-src 'self'",
-      "connect-src 'self'",
-      "manifest-src 'self'",
-      "base-uri 'none'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ]);
-    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);
+  it("lets a page run its own inline code and this site's files, and nothing else", () => {
+    const page = '<html><head><script>a()</script><style>b{}</style></head><body><p style="c:d">x</p></body></html>';
+    const policy = contentSecurityPolicy(inlineHashes(page));
+    const sources = (name: string) =>
+      policy
+        .split("; ")
+        .find((directive) => directive.split(" ")[0] === name)
+        ?.split(" ")
+        .slice(1);
+    expect(sources("default-src")).toEqual(["'none'"]);
+    expect(sources("script-src")).toEqual(["'self'", sha256("a()")]);
+    expect(sources("style-src")).toEqual(["'self'", sha256("b{}"), "'unsafe-hashes'", sha256("c:d")]);
+    // No other origin, no inline code but the page's own, no eval.
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|\*|https?:/);
+  });
+
+  it("lets the waitlist form post and fetch to this site only, and no other site frame it", () => {
+    const policy = contentSecurityPolicy(inlineHashes("<p>x</p>")).split("; ");
+    expect(policy).toContain("form-action 'self'");
+    expect(policy).toContain("connect-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
   });
 });
 

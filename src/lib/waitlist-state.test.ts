@@ -1,7 +1,5 @@
-import { site } from "../site";
 import { initialWaitlistState, waitlistReducer, type WaitlistState } from "./waitlist-state";
 
-const { messages } = site.waitlist;
 const loading: WaitlistState = { status: "loading", message: null, invalid: false };
 
 describe("waitlistReducer", () => {
@@ -44,14 +42,5 @@ describe("waitlistReducer", () => {
 
   it("ignores a late result when no request is pending", () => {
     expect(waitlistReducer(initialWaitlistState, { type: "settled", outcome: "ok" })).toBe(initialWaitlistState);
-  });
-
-  it("keeps the catalogue's texts in the site config", () => {
-    expect(messages).toEqual({
-      invalidEmail: "Please enter a valid email address",
-      serverError: "Something went wrong. Please try again.",
-      networkError: "Unable to connect. Please check your connection and try again.",
-      success: "Welcome to the waitlist! Check your email for a confirmation message.",
-    });
   });
 });
