@@ -87,7 +87,7 @@ You get this e-mail because this address was entered on the waitlist at ${host}.
 <p style="${p}">Questions? Reply to this e-mail or write to <a href="mailto:${escapeHtml(contact)}" style="color:${colors.brand};">${escapeHtml(contact)}</a>.</p>
 <p style="margin:0;">Changed your mind? <a href="${escapeHtml(leave)}" style="color:${colors.brand};">Leave the waitlist</a></p>
 </div>
-<p style="margin:16px 0 0;font-size:13px;color:${colors.inkSoft};">How we handle your address: <a href="${escapeHtml(privacy)}" style="color:${colors.brand};">Privacy Policy</a>.<br>You get this e-mail because this address was entered on the waitlist at <a href="${escapeHtml(url)}/" style="color:${colors.brand};">${escapeHtml(host)}</a>. If that was not you, <a href="${escapeHtml(leave)}" style="color:${colors.brand};">leave the waitlist</a>.</p>
+<p style="margin:16px 0 0;font-size:13px;color:${colors.inkSoft};">How we handle your address: <a href="${escapeHtml(privacy)}" style="color:${colors.brand};">${escapeHtml(site.legalPages.privacyPolicy.title)}</a>.<br>You get this e-mail because this address was entered on the waitlist at <a href="${escapeHtml(url)}/" style="color:${colors.brand};">${escapeHtml(host)}</a>. If that was not you, <a href="${escapeHtml(leave)}" style="color:${colors.brand};">leave the waitlist</a>.</p>
 </div>
 </body>
 </html>

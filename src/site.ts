@@ -7,6 +7,16 @@
 /** Working name of the product: the spec does not give one. */
 const name = "Tandem";
 
+/**
+ * The two legal pages: each policy's `slug` in content/legal must be the one
+ * here and its `title` the name links use (the content check and the build
+ * say so); the build fails on any link to a route no page has.
+ */
+const legalPages = {
+  privacyPolicy: { slug: "privacy-policy", title: "Privacy Policy" },
+  termsOfService: { slug: "terms-of-service", title: "Terms of Service" },
+} as const;
+
 export const site = {
   name,
   tagline: "grow. together.",
@@ -104,10 +114,11 @@ export const site = {
     waitlist: "waitlist",
   },
 
+  legalPages,
   routes: {
     home: "/",
-    privacyPolicy: "/privacy-policy/",
-    termsOfService: "/terms-of-service/",
+    privacyPolicy: `/${legalPages.privacyPolicy.slug}/`,
+    termsOfService: `/${legalPages.termsOfService.slug}/`,
   },
 } as const;
 

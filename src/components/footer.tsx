@@ -1,7 +1,7 @@
 import React from "react";
-import { Link } from "gatsby";
 import { site } from "../site";
 import { LogoMark } from "./icons";
+import { PrivacyPolicyLink, TermsLink } from "./legal-shortcodes";
 import { useSiteSettings } from "./use-site-settings";
 import * as styles from "./footer.module.css";
 
@@ -23,10 +23,10 @@ export function Footer() {
               <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
             </li>
             <li>
-              <Link to={site.routes.privacyPolicy}>Privacy Policy</Link>
+              <PrivacyPolicyLink />
             </li>
             <li>
-              <Link to={site.routes.termsOfService}>Terms of Service</Link>
+              <TermsLink />
             </li>
           </ul>
         </nav>

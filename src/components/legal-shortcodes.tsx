@@ -39,11 +39,11 @@ export function LaunchDate() {
 }
 
 export function PrivacyPolicyLink() {
-  return <Link to={site.routes.privacyPolicy}>Privacy Policy</Link>;
+  return <Link to={site.routes.privacyPolicy}>{site.legalPages.privacyPolicy.title}</Link>;
 }
 
 export function TermsLink() {
-  return <Link to={site.routes.termsOfService}>Terms of Service</Link>;
+  return <Link to={site.routes.termsOfService}>{site.legalPages.termsOfService.title}</Link>;
 }
 
 export const legalShortcodes = {

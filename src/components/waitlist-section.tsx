@@ -1,5 +1,5 @@
 import React from "react";
-import { Link } from "gatsby";
+import { PrivacyPolicyLink } from "./legal-shortcodes";
 import { site } from "../site";
 import { WaitlistForm } from "./waitlist-form";
 import * as styles from "./waitlist-section.module.css";
@@ -16,8 +16,7 @@ export function WaitlistSection() {
         </p>
         <WaitlistForm />
         <p className={styles.fineprint}>
-          We only use your address for the waitlist and launch news. Read our{" "}
-          <Link to={site.routes.privacyPolicy}>Privacy Policy</Link>.
+          We only use your address for the waitlist and launch news. Read our <PrivacyPolicyLink />.
         </p>
       </div>
     </section>

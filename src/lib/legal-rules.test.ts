@@ -22,6 +22,15 @@ describe("frontmatterProblems", () => {
     ]);
   });
 
+  it("holds a policy the site links to to the name its links use, and leaves other pages their own titles", () => {
+    const privacy = { ...valid, slug: "privacy-policy" };
+    expect(frontmatterProblems("p.mdx", { ...privacy, title: "Privacy Policy" })).toEqual([]);
+    expect(frontmatterProblems("p.mdx", { ...privacy, title: "Privacy Notice" })).toEqual([
+      'p.mdx: frontmatter field "title" must be "Privacy Policy", the name the site\'s links to it use (src/site.ts, legalPages; change both together) (got "Privacy Notice").',
+    ]);
+    expect(frontmatterProblems("c.mdx", { ...valid, slug: "cookie-policy", title: "Cookies" })).toEqual([]);
+  });
+
   it("reports every field when there is no frontmatter at all", () => {
     expect(frontmatterProblems("p.mdx", null)).toHaveLength(4);
   });

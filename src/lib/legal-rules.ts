@@ -1,3 +1,5 @@
+import { site } from "../site";
+
 /**
  * What every legal MDX file must hold: complete frontmatter, and for the two
  * policies of the spec, every required section as an `##` heading in the
@@ -25,7 +27,7 @@ const datePattern = /^(\d{4})-(\d{2})-(\d{2})(?:T00:00:00(?:\.000)?Z)?$/;
 const maxDescription = 300;
 
 export const requiredSections: Readonly<Record<string, readonly RequiredSection[]>> = {
-  "privacy-policy": [
+  [site.legalPages.privacyPolicy.slug]: [
     { name: "information we collect", heading: /information we collect|information collected/i },
     { name: "how we use it", heading: /\buse\b/i },
     { name: "sharing", heading: /shar(e|ing)/i },
@@ -37,7 +39,7 @@ export const requiredSections: Readonly<Record<string, readonly RequiredSection[
     { name: "contact", heading: /contact/i },
     { name: "monetization and payments", heading: /monetization|payments/i },
   ],
-  "terms-of-service": [
+  [site.legalPages.termsOfService.slug]: [
     { name: "eligibility", heading: /eligibility/i },
     { name: "your account", heading: /account/i },
     { name: "user conduct", heading: /conduct/i },
@@ -82,8 +84,14 @@ export function frontmatterProblems(file: string, data: unknown): string[] {
     }
     return value.trim();
   };
-  text("title");
+  const title = text("title");
   const slug = text("slug");
+  const linked = Object.values(site.legalPages).find((page) => page.slug === slug);
+  if (linked && title !== null && title !== linked.title) {
+    problems.push(
+      `${file}: frontmatter field "title" must be "${linked.title}", the name the site's links to it use (src/site.ts, legalPages; change both together) (got "${title}").`,
+    );
+  }
   if (slug !== null && !slugPattern.test(slug)) {
     problems.push(
       `${file}: frontmatter field "slug" must be lowercase words joined by hyphens, like "privacy-policy" (got "${slug}").`,
