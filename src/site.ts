@@ -1,7 +1,9 @@
 /**
- * The one typed site configuration. Every string, figure and constant the
- * specification fixes lives here, so a rename or a copy change is one edit.
- * Read by gatsby-config.ts (siteMetadata) and by components.
+ * The one typed site configuration: every string, figure and constant the
+ * specification fixes, and the brand, so a rename or a change is one edit.
+ * Copy the spec leaves to us (the hero's pitch, the feature cards' bodies)
+ * stays in its component, where it is written once. What depends on the
+ * environment (the URL, the contact address) is server/config.ts's.
  */
 
 /** Working name of the product: the spec does not give one. */
@@ -12,6 +14,14 @@ const name = "Tandem";
  * here and its `title` the name links use (the content check and the build
  * say so); the build fails on any link to a route no page has.
  */
+/** The spec's names for the buttons and links that appear in more than one place. */
+const labels = {
+  features: "Features",
+  joinWaitlist: "Join Waitlist",
+  joinTheWaitlist: "Join the Waitlist",
+  backToHome: "Back to Home",
+} as const;
+
 const legalPages = {
   privacyPolicy: { slug: "privacy-policy", title: "Privacy Policy" },
   termsOfService: { slug: "terms-of-service", title: "Terms of Service" },
@@ -73,6 +83,8 @@ export const site = {
     alt: `${name}: grow. together. Where TikTok creators find collaborators.`,
   },
 
+  labels,
+
   claims: {
     creatorsInterested: "500+",
     launch: "Q4 2025",
@@ -90,7 +102,7 @@ export const site = {
     endpoint: "/",
     /** Spec 9: every message disappears after 7 seconds. */
     messageResetMs: 7000,
-    submitLabel: "Join Waitlist",
+    submitLabel: labels.joinWaitlist,
     loadingLabel: "Joining...",
     /** Above the success message where it is a page of its own: the no-JavaScript reply, the confirmation e-mail. */
     successHeading: "You're on the list!",

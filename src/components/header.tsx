@@ -53,7 +53,7 @@ export function Header({ onLanding }: HeaderProps) {
         className={`btn btn-ghost ${styles.entry}`}
         onClick={onChoose}
       >
-        Features
+        {site.labels.features}
       </SectionLink>
       <SectionLink
         section={site.sections.waitlist}
@@ -61,7 +61,7 @@ export function Header({ onLanding }: HeaderProps) {
         className={`btn btn-primary ${styles.entry}`}
         onClick={onChoose}
       >
-        Join Waitlist
+        {site.labels.joinWaitlist}
       </SectionLink>
     </>
   );

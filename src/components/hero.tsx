@@ -26,7 +26,7 @@ export function Hero() {
           </h1>
           <p className={styles.pitch}>{pitch}</p>
           <SectionLink section={site.sections.waitlist} onLanding className="btn btn-primary btn-large">
-            Join the Waitlist
+            {site.labels.joinTheWaitlist}
           </SectionLink>
           <ul className={styles.figures} aria-label="At a glance">
             {figures.map((figure) => (

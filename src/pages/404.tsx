@@ -13,7 +13,7 @@ export default function NotFoundPage() {
         <h1 id="not-found-title">This page took a different route</h1>
         <p>The page you are looking for does not exist or has moved.</p>
         <Link to={site.routes.home} className="btn btn-primary btn-large">
-          Back to Home
+          {site.labels.backToHome}
         </Link>
       </section>
     </Layout>

@@ -40,7 +40,7 @@ export default function LegalPage({ data, children, location }: LegalPageProps) 
       <SiteVerification />
       <article className={styles.article}>
         <Link to={site.routes.home} className={styles.back}>
-          <span aria-hidden="true">←</span> Back to Home
+          <span aria-hidden="true">←</span> {site.labels.backToHome}
         </Link>
         <header className={styles.intro}>
           <h1 className={styles.title}>{title}</h1>
@@ -68,7 +68,7 @@ export default function LegalPage({ data, children, location }: LegalPageProps) 
             <strong>Ready to grow together?</strong> Early access to {site.name} is free.
           </p>
           <SectionLink section={site.sections.waitlist} onLanding={false} className="btn btn-primary">
-            Join the Waitlist
+            {site.labels.joinTheWaitlist}
           </SectionLink>
         </aside>
       </article>
