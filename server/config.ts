@@ -268,17 +268,28 @@ function problemLine(name: EnvName, raw: string | undefined): string {
   return `${name} must be ${variable.expected} (${got})${variable.hint ? `; ${variable.hint}` : "."}`;
 }
 
+/** The values last checked and their result. */
+let last: { key: string; env: Env } | undefined;
+
 /**
  * The environment, checked against the schema. A bad value is a ConfigError
  * whose message is one line naming the variable; entry points print it and stop.
  * An empty value counts as not set.
  */
 export function readEnv(source: EnvSource = process.env): Env {
-  const values = Object.fromEntries(
-    Object.keys(variables).map((name) => [name, source[name]?.trim() === "" ? undefined : source[name]]),
-  );
+  const values: Record<string, string | undefined> = {};
+  for (const name of Object.keys(variables)) {
+    const value = source[name];
+    values[name] = value?.trim() === "" ? undefined : value;
+  }
+  // The server asks per request (its origin, the contact address): the same values are checked once.
+  const key = JSON.stringify(values);
+  if (last?.key === key) return last.env;
   const result = envSchema.safeParse(values);
-  if (result.success) return result.data;
+  if (result.success) {
+    last = { key, env: result.data };
+    return result.data;
+  }
   const name = result.error.issues[0]?.path[0] as EnvName;
   throw new ConfigError(problemLine(name, values[name]));
 }
