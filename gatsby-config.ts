@@ -41,7 +41,8 @@ const config: GatsbyConfig = {
     let handler: Promise<Handler> | undefined;
     app.use((req, res, next) => {
       handler ??= import("./server/develop").then(({ developWaitlistMiddleware }) => developWaitlistMiddleware());
-      handler.then((run) => run(req, res, next), next);
+      // A failure to load or to answer goes to Express's error handling, never an unhandled rejection.
+      handler.then((run) => run(req, res, next)).catch(next);
     });
   },
   plugins: [
