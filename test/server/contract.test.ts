@@ -1,4 +1,4 @@
-import { formType, request, signupBody, startServer, form, removeDir, type Adapter, type TestServer } from "./harness";
+import { formType, request, signupBody, serverForEachTest, form, type Adapter } from "./harness";
 
 const fetchHeaders = { ...formType, Accept: "text/plain" };
 const success = "Welcome to the waitlist! Check your email for a confirmation message.\n";
@@ -138,18 +138,10 @@ const badInputs: [string, Parameters<typeof request>[1], number, RegExp][] = [
 ];
 
 describe.each<Adapter>(["start", "develop"])("the receiver through the %s adapter", (adapter) => {
-  let server: TestServer;
-
-  beforeEach(async () => {
-    server = await startServer(adapter);
-  });
-  afterEach(async () => {
-    await server.close();
-    removeDir(server.dir);
-  });
+  const server = serverForEachTest(adapter);
 
   const post = (body: string | Buffer, headers: Record<string, string> = fetchHeaders) =>
-    request(`${server.url}/`, { method: "POST", headers, body });
+    request(`${server().url}/`, { method: "POST", headers, body });
 
   it("stores a new signup and answers 200 with a short text", async () => {
     const reply = await post(signupBody("  Ada.Lovelace@Example.COM "));
@@ -157,7 +149,7 @@ describe.each<Adapter>(["start", "develop"])("the receiver through the %s adapte
     expect(reply.headers["content-type"]).toBe("text/plain; charset=utf-8");
     expect(reply.headers["cache-control"]).toBe("no-store");
     expect(reply.body).toBe(success);
-    expect(server.rows()).toEqual([
+    expect(server().rows()).toEqual([
       {
         email: "Ada.Lovelace@Example.COM",
         email_key: "ada.lovelace@example.com",
@@ -170,14 +162,18 @@ describe.each<Adapter>(["start", "develop"])("the receiver through the %s adapte
   it("converts an international domain to ASCII for the key and keeps the address as typed", async () => {
     expect((await post(signupBody("ada@bücher.de"))).status).toBe(200);
     expect((await post(signupBody("ADA@xn--bcher-kva.de"))).status).toBe(200);
-    expect(server.rows().map((row) => [row.email, row.email_key])).toEqual([["ada@bücher.de", "ada@xn--bcher-kva.de"]]);
+    expect(
+      server()
+        .rows()
+        .map((row) => [row.email, row.email_key]),
+    ).toEqual([["ada@bücher.de", "ada@xn--bcher-kva.de"]]);
   });
 
   it("answers a repeat address byte for byte like a new one and stores nothing new", async () => {
     const first = await post(signupBody("ada@example.com"));
     const again = await post(signupBody("ada@example.com"));
     expect(observable(again)).toEqual(observable(first));
-    expect(server.rows()).toHaveLength(1);
+    expect(server().rows()).toHaveLength(1);
   });
 
   it("stores one row for 100 case and whitespace variants, with identical replies", async () => {
@@ -192,18 +188,26 @@ describe.each<Adapter>(["start", "develop"])("the receiver through the %s adapte
     for (const variant of variants) replies.push(observable(await post(signupBody(variant))));
     expect(new Set(replies.map((reply) => JSON.stringify(reply))).size).toBe(1);
     expect(replies[0]!.status).toBe(200);
-    expect(server.rows().map((row) => row.email_key)).toEqual(["grace.hopper@navy.example"]);
+    expect(
+      server()
+        .rows()
+        .map((row) => row.email_key),
+    ).toEqual(["grace.hopper@navy.example"]);
   });
 
   it("answers a filled honeypot exactly like a success and stores nothing", async () => {
     const bot = await post(signupBody("bot@example.com", { "bot-field": "http://spam.example" }));
     const person = await post(signupBody("person@example.com"));
     expect(observable(bot)).toEqual(observable(person));
-    expect(server.rows().map((row) => row.email)).toEqual(["person@example.com"]);
+    expect(
+      server()
+        .rows()
+        .map((row) => row.email),
+    ).toEqual(["person@example.com"]);
   });
 
   it("accepts a POST whose Origin is the site itself", async () => {
-    const origin = server.url;
+    const origin = server().url;
     const reply = await post(signupBody("ada@example.com"), {
       ...fetchHeaders,
       Origin: origin,
@@ -214,11 +218,11 @@ describe.each<Adapter>(["start", "develop"])("the receiver through the %s adapte
 
   it.each(badInputs)("refuses %s with a reason and writes nothing", async (_name, options, status, reason) => {
     const headers = options?.headers ? { Accept: "text/plain", ...options.headers } : fetchHeaders;
-    const reply = await request(`${server.url}/`, { method: "POST", ...options, headers });
+    const reply = await request(`${server().url}/`, { method: "POST", ...options, headers });
     expect(reply.status).toBe(status);
     expect(reply.body).toMatch(reason);
     expect(reply.body.trim().split("\n")).toHaveLength(1);
-    expect(server.rows()).toEqual([]);
+    expect(server().rows()).toEqual([]);
     if (status === 405) expect(reply.headers.allow).toBe("GET, HEAD, POST");
   });
 
@@ -238,12 +242,12 @@ describe.each<Adapter>(["start", "develop"])("the receiver through the %s adapte
   it("keeps the full address out of the log: one line per request", async () => {
     await post(signupBody("secret.person@example.com"));
     await post(signupBody("secret.person"));
-    const lines = server.logs.join("").trim().split("\n");
+    const lines = server().logs.join("").trim().split("\n");
     expect(lines).toEqual([
       expect.stringMatching(/^\S+Z POST \/ 200 \d+\.\dms$/),
       expect.stringMatching(/^\S+Z POST \/ 422 \d+\.\dms - The e-mail address needs a name, an @ and a domain\.$/),
     ]);
-    expect(server.logs.join("")).not.toContain("secret.person");
+    expect(server().logs.join("")).not.toContain("secret.person");
   });
 
   it("stores all of 200 concurrent distinct signups", async () => {
@@ -251,7 +255,7 @@ describe.each<Adapter>(["start", "develop"])("the receiver through the %s adapte
     const replies = await Promise.all(emails.map((email) => post(signupBody(email))));
     expect(replies.map((reply) => reply.status)).toEqual(emails.map(() => 200));
     expect(
-      server
+      server()
         .rows()
         .map((row) => row.email)
         .sort(),
@@ -260,19 +264,11 @@ describe.each<Adapter>(["start", "develop"])("the receiver through the %s adapte
 });
 
 describe.each<Adapter>(["start", "develop"])("rate limiting through the %s adapter", (adapter) => {
-  let server: TestServer;
-
-  beforeEach(async () => {
-    server = await startServer(adapter, { rateLimitPerMinute: 5 });
-  });
-  afterEach(async () => {
-    await server.close();
-    removeDir(server.dir);
-  });
+  const server = serverForEachTest(adapter, () => ({ rateLimitPerMinute: 5 }));
 
   it("allows 5 signups a minute per IP, then answers 429 with Retry-After; another IP is unaffected", async () => {
     const post = (email: string, localAddress = "127.0.0.1") =>
-      request(`${server.url}/`, { method: "POST", headers: fetchHeaders, body: signupBody(email), localAddress });
+      request(`${server().url}/`, { method: "POST", headers: fetchHeaders, body: signupBody(email), localAddress });
     for (let i = 0; i < 5; i++) expect((await post(`a${i}@example.com`)).status).toBe(200);
     const limited = await post("a5@example.com");
     expect(limited.status).toBe(429);
@@ -281,7 +277,11 @@ describe.each<Adapter>(["start", "develop"])("rate limiting through the %s adapt
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(limited.body).toMatch(new RegExp(`try again in ${retryAfter} seconds`));
     expect((await post("b0@example.com", "127.0.0.2")).status).toBe(200);
-    expect(server.rows().map((row) => row.email)).toEqual([
+    expect(
+      server()
+        .rows()
+        .map((row) => row.email),
+    ).toEqual([
       "a0@example.com",
       "a1@example.com",
       "a2@example.com",

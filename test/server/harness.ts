@@ -213,6 +213,30 @@ export function removeDir(dir: string): void {
 }
 
 /**
+ * A fresh server for each test of the block: started before it with
+ * `options()` (asked then, so it may use what an earlier hook set up),
+ * closed and removed after. Read `server()` inside tests.
+ */
+export function serverForEachTest(
+  adapter: Adapter,
+  options: () => Parameters<typeof startServer>[1] = () => ({}),
+): () => TestServer {
+  let server: TestServer | undefined;
+  beforeEach(async () => {
+    server = await startServer(adapter, options());
+  });
+  afterEach(async () => {
+    await server!.close();
+    removeDir(server!.dir);
+    server = undefined;
+  });
+  return () => {
+    if (!server) throw new Error("serverForEachTest: read server() inside a test");
+    return server;
+  };
+}
+
+/**
  * The npm start server over a finished build (public/), with a throwaway
  * store, for the tests of one block: started before them, stopped after.
  * Read `url()` inside tests.

@@ -7,6 +7,7 @@ import {
   removeDir,
   request,
   signupBody,
+  serverForEachTest,
   startServer,
   type Adapter,
   type RequestOptions,
@@ -70,24 +71,17 @@ const postOneClick = (url: string, options: RequestOptions = {}) =>
   });
 
 describe.each<Adapter>(["start", "develop"])("the leave link through the %s adapter", (adapter) => {
-  let server: TestServer;
-  beforeEach(async () => {
-    server = await startServer(adapter, { smtpUrl: smtp.url });
-  });
-  afterEach(async () => {
-    await server.close();
-    removeDir(server.dir);
-  });
+  const server = serverForEachTest(adapter, () => ({ smtpUrl: smtp.url }));
 
   it("is the same personal link in the text, the HTML and the List-Unsubscribe header", async () => {
-    const links = await signUpAndTakeLink(server, "Ada@Example.com");
+    const links = await signUpAndTakeLink(server(), "Ada@Example.com");
     expect(links.html).toBe(links.text);
     expect(links.header).toBe(links.text);
     expect(links.text).toMatch(/\/waitlist\/leave\?token=[\w-]+\.[\w-]{43}$/);
   });
 
   it("GET shows a page naming the address, with the button, and changes nothing", async () => {
-    const { text } = await signUpAndTakeLink(server, "Ada@Example.com");
+    const { text } = await signUpAndTakeLink(server(), "Ada@Example.com");
     // Mail scanners follow links, some more than once.
     for (let visit = 0; visit < 3; visit++) {
       const page = await request(text);
@@ -104,41 +98,41 @@ describe.each<Adapter>(["start", "develop"])("the leave link through the %s adap
       expect(page.headers["cache-control"]).toBe("no-store");
       expect(page.headers["x-robots-tag"]).toBe("noindex");
     }
-    expect(await listed(server)).toEqual(["Ada@Example.com"]);
+    expect(await listed(server())).toEqual(["Ada@Example.com"]);
     const head = await request(text, { method: "HEAD" });
     expect([head.status, head.body]).toEqual([200, ""]);
   });
 
   it("the page's button removes the address: count drops, export no longer lists it; a second press shows the same page", async () => {
-    const { text } = await signUpAndTakeLink(server, "ada@example.com");
-    await signUpAndTakeLink(server, "grace@example.com");
-    expect(await count(server)).toMatch(/^2 addresses on the waitlist\./);
+    const { text } = await signUpAndTakeLink(server(), "ada@example.com");
+    await signUpAndTakeLink(server(), "grace@example.com");
+    expect(await count(server())).toMatch(/^2 addresses on the waitlist\./);
     for (let press = 0; press < 2; press++) {
-      const page = await pressLeave(server, tokenOf(text));
+      const page = await pressLeave(server(), tokenOf(text));
       expect(page.status).toBe(200);
       expect(page.body).toContain("<h1>You&#39;re off the list.</h1>");
       expect(page.body).toContain("<p>We won&#39;t e-mail you again.</p>");
       expect(page.headers["content-security-policy"]).toBe(resultPagePolicy);
     }
-    expect(await count(server)).toMatch(/^1 address on the waitlist\./);
-    expect(await listed(server)).toEqual(["grace@example.com"]);
+    expect(await count(server())).toMatch(/^1 address on the waitlist\./);
+    expect(await listed(server())).toEqual(["grace@example.com"]);
   });
 
   it("a one-click POST to the header's URL (RFC 8058) removes another address and answers one line", async () => {
-    await signUpAndTakeLink(server, "ada@example.com");
-    const grace = await signUpAndTakeLink(server, "grace@example.com");
+    await signUpAndTakeLink(server(), "ada@example.com");
+    const grace = await signUpAndTakeLink(server(), "grace@example.com");
     // A mail provider's server: no Origin, no Sec-Fetch-Site, no Accept.
     const reply = await postOneClick(grace.header);
     expect(reply.status).toBe(200);
     expect(reply.headers["content-type"]).toBe("text/plain; charset=utf-8");
     expect(reply.body).toBe("You're off the list. We won't e-mail you again.\n");
-    expect(await listed(server)).toEqual(["ada@example.com"]);
+    expect(await listed(server())).toEqual(["ada@example.com"]);
     // Replayed by the provider: the same answer.
     expect((await postOneClick(grace.header)).body).toBe("You're off the list. We won't e-mail you again.\n");
   });
 
   it("takes the one-click POST as multipart/form-data too, as RFC 8058 prefers", async () => {
-    const { header } = await signUpAndTakeLink(server, "katherine@example.com");
+    const { header } = await signUpAndTakeLink(server(), "katherine@example.com");
     const boundary = "----leave0123";
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`;
     const reply = await postOneClick(header, {
@@ -146,7 +140,7 @@ describe.each<Adapter>(["start", "develop"])("the leave link through the %s adap
       body,
     });
     expect([reply.status, reply.body]).toEqual([200, "You're off the list. We won't e-mail you again.\n"]);
-    expect(await listed(server)).toEqual([]);
+    expect(await listed(server())).toEqual([]);
   });
 
   it.each<[string, (token: string) => string]>([
@@ -158,17 +152,17 @@ describe.each<Adapter>(["start", "develop"])("the leave link through the %s adap
       (token) => `${leaveToken("grace@example.com", "x".repeat(32)).split(".")[0]}.${token.split(".")[1]}`,
     ],
   ])("refuses %s with 400 on every route, and removes nothing", async (_name, forge) => {
-    const { text } = await signUpAndTakeLink(server, "ada@example.com");
+    const { text } = await signUpAndTakeLink(server(), "ada@example.com");
     const forged = encodeURIComponent(forge(tokenOf(text)));
-    const page = await request(`${server.url}/waitlist/leave?token=${forged}`);
+    const page = await request(`${server().url}/waitlist/leave?token=${forged}`);
     expect(page.status).toBe(400);
     expect(page.body).toContain("<h1>This link is not valid</h1>");
     expect(page.body).toContain(`<p>${notValid}</p>`);
-    const pressed = await pressLeave(server, decodeURIComponent(forged));
+    const pressed = await pressLeave(server(), decodeURIComponent(forged));
     expect(pressed.status).toBe(400);
-    const clicked = await postOneClick(`${server.url}/waitlist/leave?token=${forged}`);
+    const clicked = await postOneClick(`${server().url}/waitlist/leave?token=${forged}`);
     expect([clicked.status, clicked.body]).toEqual([400, `${notValid}\n`]);
-    expect(await listed(server)).toEqual(["ada@example.com"]);
+    expect(await listed(server())).toEqual(["ada@example.com"]);
   });
 
   it.each([
@@ -176,37 +170,37 @@ describe.each<Adapter>(["start", "develop"])("the leave link through the %s adap
     ["two tokens", "/waitlist/leave?token=a.b&token=c.d"],
     ["a broken escape", "/waitlist/leave?token=%FF"],
   ])("refuses %s with 400", async (_name, path) => {
-    const page = await request(`${server.url}${path}`);
+    const page = await request(`${server().url}${path}`);
     expect(page.status).toBe(400);
     expect(page.body).toContain(notValid);
   });
 
   it("answers a valid token for an address no longer listed like a fresh one: the page, then the same goodbye", async () => {
-    const { text } = await signUpAndTakeLink(server, "ada@example.com");
-    await signUpAndTakeLink(server, "grace@example.com");
-    expect((await pressLeave(server, tokenOf(text))).status).toBe(200);
+    const { text } = await signUpAndTakeLink(server(), "ada@example.com");
+    await signUpAndTakeLink(server(), "grace@example.com");
+    expect((await pressLeave(server(), tokenOf(text))).status).toBe(200);
     expect((await request(text)).status).toBe(200);
-    expect((await pressLeave(server, tokenOf(text))).status).toBe(200);
-    expect(await listed(server)).toEqual(["grace@example.com"]);
+    expect((await pressLeave(server(), tokenOf(text))).status).toBe(200);
+    expect(await listed(server())).toEqual(["grace@example.com"]);
   });
 
   it("refuses the page's POST from another site, but not a mail provider's one-click POST", async () => {
-    const { text } = await signUpAndTakeLink(server, "ada@example.com");
+    const { text } = await signUpAndTakeLink(server(), "ada@example.com");
     const token = tokenOf(text);
-    const forged = await pressLeave(server, token, { Origin: "https://evil.test", "Sec-Fetch-Site": "cross-site" });
+    const forged = await pressLeave(server(), token, { Origin: "https://evil.test", "Sec-Fetch-Site": "cross-site" });
     expect(forged.status).toBe(403);
     expect(forged.body).toContain("Leave requests are accepted from this site only.");
-    expect(await listed(server)).toEqual(["ada@example.com"]);
+    expect(await listed(server())).toEqual(["ada@example.com"]);
     // The token alone decides a one-click POST: the provider's own servers send it, whatever they add.
     const reply = await postOneClick(text, {
       headers: { Origin: "https://mail.example", "Sec-Fetch-Site": "cross-site" },
     });
     expect(reply.status).toBe(200);
-    expect(await listed(server)).toEqual([]);
+    expect(await listed(server())).toEqual([]);
   });
 
   it("takes forms only, as the receiver does", async () => {
-    const { text } = await signUpAndTakeLink(server, "ada@example.com");
+    const { text } = await signUpAndTakeLink(server(), "ada@example.com");
     const asText = await request(text, { method: "POST", headers: { "Content-Type": "text/plain" }, body: oneClick });
     // A mail provider asked for no page: the refusal is one line it can log.
     expect([asText.status, asText.headers["content-type"]]).toEqual([415, "text/plain; charset=utf-8"]);
@@ -217,28 +211,28 @@ describe.each<Adapter>(["start", "develop"])("the leave link through the %s adap
     expect(large.status).toBe(413);
     const put = await request(text, { method: "PUT", headers: formType, body: oneClick });
     expect([put.status, put.headers.allow]).toEqual([405, "GET, HEAD, POST"]);
-    expect(await listed(server)).toEqual(["ada@example.com"]);
+    expect(await listed(server())).toEqual(["ada@example.com"]);
   });
 
   it("lets a person who left join again: a fresh signup with a new confirmation", async () => {
-    const first = await signUpAndTakeLink(server, "ada@example.com");
+    const first = await signUpAndTakeLink(server(), "ada@example.com");
     expect((await postOneClick(first.header)).status).toBe(200);
-    const again = await signUpAndTakeLink(server, "ada@example.com");
+    const again = await signUpAndTakeLink(server(), "ada@example.com");
     expect(smtp.deliveries).toHaveLength(2);
     expect(again.delivery.mail.messageId).not.toBe(first.delivery.mail.messageId);
-    expect(await listed(server)).toEqual(["ada@example.com"]);
+    expect(await listed(server())).toEqual(["ada@example.com"]);
     // The link of either mail names the address, so either still works.
     expect((await postOneClick(first.header)).status).toBe(200);
-    expect(await listed(server)).toEqual([]);
+    expect(await listed(server())).toEqual([]);
   });
 
   it("never writes a token or an address to the request log", async () => {
-    const { text, header } = await signUpAndTakeLink(server, "secret.person@example.com");
+    const { text, header } = await signUpAndTakeLink(server(), "secret.person@example.com");
     await request(text);
-    await pressLeave(server, tokenOf(text));
+    await pressLeave(server(), tokenOf(text));
     await postOneClick(header);
     await request(`${text}x`);
-    const log = server.logs.join("\n");
+    const log = server().logs.join("\n");
     expect(log).toMatch(/GET \/waitlist\/leave 200/);
     expect(log).toMatch(/GET \/waitlist\/leave 400 .* - This leave link is not valid/);
     expect(log).not.toContain(tokenOf(text).split(".")[0]);

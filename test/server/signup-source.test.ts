@@ -1,6 +1,6 @@
 import { noAttribution } from "../../server/attribution";
 import { run } from "../../server/cli";
-import { formType, removeDir, request, signupBody, startServer, type Adapter, type TestServer } from "./harness";
+import { formType, request, signupBody, serverForEachTest, type Adapter, type TestServer } from "./harness";
 
 interface Exported {
   email: string;
@@ -17,25 +17,18 @@ const exported = async (server: TestServer) =>
   JSON.parse(await run(["export", "--format", "json"], { WAITLIST_DB: server.dbFile })) as Exported[];
 
 describe.each<Adapter>(["start", "develop"])("where a signup came from, through the %s adapter", (adapter) => {
-  let server: TestServer;
-  beforeEach(async () => {
-    server = await startServer(adapter);
-  });
-  afterEach(async () => {
-    await server.close();
-    removeDir(server.dir);
-  });
+  const server = serverForEachTest(adapter);
 
   const signUp = (email: string, headers: Record<string, string>, body = signupBody(email)) =>
-    request(`${server.url}/`, { method: "POST", headers: { ...formType, Accept: "text/plain", ...headers }, body });
+    request(`${server().url}/`, { method: "POST", headers: { ...formType, Accept: "text/plain", ...headers }, body });
 
   it("keeps every campaign parameter, the referral tag and the landing path from this site's Referer", async () => {
     const referer =
       "https://jointandem.app/?utm_source=tiktok&utm_medium=social&utm_campaign=launch&utm_content=bio&utm_term=duets&ref=maya&gclid=ignored";
     expect((await signUp("ada@example.com", { Referer: referer })).status).toBe(200);
     // The listening address is this site too (a preview, npm start on a laptop).
-    expect((await signUp("grace@example.com", { Referer: `${server.url}/?utm_source=dm` })).status).toBe(200);
-    expect(await exported(server)).toEqual([
+    expect((await signUp("grace@example.com", { Referer: `${server().url}/?utm_source=dm` })).status).toBe(200);
+    expect(await exported(server())).toEqual([
       expect.objectContaining({
         email: "ada@example.com",
         utmSource: "tiktok",
@@ -62,18 +55,18 @@ describe.each<Adapter>(["start", "develop"])("where a signup came from, through 
       200,
       "Welcome to the waitlist! Check your email for a confirmation message.\n",
     ]);
-    expect(await exported(server)).toEqual([expect.objectContaining({ email: "ada@example.com", ...noAttribution })]);
+    expect(await exported(server())).toEqual([expect.objectContaining({ email: "ada@example.com", ...noAttribution })]);
   });
 
   it("keeps the body's contract: campaign fields in the form are neither needed nor read", async () => {
     const body = signupBody("ada@example.com", { utm_source: "forged", ref: "forged" });
     expect((await signUp("ada@example.com", {}, body)).status).toBe(200);
-    expect(await exported(server)).toEqual([expect.objectContaining({ email: "ada@example.com", ...noAttribution })]);
+    expect(await exported(server())).toEqual([expect.objectContaining({ email: "ada@example.com", ...noAttribution })]);
   });
 
   it("keeps the first attribution of an address; a repeat does not overwrite it", async () => {
     await signUp("ada@example.com", { Referer: "https://jointandem.app/?utm_source=tiktok" });
     await signUp("ada@example.com", { Referer: "https://jointandem.app/?utm_source=instagram" });
-    expect((await exported(server)).map((row) => row.utmSource)).toEqual(["tiktok"]);
+    expect((await exported(server())).map((row) => row.utmSource)).toEqual(["tiktok"]);
   });
 });
