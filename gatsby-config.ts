@@ -5,7 +5,7 @@ import path from "node:path";
 import type { GatsbyConfig } from "gatsby";
 import rehypeSlug from "rehype-slug";
 import { site } from "./src/site";
-import { ConfigError, readEnv } from "./server/config";
+import { ConfigError, readEnv, siteSettings } from "./server/config";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -28,9 +28,7 @@ const config: GatsbyConfig = {
   siteMetadata: {
     title: site.title,
     description: site.description,
-    siteUrl: env.SITE_URL,
-    contactEmail: env.CONTACT_EMAIL,
-    siteVerificationToken: env.TIKTOK_SITE_VERIFICATION,
+    ...siteSettings(env),
     favicon: `data:image/svg+xml,${encodeURIComponent(favicon)}`,
   },
   graphqlTypegen: { generateOnBuild: true },

@@ -1,7 +1,7 @@
 // Gatsby's runtime needs its loader and router; unit tests get plain stand-ins.
 // https://www.gatsbyjs.com/docs/how-to/testing/unit-testing/#3-useful-mocks-to-complete-your-testing-environment
 import React, { type AnchorHTMLAttributes } from "react";
-import { siteSettings } from "../server/config";
+import { readEnv, siteSettings } from "../server/config";
 import type { SiteSettings } from "../src/components/use-site-settings";
 
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; state?: unknown };
@@ -13,11 +13,5 @@ export const navigate = jest.fn(() => Promise.resolve());
 export const graphql = jest.fn();
 
 // The one static query (use-site-settings.ts), answered with what a build without settings puts in siteMetadata.
-const { url, contactEmail, verificationToken } = siteSettings({});
-const siteMetadata: SiteSettings = {
-  siteUrl: url,
-  contactEmail,
-  siteVerificationToken: verificationToken,
-  favicon: "/favicon.svg",
-};
+const siteMetadata: SiteSettings = { ...siteSettings(readEnv({})), favicon: "/favicon.svg" };
 export const useStaticQuery = jest.fn(() => ({ site: { siteMetadata } }));

@@ -32,7 +32,7 @@ export const afterBuildSteps: readonly AfterBuildStep[] = [
     why: "A link to a route no page has (a renamed policy slug, say) fails the build instead of a visitor.",
     rewritesGatsbyOutput: false,
     run(publicDir) {
-      const problems = brokenLinks(publicDir, siteSettings().url);
+      const problems = brokenLinks(publicDir, siteSettings().siteUrl);
       if (problems.length > 0) throw new Error(problems.join("\n"));
       return "Every link on the site leads to a page";
     },
@@ -78,7 +78,7 @@ export const afterBuildSteps: readonly AfterBuildStep[] = [
     run(publicDir) {
       writeFileSync(
         path.join(publicDir, "robots.txt"),
-        `User-agent: *\nAllow: /\n\nSitemap: ${siteSettings().url}/sitemap-index.xml\n`,
+        `User-agent: *\nAllow: /\n\nSitemap: ${siteSettings().siteUrl}/sitemap-index.xml\n`,
       );
       return "Wrote public/robots.txt";
     },

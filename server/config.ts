@@ -294,10 +294,17 @@ export function readEnv(source: EnvSource = process.env): Env {
   throw new ConfigError(problemLine(name, values[name]));
 }
 
-/** The settings pages and mails show: the build puts them in siteMetadata, the server reads them here. */
-export function siteSettings(source?: EnvSource) {
-  const env = readEnv(source);
-  return { url: env.SITE_URL, contactEmail: env.CONTACT_EMAIL, verificationToken: env.TIKTOK_SITE_VERIFICATION };
+/**
+ * The settings pages and mails show, named as the pages read them
+ * (use-site-settings.ts): gatsby-config puts them in siteMetadata, the server
+ * reads them here.
+ */
+export function siteSettings(env: Env = readEnv()) {
+  return {
+    siteUrl: env.SITE_URL,
+    contactEmail: env.CONTACT_EMAIL,
+    siteVerificationToken: env.TIKTOK_SITE_VERIFICATION,
+  };
 }
 
 export interface ServerConfig {

@@ -22,7 +22,7 @@ export interface MailMessage {
  */
 function confirmationMessageId(seed: string): string {
   const digest = createHash("sha256").update(seed, "utf8").digest("hex").slice(0, 32);
-  return `<confirmation.${digest}@${new URL(siteSettings().url).hostname}>`;
+  return `<confirmation.${digest}@${new URL(siteSettings().siteUrl).hostname}>`;
 }
 
 /**
@@ -36,7 +36,7 @@ export function confirmationMessage(
   to: string,
   { seed, leaveSecret }: { seed: string; leaveSecret: string },
 ): MailMessage {
-  const { url, contactEmail: contact } = siteSettings();
+  const { siteUrl: url, contactEmail: contact } = siteSettings();
   const privacy = `${url}${site.routes.privacyPolicy}`;
   const leave = leaveUrl(to, leaveSecret);
   const host = url.replace(/^https?:\/\//, "");

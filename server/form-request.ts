@@ -92,7 +92,7 @@ export async function rateLimited(
  * Host, which a DNS-rebinding page sets to its own name.
  */
 export function siteOrigins(request: FormRequest): readonly string[] {
-  return [new URL(siteSettings().url).origin, ...request.ownOrigins()];
+  return [new URL(siteSettings().siteUrl).origin, ...request.ownOrigins()];
 }
 
 /** A browser tells us where a POST comes from; refuse other sites (CSRF): the Origin must be one of siteOrigins. */

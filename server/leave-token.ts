@@ -27,7 +27,7 @@ export function leaveToken(email: string, secret: string): string {
 
 /** The address's personal link, at the canonical site (SITE_URL). */
 export function leaveUrl(email: string, secret: string): string {
-  return `${siteSettings().url}${leavePath}?token=${leaveToken(email, secret)}`;
+  return `${siteSettings().siteUrl}${leavePath}?token=${leaveToken(email, secret)}`;
 }
 
 export interface LeavingAddress {

@@ -6,7 +6,7 @@ import { siteSettings } from "../../server/config";
 const publicDir = path.resolve(__dirname, "../../public");
 const read = (name: string) => readFileSync(path.join(publicDir, name), "utf8");
 /** The origin this build was configured with (SITE_URL), as the test run sees it. */
-const origin = siteSettings().url;
+const origin = siteSettings().siteUrl;
 
 const pages = [
   ["/", "Tandem | grow. together."],
