@@ -29,13 +29,14 @@ function buildPath(publicDir: string, pathname: string): string | undefined {
  */
 export function brokenLinks(publicDir: string, siteUrl: string): string[] {
   const problems: string[] = [];
+  const siteOrigin = new URL(siteUrl).origin;
   for (const page of htmlPages(publicDir)) {
     const $ = cheerio.load(readFileSync(page.file, "utf8"));
     const from = path.relative(publicDir, page.file);
     for (const element of $("a[href], area[href]").toArray()) {
       const href = $(element).attr("href")!;
       const url = new URL(href, `${siteUrl}${page.routes[0]}`);
-      if (url.origin !== new URL(siteUrl).origin) continue;
+      if (url.origin !== siteOrigin) continue;
       // A file, or a folder's page (/privacy-policy is answered with a redirect to /privacy-policy/).
       const target = buildPath(publicDir, url.pathname);
       const found =
