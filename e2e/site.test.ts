@@ -20,10 +20,14 @@ const suite = setUpSuite();
 
 /**
  * Opens a route and records console errors, page errors, requests to other
- * origins and Content-Security-Policy violations. Returns at `load`, unless
- * the check is about the network and waits until it is idle.
+ * origins and Content-Security-Policy violations. Returns at `load`, as a
+ * visitor acts; `waitUntil` is for the one check about the network itself.
  */
-async function visit(route: string, viewport: ViewportName, { bypassCSP = false, networkIdle = false } = {}) {
+async function visit(
+  route: string,
+  viewport: ViewportName,
+  { bypassCSP = false, waitUntil = "load" }: { bypassCSP?: boolean; waitUntil?: "load" | "networkidle" } = {},
+) {
   const context = await suite.browser.newContext({ viewport: viewports[viewport], bypassCSP });
   const page = await context.newPage();
   page.on("close", () => void context.close());
@@ -38,7 +42,7 @@ async function visit(route: string, viewport: ViewportName, { bypassCSP = false,
     const url = new URL(request.url());
     if (url.protocol !== "data:" && url.origin !== origin) problems.push(`request to ${request.url()}`);
   });
-  const response = await page.goto(`${suite.site.url}${route}`, networkIdle ? { waitUntil: "networkidle" } : {});
+  const response = await page.goto(`${suite.site.url}${route}`, { waitUntil });
   return { page, problems, response };
 }
 
@@ -47,7 +51,7 @@ const everyPage = routes.flatMap((route) => viewportNames.map((viewport) => [rou
 describe.each(everyPage)("%s at %s size", (route, viewport) => {
   it("requests nothing from another origin, all the way to network idle", async () => {
     // A check about the network itself: every request the page will make, so it waits until none is left.
-    const { page, problems, response } = await visit(route, viewport, { networkIdle: true });
+    const { page, problems, response } = await visit(route, viewport, { waitUntil: "networkidle" });
     expect(response?.status()).toBe(200);
     expect(problems.filter((problem) => problem.startsWith("request to "))).toEqual([]);
     await page.close();
