@@ -5,7 +5,7 @@ import path from "node:path";
 import type { GatsbyConfig } from "gatsby";
 import rehypeSlug from "rehype-slug";
 import { site } from "./src/site";
-import { ConfigError, readEnv, siteSettings } from "./server/config";
+import { ConfigError, readEnv, siteSettings } from "./config/env";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
 import { runAfterBuild } from "./after-build/steps";
-import { placeholderVerificationToken, readEnv } from "./server/config";
+import { placeholderVerificationToken, readEnv } from "./config/env";
 import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "./src/lib/legal-rules";
 
 const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");

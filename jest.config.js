@@ -41,6 +41,8 @@ module.exports = {
       testEnvironment: "node",
       testMatch: [
         "<rootDir>/server/**/*.test.ts",
+        "<rootDir>/config/**/*.test.ts",
+        "<rootDir>/waitlist/**/*.test.ts",
         "<rootDir>/test/server/**/*.test.ts",
         "<rootDir>/after-build/**/*.test.ts",
       ],

@@ -1,7 +1,7 @@
 // Gatsby's runtime needs its loader and router; unit tests get plain stand-ins.
 // https://www.gatsbyjs.com/docs/how-to/testing/unit-testing/#3-useful-mocks-to-complete-your-testing-environment
 import React, { type AnchorHTMLAttributes } from "react";
-import { readEnv, siteSettings } from "../server/config";
+import { readEnv, siteSettings } from "../config/env";
 import type { SiteSettings } from "../src/components/use-site-settings";
 
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; state?: unknown };

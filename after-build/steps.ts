@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { htmlPages, netlifyHeaders } from "../server/headers";
-import { precompress } from "../server/precompress";
-import { netlifyRedirects } from "../server/private-files";
-import { siteSettings } from "../server/config";
+import { htmlPages, netlifyHeaders } from "./headers";
+import { precompress } from "./precompress";
+import { netlifyRedirects } from "./private-files";
+import { siteSettings } from "../config/env";
 import { addCompileHints } from "./compile-hints";
 import { brokenLinks } from "./links";
 import { withPaintFirstLoader } from "./paint-first";

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { readEnv } from "../server/config";
+import { readEnv } from "../config/env";
 
 /*
  * The Chromium the browser tests, the bench and make-images drive, found in

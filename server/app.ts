@@ -3,17 +3,17 @@ import path from "node:path";
 import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
-import { cacheControlFor, htmlHeaders, securityHeaders } from "./headers";
-import { encodings } from "./precompress";
+import { cacheControlFor, htmlHeaders, securityHeaders } from "../after-build/headers";
+import { encodings } from "../after-build/precompress";
 import { requestLog, waitlistMiddleware, type WaitlistEndpoints } from "./http";
-import { renderResultPage, resultPagePolicy } from "./pages";
-import { isPrivatePath } from "./private-files";
+import { renderResultPage, resultPagePolicy } from "../waitlist/pages";
+import { isPrivatePath } from "../after-build/private-files";
 
 export interface AppOptions {
   publicDir: string;
   /** The waitlist's receiver (POST /) and leave link (/waitlist/leave). */
   endpoints: WaitlistEndpoints;
-  /** How many proxies of yours stand in front (config.ts); 0 for none. */
+  /** How many proxies of yours stand in front (config/env.ts); 0 for none. */
   trustProxy?: number;
   log?: (line: string) => void;
   /** Where a server error (a 5xx: the store failing, say) is reported, with its stack. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readEnv, serverConfig, type EnvSource } from "./config";
-import { mailConfig } from "./mailer";
+import { readEnv, serverConfig, type EnvSource } from "../config/env";
+import { mailConfig } from "../waitlist/mailer";
 import { requestLog, waitlistEndpoint, waitlistMiddleware } from "./http";
 import { openWaitlist } from "./waitlist";
 

@@ -1,7 +1,7 @@
 import http, { type RequestListener } from "node:http";
 import type { Socket } from "node:net";
-import { clientKey } from "./client-address";
-import { securityHeaders } from "./headers";
+import { clientKey } from "../waitlist/client-address";
+import { securityHeaders } from "../after-build/headers";
 
 export interface ServerLimits {
   /** The whole request, headers and body, must arrive within this (Node's default: 5 minutes). */

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import morgan from "morgan";
-import { listeningOrigins } from "./client-address";
-import type { FormReply, FormRequest } from "./form-request";
-import { isLeavePath, type Leave } from "./leave";
-import type { Receiver } from "./receiver";
+import { listeningOrigins } from "./listening-origins";
+import type { FormReply, FormRequest } from "../waitlist/form-request";
+import { isLeavePath, type Leave } from "../waitlist/leave";
+import type { Receiver } from "../waitlist/receiver";
 
 type Next = (error?: unknown) => void;
 type Request = IncomingMessage & { ip?: string; originalUrl?: string };

@@ -1,8 +1,8 @@
 import { NetlifyAPI } from "@netlify/api";
 import { site } from "../src/site";
-import { attributionFrom, type Attribution } from "./attribution";
-import type { Env } from "./config";
-import { checkEmail } from "./email-address";
+import { attributionFrom, type Attribution } from "../waitlist/attribution";
+import type { Env } from "../config/env";
+import { checkEmail } from "../waitlist/email-address";
 
 /*
  * The waitlist as Netlify Forms holds it, read through Netlify's own API

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { createApp } from "./app";
-import { ConfigError, readEnv, serverConfig } from "./config";
+import { ConfigError, readEnv, serverConfig } from "../config/env";
 import { createHttpServer } from "./http-server";
-import { mailConfig } from "./mailer";
-import { StoreError } from "./store";
+import { mailConfig } from "../waitlist/mailer";
+import { StoreError } from "../waitlist/sqlite-store";
 import { openWaitlist } from "./waitlist";
 import { site } from "../src/site";
 

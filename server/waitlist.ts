@@ -1,9 +1,9 @@
-import { createConfirmations, type ConfirmationOptions } from "./confirmations";
-import { createLeave, leaveLimiter } from "./leave";
-import { newLeaveSecret } from "./leave-token";
-import { createMailer, type MailConfig } from "./mailer";
-import { createReceiver, type ReceiverOptions } from "./receiver";
-import { WaitlistStore } from "./store";
+import { createConfirmations, type ConfirmationOptions } from "../waitlist/confirmations";
+import { createLeave, leaveLimiter } from "../waitlist/leave";
+import { newLeaveSecret } from "../waitlist/leave-token";
+import { createMailer, type MailConfig } from "../waitlist/mailer";
+import { createReceiver, type ReceiverOptions } from "../waitlist/receiver";
+import { WaitlistStore } from "../waitlist/sqlite-store";
 
 export interface WaitlistOptions
   extends

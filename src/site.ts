@@ -3,7 +3,7 @@
  * specification fixes, and the brand, so a rename or a change is one edit.
  * Copy the spec leaves to us (the hero's pitch, the feature cards' bodies)
  * stays in its component, where it is written once. What depends on the
- * environment (the URL, the contact address) is server/config.ts's.
+ * environment (the URL, the contact address) is config/env.ts's.
  */
 
 /** Working name of the product: the spec does not give one. */
@@ -36,7 +36,7 @@ export const site = {
   /**
    * The meta tag of the video platform's developer-portal site verification,
    * shown only on the legal pages. Its token is TIKTOK_SITE_VERIFICATION
-   * (server/config.ts), like the site's URL and contact address.
+   * (config/env.ts), like the site's URL and contact address.
    */
   siteVerificationMetaName: "tiktok-developers-site-verification",
   /**

@@ -3,10 +3,10 @@
 // It sends a new waitlist signup the same confirmation as the project's own
 // server, once the submission is confirmed through Netlify's API: anyone can
 // post a forged event to a function's URL.
-import { confirmationMessage } from "../../server/confirmation-message";
-import { checkEmail, maskEmail } from "../../server/email-address";
-import { readEnv, type Env } from "../../server/config";
-import { createMailer, mailConfig } from "../../server/mailer";
+import { confirmationMessage } from "../../waitlist/confirmation-message";
+import { checkEmail, maskEmail } from "../../waitlist/email-address";
+import { readEnv, type Env } from "../../config/env";
+import { createMailer, mailConfig } from "../../waitlist/mailer";
 import {
   isOwnSiteUrl,
   netlifyForms,

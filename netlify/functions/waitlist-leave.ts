@@ -4,9 +4,9 @@
 // pages and one-click POST; the address is removed from Netlify Forms by
 // deleting every waitlist submission that holds it, through Netlify's API.
 import { Readable } from "node:stream";
-import { readEnv, serverConfig, type Env } from "../../server/config";
-import { formReply, refuse, type FormReply } from "../../server/form-request";
-import { createLeave, leaveLimiter, privateHeaders } from "../../server/leave";
+import { readEnv, serverConfig, type Env } from "../../config/env";
+import { formReply, refuse, type FormReply } from "../../waitlist/form-request";
+import { createLeave, leaveLimiter, privateHeaders } from "../../waitlist/leave";
 import { netlifyForms, netlifySiteOrigins, requiredLeaveSecret, setupProblemLine } from "../../server/netlify-forms";
 
 export interface HttpEvent {

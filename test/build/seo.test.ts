@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { builtPage } from "./built-page";
-import { siteSettings } from "../../server/config";
+import { siteSettings } from "../../config/env";
 
 const publicDir = path.resolve(__dirname, "../../public");
 const read = (name: string) => readFileSync(path.join(publicDir, name), "utf8");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "../../src/lib/legal-rules";
 import { legalShortcodes } from "../../src/components/legal-shortcodes";
 import { site } from "../../src/site";
-import { siteSettings } from "../../server/config";
+import { siteSettings } from "../../config/env";
 
 const root = path.resolve(__dirname, "../..");
 

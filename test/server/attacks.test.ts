@@ -1,7 +1,7 @@
 import net from "node:net";
-import { ConfigError, readEnv, serverConfig } from "../../server/config";
-import { createReceiver } from "../../server/receiver";
-import { WaitlistStore } from "../../server/store";
+import { ConfigError, readEnv, serverConfig } from "../../config/env";
+import { createReceiver } from "../../waitlist/receiver";
+import { WaitlistStore } from "../../waitlist/sqlite-store";
 import { form, formType, removeDir, request, signupBody, startServer, type TestServer } from "./harness";
 
 /*

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { simpleParser } from "mailparser";
-import { run } from "../../server/cli";
+import { run } from "../../waitlist/cli";
 import { formType, removeDir, request, signupBody, startServer, type Adapter, type TestServer } from "./harness";
 import { closedPort, leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
 import { until } from "../support/until";

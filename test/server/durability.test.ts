@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { WaitlistStore } from "../../server/store";
+import { WaitlistStore } from "../../waitlist/sqlite-store";
 import { formType, removeDir, request, signupBody, writePublicDir } from "./harness";
 import { runServe, spawnServe } from "./process";
 import { until } from "../support/until";

@@ -8,11 +8,11 @@ import express from "express";
 import { createApp } from "../../server/app";
 import { developWaitlistMiddleware } from "../../server/develop";
 import { createHttpServer, type ServerLimits } from "../../server/http-server";
-import type { Confirmations } from "../../server/confirmations";
-import { readEnv } from "../../server/config";
-import { mailConfig } from "../../server/mailer";
-import { precompress } from "../../server/precompress";
-import type { WaitlistStore } from "../../server/store";
+import type { Confirmations } from "../../waitlist/confirmations";
+import { readEnv } from "../../config/env";
+import { mailConfig } from "../../waitlist/mailer";
+import { precompress } from "../../after-build/precompress";
+import type { WaitlistStore } from "../../waitlist/sqlite-store";
 import { openWaitlist } from "../../server/waitlist";
 
 export type Adapter = "start" | "develop";

@@ -1,6 +1,6 @@
-import { run } from "../../server/cli";
-import { leaveToken } from "../../server/leave-token";
-import { resultPagePolicy } from "../../server/pages";
+import { run } from "../../waitlist/cli";
+import { leaveToken } from "../../waitlist/leave-token";
+import { resultPagePolicy } from "../../waitlist/pages";
 import {
   form,
   formType,

@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
-import { run } from "../../server/cli";
+import { run } from "../../waitlist/cli";
 import { NetlifySetupError } from "../../server/netlify-forms";
-import type { WaitlistStats } from "../../server/stats";
+import type { WaitlistStats } from "../../waitlist/stats";
 import { netlifySite, startNetlifyApi, type NetlifyApiStandIn, type StandInSubmission } from "./netlify-api";
 
 const { siteId, token, formId } = netlifySite;

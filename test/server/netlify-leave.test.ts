@@ -3,8 +3,8 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { handler as submissionCreated } from "../../netlify/functions/submission-created";
 import { handler as leave, type HttpEvent } from "../../netlify/functions/waitlist-leave";
-import { leaveToken } from "../../server/leave-token";
-import { resultPagePolicy } from "../../server/pages";
+import { leaveToken } from "../../waitlist/leave-token";
+import { resultPagePolicy } from "../../waitlist/pages";
 import { netlifySite, setUpNetlifyFunctions, type NetlifyApiStandIn, type StandInSubmission } from "./netlify-api";
 import { leaveLinks, type TestSmtpServer } from "./smtp";
 

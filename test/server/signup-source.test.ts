@@ -1,5 +1,5 @@
-import { noAttribution } from "../../server/attribution";
-import { run } from "../../server/cli";
+import { noAttribution } from "../../waitlist/attribution";
+import { run } from "../../waitlist/cli";
 import { formType, request, signupBody, serverForEachTest, type Adapter, type TestServer } from "./harness";
 
 interface Exported {

@@ -1,4 +1,4 @@
-import { ConfigError, readEnv, serverConfig } from "./config";
+import { ConfigError, readEnv, serverConfig } from "../config/env";
 import { leaveToken, leaveUrl, newLeaveSecret, verifyLeaveToken } from "./leave-token";
 
 const secret = "a-secret-of-at-least-32-characters";

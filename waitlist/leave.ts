@@ -1,5 +1,5 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
-import { siteSettings } from "./config";
+import { siteSettings } from "../config/env";
 import {
   acceptsHtml,
   formReply,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { site } from "../src/site";
 import { leaveUrl } from "./leave-token";
 import escapeHtml from "escape-html";
-import { siteSettings } from "./config";
+import { siteSettings } from "../config/env";
 
 export interface MailMessage {
   to: string;

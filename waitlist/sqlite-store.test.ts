@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { noAttribution } from "./attribution";
-import { migrations, schemaVersion, StoreError, WaitlistStore } from "./store";
+import { migrations, schemaVersion, StoreError, WaitlistStore } from "./sqlite-store";
 
 let dir: string;
 let file: string;

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { siteSettings } from "./config";
+import { siteSettings } from "../config/env";
 import { checkEmail } from "./email-address";
 
 /*

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { site } from "../src/site";
-import type { Env } from "./config";
+import type { Env } from "../config/env";
 import type { MailMessage } from "./confirmation-message";
 
 export interface MailConfig {
@@ -20,7 +20,7 @@ export interface Mailer {
   close(): void;
 }
 
-/** Where confirmations go, from SMTP_URL, MAIL_FROM and OUTBOX_DIR (config.ts checks them). */
+/** Where confirmations go, from SMTP_URL, MAIL_FROM and OUTBOX_DIR (config/env.ts checks them). */
 export function mailConfig(env: Env): MailConfig {
   return {
     smtpUrl: env.SMTP_URL,

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { run } from "./cli";
 import { renderStats, waitlistStats, type StatsSignup } from "./stats";
-import { WaitlistStore } from "./store";
+import { WaitlistStore } from "./sqlite-store";
 
 const at = (
   createdAt: string,

@@ -1,7 +1,7 @@
 import { confirmationMessage } from "./confirmation-message";
 import { maskEmail } from "./email-address";
 import type { Mailer } from "./mailer";
-import type { OwedConfirmation, WaitlistStore } from "./store";
+import type { OwedConfirmation, WaitlistStore } from "./sqlite-store";
 
 export interface ConfirmationOptions {
   store: WaitlistStore;

@@ -1,6 +1,6 @@
 import { createConfirmations } from "./confirmations";
 import type { Mailer } from "./mailer";
-import { WaitlistStore } from "./store";
+import { WaitlistStore } from "./sqlite-store";
 
 /** A mailer whose sends finish only when the test says so. */
 function heldMailer() {

@@ -14,7 +14,7 @@ import {
   type FormRequest,
   type Outcome,
 } from "./form-request";
-import type { SignupSource, WaitlistStore } from "./store";
+import type { SignupSource, WaitlistStore } from "./sqlite-store";
 
 export interface NewSignup {
   email: string;

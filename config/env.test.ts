@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { ConfigError, configurationRows, placeholderVerificationToken, readEnv, type EnvSource } from "./config";
+import { ConfigError, configurationRows, placeholderVerificationToken, readEnv, type EnvSource } from "./env";
 
 const root = path.resolve(__dirname, "..");
 
@@ -147,7 +147,7 @@ describe("a bad value at an entry point", () => {
 
   it.each([
     ["the build (gatsby-config.ts)", "gatsby-config.ts"],
-    ["the CLI", "server/cli.ts"],
+    ["the CLI", "waitlist/cli.ts"],
   ])("stops %s with the one line", async (_what, file) => {
     const failure = await run(process.execPath, ["--import", "tsx", path.join(root, file), "count"], {
       cwd: root,

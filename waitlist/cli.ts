@@ -2,14 +2,14 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
-import { ConfigError, readEnv, serverConfig, type EnvSource } from "./config";
+import { ConfigError, readEnv, serverConfig, type EnvSource } from "../config/env";
 import { createConfirmations } from "./confirmations";
 import { checkEmail } from "./email-address";
 import { createMailer, mailConfig } from "./mailer";
-import { NetlifySetupError, netlifyForms } from "./netlify-forms";
+import { NetlifySetupError, netlifyForms } from "../server/netlify-forms";
 import { renderStats, waitlistStats, type WaitlistStats } from "./stats";
-import { StoreError, WaitlistStore, type Signup } from "./store";
-import { signingSecret } from "./waitlist";
+import { StoreError, WaitlistStore, type Signup } from "./sqlite-store";
+import { signingSecret } from "../server/waitlist";
 
 const usage = `Usage: npm run waitlist -- <command>
 

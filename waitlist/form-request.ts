@@ -5,8 +5,8 @@ import contentType from "content-type";
 import getRawBody from "raw-body";
 import { RateLimiterRes, type RateLimiterMemory } from "rate-limiter-flexible";
 import { clientKey } from "./client-address";
-import { siteSettings } from "./config";
-import { securityHeaders } from "./headers";
+import { siteSettings } from "../config/env";
+import { securityHeaders } from "../after-build/headers";
 import { renderResultPage, resultPagePolicy, type PageAction } from "./pages";
 
 /*
@@ -22,7 +22,7 @@ export interface FormRequest {
   /** The query string, without "?"; "" when there is none. */
   query: string;
   clientIp: string;
-  /** The origins of the address the request came in on (client-address.ts's listeningOrigins); asked only when an Origin is sent. */
+  /** The origins of the address the request came in on (server/listening-origins.ts); asked only when an Origin is sent. */
   ownOrigins: () => readonly string[];
   body: Readable;
 }

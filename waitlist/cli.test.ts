@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { run, UsageError } from "./cli";
-import { StoreError, WaitlistStore } from "./store";
+import { StoreError, WaitlistStore } from "./sqlite-store";
 
 let dir: string;
 let env: NodeJS.ProcessEnv;

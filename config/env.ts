@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { checkEmail } from "./email-address";
+import { checkEmail } from "../waitlist/email-address";
 
 /*
  * The one place the environment is read. Every variable the build, the
