@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { WaitlistStore } from "../waitlist/sqlite-store";
+import { SqliteStore } from "../waitlist/sqlite-store";
 import { spawnServe } from "../test/server/process";
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -48,10 +48,10 @@ async function main() {
   child.kill("SIGTERM");
   await new Promise((resolve) => child.on("exit", resolve));
 
-  const store = new WaitlistStore(dbFile);
-  const stored = store.count();
+  const store = new SqliteStore(dbFile);
+  const stored = await store.count();
   const synchronous = store.pragma("synchronous");
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 
   const acknowledged = result["2xx"];

@@ -3,13 +3,12 @@ import path from "node:path";
 import { createApp } from "./app";
 import { ConfigError, readEnv, serverConfig } from "../config/env";
 import { createHttpServer } from "./http-server";
-import { mailConfig } from "../waitlist/mailer";
-import { StoreError } from "../waitlist/sqlite-store";
-import { openWaitlist } from "./waitlist";
+import { StoreError } from "../waitlist/store";
+import { openSqliteWaitlist, waitlistSettings } from "./waitlist";
 import { site } from "../src/site";
 
 /** npm run serve / npm start: the built site and the waitlist on one port. */
-function main(): void {
+async function main(): Promise<void> {
   const env = readEnv();
   const config = serverConfig(env);
   if (!existsSync(path.join(config.publicDir, "index.html"))) {
@@ -18,15 +17,8 @@ function main(): void {
     );
     process.exit(1);
   }
-  const { store, mailer, confirmations, receiver, leave } = openWaitlist({
-    dbFile: config.dbFile,
-    mail: mailConfig(env),
-    source: "start",
-    rateLimitPerMinute: config.rateLimitPerMinute,
-    leaveRateLimitPerMinute: config.leaveRateLimitPerMinute,
-    leaveSecret: config.leaveSecret,
-    leaseMs: config.confirmationLeaseMs,
-    sweepMs: config.confirmationSweepMs,
+  const { store, mailer, confirmations, receiver, leave } = await openSqliteWaitlist({
+    ...waitlistSettings(env, "start"),
     warn: (message) => console.error(message),
   });
   const app = createApp({ publicDir: config.publicDir, endpoints: { receiver, leave }, trustProxy: config.trustProxy });
@@ -57,8 +49,7 @@ function main(): void {
       // Sends under way finish; the rest stays pending for the next start.
       void confirmations.close().finally(() => {
         mailer.close();
-        store.close();
-        process.exit(0);
+        void store.close().then(() => process.exit(0));
       });
     });
     server.closeAllConnections();
@@ -67,12 +58,10 @@ function main(): void {
   process.once("SIGTERM", stop);
 }
 
-try {
-  main();
-} catch (error) {
+main().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof StoreError) {
     console.error(error.message);
     process.exit(1);
   }
   throw error;
-}
+});

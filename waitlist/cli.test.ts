@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { run, UsageError } from "./cli";
-import { StoreError, WaitlistStore } from "./sqlite-store";
+import { SqliteStore } from "./sqlite-store";
+import { StoreError } from "./store";
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -24,40 +25,43 @@ const adaAttribution = {
   landingPath: "/",
 };
 
-function seed() {
-  const store = new WaitlistStore(env.WAITLIST_DB!);
-  store.add({
+async function seed() {
+  const store = new SqliteStore(env.WAITLIST_DB!);
+  await store.add({
     email: "ada@example.com",
     emailKey: "ada@example.com",
     source: "start",
     at: new Date("2025-06-01T09:00:00Z"),
     attribution: adaAttribution,
   });
-  store.add({
+  await store.add({
     email: '"Byron, Lord"@example.com',
     emailKey: '"byron, lord"@example.com',
     source: "develop",
     at: new Date("2025-06-02T09:00:00Z"),
   });
-  store.add({
+  await store.add({
     email: "=2*5@example.com",
     emailKey: "=2*5@example.com",
     source: "start",
     at: new Date("2025-06-03T09:00:00Z"),
   });
-  store.markConfirmationSent("ada@example.com", new Date("2025-06-01T09:00:01Z"));
-  store.claimConfirmation('"byron, lord"@example.com');
-  store.failConfirmation(
+  await store.markConfirmationSent("ada@example.com", new Date("2025-06-01T09:00:01Z"));
+  await store.claimConfirmation('"byron, lord"@example.com', {
+    now: new Date("2025-06-02T09:00:01Z"),
+    leaseMs: 60_000,
+  });
+  await store.failConfirmation(
     '"byron, lord"@example.com',
     "550 5.1.1 mailbox unavailable",
     new Date("2025-06-02T09:00:02Z"),
   );
-  store.close();
+  await store.close();
 }
 
 describe("npm run waitlist", () => {
   it("counts the addresses", async () => {
-    seed();
+    await seed();
     await expect(run(["count"], env)).resolves.toBe(
       [
         "3 addresses on the waitlist.",
@@ -68,7 +72,7 @@ describe("npm run waitlist", () => {
   });
 
   it("exports CSV that a spreadsheet reads back, quotes and commas included", async () => {
-    seed();
+    await seed();
     expect(parse(await run(["export", "--format", "csv"], env), { columns: true })).toEqual([
       {
         email: "ada@example.com",
@@ -107,9 +111,9 @@ describe("npm run waitlist", () => {
   it.each(["=2*5@example.com", "+1-2@example.com", "-2+3@example.com", "@SUM(1+9)@example.com", "\t=1@example.com"])(
     "exports %j as text a spreadsheet will not run as a formula",
     async (email) => {
-      const store = new WaitlistStore(env.WAITLIST_DB!);
-      store.add({ email, emailKey: email, source: "start" });
-      store.close();
+      const store = new SqliteStore(env.WAITLIST_DB!);
+      await store.add({ email, emailKey: email, source: "start" });
+      await store.close();
       const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true }) as { email: string }[];
       expect(row!.email).toBe(`'${email}`);
     },
@@ -118,22 +122,22 @@ describe("npm run waitlist", () => {
   it.each(['=HYPERLINK("https://evil.test")', "+1", "-1", "@SUM(A1)", "\tcmd", "\rcmd"])(
     "exports the campaign tag %j, which came from a visitor's link, as text in CSV",
     async (tag) => {
-      const store = new WaitlistStore(env.WAITLIST_DB!);
+      const store = new SqliteStore(env.WAITLIST_DB!);
       const attribution = { utmMedium: null, utmCampaign: null, utmContent: null, utmTerm: null, landingPath: "/" };
-      store.add({
+      await store.add({
         email: "a@example.com",
         emailKey: "a@example.com",
         source: "start",
         attribution: { ...attribution, utmSource: tag, ref: tag },
       });
-      store.close();
+      await store.close();
       const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true }) as Record<string, string>[];
       expect([row!.utm_source, row!.ref]).toEqual([`'${tag}`, `'${tag}`]);
     },
   );
 
   it("exports JSON to a file", async () => {
-    seed();
+    await seed();
     const out = path.join(dir, "signups.json");
     await expect(run(["export", "--format", "json", "--out", out], env)).resolves.toBe(`Wrote ${out}.`);
     expect(JSON.parse(readFileSync(out, "utf8"))).toEqual([
@@ -165,7 +169,7 @@ describe("npm run waitlist", () => {
     await expect(run(["count"], env)).rejects.toThrow(
       /No waitlist store at .*\(npm start\); set WAITLIST_DB to read another file\./,
     );
-    seed();
+    await seed();
     await expect(run(["export"], env)).rejects.toThrow(
       new UsageError("Say which format: --format csv or --format json."),
     );
@@ -176,22 +180,22 @@ describe("npm run waitlist", () => {
   });
 
   it("removes an address however it is spelled, with any confirmation still owed, and says so", async () => {
-    seed();
+    await seed();
     await expect(run(["remove", "  =2*5@EXAMPLE.com "], env)).resolves.toBe(
       "Removed =2*5@example.com (on the list since 2025-06-03T09:00:00.000Z); any confirmation still owed to it is cancelled.",
     );
     await expect(run(["remove", "=2*5@example.com"], env)).resolves.toBe(
       "=2*5@example.com is not on the waitlist; nothing removed.",
     );
-    const store = WaitlistStore.openExisting(env.WAITLIST_DB!);
-    expect(store.all().map((signup) => signup.email)).toEqual(["ada@example.com", '"Byron, Lord"@example.com']);
-    expect(store.pendingConfirmations()).toEqual([]);
-    expect(store.departures()).toBe(1);
-    store.close();
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    expect((await store.all()).map((signup) => signup.email)).toEqual(["ada@example.com", '"Byron, Lord"@example.com']);
+    expect(await store.pendingConfirmations()).toEqual([]);
+    expect(await store.departures()).toBe(1);
+    await store.close();
   });
 
   it("refuses to remove without exactly one valid address", async () => {
-    seed();
+    await seed();
     await expect(run(["remove"], env)).rejects.toThrow(
       "Say which address to remove: npm run waitlist -- remove <address>",
     );

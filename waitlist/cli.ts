@@ -8,8 +8,9 @@ import { checkEmail } from "./email-address";
 import { createMailer, mailConfig } from "./mailer";
 import { NetlifySetupError, netlifyForms } from "../server/netlify-forms";
 import { renderStats, waitlistStats, type WaitlistStats } from "./stats";
-import { StoreError, WaitlistStore, type Signup } from "./sqlite-store";
-import { signingSecret } from "../server/waitlist";
+import { SqliteStore } from "./sqlite-store";
+import { StoreError, type Signup } from "./store";
+import { signingSecret } from "./waitlist";
 
 const usage = `Usage: npm run waitlist -- <command>
 
@@ -51,7 +52,7 @@ const csvColumns = columns.map((column) => column.replace(/[A-Z]/g, (letter) => 
 /** One exported signup: from the store, or from Netlify Forms (no confirmation columns there). */
 export type ExportRow = Omit<
   Signup,
-  "id" | "emailKey" | "source" | "confirmationSentAt" | "confirmationFailedAt" | "confirmationError"
+  "emailKey" | "source" | "confirmationSentAt" | "confirmationFailedAt" | "confirmationError"
 > &
   Partial<Pick<Signup, "confirmationSentAt" | "confirmationFailedAt" | "confirmationError">> & { source: string };
 
@@ -96,32 +97,32 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
     if (extra.length !== 1) throw new UsageError(`Say which address to remove: npm run waitlist -- remove <address>`);
     const checked = checkEmail(extra[0]);
     if (!checked.ok) throw new UsageError(`"${extra[0]}" is not a valid address: ${checked.reason}`);
-    const store = WaitlistStore.openExisting(config.dbFile);
+    const store = SqliteStore.openExisting(config.dbFile);
     try {
-      const removed = store.remove(checked.key, "operator");
+      const removed = await store.remove(checked.key, "operator", new Date());
       return removed
         ? `Removed ${removed.email} (on the list since ${removed.createdAt}); any confirmation still owed to it is cancelled.`
         : `${checked.email} is not on the waitlist; nothing removed.`;
     } finally {
-      store.close();
+      await store.close();
     }
   }
   if (extra.length > 0) throw new UsageError(`Unexpected "${extra.join(" ")}".\n\n${usage}`);
   if (command === "count") {
-    const store = WaitlistStore.openExisting(config.dbFile);
+    const store = SqliteStore.openExisting(config.dbFile);
     try {
-      const count = store.count();
-      const { sent, pending, failed } = store.confirmationCounts();
+      const count = await store.count();
+      const { sent, pending, failed } = await store.confirmationCounts();
       const lines = [
         `${count} ${count === 1 ? "address" : "addresses"} on the waitlist.`,
         `Confirmations: ${sent} sent, ${pending} pending, ${failed} refused by the mail server.`,
       ];
-      for (const refused of store.failedConfirmations()) {
+      for (const refused of await store.failedConfirmations()) {
         lines.push(`  refused: ${refused.email} (${refused.failedAt}): ${refused.error}`);
       }
       return lines.join("\n");
     } finally {
-      store.close();
+      await store.close();
     }
   }
   if (command === "stats") {
@@ -136,15 +137,18 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       stats = waitlistStats(await forms.waitlistRows(), { days });
       from = `Netlify Forms, site ${forms.siteId}`;
     } else {
-      const store = WaitlistStore.openExisting(config.dbFile);
+      const store = SqliteStore.openExisting(config.dbFile);
       try {
-        stats = waitlistStats(store.statsRows(), {
+        stats = waitlistStats(await store.statsRows(), {
           days,
-          confirmations: { ...store.confirmationCounts(), lastError: store.lastConfirmationError() ?? null },
-          left: store.departures(),
+          confirmations: {
+            ...(await store.confirmationCounts()),
+            lastError: (await store.lastConfirmationError()) ?? null,
+          },
+          left: await store.departures(),
         });
       } finally {
-        store.close();
+        await store.close();
       }
       const relative = path.relative(process.cwd(), config.dbFile);
       from = relative.startsWith("..") ? config.dbFile : relative;
@@ -157,11 +161,11 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
     if (values.netlify) {
       rows = await netlifyForms(env).waitlistRows();
     } else {
-      const store = WaitlistStore.openExisting(config.dbFile);
+      const store = SqliteStore.openExisting(config.dbFile);
       try {
-        rows = store.all();
+        rows = await store.all();
       } finally {
-        store.close();
+        await store.close();
       }
     }
     const output = exportSignups(rows, values.format);
@@ -172,13 +176,13 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
     return output.replace(/\n$/, "");
   }
   if (command === "resend-pending") {
-    const store = WaitlistStore.openExisting(config.dbFile);
+    const store = SqliteStore.openExisting(config.dbFile);
     const mailer = createMailer(mailConfig(env));
     try {
       const { sent, held, pending, refused } = await createConfirmations({
         store,
         mailer,
-        leaveSecret: signingSecret(store, config.leaveSecret),
+        leaveSecret: await signingSecret(store, config.leaveSecret),
         log: () => {},
       }).resendPending();
       const lines = [
@@ -192,7 +196,7 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       return lines.join("\n");
     } finally {
       mailer.close();
-      store.close();
+      await store.close();
     }
   }
   throw new UsageError(`Unknown command "${command}".\n\n${usage}`);

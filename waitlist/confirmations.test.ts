@@ -1,6 +1,6 @@
 import { createConfirmations } from "./confirmations";
 import type { Mailer } from "./mailer";
-import { WaitlistStore } from "./sqlite-store";
+import { SqliteStore } from "./sqlite-store";
 
 /** A mailer whose sends finish only when the test says so. */
 function heldMailer() {
@@ -24,12 +24,13 @@ function heldMailer() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-function storeWith(count: number) {
-  const store = new WaitlistStore(":memory:");
-  const owed = Array.from({ length: count }, (_, i) => {
+async function storeWith(count: number) {
+  const store = new SqliteStore(":memory:");
+  const owed = [];
+  for (let i = 0; i < count; i++) {
     const entry = { email: `c${i}@example.com`, emailKey: `c${i}@example.com` };
-    return { ...entry, createdAt: store.add({ ...entry, source: "start" }).createdAt };
-  });
+    owed.push({ ...entry, createdAt: (await store.add({ ...entry, source: "start" })).createdAt });
+  }
   return { store, owed };
 }
 
@@ -37,7 +38,7 @@ const leaveSecret = "a-secret-of-at-least-32-characters";
 
 describe("confirmations under a burst", () => {
   it("keeps at most four messages in flight and sends every one", async () => {
-    const { store, owed } = storeWith(10);
+    const { store, owed } = await storeWith(10);
     const { mailer, held, most } = heldMailer();
     const confirmations = createConfirmations({ store, mailer, leaveSecret, log: () => {} });
     owed.forEach(confirmations.sendSoon);
@@ -48,12 +49,12 @@ describe("confirmations under a burst", () => {
     }
     await confirmations.idle();
     expect(most()).toBe(4);
-    expect(store.pendingConfirmations()).toEqual([]);
-    store.close();
+    expect(await store.pendingConfirmations()).toEqual([]);
+    await store.close();
   });
 
   it("on close, finishes the sends under way and leaves the queued ones pending", async () => {
-    const { store, owed } = storeWith(10);
+    const { store, owed } = await storeWith(10);
     const { mailer, held } = heldMailer();
     const confirmations = createConfirmations({ store, mailer, leaveSecret, log: () => {} });
     owed.forEach(confirmations.sendSoon);
@@ -61,10 +62,10 @@ describe("confirmations under a burst", () => {
     const closing = confirmations.close();
     for (const release of held.splice(0)) release();
     await closing;
-    expect(store.pendingConfirmations()).toHaveLength(6);
+    expect(await store.pendingConfirmations()).toHaveLength(6);
     confirmations.sendSoon(owed[9]!);
     await confirmations.idle();
-    expect(store.pendingConfirmations()).toHaveLength(6);
-    store.close();
+    expect(await store.pendingConfirmations()).toHaveLength(6);
+    await store.close();
   });
 });

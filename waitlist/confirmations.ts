@@ -1,10 +1,10 @@
 import { confirmationMessage } from "./confirmation-message";
 import { maskEmail } from "./email-address";
 import type { Mailer } from "./mailer";
-import type { OwedConfirmation, WaitlistStore } from "./sqlite-store";
+import type { ConfirmationQueue, OwedConfirmation, WaitlistStore } from "./store";
 
 export interface ConfirmationOptions {
-  store: WaitlistStore;
+  store: WaitlistStore & ConfirmationQueue;
   mailer: Mailer;
   /** What each message's leave link is signed with (leave-token.ts). */
   leaveSecret: string;
@@ -15,10 +15,15 @@ export interface ConfirmationOptions {
   /** How often the running server looks for owed confirmations (start()). */
   sweepMs?: number;
   log?: (line: string) => void;
+  /** What time it is: the real clock, or a simulation's (the Netlify bench runs five minutes in seconds). */
+  clock?: () => Date;
 }
 
+/** The retry schedule after a failure that may pass: 5 s, 30 s, 2 min, 10 min, then hourly. */
 const defaultRetryDelaysMs = [5_000, 30_000, 120_000, 600_000, 3_600_000] as const;
 const maxConcurrentSends = 4;
+/** Owed confirmations one sweep takes on; the next sweep takes the rest. */
+const sweepBatch = 100;
 
 /** What one attempt came to. */
 export type Attempt =
@@ -52,6 +57,7 @@ export function createConfirmations({
   leaseMs = 120_000,
   sweepMs = 30_000,
   log = (line) => console.error(line),
+  clock = () => new Date(),
 }: ConfirmationOptions) {
   const inFlight = new Set<Promise<unknown>>();
 
@@ -61,23 +67,23 @@ export function createConfirmations({
 
   /** One attempt, holding the address in the store while it runs, so no two senders send it. */
   async function deliver(owed: OwedConfirmation): Promise<Attempt> {
-    if (!store.claimConfirmation(owed.emailKey, { leaseMs })) return { outcome: "not-ours" };
+    const attempt = await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
+    if (attempt === undefined) return { outcome: "not-ours" };
     try {
       await mailer.send(messageFor(owed));
     } catch (error) {
       const reason = (error as Error).message.split("\n")[0] || "unknown error";
       if (isPermanentFailure(error)) {
-        store.failConfirmation(owed.emailKey, reason);
+        await store.failConfirmation(owed.emailKey, reason, clock());
         log(`confirmation to ${maskEmail(owed.email)} refused for good (${reason}); no more attempts`);
         return { outcome: "refused", reason };
       }
-      const attempts = store.confirmationAttempts(owed.emailKey);
-      const delay = retryDelaysMs[Math.min(attempts, retryDelaysMs.length) - 1] ?? 60_000;
-      store.releaseConfirmation(owed.emailKey, reason, new Date(Date.now() + delay));
+      const delay = retryDelaysMs[Math.min(attempt, retryDelaysMs.length) - 1] ?? 60_000;
+      await store.releaseConfirmation(owed.emailKey, reason, new Date(clock().getTime() + delay));
       log(`confirmation to ${maskEmail(owed.email)} failed (${reason}); retrying in ${delay / 1000} s`);
       return { outcome: "retry", reason };
     }
-    store.markConfirmationSent(owed.emailKey);
+    await store.markConfirmationSent(owed.emailKey, clock());
     return { outcome: "sent" };
   }
 
@@ -124,7 +130,7 @@ export function createConfirmations({
     sweeping ??= (async () => {
       const result: SweepResult = { sent: 0, retrying: 0, refused: 0 };
       try {
-        const due = store.dueConfirmations();
+        const due = await store.dueConfirmations(clock(), sweepBatch);
         for (const done of await Promise.all(due.map(attempt))) {
           if (done?.outcome === "sent") result.sent++;
           else if (done?.outcome === "retry") result.retrying++;
@@ -151,7 +157,7 @@ export function createConfirmations({
   /** For `npm run waitlist -- resend-pending`: one attempt for every owed address, due or not. */
   async function resendPending(): Promise<ResendResult> {
     const result: ResendResult = { sent: 0, held: 0, pending: [], refused: [] };
-    for (const owed of store.pendingConfirmations()) {
+    for (const owed of await store.pendingConfirmations()) {
       const done = await deliver(owed);
       if (done.outcome === "sent") result.sent++;
       else if (done.outcome === "not-ours") result.held++;

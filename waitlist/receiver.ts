@@ -14,7 +14,7 @@ import {
   type FormRequest,
   type Outcome,
 } from "./form-request";
-import type { SignupSource, WaitlistStore } from "./sqlite-store";
+import type { SignupSource, WaitlistStore } from "./store";
 
 export interface NewSignup {
   email: string;
@@ -81,7 +81,7 @@ export function createReceiver(options: ReceiverOptions) {
     // Where it came from: the page the form was on, as the browser names it (attribution.ts).
     const referer = header(request.headers, "referer");
     const attribution = referer ? attributionFrom(referer, siteOrigins(request)) : undefined;
-    const { added, createdAt } = options.store.add({
+    const { added, createdAt } = await options.store.add({
       email: checked.email,
       emailKey: checked.key,
       source: options.source,

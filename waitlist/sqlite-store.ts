@@ -1,38 +1,17 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { noAttribution, type Attribution } from "./attribution";
+import { noAttribution } from "./attribution";
 import type { StatsSignup } from "./stats";
-
-export type SignupSource = "develop" | "start";
-
-export interface Signup extends Attribution {
-  id: number;
-  email: string;
-  emailKey: string;
-  createdAt: string;
-  source: SignupSource;
-  /** When the confirmation e-mail was handed to the mail server; null while it is owed. */
-  confirmationSentAt: string | null;
-  /** When the mail server refused the address for good (a 5xx reply); no more attempts are made. */
-  confirmationFailedAt: string | null;
-  /** The mail server's last error for this address, if any. */
-  confirmationError: string | null;
-}
-
-/** An address owed its confirmation e-mail. */
-export interface OwedConfirmation {
-  email: string;
-  emailKey: string;
-  createdAt: string;
-}
-
-export interface ConfirmationCounts {
-  sent: number;
-  /** Still owed: not sent, not failed for good. */
-  pending: number;
-  failed: number;
-}
+import {
+  StoreError,
+  type ConfirmationCounts,
+  type DepartureKind,
+  type FullStore,
+  type NewSignup,
+  type OwedConfirmation,
+  type Signup,
+} from "./store";
 
 /**
  * Each entry migrates the schema one version up; `PRAGMA user_version` says
@@ -76,18 +55,15 @@ export const migrations: readonly string[] = [
    ALTER TABLE signups ADD COLUMN landing_path TEXT;`,
 ];
 
-/** How an address left: the page's button, a mail client's one-click POST, or the operator's command. */
-export type DepartureKind = "link" | "one-click" | "operator";
-
 export const schemaVersion = migrations.length;
 
-export class StoreError extends Error {}
-
 /**
- * The waitlist in one SQLite file. WAL with synchronous=FULL: when add()
- * returns, the row is on disk and survives a crash or power loss.
+ * The waitlist of npm start and gatsby develop in one SQLite file. WAL with
+ * synchronous=FULL: when add() resolves, the row is on disk and survives a
+ * crash or power loss. better-sqlite3 is synchronous; each method is one
+ * statement or one transaction, so no two requests interleave inside one.
  */
-export class WaitlistStore {
+export class SqliteStore implements FullStore {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly insert: Database.Statement<
@@ -119,7 +95,7 @@ export class WaitlistStore {
   }
 
   /** Opens an existing store for reading, or explains what to run when there is none. */
-  static openExisting(file: string): WaitlistStore {
+  static openExisting(file: string): SqliteStore {
     const resolved = path.resolve(file);
     try {
       new Database(resolved, { readonly: true, fileMustExist: true }).close();
@@ -128,7 +104,7 @@ export class WaitlistStore {
         `No waitlist store at ${resolved}. Signups are stored there once the site runs (npm start); set WAITLIST_DB to read another file.`,
       );
     }
-    return new WaitlistStore(resolved);
+    return new SqliteStore(resolved);
   }
 
   private assertSettings(): void {
@@ -159,13 +135,10 @@ export class WaitlistStore {
     upgrade();
   }
 
-  /** Stores a signup unless its key is already listed (then counts a repeat). Durable on return. */
-  add(entry: { email: string; emailKey: string; source: SignupSource; at?: Date; attribution?: Attribution }): {
-    added: boolean;
-    createdAt: string;
-  } {
+  async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
     const createdAt = (entry.at ?? new Date()).toISOString();
     const a = entry.attribution ?? noAttribution;
+    // A listed address is counted as a repeat: the same durable write as a new one (see the constructor).
     const { repeats } = this.insert.get(
       entry.email,
       entry.emailKey,
@@ -182,23 +155,20 @@ export class WaitlistStore {
     return { added: repeats === 0, createdAt };
   }
 
-  /**
-   * Takes the right to send one address's confirmation for `leaseMs`, so two
-   * senders (the server and resend-pending) never both send it. False when it
-   * was sent already, failed for good, or another sender holds it.
-   */
-  claimConfirmation(emailKey: string, { now = new Date(), leaseMs = 120_000 } = {}): boolean {
-    const { changes } = this.db
+  async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
+    const row = this.db
       .prepare(
         `UPDATE signups SET confirmation_claimed_until = ?, confirmation_attempts = confirmation_attempts + 1
          WHERE email_key = ? AND confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL
-           AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < ?)`,
+           AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < ?)
+         RETURNING confirmation_attempts AS attempt`,
       )
-      .run(new Date(now.getTime() + leaseMs).toISOString(), emailKey, now.toISOString());
-    return changes === 1;
+      .get(new Date(now.getTime() + leaseMs).toISOString(), emailKey, now.toISOString()) as
+      { attempt: number } | undefined;
+    return row?.attempt;
   }
 
-  markConfirmationSent(emailKey: string, at = new Date()): void {
+  async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
     this.db
       .prepare(
         `UPDATE signups SET confirmation_sent_at = ?, confirmation_claimed_until = NULL, confirmation_error = NULL,
@@ -208,11 +178,7 @@ export class WaitlistStore {
       .run(at.toISOString(), emailKey);
   }
 
-  /**
-   * Gives a claim back after a failed attempt, keeping the error for the
-   * operator; the next attempt is due at `retryAt`.
-   */
-  releaseConfirmation(emailKey: string, error: string, retryAt: Date): void {
+  async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
     this.db
       .prepare(
         `UPDATE signups SET confirmation_claimed_until = NULL, confirmation_error = ?, confirmation_next_at = ?
@@ -221,8 +187,7 @@ export class WaitlistStore {
       .run(error.slice(0, 500), retryAt.toISOString(), emailKey);
   }
 
-  /** The mail server refused the address for good: no more attempts; the error stays for the operator. */
-  failConfirmation(emailKey: string, error: string, at = new Date()): void {
+  async failConfirmation(emailKey: string, error: string, at: Date): Promise<void> {
     this.db
       .prepare(
         `UPDATE signups SET confirmation_claimed_until = NULL, confirmation_error = ?, confirmation_failed_at = ?,
@@ -232,28 +197,16 @@ export class WaitlistStore {
       .run(error.slice(0, 500), at.toISOString(), emailKey);
   }
 
-  /** How many attempts one address's confirmation has had (each claim is one). */
-  confirmationAttempts(emailKey: string): number {
-    const row = this.db.prepare("SELECT confirmation_attempts AS n FROM signups WHERE email_key = ?").get(emailKey) as
-      { n: number } | undefined;
-    return row?.n ?? 0;
-  }
-
-  /** Addresses still owed a confirmation (not sent, not failed for good), oldest first. */
-  pendingConfirmations(): OwedConfirmation[] {
+  async pendingConfirmations(): Promise<OwedConfirmation[]> {
     return this.db
       .prepare(
         `SELECT email, email_key AS emailKey, created_at AS createdAt FROM signups
-         WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL ORDER BY id`,
+         WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL ORDER BY created_at, id`,
       )
       .all() as OwedConfirmation[];
   }
 
-  /**
-   * Owed confirmations a sender may try now: nobody holds them (or the hold
-   * has expired: its sender died) and any retry they wait for is due.
-   */
-  dueConfirmations(now = new Date(), limit = 100): OwedConfirmation[] {
+  async dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
     const at = now.toISOString();
     return this.db
       .prepare(
@@ -261,13 +214,12 @@ export class WaitlistStore {
          WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL
            AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < ?)
            AND (confirmation_next_at IS NULL OR confirmation_next_at <= ?)
-         ORDER BY id LIMIT ?`,
+         ORDER BY created_at, id LIMIT ?`,
       )
       .all(at, at, limit) as OwedConfirmation[];
   }
 
-  /** Addresses the mail server refused for good, with its error. */
-  failedConfirmations(): { email: string; failedAt: string; error: string }[] {
+  async failedConfirmations(): Promise<{ email: string; failedAt: string; error: string }[]> {
     return this.db
       .prepare(
         `SELECT email, confirmation_failed_at AS failedAt, confirmation_error AS error FROM signups
@@ -276,7 +228,7 @@ export class WaitlistStore {
       .all() as { email: string; failedAt: string; error: string }[];
   }
 
-  confirmationCounts(): ConfirmationCounts {
+  async confirmationCounts(): Promise<ConfirmationCounts> {
     return this.db
       .prepare(
         `SELECT count(confirmation_sent_at) AS sent,
@@ -288,22 +240,17 @@ export class WaitlistStore {
   }
 
   /**
-   * The secret leave links are signed with when WAITLIST_SECRET is not set:
-   * made once, on first use, and kept here, so links keep working across
-   * restarts and in a copy of the file.
+   * Kept in the file (the leave links' secret when WAITLIST_SECRET is not
+   * set), so links keep working across restarts and in a copy of the file.
    */
-  leaveSecret(make: () => string): string {
-    this.db.prepare("INSERT INTO settings (name, value) VALUES ('leave_secret', ?) ON CONFLICT DO NOTHING").run(make());
-    return (this.db.prepare("SELECT value FROM settings WHERE name = 'leave_secret'").get() as { value: string }).value;
+  async secret(name: "leave", make: () => string): Promise<string> {
+    const key = `${name}_secret`;
+    this.db.prepare("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING").run(key, make());
+    return (this.db.prepare("SELECT value FROM settings WHERE name = ?").get(key) as { value: string }).value;
   }
 
-  /**
-   * Deletes every record of one address: its signup and, with it, any
-   * confirmation still owed. Counts the departure (when and how, not who) and
-   * clears the write-ahead log, so the address is gone from the files too.
-   * Returns what was removed; undefined when the address was not listed.
-   */
-  remove(emailKey: string, how: DepartureKind, at = new Date()): { email: string; createdAt: string } | undefined {
+  /** Also clears the write-ahead log afterwards, so the address is gone from the files too. */
+  async remove(emailKey: string, how: DepartureKind, at: Date) {
     const removed = this.db.transaction(() => {
       const row = this.db
         .prepare("DELETE FROM signups WHERE email_key = ? RETURNING email, created_at AS createdAt")
@@ -315,8 +262,7 @@ export class WaitlistStore {
     return removed;
   }
 
-  /** The mail server's words on the most recent confirmation that failed, for good or for now; undefined when none has. */
-  lastConfirmationError(): string | undefined {
+  async lastConfirmationError(): Promise<string | undefined> {
     const row = this.db
       .prepare(
         `SELECT confirmation_error AS error FROM signups
@@ -327,31 +273,30 @@ export class WaitlistStore {
     return row?.error;
   }
 
-  /** How many addresses have left the list. */
-  departures(): number {
+  async departures(): Promise<number> {
     return (this.db.prepare("SELECT count(*) AS n FROM departures").get() as { n: number }).n;
   }
 
-  /** What `stats` needs of every signup, and no more (all() of 100,000 rows takes a second). */
-  statsRows(): StatsSignup[] {
+  /** Four columns of every row, no more (all() of 100,000 rows takes a second). */
+  async statsRows(): Promise<StatsSignup[]> {
     return this.db
       .prepare("SELECT created_at AS createdAt, utm_source AS utmSource, utm_campaign AS utmCampaign, ref FROM signups")
       .all() as StatsSignup[];
   }
 
-  count(): number {
+  async count(): Promise<number> {
     return (this.db.prepare("SELECT count(*) AS n FROM signups").get() as { n: number }).n;
   }
 
-  all(): Signup[] {
+  async all(): Promise<Signup[]> {
     return this.db
       .prepare(
-        `SELECT id, email, email_key AS emailKey, created_at AS createdAt, source,
+        `SELECT email, email_key AS emailKey, created_at AS createdAt, source,
                 confirmation_sent_at AS confirmationSentAt, confirmation_failed_at AS confirmationFailedAt,
                 confirmation_error AS confirmationError,
                 utm_source AS utmSource, utm_medium AS utmMedium, utm_campaign AS utmCampaign,
                 utm_content AS utmContent, utm_term AS utmTerm, ref, landing_path AS landingPath
-         FROM signups ORDER BY id`,
+         FROM signups ORDER BY created_at, id`,
       )
       .all() as Signup[];
   }
@@ -364,7 +309,7 @@ export class WaitlistStore {
     return String(this.db.pragma("integrity_check", { simple: true }));
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
 }

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { run } from "./cli";
 import { renderStats, waitlistStats, type StatsSignup } from "./stats";
-import { WaitlistStore } from "./sqlite-store";
+import { SqliteStore } from "./sqlite-store";
 
 const at = (
   createdAt: string,
@@ -148,28 +148,28 @@ describe("npm run waitlist -- stats", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function seed(): NodeJS.ProcessEnv {
+  async function seed(): Promise<NodeJS.ProcessEnv> {
     const file = path.join(dir, "waitlist.db");
-    const store = new WaitlistStore(file);
-    signups.forEach((signup, n) => {
+    const store = new SqliteStore(file);
+    for (const [n, signup] of signups.entries()) {
       const email = `p${n}@example.com`;
-      store.add({
+      await store.add({
         email,
         emailKey: email,
         source: "start",
         at: new Date(signup.createdAt),
         attribution: { ...signup, utmMedium: null, utmContent: null, utmTerm: null, landingPath: "/" },
       });
-      if (n > 0) store.markConfirmationSent(email);
-    });
-    store.add({ email: "gone@example.com", emailKey: "gone@example.com", source: "start" });
-    store.remove("gone@example.com", "one-click");
-    store.close();
+      if (n > 0) await store.markConfirmationSent(email, new Date(signup.createdAt));
+    }
+    await store.add({ email: "gone@example.com", emailKey: "gone@example.com", source: "start" });
+    await store.remove("gone@example.com", "one-click", new Date());
+    await store.close();
     return { WAITLIST_DB: file };
   }
 
   it("prints with --json the same figures the text shows, from the store", async () => {
-    const env = seed();
+    const env = await seed();
     const figures = JSON.parse(await run(["stats", "--json", "--days", "7"], env)) as ReturnType<typeof waitlistStats>;
     expect(figures).toEqual({
       ...waitlistStats(signups, { now, days: 7 }),
@@ -181,23 +181,23 @@ describe("npm run waitlist -- stats", () => {
     expect(text).toContain("  left the list  1");
   });
 
-  it("takes its days from TZ, as a founder's shell sets it", () => {
+  it("takes its days from TZ, as a founder's shell sets it", async () => {
     // TZ is read once by a process: the command runs in its own, at the real time.
     jest.useRealTimers();
     const file = path.join(dir, "tz.db");
-    const store = new WaitlistStore(file);
+    const store = new SqliteStore(file);
     const realNow = Date.now();
     const hoursAgo = [1, 5, 9, 13, 17, 21, 30];
     const recent = hoursAgo.map((hours) => at(new Date(realNow - hours * 3_600_000).toISOString()));
-    recent.forEach((signup, n) =>
-      store.add({
+    for (const [n, signup] of recent.entries()) {
+      await store.add({
         email: `t${n}@example.com`,
         emailKey: `t${n}@example.com`,
         source: "start",
         at: new Date(signup.createdAt),
-      }),
-    );
-    store.close();
+      });
+    }
+    await store.close();
     const expected = () => waitlistStats(recent, { now: new Date(), days: 3, timeZone: "Pacific/Kiritimati" }).days;
     const before = expected();
     const output = execFileSync(
@@ -215,7 +215,7 @@ describe("npm run waitlist -- stats", () => {
   });
 
   it.each(["0", "367", "seven"])("refuses --days %s", async (days) => {
-    await expect(run(["stats", "--days", days], seed())).rejects.toThrow(
+    await expect(run(["stats", "--days", days], await seed())).rejects.toThrow(
       `--days must be a whole number from 1 to 366 (got "${days}").`,
     );
   });

@@ -1,7 +1,7 @@
 import net from "node:net";
 import { ConfigError, readEnv, serverConfig } from "../../config/env";
 import { createReceiver } from "../../waitlist/receiver";
-import { WaitlistStore } from "../../waitlist/sqlite-store";
+import { SqliteStore } from "../../waitlist/sqlite-store";
 import { form, formType, removeDir, request, signupBody, startServer, type TestServer } from "./harness";
 
 /*
@@ -301,7 +301,7 @@ describe("11. DNS rebinding: Origin is checked against the site and the listenin
 
 describe("12. membership cannot be timed", () => {
   it("queues a new signup's confirmation only once the reply is written", async () => {
-    const store = new WaitlistStore(":memory:");
+    const store = new SqliteStore(":memory:");
     const queued: string[] = [];
     const receiver = createReceiver({
       store,
@@ -322,7 +322,7 @@ describe("12. membership cannot be timed", () => {
     expect(queued).toEqual([]);
     reply.afterReply!();
     expect(queued).toEqual(["new@example.com"]);
-    store.close();
+    await store.close();
   });
 
   it("answers a new and a listed address alike, and mails the new one after answering", async () => {

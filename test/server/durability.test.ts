@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { WaitlistStore } from "../../waitlist/sqlite-store";
+import { SqliteStore } from "../../waitlist/sqlite-store";
 import { formType, removeDir, request, signupBody, writePublicDir } from "./harness";
 import { runServe, spawnServe } from "./process";
 import { until } from "../support/until";
@@ -67,13 +67,13 @@ describe("the npm start server as a process", () => {
     await Promise.all(clients);
 
     expect(acknowledged.length).toBeGreaterThan(50);
-    const store = new WaitlistStore(env().WAITLIST_DB);
+    const store = new SqliteStore(env().WAITLIST_DB);
     try {
       expect(store.integrityCheck()).toBe("ok");
-      const stored = new Set(store.all().map((row) => row.email));
+      const stored = new Set((await store.all()).map((row) => row.email));
       expect(acknowledged.filter((email) => !stored.has(email))).toEqual([]);
     } finally {
-      store.close();
+      await store.close();
     }
 
     // And it starts again on the same file, with the data.
@@ -87,15 +87,15 @@ describe("the npm start server as a process", () => {
       expect(reply.status).toBe(200);
 
       // With no manual step, every owed confirmation goes out once the crashed sender's hold has run out.
-      const pending = () => {
-        const store = new WaitlistStore(env().WAITLIST_DB);
+      const pending = async () => {
+        const store = new SqliteStore(env().WAITLIST_DB);
         try {
-          return store.confirmationCounts().pending;
+          return (await store.confirmationCounts()).pending;
         } finally {
-          store.close();
+          await store.close();
         }
       };
-      await until(() => pending() === 0, 30_000);
+      await until(async () => (await pending()) === 0, 30_000);
       const recipients = outboxRecipients();
       expect(recipients.length).toBe(new Set(recipients).size); // never two for one address
       const mailed = new Set(recipients);

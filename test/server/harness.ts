@@ -12,8 +12,9 @@ import type { Confirmations } from "../../waitlist/confirmations";
 import { readEnv } from "../../config/env";
 import { mailConfig } from "../../waitlist/mailer";
 import { precompress } from "../../after-build/precompress";
-import type { WaitlistStore } from "../../waitlist/sqlite-store";
-import { openWaitlist } from "../../server/waitlist";
+import type { Waitlist } from "../../waitlist/waitlist";
+import type { FullStore } from "../../waitlist/store";
+import { openSqliteWaitlist } from "../../server/waitlist";
 
 export type Adapter = "start" | "develop";
 
@@ -139,11 +140,11 @@ export async function startServer(
   await precompress(publicDir);
   const logs: string[] = [];
   const log = (line: string) => logs.push(line);
-  let store: WaitlistStore | undefined;
+  let store: FullStore | undefined;
   let confirmations: Confirmations | undefined;
   let app: express.Express;
   if (adapter === "start") {
-    const waitlist = openWaitlist({
+    const waitlist = await openSqliteWaitlist({
       dbFile,
       mail: mailConfig(readEnv(mailEnv)),
       source: "start",
@@ -155,7 +156,7 @@ export async function startServer(
       log,
     });
     ({ store, confirmations } = waitlist);
-    if (sweepMs !== undefined) void confirmations.start();
+    if (sweepMs !== undefined) void waitlist.confirmations.start();
     app = createApp({ publicDir, endpoints: waitlist, trustProxy, log });
   } else {
     // Gatsby's develop server is an Express app; mount the middleware the way gatsby-config does.
@@ -203,7 +204,7 @@ export async function startServer(
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await confirmations?.close();
-      store?.close();
+      await store?.close();
     },
   };
 }
@@ -243,18 +244,22 @@ export function serverForEachTest(
  */
 export function serveBuildForSuite(publicDir: string): { url: () => string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), "build-served-"));
-  const waitlist = openWaitlist({
-    dbFile: path.join(dir, "waitlist.db"),
-    mail: mailConfig(readEnv({ OUTBOX_DIR: dir })),
-    source: "start",
-    rateLimitPerMinute: 5,
+  let waitlist: Waitlist;
+  let server: http.Server;
+  beforeAll(async () => {
+    waitlist = await openSqliteWaitlist({
+      dbFile: path.join(dir, "waitlist.db"),
+      mail: mailConfig(readEnv({ OUTBOX_DIR: dir })),
+      source: "start",
+      rateLimitPerMinute: 5,
+    });
+    server = createHttpServer(createApp({ publicDir, endpoints: waitlist, log: () => {} }));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   });
-  const server = createHttpServer(createApp({ publicDir, endpoints: waitlist, log: () => {} }));
-  beforeAll(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)));
   afterAll(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    waitlist.store.close();
+    await waitlist.store.close();
     waitlist.mailer.close();
     removeDir(dir);
   });

@@ -3,9 +3,9 @@
  * with the condition's source. For what happens after a reply (a mail sent,
  * a row written): tests wait on the condition, never for a fixed time.
  */
-export async function until(condition: () => boolean, ms = 10_000): Promise<void> {
+export async function until(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Condition not met within ${ms} ms: ${condition.toString()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

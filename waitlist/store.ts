@@ -1,0 +1,119 @@
+import type { Attribution } from "./attribution";
+import type { StatsSignup } from "./stats";
+
+/*
+ * The one store interface of the waitlist, in three parts by what they may
+ * cost. Every deployment has a store that implements all three: SQLite for
+ * npm start and gatsby develop (sqlite-store.ts), Netlify Blobs on Netlify
+ * (blobs-store.ts); one contract suite runs against both (store.contract.ts).
+ *
+ *   WaitlistStore      what a request may do: read and write one address by
+ *                      its key. Constant work, whatever the list's size.
+ *   ConfirmationQueue  what the sweep needs: the confirmations still owed.
+ *                      Work grows with that backlog, never with the list.
+ *   WaitlistLedger     the founders' commands: whole-list reads.
+ *
+ * A request path is handed a WaitlistStore only, so it cannot read the list.
+ */
+
+/** Where a signup was taken: npm start, gatsby develop, or Netlify's function. */
+export type SignupSource = "develop" | "start" | "netlify";
+
+/** How an address left: the page's button, a mail client's one-click POST, or the operator's command. */
+export type DepartureKind = "link" | "one-click" | "operator";
+
+export interface NewSignup {
+  email: string;
+  /** What the address is unique on (email-address.ts). */
+  emailKey: string;
+  source: SignupSource;
+  at?: Date;
+  attribution?: Attribution;
+}
+
+/** One signup as every store keeps it. */
+export interface Signup extends Attribution {
+  email: string;
+  emailKey: string;
+  /** UTC, ISO 8601. */
+  createdAt: string;
+  source: SignupSource;
+  /** When the confirmation e-mail was handed to the mail server; null while it is owed. */
+  confirmationSentAt: string | null;
+  /** When the mail server refused the address for good (a 5xx reply); no more attempts are made. */
+  confirmationFailedAt: string | null;
+  /** The mail server's last error for this address, if any. */
+  confirmationError: string | null;
+}
+
+/** An address owed its confirmation e-mail. */
+export interface OwedConfirmation {
+  email: string;
+  emailKey: string;
+  createdAt: string;
+}
+
+export interface ConfirmationCounts {
+  sent: number;
+  /** Still owed: not sent, not failed for good. */
+  pending: number;
+  failed: number;
+}
+
+/** A store that cannot be opened or used as it is; its message says what to do. */
+export class StoreError extends Error {}
+
+export interface WaitlistStore {
+  /**
+   * Stores a signup unless its key is already listed; the first signup of an
+   * address is the one kept, with its attribution. A new address is owed a
+   * confirmation. Durable once it resolves.
+   */
+  add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }>;
+  /**
+   * Takes the right to send one address's confirmation until `now + leaseMs`,
+   * so that two senders never both send it. Resolves with this attempt's
+   * number (1 for the first), or undefined when it was sent already, failed
+   * for good, is held by another sender, or the address is not listed.
+   */
+  claimConfirmation(emailKey: string, options: { now: Date; leaseMs: number }): Promise<number | undefined>;
+  markConfirmationSent(emailKey: string, at: Date): Promise<void>;
+  /** Gives a claim back after a failure that may pass, keeping the error; the next attempt is due at `retryAt`. */
+  releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void>;
+  /** The mail server refused the address for good: no more attempts; the error stays for the operator. */
+  failConfirmation(emailKey: string, error: string, at: Date): Promise<void>;
+  /**
+   * Deletes every record of one address, with any confirmation still owed,
+   * and counts the departure (when and how, never who). Resolves with what
+   * was removed; undefined when the address was not listed.
+   */
+  remove(emailKey: string, how: DepartureKind, at: Date): Promise<{ email: string; createdAt: string } | undefined>;
+  /** A secret kept in the store: made with `make` on first use, the same ever after. */
+  secret(name: "leave", make: () => string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface ConfirmationQueue {
+  /** Owed confirmations a sender may try at `now`: nobody holds them, and any retry is due. At most `limit`, oldest first. */
+  dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]>;
+  /** Every owed confirmation, due or not (resend-pending), oldest first. */
+  pendingConfirmations(): Promise<OwedConfirmation[]>;
+}
+
+export interface WaitlistLedger {
+  count(): Promise<number>;
+  confirmationCounts(): Promise<ConfirmationCounts>;
+  /** Addresses the mail server refused for good, with its error. */
+  failedConfirmations(): Promise<{ email: string; failedAt: string; error: string }[]>;
+  /** The mail server's words on the most recent confirmation that failed, for good or for now. */
+  lastConfirmationError(): Promise<string | undefined>;
+  /** How many addresses have left the list. */
+  departures(): Promise<number>;
+  /** What `stats` needs of every signup, and no more. */
+  statsRows(): Promise<StatsSignup[]>;
+  /** Every signup, oldest first. */
+  all(): Promise<Signup[]>;
+}
+
+/** A deployment's whole store. */
+export type FullStore = WaitlistStore & ConfirmationQueue & WaitlistLedger;

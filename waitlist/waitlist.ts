@@ -1,0 +1,69 @@
+import { createConfirmations, type ConfirmationOptions } from "./confirmations";
+import { createLeave, leaveLimiter } from "./leave";
+import { newLeaveSecret } from "./leave-token";
+import type { Mailer } from "./mailer";
+import { createReceiver, type ReceiverOptions } from "./receiver";
+import type { FullStore } from "./store";
+
+export interface WaitlistOptions
+  extends
+    Pick<ConfirmationOptions, "retryDelaysMs" | "leaseMs" | "sweepMs" | "log" | "clock">,
+    Pick<ReceiverOptions, "source" | "rateLimitPerMinute" | "warn"> {
+  /** The deployment's store: SQLite for npm start and gatsby develop, Netlify Blobs on Netlify. */
+  store: FullStore;
+  mailer: Mailer;
+  /** WAITLIST_SECRET; without it, the one the store made and keeps. */
+  leaveSecret?: string;
+  /** Requests to the leave link per client IP per minute. */
+  leaveRateLimitPerMinute?: number;
+}
+
+/** What leave links are signed with: WAITLIST_SECRET when set, else the one the store made and keeps. */
+export function signingSecret(store: Pick<FullStore, "secret">, configured: string | undefined): Promise<string> {
+  return configured ? Promise.resolve(configured) : store.secret("leave", newLeaveSecret);
+}
+
+/**
+ * The waitlist as every deployment runs it (npm start, gatsby develop,
+ * Netlify's functions, the tests): the receiver behind POST /, a
+ * confirmation e-mail sent after each new signup (a server starts the
+ * confirmations' schedule with confirmations.start(); on Netlify a scheduled
+ * function sweeps), and the leave link that e-mail carries. Only the store
+ * and the HTTP adapter differ between deployments.
+ */
+export async function createWaitlist({
+  store,
+  mailer,
+  source,
+  rateLimitPerMinute,
+  warn,
+  retryDelaysMs,
+  leaseMs,
+  sweepMs,
+  log,
+  clock,
+  leaveSecret,
+  leaveRateLimitPerMinute = 60,
+}: WaitlistOptions) {
+  const secret = await signingSecret(store, leaveSecret);
+  const confirmations = createConfirmations({
+    store,
+    mailer,
+    leaveSecret: secret,
+    retryDelaysMs,
+    leaseMs,
+    sweepMs,
+    log,
+    clock,
+  });
+  const receiver = createReceiver({ store, source, rateLimitPerMinute, onNewSignup: confirmations.sendSoon, warn });
+  const leave = createLeave({
+    secret,
+    remove: async (address, how) => void (await store.remove(address.key, how, clock?.() ?? new Date())),
+    limiter: leaveLimiter(leaveRateLimitPerMinute),
+    warn,
+  });
+  return { store, mailer, confirmations, receiver, leave };
+}
+
+export type Waitlist = Awaited<ReturnType<typeof createWaitlist>>;
