@@ -12,7 +12,7 @@ const shared = {
   },
   testPathIgnorePatterns: ["/node_modules/", "/\\.cache/", "/public/"],
   transformIgnorePatterns: [
-    "node_modules/(?!(gatsby|gatsby-script|gatsby-link|@mdx-js/react|@netlify/api|node-fetch|data-uri-to-buffer|fetch-blob|formdata-polyfill|p-wait-for|p-timeout|picoquery)/)",
+    "node_modules/(?!(gatsby|gatsby-script|gatsby-link|@mdx-js/react|@netlify/api|@netlify/blobs|@netlify/runtime-utils|@netlify/otel|p-limit|yocto-queue|node-fetch|data-uri-to-buffer|fetch-blob|formdata-polyfill|p-wait-for|p-timeout|picoquery)/)",
   ],
   globals: { __PATH_PREFIX__: "" },
 };

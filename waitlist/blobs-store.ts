@@ -1,0 +1,473 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Store } from "@netlify/blobs";
+import pLimit from "p-limit";
+import { noAttribution } from "./attribution";
+import type { StatsSignup } from "./stats";
+import type { ConfirmationCounts, DepartureKind, FullStore, NewSignup, OwedConfirmation, Signup } from "./store";
+
+/*
+ * The waitlist on Netlify, in Netlify Blobs (one site-wide store, strong
+ * consistency for every read). Keys, by what they hold:
+ *
+ *   signups/<h>           one address: its signup, attribution and confirmation
+ *                         state. <h> is the SHA-256 of the address's key, so no
+ *                         address appears in a key or a listing. The source of truth.
+ *   pending/<h>/<stamp>   a note that <h> changed and may owe a confirmation. Written
+ *                         before every change, removed by the sweep once <h> owes
+ *                         nothing and its ledger row is up to date. The sweep lists
+ *                         this prefix: its length is the backlog, never the list.
+ *   ledger/<nnnnnn>       the list for the founders' commands, a thousand rows a
+ *                         blob, kept by the sweep: a whole-list read is N/1000 gets.
+ *   left/<h>/<ms>         that <h> left at <ms>, for a sweep folding <h> at the same
+ *                         moment (fold() below); the sweep deletes it after an hour.
+ *   departures/<iso>-<r>  that someone left, when and how; never who.
+ *   settings/<name>       secrets the store keeps.
+ *
+ * Every change to signups/<h> is a compare-and-swap (onlyIfMatch with the
+ * ETag of the read it is based on; onlyIfNew for the first signup): Netlify
+ * applies a conditional write atomically, so of two concurrent writers one
+ * wins and the other reads again. (The local BlobsServer the tests use checks
+ * then writes, so races are tested on the SQLite side; see the README.)
+ */
+
+interface BlobRecord extends Signup {
+  /** Attempts at the confirmation so far (each claim is one). */
+  attempts: number;
+  /** Who holds the confirmation: nobody, or a sender until this time. */
+  claimedUntil: string | null;
+  /** When a confirmation that failed for now is due again. */
+  confirmationNextAt: string | null;
+  /** The ledger blob holding this address's row, once the sweep has folded it. */
+  chunk: string | null;
+  /** Set by remove() before it erases anything; the record is gone to everyone but the one finishing the leave. */
+  leaving: { at: string; how: DepartureKind } | null;
+}
+
+/** A ledger row: the signup as the founders' commands read it, and when its retry is due (for `count`). */
+type LedgerRow = Signup & { confirmationNextAt: string | null };
+
+interface Chunk {
+  rows: Record<string, LedgerRow>;
+}
+
+export const blobsStoreName = "waitlist";
+/** Rows per ledger blob: an export of N signups reads about N/1000 blobs. */
+export const rowsPerChunk = 1000;
+/** Reads and writes at once, for the sweep and the founders' commands. */
+const concurrency = 16;
+/** How long a leave's note stays for folding sweeps: any sweep finishes well within it (scheduled functions stop at 30 s). */
+const leftNoteMs = 3_600_000;
+/** Compare-and-swap attempts before giving up on a key others keep changing. */
+const maxAttempts = 8;
+
+const hashOf = (emailKey: string) => createHash("sha256").update(emailKey, "utf8").digest("hex");
+const stamp = (at: Date) => `${String(at.getTime()).padStart(15, "0")}-${randomBytes(4).toString("hex")}`;
+const signupKey = (h: string) => `signups/${h}`;
+const chunkName = (seq: number) => String(seq).padStart(6, "0");
+
+/** What a ledger row shows of a record: everything but who holds it and where it is filed. */
+function ledgerRow({ attempts: _a, claimedUntil: _c, chunk: _k, leaving: _l, ...row }: BlobRecord): LedgerRow {
+  return row;
+}
+
+/** The public fields of a row, in the order the SQLite store gives them. */
+function signupOf(row: LedgerRow): Signup {
+  const { confirmationNextAt: _next, ...signup } = row;
+  return signup;
+}
+
+/** Everything still owed: neither sent nor refused for good. */
+const owes = (record: Pick<Signup, "confirmationSentAt" | "confirmationFailedAt">) =>
+  record.confirmationSentAt === null && record.confirmationFailedAt === null;
+
+export class BlobsStoreError extends Error {}
+
+export class BlobsStore implements FullStore {
+  private readonly clock: () => Date;
+  private readonly rowsPerChunk: number;
+
+  constructor(
+    private readonly blobs: Store,
+    { clock = () => new Date(), chunkRows = rowsPerChunk }: { clock?: () => Date; chunkRows?: number } = {},
+  ) {
+    this.clock = clock;
+    this.rowsPerChunk = chunkRows;
+  }
+
+  private async read(h: string): Promise<{ record: BlobRecord; etag: string } | undefined> {
+    const found = await this.blobs.getWithMetadata(signupKey(h), { type: "json", consistency: "strong" });
+    if (!found) return undefined;
+    return { record: found.data as BlobRecord, etag: found.etag ?? "" };
+  }
+
+  /**
+   * Changes one listed record by compare-and-swap: `change` gets the current
+   * record and returns the new one, or undefined to leave it. Read again and
+   * retried when another writer got there first. Resolves with what was
+   * written; undefined for an address that is not listed, or is leaving.
+   */
+  private async update(h: string, change: (record: BlobRecord) => BlobRecord | undefined) {
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      const current = await this.read(h);
+      if (!current || current.record.leaving) return undefined;
+      const next = change(structuredClone(current.record));
+      if (!next) return undefined;
+      const { modified } = await this.blobs.setJSON(signupKey(h), next, { onlyIfMatch: current.etag });
+      if (modified) return next;
+    }
+    throw new BlobsStoreError(`signups/${h.slice(0, 8)}… kept changing under ${maxAttempts} writes; try again.`);
+  }
+
+  private note(h: string): Promise<unknown> {
+    return this.blobs.set(`pending/${h}/${stamp(this.clock())}`, "");
+  }
+
+  async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
+    const h = hashOf(entry.emailKey);
+    const createdAt = (entry.at ?? this.clock()).toISOString();
+    const record: BlobRecord = {
+      email: entry.email,
+      emailKey: entry.emailKey,
+      createdAt,
+      source: entry.source,
+      confirmationSentAt: null,
+      confirmationFailedAt: null,
+      confirmationError: null,
+      ...noAttribution,
+      ...entry.attribution,
+      attempts: 0,
+      claimedUntil: null,
+      confirmationNextAt: null,
+      chunk: null,
+      leaving: null,
+    };
+    // The note first: a record is never without one while it owes a confirmation, whatever fails after.
+    // A listed address makes the same two writes, so a repeat takes as long as a new signup.
+    await this.note(h);
+    const { modified } = await this.blobs.setJSON(signupKey(h), record, { onlyIfNew: true });
+    return { added: modified, createdAt };
+  }
+
+  async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
+    const written = await this.update(hashOf(emailKey), (record) => {
+      const held = record.claimedUntil !== null && record.claimedUntil >= now.toISOString();
+      if (!owes(record) || held) return undefined;
+      return {
+        ...record,
+        attempts: record.attempts + 1,
+        claimedUntil: new Date(now.getTime() + leaseMs).toISOString(),
+      };
+    });
+    return written?.attempts;
+  }
+
+  async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
+    await this.update(hashOf(emailKey), (record) => ({
+      ...record,
+      confirmationSentAt: at.toISOString(),
+      claimedUntil: null,
+      confirmationError: null,
+      confirmationNextAt: null,
+    }));
+  }
+
+  async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
+    await this.update(hashOf(emailKey), (record) => ({
+      ...record,
+      claimedUntil: null,
+      confirmationError: error.slice(0, 500),
+      confirmationNextAt: retryAt.toISOString(),
+    }));
+  }
+
+  async failConfirmation(emailKey: string, error: string, at: Date): Promise<void> {
+    await this.update(hashOf(emailKey), (record) => ({
+      ...record,
+      claimedUntil: null,
+      confirmationError: error.slice(0, 500),
+      confirmationFailedAt: at.toISOString(),
+      confirmationNextAt: null,
+    }));
+  }
+
+  /**
+   * In an order that leaves no copy behind and that the sweep can finish
+   * after a crash: a note for a sweep folding this address right now (see
+   * fold()), the record marked as leaving (after which no sweep files it
+   * anew), its ledger row erased, the record deleted, the departure counted.
+   */
+  async remove(emailKey: string, how: DepartureKind, at: Date) {
+    const h = hashOf(emailKey);
+    await this.blobs.set(`left/${h}/${String(at.getTime()).padStart(15, "0")}`, "");
+    const marked = await this.update(h, (record) => ({ ...record, leaving: { at: at.toISOString(), how } }));
+    if (!marked) {
+      // Not listed; or a leave that stopped half-way, which this one finishes.
+      const half = await this.read(h);
+      if (!half?.record.leaving) return undefined;
+      return this.finishLeave(h, half.record);
+    }
+    await this.note(h);
+    return this.finishLeave(h, marked);
+  }
+
+  private async finishLeave(h: string, record: BlobRecord) {
+    const leftAt = Date.parse(record.leaving!.at);
+    if (record.chunk) await this.eraseRows(record.chunk, [[h, leftAt]]);
+    await this.blobs.delete(signupKey(h));
+    await this.blobs.setJSON(`departures/${record.leaving!.at}-${randomBytes(4).toString("hex")}`, {
+      how: record.leaving!.how,
+    });
+    return { email: record.email, createdAt: record.createdAt };
+  }
+
+  async secret(name: "leave", make: () => string): Promise<string> {
+    const key = `settings/${name}-secret`;
+    await this.blobs.set(key, make(), { onlyIfNew: true });
+    const value = await this.blobs.get(key, { type: "text", consistency: "strong" });
+    if (!value) throw new BlobsStoreError(`${key} could not be read back.`);
+    return value;
+  }
+
+  async close(): Promise<void> {}
+
+  /** Every address with a pending note, and the notes' keys. */
+  private async notes(): Promise<Map<string, string[]>> {
+    const { blobs } = await this.blobs.list({ prefix: "pending/" });
+    const byHash = new Map<string, string[]>();
+    for (const { key } of blobs) {
+      const h = key.split("/")[1]!;
+      byHash.set(h, [...(byHash.get(h) ?? []), key]);
+    }
+    return byHash;
+  }
+
+  /** The records behind the pending notes: the backlog, read `concurrency` at a time. */
+  private async noted(): Promise<{ h: string; keys: string[]; found?: { record: BlobRecord; etag: string } }[]> {
+    const limit = pLimit(concurrency);
+    return Promise.all(
+      [...(await this.notes())].map(([h, keys]) => limit(async () => ({ h, keys, found: await this.read(h) }))),
+    );
+  }
+
+  private async owed(due?: Date): Promise<OwedConfirmation[]> {
+    const at = due?.toISOString();
+    return (await this.noted())
+      .flatMap(({ found }) => (found && !found.record.leaving ? [found.record] : []))
+      .filter(
+        (record) =>
+          owes(record) &&
+          (at === undefined ||
+            ((record.claimedUntil === null || record.claimedUntil < at) &&
+              (record.confirmationNextAt === null || record.confirmationNextAt <= at))),
+      )
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+      .map(({ email, emailKey, createdAt }) => ({ email, emailKey, createdAt }));
+  }
+
+  dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
+    return this.owed(now).then((owed) => owed.slice(0, limit));
+  }
+
+  pendingConfirmations(): Promise<OwedConfirmation[]> {
+    return this.owed();
+  }
+
+  /** Removes rows from one ledger blob: [address hash, left at (ms)]; a row signed up after that stays. */
+  private async eraseRows(chunk: string, leaving: readonly (readonly [string, number])[]): Promise<void> {
+    await this.changeChunk(chunk, (rows) => {
+      for (const [h, leftAt] of leaving) {
+        const row = rows[h];
+        if (row && Date.parse(row.createdAt) <= leftAt) delete rows[h];
+      }
+    });
+  }
+
+  /** Changes one ledger blob by compare-and-swap; creates it when it does not exist. */
+  private async changeChunk(chunk: string, change: (rows: Record<string, LedgerRow>) => void): Promise<number> {
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      const found = await this.blobs.getWithMetadata(`ledger/${chunk}`, { type: "json", consistency: "strong" });
+      const rows = ((found?.data as Chunk | undefined)?.rows ?? {}) as Record<string, LedgerRow>;
+      change(rows);
+      const { modified } = await this.blobs.setJSON(
+        `ledger/${chunk}`,
+        { rows } satisfies Chunk,
+        found ? { onlyIfMatch: found.etag ?? "" } : { onlyIfNew: true },
+      );
+      if (modified) return Object.keys(rows).length;
+    }
+    throw new BlobsStoreError(`ledger/${chunk} kept changing under ${maxAttempts} writes; the next sweep tries again.`);
+  }
+
+  /** The ledger's blobs, oldest first. */
+  private async chunks(): Promise<string[]> {
+    const { blobs } = await this.blobs.list({ prefix: "ledger/" });
+    return blobs.map(({ key }) => key.slice("ledger/".length)).sort();
+  }
+
+  /**
+   * The sweep's bookkeeping, after it has sent what was due: every noted
+   * address's row written to the ledger as its record now stands, and the
+   * notes of those that owe nothing more removed. Work grows with the
+   * backlog of notes, never with the list. Returns how many rows it wrote.
+   *
+   * A leave racing with this: remove() writes left/<h> before it reads the
+   * record, so either it sees the chunk this fold gave the record and erases
+   * the row itself, or this fold, which lists left/ after writing its rows,
+   * sees the note and erases the row. Either way no row outlives its record.
+   */
+  async fold(limit = 5000): Promise<number> {
+    const noted = (await this.noted()).slice(0, limit);
+    const gone = noted.filter(({ found }) => !found);
+    // A leave that stopped half-way (its function died): finished here, as it would have.
+    const limitWrites = pLimit(concurrency);
+    const halfLeft = noted.filter(({ found }) => found?.record.leaving);
+    await Promise.all(halfLeft.map(({ h, found }) => limitWrites(() => this.finishLeave(h, found!.record))));
+    const present = noted.flatMap(({ h, keys, found }) =>
+      found && !found.record.leaving ? [{ h, keys, ...found }] : [],
+    );
+
+    // Rows without a blob yet go to the newest one, then to new ones, a thousand each.
+    const names = await this.chunks();
+    let current = names.at(-1) ?? chunkName(1);
+    let room = this.rowsPerChunk - (names.length > 0 ? await this.rowCount(current) : 0);
+    const assigned = new Map<string, string>();
+    for (const { h, record } of present) {
+      if (record.chunk) continue;
+      if (room <= 0) {
+        current = chunkName(Number(current) + 1);
+        room = this.rowsPerChunk;
+      }
+      assigned.set(h, current);
+      room--;
+    }
+    const filed = await Promise.all(
+      present.map(({ h, keys, record, etag }) =>
+        limitWrites(async () => {
+          const chunk = record.chunk ?? assigned.get(h)!;
+          if (record.chunk) return { h, keys, record, chunk };
+          // File the record under its blob first, so that a leave from now on finds the row.
+          const { modified } = await this.blobs.setJSON(signupKey(h), { ...record, chunk }, { onlyIfMatch: etag });
+          if (modified) return { h, keys, record: { ...record, chunk }, chunk };
+          const again = await this.update(h, (latest) => (latest.chunk ? latest : { ...latest, chunk }));
+          // Not listed any more, or leaving: its leave takes care of the row.
+          return again ? { h, keys, record: again, chunk: again.chunk! } : undefined;
+        }),
+      ),
+    );
+
+    const byChunk = new Map<string, BlobRecord[]>();
+    for (const entry of filed) {
+      if (entry) byChunk.set(entry.chunk, [...(byChunk.get(entry.chunk) ?? []), entry.record]);
+    }
+    await Promise.all(
+      [...byChunk].map(([chunk, records]) =>
+        limitWrites(() =>
+          this.changeChunk(chunk, (rows) => {
+            for (const record of records) rows[hashOf(record.emailKey)] = ledgerRow(record);
+          }),
+        ),
+      ),
+    );
+
+    // Leaves that began while this fold read their records: erase the rows it may just have written.
+    const { blobs: leftNotes } = await this.blobs.list({ prefix: "left/" });
+    const now = this.clock().getTime();
+    const leaving = new Map<string, number>();
+    for (const { key } of leftNotes) {
+      const [, h, at] = key.split("/");
+      leaving.set(h!, Math.max(leaving.get(h!) ?? 0, Number(at)));
+      if (Number(at) < now - leftNoteMs) await this.blobs.delete(key);
+    }
+    for (const [chunk, records] of byChunk) {
+      const erase = records.flatMap((record) => {
+        const at = leaving.get(hashOf(record.emailKey));
+        return at === undefined ? [] : [[hashOf(record.emailKey), at] as const];
+      });
+      if (erase.length > 0) await this.eraseRows(chunk, erase);
+    }
+
+    // Done with: gone, or filed and owing nothing more. Only the notes read above; newer ones stay.
+    const settled = [
+      ...gone.flatMap(({ keys }) => keys),
+      ...halfLeft.flatMap(({ keys }) => keys),
+      ...filed.flatMap((entry) => (entry && !owes(entry.record) ? entry.keys : [])),
+    ];
+    await Promise.all(settled.map((key) => limitWrites(() => this.blobs.delete(key))));
+    return filed.filter(Boolean).length;
+  }
+
+  private async rowCount(chunk: string): Promise<number> {
+    const found = (await this.blobs.get(`ledger/${chunk}`, { type: "json", consistency: "strong" })) as Chunk | null;
+    return Object.keys(found?.rows ?? {}).length;
+  }
+
+  /**
+   * Every row, oldest first: the ledger, with the records of noted
+   * addresses read afresh (the sweep has not filed their latest state yet).
+   */
+  private async rows(): Promise<LedgerRow[]> {
+    const limit = pLimit(concurrency);
+    const byHash = new Map<string, LedgerRow>();
+    const chunks = await Promise.all(
+      (await this.chunks()).map((chunk) =>
+        limit(
+          async () =>
+            (await this.blobs.get(`ledger/${chunk}`, { type: "json", consistency: "strong" })) as Chunk | null,
+        ),
+      ),
+    );
+    for (const chunk of chunks) for (const [h, row] of Object.entries(chunk?.rows ?? {})) byHash.set(h, row);
+    for (const { h, found } of await this.noted()) {
+      if (found && !found.record.leaving) byHash.set(h, ledgerRow(found.record));
+      else byHash.delete(h);
+    }
+    return [...byHash.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async count(): Promise<number> {
+    return (await this.rows()).length;
+  }
+
+  async confirmationCounts(): Promise<ConfirmationCounts> {
+    const counts = { sent: 0, pending: 0, failed: 0 };
+    for (const row of await this.rows()) {
+      if (row.confirmationSentAt !== null) counts.sent++;
+      else if (row.confirmationFailedAt !== null) counts.failed++;
+      else counts.pending++;
+    }
+    return counts;
+  }
+
+  async failedConfirmations() {
+    return (await this.rows()).flatMap((row) =>
+      row.confirmationFailedAt === null
+        ? []
+        : [{ email: row.email, failedAt: row.confirmationFailedAt, error: row.confirmationError ?? "" }],
+    );
+  }
+
+  async lastConfirmationError(): Promise<string | undefined> {
+    const failing = (await this.rows())
+      .filter((row) => row.confirmationError !== null && row.confirmationSentAt === null)
+      .map((row) => ({ error: row.confirmationError!, at: row.confirmationFailedAt ?? row.confirmationNextAt ?? "" }))
+      .sort((a, b) => b.at.localeCompare(a.at));
+    return failing[0]?.error;
+  }
+
+  async departures(): Promise<number> {
+    return (await this.blobs.list({ prefix: "departures/" })).blobs.length;
+  }
+
+  async statsRows(): Promise<StatsSignup[]> {
+    return (await this.rows()).map(({ createdAt, utmSource, utmCampaign, ref }) => ({
+      createdAt,
+      utmSource,
+      utmCampaign,
+      ref,
+    }));
+  }
+
+  async all(): Promise<Signup[]> {
+    return (await this.rows()).map(signupOf);
+  }
+}
