@@ -17,7 +17,6 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       "react/prop-types": "off",
       "react/react-in-jsx-scope": "off",
-      "react/no-unknown-property": ["error", { ignore: ["netlify-honeypot"] }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
     settings: { react: { version: "18.3" } },

@@ -33,7 +33,7 @@ const config: GatsbyConfig = {
   },
   graphqlTypegen: { generateOnBuild: true },
   trailingSlash: "always",
-  // `gatsby develop` answers the waitlist's POST / like npm start and Netlify Forms do.
+  // `gatsby develop` answers the waitlist's POST / like npm start and Netlify's signup function do.
   // Imported on the first request, so a build, which never calls this, never loads the store (SQLite).
   developMiddleware: (app: { use: (handler: Handler) => void }) => {
     let handler: Promise<Handler> | undefined;

@@ -143,7 +143,7 @@ const variables = {
     secret: true,
     defaultText: "made and kept in the store",
     usedFor:
-      'Signs the leave link in every e-mail (HMAC-SHA256). Not set: the server makes a random one on first start and keeps it in `WAITLIST_DB`. Required on Netlify. See "Leaving the waitlist".',
+      'Signs the leave link in every e-mail (HMAC-SHA256). Not set: the store makes a random one on first use and keeps it (in `WAITLIST_DB`, or in Netlify Blobs). See "Leaving the waitlist".',
   },
   WAITLIST_LEAVE_RATE_LIMIT: {
     schema: wholeNumber(1, 1_000_000, 60),
@@ -197,19 +197,21 @@ const variables = {
     secret: true,
     defaultText: "not set",
     usedFor:
-      "Netlify, scoped to Functions: a personal access token, with which `submission-created` checks each event before mailing and `waitlist-leave` deletes a leaving address's submissions. Not set: both answer 503 and log why.",
+      "For `npm run waitlist -- … --netlify` on your machine: a personal access token, with which the commands reach the Netlify deployment's store through Netlify's API. The functions need none.",
   },
   SITE_ID: {
     schema: text.optional(),
     expected: "a Netlify site id",
     defaultText: "set by Netlify",
-    usedFor: "The site whose `waitlist` form the functions read; Netlify sets it for functions.",
+    usedFor:
+      "The site's id, which Netlify sets in builds and functions; the `--netlify` commands use it when `NETLIFY_SITE_ID` is not set.",
   },
   NETLIFY_SITE_ID: {
     schema: text.optional(),
     expected: "a Netlify site id",
     defaultText: "not set",
-    usedFor: "For `stats --netlify` and `export --netlify` on your machine: the site whose `waitlist` form to read.",
+    usedFor:
+      "For `npm run waitlist -- … --netlify` on your machine: the site whose waitlist to read (_Site configuration → General → Site ID_).",
   },
   NETLIFY_API_URL: {
     schema: httpUrl.optional().transform((value) => value ?? "https://api.netlify.com/api/v1"),
@@ -222,6 +224,13 @@ const variables = {
     expected: "an http:// or https:// URL",
     defaultText: "set by Netlify",
     usedFor: "The site's Netlify address, also counted as this site's origin by the functions.",
+  },
+  NETLIFY_BLOBS_CONTEXT: {
+    schema: text.optional(),
+    expected: "Netlify's Blobs context (base64 JSON)",
+    defaultText: "set by Netlify",
+    usedFor:
+      "Where a function's Netlify Blobs store is: Netlify sets it for every function; read by `@netlify/blobs`. The tests point it at a local Blobs server.",
   },
   CHROME_PATH: {
     schema: text.optional(),

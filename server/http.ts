@@ -24,7 +24,7 @@ function splitUrl(req: Request): { path: string; query: string } {
 
 /**
  * Which endpoint answers a request, with its query string: the receiver
- * anything but GET and HEAD on the site root (the Netlify Forms contract),
+ * anything but GET and HEAD on the site root (the form's contract),
  * the leave endpoint its path; undefined for the site's files.
  */
 export function waitlistEndpoint(req: Request): { name: EndpointName; query: string } | undefined {

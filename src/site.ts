@@ -98,7 +98,7 @@ export const site = {
     formName: "waitlist",
     honeypotField: "bot-field",
     emailField: "email",
-    /** The Netlify Forms contract: the form posts to the site root. */
+    /** The form's contract (Netlify Forms' before it): the form posts to the site root. */
     endpoint: "/",
     /** Spec 9: every message disappears after 7 seconds. */
     messageResetMs: 7000,

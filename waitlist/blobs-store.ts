@@ -130,7 +130,7 @@ export class BlobsStore implements FullStore {
       emailKey: entry.emailKey,
       createdAt,
       source: entry.source,
-      confirmationSentAt: null,
+      confirmationSentAt: entry.confirmationSentAt?.toISOString() ?? null,
       confirmationFailedAt: null,
       confirmationError: null,
       ...noAttribution,
@@ -226,6 +226,28 @@ export class BlobsStore implements FullStore {
     const value = await this.blobs.get(key, { type: "text", consistency: "strong" });
     if (!value) throw new BlobsStoreError(`${key} could not be read back.`);
     return value;
+  }
+
+  /**
+   * Which secret the functions sign leave links with: the one this store keeps,
+   * or WAITLIST_SECRET from Netlify's environment (by its hash). Written when
+   * a function opens the waitlist, read by the founders' resend-pending, which
+   * must sign with the same one.
+   */
+  async noteSigner(configured: string | undefined): Promise<void> {
+    await this.blobs.set("settings/leave-signer", configured ? `environment ${hashOf(configured)}` : "store");
+  }
+
+  /** Why `configured` (the founder's WAITLIST_SECRET) would sign other links than the functions do; undefined when it would not. */
+  async signerProblem(configured: string | undefined): Promise<string | undefined> {
+    const signer = await this.blobs.get("settings/leave-signer", { type: "text", consistency: "strong" });
+    if (!signer || signer === "store") {
+      return configured
+        ? "Netlify's functions sign leave links with the secret their store keeps: unset WAITLIST_SECRET in your shell."
+        : undefined;
+    }
+    if (configured && signer === `environment ${hashOf(configured)}`) return undefined;
+    return "Netlify's functions sign leave links with the WAITLIST_SECRET of Netlify's environment: set the same value in your shell.";
   }
 
   async close(): Promise<void> {}

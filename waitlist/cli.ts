@@ -2,31 +2,36 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
-import { ConfigError, readEnv, serverConfig, type EnvSource } from "../config/env";
+import { ConfigError, readEnv, serverConfig, type Env, type EnvSource } from "../config/env";
 import { createConfirmations } from "./confirmations";
 import { checkEmail } from "./email-address";
 import { createMailer, mailConfig } from "./mailer";
-import { NetlifySetupError, netlifyForms } from "../server/netlify-forms";
+import { NetlifySetupError, openNetlifyAccess, type NetlifyAccess } from "./netlify-access";
+import { formsSignups } from "./netlify-forms";
 import { renderStats, waitlistStats, type WaitlistStats } from "./stats";
 import { SqliteStore } from "./sqlite-store";
-import { StoreError, type Signup } from "./store";
+import { StoreError, type FullStore, type Signup } from "./store";
 import { signingSecret } from "./waitlist";
 
-const usage = `Usage: npm run waitlist -- <command>
+const usage = `Usage: npm run waitlist -- <command> [--netlify]
 
 Commands:
-  stats [--days N] [--json] [--netlify]  the total, the last day and week, signups per day (30 days), top
-                                         sources and campaigns, confirmations and departures
-  count                                  how many addresses are on the waitlist, and their confirmations
-  export --format csv|json [--out FILE] [--netlify]
-                                         every signup with where it came from, to standard output or FILE
-  resend-pending                         send the confirmation e-mails still owed now
-  remove <address>                       take an address off the list (a request by e-mail), as its leave link does
+  stats [--days N] [--json]         the total, the last day and week, signups per day (30 days), top
+                                    sources and campaigns, confirmations and departures
+  count                             how many addresses are on the waitlist, and their confirmations
+  export --format csv|json [--out FILE]
+                                    every signup with where it came from, to standard output or FILE
+  resend-pending                    send the confirmation e-mails still owed now
+  remove <address>                  take an address off the list (a request by e-mail), as its leave link does
+  import-forms                      copy the signups Netlify Forms holds (this site before it kept its
+                                    waitlist in Netlify Blobs) into the Netlify store; needs --netlify
 
-The store is data/waitlist.db, or the file WAITLIST_DB names. Mail goes through
-SMTP_URL, or to data/outbox/ as .eml files when it is not set. With --netlify,
-the waitlist is read from Netlify Forms (NETLIFY_API_TOKEN, NETLIFY_SITE_ID).
-Days are local to TZ.`;
+The store is data/waitlist.db, or the file WAITLIST_DB names. With --netlify,
+it is the Netlify deployment's (Netlify Blobs), reached through Netlify's API
+with NETLIFY_API_TOKEN and NETLIFY_SITE_ID: 500 calls a minute per token, and
+a whole-list command reads about one blob per thousand signups. Mail goes
+through SMTP_URL, or to data/outbox/ as .eml files when it is not set. Days
+are local to TZ.`;
 
 class PendingError extends Error {}
 
@@ -49,14 +54,7 @@ const columns = [
 ] as const;
 const csvColumns = columns.map((column) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
 
-/** One exported signup: from the store, or from Netlify Forms (no confirmation columns there). */
-export type ExportRow = Omit<
-  Signup,
-  "emailKey" | "source" | "confirmationSentAt" | "confirmationFailedAt" | "confirmationError"
-> &
-  Partial<Pick<Signup, "confirmationSentAt" | "confirmationFailedAt" | "confirmationError">> & { source: string };
-
-function exportSignups(signups: readonly ExportRow[], format: string): string {
+function exportSignups(signups: readonly Signup[], format: string): string {
   if (format === "csv") {
     // Addresses come from visitors, and `=2*5@example.com` is a valid one: a
     // spreadsheet must see text, never a formula (csv-stringify's escape_formulas).
@@ -91,26 +89,34 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
   });
   const [command, ...extra] = positionals;
   if (values.help || !command) return usage;
+  if (!commands.includes(command as Command)) throw new UsageError(`Unknown command "${command}".\n\n${usage}`);
+  if (command === "remove" && extra.length !== 1) {
+    throw new UsageError(`Say which address to remove: npm run waitlist -- remove <address>`);
+  }
+  if (command !== "remove" && extra.length > 0) throw new UsageError(`Unexpected "${extra.join(" ")}".\n\n${usage}`);
+  if (command === "export" && !values.format) throw new UsageError("Say which format: --format csv or --format json.");
+  const days = values.days === undefined ? 30 : Number(values.days);
+  if (!Number.isInteger(days) || days < 1 || days > 366) {
+    throw new UsageError(`--days must be a whole number from 1 to 366 (got "${values.days}").`);
+  }
+  if (command === "import-forms" && !values.netlify) {
+    throw new UsageError("import-forms copies into the Netlify store: run it with --netlify.");
+  }
+  const checked = command === "remove" ? checkEmail(extra[0]) : undefined;
+  if (checked && !checked.ok) throw new UsageError(`"${extra[0]}" is not a valid address: ${checked.reason}`);
+
   const env = readEnv(source);
-  const config = serverConfig(env);
-  if (command === "remove") {
-    if (extra.length !== 1) throw new UsageError(`Say which address to remove: npm run waitlist -- remove <address>`);
-    const checked = checkEmail(extra[0]);
-    if (!checked.ok) throw new UsageError(`"${extra[0]}" is not a valid address: ${checked.reason}`);
-    const store = SqliteStore.openExisting(config.dbFile);
-    try {
-      const removed = await store.remove(checked.key, "operator", new Date());
+  const opened = await openStore(env, Boolean(values.netlify));
+  const { store } = opened;
+  try {
+    if (command === "remove") {
+      const { key, email } = checked as { key: string; email: string };
+      const removed = await store.remove(key, "operator", new Date());
       return removed
         ? `Removed ${removed.email} (on the list since ${removed.createdAt}); any confirmation still owed to it is cancelled.`
-        : `${checked.email} is not on the waitlist; nothing removed.`;
-    } finally {
-      await store.close();
+        : `${email} is not on the waitlist; nothing removed.`;
     }
-  }
-  if (extra.length > 0) throw new UsageError(`Unexpected "${extra.join(" ")}".\n\n${usage}`);
-  if (command === "count") {
-    const store = SqliteStore.openExisting(config.dbFile);
-    try {
+    if (command === "count") {
       const count = await store.count();
       const { sent, pending, failed } = await store.confirmationCounts();
       const lines = [
@@ -121,85 +127,97 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
         lines.push(`  refused: ${refused.email} (${refused.failedAt}): ${refused.error}`);
       }
       return lines.join("\n");
-    } finally {
-      await store.close();
     }
-  }
-  if (command === "stats") {
-    const days = values.days === undefined ? 30 : Number(values.days);
-    if (!Number.isInteger(days) || days < 1 || days > 366) {
-      throw new UsageError(`--days must be a whole number from 1 to 366 (got "${values.days}").`);
+    if (command === "stats") {
+      const stats: WaitlistStats = waitlistStats(await store.statsRows(), {
+        days,
+        confirmations: {
+          ...(await store.confirmationCounts()),
+          lastError: (await store.lastConfirmationError()) ?? null,
+        },
+        left: await store.departures(),
+      });
+      return values.json ? JSON.stringify(stats, null, 2) : renderStats(stats, { from: opened.name });
     }
-    let stats: WaitlistStats;
-    let from: string;
-    if (values.netlify) {
-      const forms = netlifyForms(env);
-      stats = waitlistStats(await forms.waitlistRows(), { days });
-      from = `Netlify Forms, site ${forms.siteId}`;
-    } else {
-      const store = SqliteStore.openExisting(config.dbFile);
-      try {
-        stats = waitlistStats(await store.statsRows(), {
-          days,
-          confirmations: {
-            ...(await store.confirmationCounts()),
-            lastError: (await store.lastConfirmationError()) ?? null,
-          },
-          left: await store.departures(),
-        });
-      } finally {
-        await store.close();
+    if (command === "export") {
+      const output = exportSignups(await store.all(), values.format!);
+      if (values.out) {
+        writeFileSync(values.out, output);
+        return `Wrote ${values.out}.`;
       }
-      const relative = path.relative(process.cwd(), config.dbFile);
-      from = relative.startsWith("..") ? config.dbFile : relative;
+      return output.replace(/\n$/, "");
     }
-    return values.json ? JSON.stringify(stats, null, 2) : renderStats(stats, { from });
+    if (command === "import-forms") return await importForms(opened.netlify!, env);
+    return await resendPending(opened, env);
+  } finally {
+    await store.close();
   }
-  if (command === "export") {
-    if (!values.format) throw new UsageError("Say which format: --format csv or --format json.");
-    let rows: readonly ExportRow[];
-    if (values.netlify) {
-      rows = await netlifyForms(env).waitlistRows();
-    } else {
-      const store = SqliteStore.openExisting(config.dbFile);
-      try {
-        rows = await store.all();
-      } finally {
-        await store.close();
-      }
-    }
-    const output = exportSignups(rows, values.format);
-    if (values.out) {
-      writeFileSync(values.out, output);
-      return `Wrote ${values.out}.`;
-    }
-    return output.replace(/\n$/, "");
+}
+
+const commands = ["stats", "count", "export", "resend-pending", "remove", "import-forms"] as const;
+type Command = (typeof commands)[number];
+
+interface OpenedStore {
+  store: FullStore;
+  /** Where the list is, for the reader: a file, or a Netlify site. */
+  name: string;
+  netlify?: NetlifyAccess;
+}
+
+async function openStore(env: Env, netlify: boolean): Promise<OpenedStore> {
+  if (netlify) {
+    const access = await openNetlifyAccess(env);
+    return { store: access.store, name: `Netlify site ${access.siteName}`, netlify: access };
   }
-  if (command === "resend-pending") {
-    const store = SqliteStore.openExisting(config.dbFile);
-    const mailer = createMailer(mailConfig(env));
-    try {
-      const { sent, held, pending, refused } = await createConfirmations({
-        store,
-        mailer,
-        leaveSecret: await signingSecret(store, config.leaveSecret),
-        log: () => {},
-      }).resendPending();
-      const lines = [
-        `Sent ${sent} confirmation${sent === 1 ? "" : "s"} (via ${mailer.destination}); ${pending.length} still pending.`,
-      ];
-      if (held > 0) lines.push(`${held} being sent by the running server right now.`);
-      // Refused for good: marked failed, never retried, listed for the operator; not a reason to stay red.
-      for (const { email, reason } of refused) lines.push(`Refused for good, not retried: ${email}: ${reason}`);
-      if (pending.length > 0)
-        throw new PendingError(`${lines.join("\n")}\nThe mail server said: ${pending[0]!.reason}`);
-      return lines.join("\n");
-    } finally {
-      mailer.close();
-      await store.close();
-    }
+  const { dbFile } = serverConfig(env);
+  const relative = path.relative(process.cwd(), dbFile);
+  return { store: SqliteStore.openExisting(dbFile), name: relative.startsWith("..") ? dbFile : relative };
+}
+
+/** One attempt at every owed confirmation, through this machine's SMTP_URL (or outbox), signed as the site signs them. */
+async function resendPending({ store, netlify }: OpenedStore, env: Env): Promise<string> {
+  const configured = serverConfig(env).leaveSecret;
+  const problem = await netlify?.store.signerProblem(configured);
+  if (problem) throw new NetlifySetupError(problem);
+  const mailer = createMailer(mailConfig(env));
+  try {
+    const { sent, held, pending, refused } = await createConfirmations({
+      store,
+      mailer,
+      leaveSecret: await signingSecret(store, configured),
+      log: () => {},
+    }).resendPending();
+    // On Netlify the ledger the founders' commands read is the sweep's to keep: bring it up to date now.
+    await netlify?.store.fold();
+    const lines = [
+      `Sent ${sent} confirmation${sent === 1 ? "" : "s"} (via ${mailer.destination}); ${pending.length} still pending.`,
+    ];
+    if (held > 0) lines.push(`${held} being sent by the running site right now.`);
+    // Refused for good: marked failed, never retried, listed for the operator; not a reason to stay red.
+    for (const { email, reason } of refused) lines.push(`Refused for good, not retried: ${email}: ${reason}`);
+    if (pending.length > 0) throw new PendingError(`${lines.join("\n")}\nThe mail server said: ${pending[0]!.reason}`);
+    return lines.join("\n");
+  } finally {
+    mailer.close();
   }
-  throw new UsageError(`Unknown command "${command}".\n\n${usage}`);
+}
+
+/**
+ * Every address of the old Netlify Forms waitlist that the store does not
+ * have yet, with its first submission's time and attribution. They were
+ * confirmed by that version's mail (or never, without SMTP_URL): they are
+ * stored as sent, so nobody is mailed twice. Run it again at will.
+ */
+async function importForms({ api, siteId, store }: NetlifyAccess, env: Env): Promise<string> {
+  const signups = await formsSignups(api, siteId, env.SITE_URL);
+  if (!signups) return `The site has no "waitlist" form in Netlify Forms: nothing to import.`;
+  let added = 0;
+  for (const signup of signups) {
+    const at = new Date(signup.createdAt);
+    if ((await store.add({ ...signup, source: "netlify", at, confirmationSentAt: at })).added) added++;
+  }
+  await store.fold();
+  return `Imported ${added} of ${signups.length} addresses from Netlify Forms; ${signups.length - added} were in the store already.`;
 }
 
 if (require.main === module) {
@@ -221,10 +239,8 @@ if (require.main === module) {
       }
       const status = (error as { status?: unknown }).status;
       if (typeof status === "number") {
-        // @netlify/api's error for an answer that is not 2xx: the one a founder meets is 401, a wrong token.
-        console.error(
-          `Netlify's API answered ${status} (${(error as Error).message}); check NETLIFY_API_TOKEN and NETLIFY_SITE_ID.`,
-        );
+        // @netlify/api's error for an answer that is not 2xx, past the check openNetlifyAccess makes.
+        console.error(`Netlify's API answered ${status} (${(error as Error).message}); try again in a minute.`);
         process.exit(1);
       }
       if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {

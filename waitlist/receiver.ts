@@ -43,7 +43,7 @@ const success: Outcome = {
 };
 
 /**
- * The waitlist receiver behind POST / (the Netlify Forms contract): parse,
+ * The waitlist receiver behind POST / (the form's contract): parse,
  * validate, normalise, store, answer. Framework-neutral: the develop and
  * start adapters hand it a request and write back its reply.
  */

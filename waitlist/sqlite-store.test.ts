@@ -46,20 +46,6 @@ describe("SqliteStore", () => {
     await store.close();
   });
 
-  it("stores an address once when two servers add it at the same moment", async () => {
-    // Two connections to one file, as two processes would have: SQLite's UNIQUE key decides, atomically.
-    const stores = [new SqliteStore(file), new SqliteStore(file)];
-    const email = "race@example.com";
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, n) =>
-        stores[n % 2]!.add({ email, emailKey: email, source: "start", at: new Date(1_700_000_000_000 + n) }),
-      ),
-    );
-    expect(results.filter((result) => result.added)).toHaveLength(1);
-    expect(await stores[0]!.count()).toBe(1);
-    for (const store of stores) await store.close();
-  });
-
   it("migrates a store written by the first version without losing rows; its rows are owed a confirmation", async () => {
     const oldFile = path.join(dir, "v1.db");
     const old = new Database(oldFile);

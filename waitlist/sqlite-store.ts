@@ -87,8 +87,9 @@ export class SqliteStore implements FullStore {
     // signup takes does not tell whether the address was listed. Its first attribution stays.
     this.insert = this.db.prepare(
       `INSERT INTO signups (email, email_key, created_at, source,
-                            utm_source, utm_medium, utm_campaign, utm_content, utm_term, ref, landing_path)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            utm_source, utm_medium, utm_campaign, utm_content, utm_term, ref, landing_path,
+                            confirmation_sent_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (email_key) DO UPDATE SET repeat_signups = repeat_signups + 1
        RETURNING repeat_signups AS repeats`,
     );
@@ -151,6 +152,7 @@ export class SqliteStore implements FullStore {
       a.utmTerm,
       a.ref,
       a.landingPath,
+      entry.confirmationSentAt?.toISOString() ?? null,
     )!;
     return { added: repeats === 0, createdAt };
   }

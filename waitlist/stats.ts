@@ -2,7 +2,7 @@ import type { Attribution } from "./attribution";
 
 /*
  * `npm run waitlist -- stats`: the figures a founder asks for every morning,
- * from the project's store or from Netlify Forms alike.
+ * from the store of either deployment alike.
  */
 
 /** What the figures are made of: one signup's time and attribution. */
@@ -27,9 +27,9 @@ export interface WaitlistStats {
   sources: Share[];
   campaigns: Share[];
   referralTags: Share[];
-  /** Not known on Netlify: null there. */
+  /** The confirmations sent, owed and refused; null when not asked for. */
   confirmations: { sent: number; pending: number; failed: number; lastError: string | null } | null;
-  /** How many left through the leave link or `remove`; not known on Netlify: null there. */
+  /** How many left through the leave link or `remove`; null when not asked for. */
   left: number | null;
 }
 

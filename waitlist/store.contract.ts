@@ -65,6 +65,19 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(await store.count()).toBe(1);
     });
 
+    it("stores an address once when two instances add it at the same moment", async () => {
+      // Two stores over one storage, as two processes or two function instances have: the conditional write decides.
+      const other = await harness.reopen();
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, n) =>
+          (n % 2 ? other : store).add(signup(n % 3 ? "race@example.com" : "RACE@example.com", later(n))),
+        ),
+      );
+      expect(results.filter((result) => result.added)).toHaveLength(1);
+      expect(await store.pendingConfirmations()).toHaveLength(1);
+      await other.close();
+    });
+
     it("keeps every signup for the next store over the same storage", async () => {
       await store.add(signup("a@example.com"));
       await store.add(signup("b@example.com", later(1)));
@@ -180,6 +193,14 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         }),
       ]);
       expect(await store.pendingConfirmations()).toHaveLength(1);
+    });
+
+    it("stores a signup confirmed elsewhere (an import) as sent, owing nothing", async () => {
+      await store.add(signup("imported@example.com", now, { confirmationSentAt: now }));
+      expect(await store.pendingConfirmations()).toEqual([]);
+      await harness.settle(store);
+      expect(await store.confirmationCounts()).toEqual({ sent: 1, pending: 0, failed: 0 });
+      expect((await store.all())[0]!.confirmationSentAt).toBe(now.toISOString());
     });
 
     it("gives what stats needs of every signup", async () => {

@@ -29,6 +29,8 @@ export interface NewSignup {
   source: SignupSource;
   at?: Date;
   attribution?: Attribution;
+  /** When its confirmation was sent elsewhere (an import from Netlify Forms): stored as sent, owed nothing. */
+  confirmationSentAt?: Date;
 }
 
 /** One signup as every store keeps it. */

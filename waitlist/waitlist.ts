@@ -5,12 +5,12 @@ import type { Mailer } from "./mailer";
 import { createReceiver, type ReceiverOptions } from "./receiver";
 import type { FullStore } from "./store";
 
-export interface WaitlistOptions
+export interface WaitlistOptions<S extends FullStore = FullStore>
   extends
     Pick<ConfirmationOptions, "retryDelaysMs" | "leaseMs" | "sweepMs" | "log" | "clock">,
     Pick<ReceiverOptions, "source" | "rateLimitPerMinute" | "warn"> {
   /** The deployment's store: SQLite for npm start and gatsby develop, Netlify Blobs on Netlify. */
-  store: FullStore;
+  store: S;
   mailer: Mailer;
   /** WAITLIST_SECRET; without it, the one the store made and keeps. */
   leaveSecret?: string;
@@ -31,7 +31,7 @@ export function signingSecret(store: Pick<FullStore, "secret">, configured: stri
  * function sweeps), and the leave link that e-mail carries. Only the store
  * and the HTTP adapter differ between deployments.
  */
-export async function createWaitlist({
+export async function createWaitlist<S extends FullStore>({
   store,
   mailer,
   source,
@@ -44,7 +44,7 @@ export async function createWaitlist({
   clock,
   leaveSecret,
   leaveRateLimitPerMinute = 60,
-}: WaitlistOptions) {
+}: WaitlistOptions<S>) {
   const secret = await signingSecret(store, leaveSecret);
   const confirmations = createConfirmations({
     store,
@@ -66,4 +66,4 @@ export async function createWaitlist({
   return { store, mailer, confirmations, receiver, leave };
 }
 
-export type Waitlist = Awaited<ReturnType<typeof createWaitlist>>;
+export type Waitlist<S extends FullStore = FullStore> = Awaited<ReturnType<typeof createWaitlist<S>>>;

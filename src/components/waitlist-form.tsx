@@ -75,8 +75,6 @@ export function WaitlistForm() {
       name={formName}
       method="POST"
       action={endpoint}
-      data-netlify="true"
-      netlify-honeypot={honeypotField}
       noValidate={enhanced}
       // The page's early-submit capture may turn validation off before hydration.
       suppressHydrationWarning

@@ -14,7 +14,7 @@ export function waitlistBody(email: string, honeypot = ""): string {
 }
 
 /**
- * POSTs one signup to the site root (the Netlify Forms contract). Only
+ * POSTs one signup to the site root (the form's contract, Netlify Forms' before). Only
  * `response.ok` is read: ok is a success, anything else a server error, and a
  * rejected fetch a network error.
  */

@@ -8,8 +8,12 @@ import { form, formType, removeDir, request, signupBody, startServer, type TestS
  * One test per defect an attack on `npm run serve` found (issue 15), over
  * real HTTP against the npm start app on 127.0.0.1. Each reproduces the
  * attack and asserts the answer, that nothing was stored and that no mail
- * was written.
+ * was written. Every attack that reaches a Netlify function is also run
+ * against the functions ("netlify": netlify-edge.ts); those on the HTTP
+ * server itself (slow clients, malformed requests, the build's files) are
+ * Netlify's edge's to answer there.
  */
+const deployments = ["start", "netlify"] as const;
 
 jest.setTimeout(30_000);
 
@@ -18,14 +22,18 @@ const post = (server: TestServer, body: string, headers: Record<string, string> 
   request(`${server.url}/`, { method: "POST", headers: { ...fetchHeaders, ...headers }, body });
 
 let server: TestServer;
+/** Servers already closed: a test that starts none leaves the last one in `server`. */
+const closed = new WeakSet<TestServer>();
 afterEach(async () => {
-  await server?.close();
-  if (server) removeDir(server.dir);
+  if (!server || closed.has(server)) return;
+  closed.add(server);
+  await server.close();
+  removeDir(server.dir);
 });
 
 /** The attack changed nothing: no row, no confirmation. */
 async function expectNothingKept() {
-  expect(server.rows()).toEqual([]);
+  expect(await server.rows()).toEqual([]);
   expect(await server.outbox()).toEqual([]);
 }
 
@@ -61,7 +69,7 @@ describe("1. TRUST_PROXY counts proxies; X-Forwarded-For does not let a client r
       statuses.push(reply.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
-    expect(server.rows().map((row) => row.email)).toEqual([1, 2, 3, 4, 5].map((i) => `tp${i}@example.com`));
+    expect((await server.rows()).map((row) => row.email)).toEqual([1, 2, 3, 4, 5].map((i) => `tp${i}@example.com`));
     expect(await server.outbox()).toHaveLength(5);
   });
 
@@ -77,7 +85,19 @@ describe("1. TRUST_PROXY counts proxies; X-Forwarded-For does not let a client r
       (await post(server, signupBody("v6-5@example.com"), { "X-Forwarded-For": "2001:db8:1:3::1" })).status,
     );
     expect(statuses).toEqual([200, 200, 429, 429, 200]);
-    expect(server.rows()).toHaveLength(3);
+    expect(await server.rows()).toHaveLength(3);
+  });
+
+  it("on Netlify, believes no X-Forwarded-For: the client is the address Netlify's edge saw", async () => {
+    server = await startServer("netlify", { rateLimitPerMinute: 5 });
+    const statuses = [];
+    for (let i = 1; i <= 7; i++) {
+      statuses.push(
+        (await post(server, signupBody(`nf${i}@example.com`), { "X-Forwarded-For": `198.51.100.${i}` })).status,
+      );
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(await server.rows()).toHaveLength(5);
   });
 
   it("refuses TRUST_PROXY=true, which would believe any X-Forwarded-For, with a line saying what to write", () => {
@@ -90,15 +110,15 @@ describe("1. TRUST_PROXY counts proxies; X-Forwarded-For does not let a client r
   });
 });
 
-describe("4. formulas", () => {
+describe.each(deployments)("4. formulas (%s)", (adapter) => {
   it("accepts =2*5@example.com, a valid address, and keeps it as typed (the CSV export escapes it)", async () => {
-    server = await startServer("start");
+    server = await startServer(adapter);
     expect((await post(server, signupBody("=2*5@example.com"))).status).toBe(200);
-    expect(server.rows().map((row) => row.email)).toEqual(["=2*5@example.com"]);
+    expect((await server.rows()).map((row) => row.email)).toEqual(["=2*5@example.com"]);
   });
 });
 
-describe("5. invisible and direction-changing characters", () => {
+describe.each(deployments)("5. invisible and direction-changing characters (%s)", (adapter) => {
   const invisible = "The e-mail address contains an invisible or direction-changing character.\n";
   const control = "The e-mail address contains a control character.\n";
   it.each([
@@ -109,7 +129,7 @@ describe("5. invisible and direction-changing characters", () => {
     ["U+0085 (next line, a control character)", "ada\u0085@example.com", control],
     ["U+2028 (line separator)", "ada\u2028@example.com", control],
   ])("refuses %s with 422 and keeps nothing", async (_name, email, reason) => {
-    server = await startServer("start");
+    server = await startServer(adapter);
     const reply = await post(server, signupBody(email));
     expect(reply.status).toBe(422);
     expect(reply.body).toBe(reason);
@@ -117,21 +137,21 @@ describe("5. invisible and direction-changing characters", () => {
   });
 
   it("takes the NFC and NFD spellings of one address as one signup, with one confirmation", async () => {
-    server = await startServer("start");
+    server = await startServer(adapter);
     const nfc = "jos\u00e9@example.com";
     const nfd = "jose\u0301@example.com";
     expect((await post(server, signupBody(nfd))).status).toBe(200);
     expect((await post(server, signupBody(nfc))).status).toBe(200);
-    expect(server.rows().map((row) => row.email)).toEqual([nfc]);
+    expect((await server.rows()).map((row) => row.email)).toEqual([nfc]);
     expect(await server.outbox()).toHaveLength(1);
   });
 });
 
-describe("6. quoted local parts", () => {
+describe.each(deployments)("6. quoted local parts (%s)", (adapter) => {
   it.each(['"<victim@evil.test>"@example.com', '"ada lovelace"@example.com', '"ada"@example.com'])(
     "refuses %s with 422, saying why",
     async (email) => {
-      server = await startServer("start");
+      server = await startServer(adapter);
       const reply = await post(server, signupBody(email));
       expect(reply.status).toBe(422);
       expect(reply.body).toBe("Addresses with quotation marks are not accepted; write the address without them.\n");
@@ -140,13 +160,13 @@ describe("6. quoted local parts", () => {
   );
 });
 
-describe("7. a duplicate honeypot field", () => {
+describe.each(deployments)("7. a duplicate honeypot field (%s)", (adapter) => {
   it.each([
     "form-name=waitlist&email=b%40example.com&bot-field=&bot-field=spam",
     "form-name=waitlist&email=b%40example.com&bot-field=spam&bot-field=",
     "bot-field=&form-name=waitlist&bot-field=&email=b%40example.com&bot-field=x",
   ])("is a bot when any copy is filled: %s", async (body) => {
-    server = await startServer("start");
+    server = await startServer(adapter);
     const reply = await post(server, body);
     // Answered like a success, so the bot learns nothing; kept nowhere.
     expect(reply.status).toBe(200);
@@ -154,11 +174,11 @@ describe("7. a duplicate honeypot field", () => {
   });
 });
 
-describe("8. Content-Encoding", () => {
+describe.each(deployments)("8. Content-Encoding (%s)", (adapter) => {
   it.each(["gzip", "br", "deflate", "GZIP", "identity, gzip"])(
     "answers 415 for a body labelled %s",
     async (encoding) => {
-      server = await startServer("start");
+      server = await startServer(adapter);
       const reply = await post(server, signupBody("enc@example.com"), { "Content-Encoding": encoding });
       expect(reply.status).toBe(415);
       expect(reply.body).toBe("Send the form uncompressed: no Content-Encoding is decoded here.\n");
@@ -167,7 +187,7 @@ describe("8. Content-Encoding", () => {
   );
 
   it("accepts identity", async () => {
-    server = await startServer("start");
+    server = await startServer(adapter);
     expect((await post(server, signupBody("id@example.com"), { "Content-Encoding": "identity" })).status).toBe(200);
   });
 });
@@ -224,7 +244,7 @@ describe("9. slow clients", () => {
     expect(refused.length + timedOut.length).toBe(200);
     for (const line of securityHeaderLines) expect(refused[0]).toMatch(line);
     expect(refused[0]).toMatch(/Too many connections from your address\./);
-    expect(server.rows().map((row) => row.email)).toEqual(["visitor@example.com"]);
+    expect((await server.rows()).map((row) => row.email)).toEqual(["visitor@example.com"]);
   });
 });
 
@@ -276,28 +296,43 @@ describe("10. the build's own files", () => {
   });
 });
 
-describe("11. DNS rebinding: Origin is checked against the site and the listening address, never Host", () => {
-  it.each([
-    ["Origin http://evil.test with Host evil.test", "http://evil.test", "evil.test"],
-    ["a Host that names the origin's host on another port", "http://127.0.0.1:1", "127.0.0.1:1"],
-  ])("refuses %s", async (_name, origin, host) => {
-    server = await startServer("start");
-    const reply = await post(server, signupBody("rebind@example.com"), { Origin: origin, Host: host });
-    expect(reply.status).toBe(403);
-    await expectNothingKept();
-  });
+describe.each(deployments)(
+  "11. DNS rebinding: Origin is checked against the site and the listening address, never Host (%s)",
+  (adapter) => {
+    it.each([
+      ["Origin http://evil.test with Host evil.test", "http://evil.test", "evil.test"],
+      ["a Host that names the origin's host on another port", "http://127.0.0.1:1", "127.0.0.1:1"],
+    ])("refuses %s", async (_name, origin, host) => {
+      server = await startServer(adapter);
+      const reply = await post(server, signupBody("rebind@example.com"), { Origin: origin, Host: host });
+      // Netlify serves a site only on its own domains: for another Host there is no site to post to.
+      expect(reply.status).toBe(adapter === "netlify" ? 404 : 403);
+      await expectNothingKept();
+    });
 
-  it.each(["own", "localhost", "site"])("accepts the %s origin", async (which) => {
-    server = await startServer("start");
-    const port = portOf(server);
-    const origin = {
-      own: `http://127.0.0.1:${port}`,
-      localhost: `http://localhost:${port}`,
-      site: "https://jointandem.app",
-    }[which]!;
-    expect((await post(server, signupBody(`${which}@example.com`), { Origin: origin })).status).toBe(200);
-  });
-});
+    it("refuses another site's Origin on the site's own Host", async () => {
+      server = await startServer(adapter);
+      const reply = await post(server, signupBody("rebind@example.com"), { Origin: "http://evil.test" });
+      expect(reply.status).toBe(403);
+      await expectNothingKept();
+    });
+
+    // On Netlify the site has its domains, no localhost: only the address a request came in on, and SITE_URL's.
+    it.each(adapter === "netlify" ? ["own", "site"] : ["own", "localhost", "site"])(
+      "accepts the %s origin",
+      async (which) => {
+        server = await startServer(adapter);
+        const port = portOf(server);
+        const origin = {
+          own: `http://127.0.0.1:${port}`,
+          localhost: `http://localhost:${port}`,
+          site: "https://jointandem.app",
+        }[which]!;
+        expect((await post(server, signupBody(`${which}@example.com`), { Origin: origin })).status).toBe(200);
+      },
+    );
+  },
+);
 
 describe("12. membership cannot be timed", () => {
   it("queues a new signup's confirmation only once the reply is written", async () => {
@@ -325,14 +360,17 @@ describe("12. membership cannot be timed", () => {
     await store.close();
   });
 
-  it("answers a new and a listed address alike, and mails the new one after answering", async () => {
-    server = await startServer("start");
-    const first = await post(server, signupBody("timed@example.com"));
-    const again = await post(server, signupBody("timed@example.com"));
-    expect([first.status, again.status]).toEqual([200, 200]);
-    expect(first.body).toBe(again.body);
-    expect(await server.outbox()).toHaveLength(1);
-  });
+  it.each(deployments)(
+    "answers a new and a listed address alike, and mails the new one after answering (%s)",
+    async (adapter) => {
+      server = await startServer(adapter);
+      const first = await post(server, signupBody("timed@example.com"));
+      const again = await post(server, signupBody("timed@example.com"));
+      expect([first.status, again.status]).toEqual([200, 200]);
+      expect(first.body).toBe(again.body);
+      expect(await server.outbox()).toHaveLength(1);
+    },
+  );
 });
 
 describe("13. refusals carry the site's headers", () => {
@@ -404,9 +442,9 @@ describe("a server error", () => {
   });
 });
 
-describe("14. invalid UTF-8 sent percent-encoded", () => {
+describe.each(deployments)("14. invalid UTF-8 sent percent-encoded (%s)", (adapter) => {
   it.each(["%FF", "%C3%28", "%ED%A0%80", "%E2%82"])("answers 400 for %s, as the README says", async (escape) => {
-    server = await startServer("start");
+    server = await startServer(adapter);
     const reply = await post(server, `form-name=waitlist&email=ada${escape}%40example.com&bot-field=`);
     expect(reply.status).toBe(400);
     expect(reply.body).toBe("The form is not valid UTF-8.\n");
@@ -414,11 +452,11 @@ describe("14. invalid UTF-8 sent percent-encoded", () => {
   });
 
   it("still accepts well-formed escapes and a literal + as a space", async () => {
-    server = await startServer("start");
+    server = await startServer(adapter);
     expect(
       (await post(server, form({ "form-name": "waitlist", email: "jos\u00e9+tag@example.com", "bot-field": "" })))
         .status,
     ).toBe(200);
-    expect(server.rows().map((row) => row.email)).toEqual(["jos\u00e9+tag@example.com"]);
+    expect((await server.rows()).map((row) => row.email)).toEqual(["jos\u00e9+tag@example.com"]);
   });
 });

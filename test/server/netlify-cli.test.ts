@@ -1,115 +1,236 @@
 import { parse } from "csv-parse/sync";
+import { BlobsStore } from "../../waitlist/blobs-store";
 import { run } from "../../waitlist/cli";
-import { NetlifySetupError } from "../../server/netlify-forms";
+import { NetlifySetupError } from "../../waitlist/netlify-access";
 import type { WaitlistStats } from "../../waitlist/stats";
-import { netlifySite, startNetlifyApi, type NetlifyApiStandIn, type StandInSubmission } from "./netlify-api";
+import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blobs";
+import { startNetlifyApi, type NetlifyApiStandIn, type StandInSubmission } from "./netlify-api";
+import { leaveLinks, startSmtpServer } from "./smtp";
 
-const { siteId, token, formId } = netlifySite;
+/*
+ * npm run waitlist -- … --netlify: the founders' commands against the Netlify
+ * deployment's store, from their own machine, through Netlify's API (a
+ * stand-in that passes the Blobs API on to @netlify/blobs' local server).
+ */
 
+jest.setTimeout(30_000);
+
+const { siteID, token } = localBlobsSite;
+let blobs: LocalBlobs;
 let api: NetlifyApiStandIn;
 let env: NodeJS.ProcessEnv;
 beforeEach(async () => {
-  api = await startNetlifyApi({ siteId, token });
-  api.forms.push({ id: "contact-form", name: "contact" }, { id: formId, name: "waitlist" });
-  env = { NETLIFY_API_TOKEN: token, NETLIFY_SITE_ID: siteId, NETLIFY_API_URL: api.url };
+  blobs = await startLocalBlobs();
+  api = await startNetlifyApi({ siteId: siteID, token, blobsUrl: blobs.url });
+  env = { NETLIFY_API_TOKEN: token, NETLIFY_SITE_ID: siteID, NETLIFY_API_URL: api.url };
 });
-afterEach(() => api.close());
-
-const submission = (id: string, email: string, createdAt: string, referrer?: string): StandInSubmission => ({
-  id,
-  form_id: formId,
-  created_at: createdAt,
-  site_url: "https://jointandem.netlify.app",
-  data: { "form-name": "waitlist", email, "bot-field": "", ...(referrer === undefined ? {} : { referrer }) },
+afterEach(async () => {
+  await api.close();
+  await blobs.stop();
 });
 
-/** Netlify lists newest first: 120 signups from a TikTok link, then the ones each test looks at. */
-function seed() {
-  for (let n = 119; n >= 0; n--) {
-    const at = new Date(Date.parse("2026-11-20T00:00:00Z") + n * 60_000).toISOString();
-    api.submissions.push(
-      submission(
-        `bulk-${n}`,
-        `fan${n}@example.com`,
-        at,
-        "https://jointandem.app/?utm_source=tiktok&utm_campaign=launch",
-      ),
-    );
-  }
-  api.submissions.push(
-    // A repeat of Ada's, later and spelled otherwise: one row, the first submission's.
-    submission("ada-2", "ADA@example.com", "2026-11-19T12:00:00.000Z", "https://jointandem.app/?utm_source=instagram"),
-    submission("ada-1", "ada@example.com", "2026-11-19T10:00:00.000Z", "https://jointandem.netlify.app/?ref=maya"),
-    submission("grace", "grace@example.com", "2026-11-19T09:00:00.000Z", "https://evil.test/?utm_source=forged"),
-    submission("bad", "not-an-address", "2026-11-19T08:00:00.000Z"),
-    { ...submission("other-form", "someone@example.com", "2026-11-19T07:00:00.000Z"), form_id: "contact-form" },
+/** The Netlify store as the functions have filled it: 30 signups from a TikTok link, Ada, and one that left. */
+async function seed() {
+  const store = new BlobsStore(blobs.store());
+  const at = (minutes: number) => new Date(Date.parse("2026-11-20T00:00:00Z") + minutes * 60_000);
+  await Promise.all(
+    Array.from({ length: 30 }, (_, n) =>
+      store.add({
+        email: `fan${n}@example.com`,
+        emailKey: `fan${n}@example.com`,
+        source: "netlify",
+        at: at(n + 10),
+        attribution: { ...noTags, utmSource: "tiktok", utmCampaign: "launch", landingPath: "/" },
+      }),
+    ),
   );
+  for (let n = 0; n < 30; n++) await store.markConfirmationSent(`fan${n}@example.com`, at(n + 11));
+  await store.add({ email: "Ada@example.com", emailKey: "ada@example.com", source: "netlify", at: at(1) });
+  await store.add({ email: "gone@example.com", emailKey: "gone@example.com", source: "netlify", at: at(2) });
+  await store.remove("gone@example.com", "link", at(3));
+  await store.fold();
+  return store;
 }
+const noTags = {
+  utmSource: null,
+  utmMedium: null,
+  utmCampaign: null,
+  utmContent: null,
+  utmTerm: null,
+  ref: null,
+  landingPath: null,
+};
 
-const authorization = `Bearer ${token}`;
-const listCalls = [
-  { method: "GET", url: `/api/v1/sites/${siteId}/forms`, authorization },
-  { method: "GET", url: `/api/v1/forms/${formId}/submissions?page=1&per_page=100`, authorization },
-  { method: "GET", url: `/api/v1/forms/${formId}/submissions?page=2&per_page=100`, authorization },
-];
-
-describe("npm run waitlist -- export --netlify", () => {
-  it("reads every page of the waitlist form through @netlify/api, one row per address, with its attribution", async () => {
-    seed();
+describe("npm run waitlist -- … --netlify", () => {
+  it("exports the Netlify store through the API: one row per address, oldest first, with confirmations", async () => {
+    await seed();
+    api.calls.length = 0;
     const rows = parse(await run(["export", "--format", "csv", "--netlify"], env), { columns: true }) as Record<
       string,
       string
     >[];
-    expect(api.calls).toEqual(listCalls);
-    expect(rows).toHaveLength(122);
-    expect(rows.slice(0, 2)).toEqual([
-      expect.objectContaining({ email: "grace@example.com", source: "netlify", utm_source: "", landing_path: "" }),
-      expect.objectContaining({
-        email: "ada@example.com",
-        created_at: "2026-11-19T10:00:00.000Z",
-        ref: "maya",
-        utm_source: "",
-        landing_path: "/",
-        confirmation_sent_at: "",
-      }),
-    ]);
-    expect(rows[2]).toMatchObject({ email: "fan0@example.com", utm_source: "tiktok", utm_campaign: "launch" });
-    const json = JSON.parse(await run(["export", "--format", "json", "--netlify"], env)) as { email: string }[];
-    expect(json.map((row) => row.email)).toEqual(rows.map((row) => row.email));
+    expect(rows).toHaveLength(31);
+    expect(rows[0]).toMatchObject({ email: "Ada@example.com", source: "netlify", confirmation_sent_at: "" });
+    expect(rows[1]).toMatchObject({ email: "fan0@example.com", utm_source: "tiktok", utm_campaign: "launch" });
+    expect(rows[1]!.confirmation_sent_at).toBe("2026-11-20T00:11:00.000Z");
+    // The site's check, then the ledger's list and its one blob, then the notes still pending (Ada's): no per-signup reads.
+    expect(api.calls.length).toBeLessThanOrEqual(6);
+    expect(api.calls.every((call) => call.authorization === `Bearer ${token}`)).toBe(true);
   });
-});
 
-describe("npm run waitlist -- stats --netlify", () => {
-  it("gives the same figures from Netlify Forms, without the ones only the store knows", async () => {
-    seed();
+  it("counts and gives the same stats as the self-hosted store: confirmations and departures too", async () => {
+    await seed();
+    await expect(run(["count", "--netlify"], env)).resolves.toBe(
+      "31 addresses on the waitlist.\nConfirmations: 30 sent, 1 pending, 0 refused by the mail server.",
+    );
     const stats = JSON.parse(await run(["stats", "--json", "--netlify", "--days", "366"], env)) as WaitlistStats;
-    expect(api.calls).toEqual(listCalls);
-    expect(stats.total).toBe(122);
-    expect(stats.sources.slice(0, 2)).toEqual([
-      { name: "tiktok", signups: 120, percent: 98.4 },
-      { name: "(none)", signups: 2, percent: 1.6 },
-    ]);
-    expect(stats.referralTags).toContainEqual({ name: "maya", signups: 1, percent: 0.8 });
-    expect([stats.confirmations, stats.left]).toEqual([null, null]);
-    const text = await run(["stats", "--netlify"], env);
-    expect(text).toMatch(new RegExp(`^Waitlist \\(Netlify Forms, site ${siteId}\\): 122 signups`));
-    expect(text).not.toContain("Confirmations:");
+    expect(stats.total).toBe(31);
+    expect(stats.sources[0]).toEqual({ name: "tiktok", signups: 30, percent: 96.8 });
+    expect(stats.confirmations).toEqual({ sent: 30, pending: 1, failed: 0, lastError: null });
+    expect(stats.left).toBe(1);
+    expect(await run(["stats", "--netlify"], env)).toMatch(/^Waitlist \(Netlify site jointandem\): 31 signups/);
+  });
+
+  it("removes an address, as its leave link does", async () => {
+    await seed();
+    await expect(run(["remove", "ADA@example.com", "--netlify"], env)).resolves.toBe(
+      "Removed Ada@example.com (on the list since 2026-11-20T00:01:00.000Z); any confirmation still owed to it is cancelled.",
+    );
+    await expect(run(["count", "--netlify"], env)).resolves.toMatch(/^30 addresses/);
+  });
+
+  it("sends the confirmations still owed through this machine's mail server, with the leave links the site signs", async () => {
+    await seed();
+    const smtp = await startSmtpServer();
+    try {
+      await expect(run(["resend-pending", "--netlify"], { ...env, SMTP_URL: smtp.url })).resolves.toBe(
+        `Sent 1 confirmation (via ${smtp.url}); 0 still pending.`,
+      );
+      expect(smtp.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["Ada@example.com"]]);
+      const store = new BlobsStore(blobs.store());
+      const secret = await store.secret("leave", () => "never made here".padEnd(32, "x"));
+      expect(leaveLinks(smtp.deliveries[0]!.mail).text).toContain(
+        (await import("../../waitlist/leave-token")).leaveToken("Ada@example.com", secret),
+      );
+      await expect(run(["count", "--netlify"], env)).resolves.toMatch(/31 sent, 0 pending/);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("refuses to send with another secret than Netlify's functions sign with, and says which to use", async () => {
+    await seed();
+    const store = new BlobsStore(blobs.store());
+    await store.noteSigner("the-secret-in-netlifys-environment-xx");
+    await expect(run(["resend-pending", "--netlify"], env)).rejects.toThrow(
+      new NetlifySetupError(
+        "Netlify's functions sign leave links with the WAITLIST_SECRET of Netlify's environment: set the same value in your shell.",
+      ),
+    );
+    const smtp = await startSmtpServer();
+    try {
+      const sameSecret = { ...env, SMTP_URL: smtp.url, WAITLIST_SECRET: "the-secret-in-netlifys-environment-xx" };
+      await expect(run(["resend-pending", "--netlify"], sameSecret)).resolves.toMatch(/^Sent 1 confirmation/);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("waits out Netlify's rate limit instead of failing half-way through a long command", async () => {
+    await seed();
+    await api.close();
+    // The same limit, shrunk to 3 calls in 2 s: an export needs more than that.
+    api = await startNetlifyApi({ siteId: siteID, token, blobsUrl: blobs.url, perMinute: 3, windowMs: 2_000 });
+    const rows = JSON.parse(
+      await run(["export", "--format", "json", "--netlify"], { ...env, NETLIFY_API_URL: api.url }),
+    ) as unknown[];
+    expect(rows).toHaveLength(31);
+    expect(api.limited).toBeGreaterThan(0);
   });
 
   it.each([
-    ["NETLIFY_API_TOKEN", "NETLIFY_API_TOKEN is not set"],
-    ["NETLIFY_SITE_ID", "SITE_ID (or NETLIFY_SITE_ID) is not set"],
+    ["NETLIFY_API_TOKEN", "NETLIFY_API_TOKEN is not set: a personal access token from User settings → Applications."],
+    ["NETLIFY_SITE_ID", "NETLIFY_SITE_ID is not set: the Site ID from Site configuration → General."],
   ])("without %s, says so in one line and asks nobody", async (variable, problem) => {
     delete env[variable];
     await expect(run(["stats", "--netlify"], env)).rejects.toThrow(new NetlifySetupError(problem));
-    await expect(run(["export", "--format", "csv", "--netlify"], env)).rejects.toThrow(NetlifySetupError);
     expect(api.calls).toEqual([]);
   });
 
-  it("says when the site has no waitlist form yet", async () => {
-    api.forms.splice(0);
-    await expect(run(["stats", "--netlify"], env)).rejects.toThrow(
-      `The site ${siteId} has no "waitlist" form yet: turn on form detection and deploy (README, "Deploying to Netlify")`,
+  it("says in one line when Netlify refuses the token or knows no such site", async () => {
+    await expect(run(["count", "--netlify"], { ...env, NETLIFY_API_TOKEN: "nfp_wrong" })).rejects.toThrow(
+      new NetlifySetupError("Netlify's API refused NETLIFY_API_TOKEN (401): make a new personal access token."),
+    );
+    await expect(run(["count", "--netlify"], { ...env, NETLIFY_SITE_ID: "no-such-site" })).rejects.toThrow(
+      new NetlifySetupError("NETLIFY_SITE_ID no-such-site names no site this token can see (404)."),
+    );
+  });
+});
+
+describe("npm run waitlist -- import-forms --netlify", () => {
+  const formId = "665dd8f0c6a1b20008a1b2c3";
+  const submission = (id: string, email: string, createdAt: string, referrer?: string): StandInSubmission => ({
+    id,
+    form_id: formId,
+    created_at: createdAt,
+    site_url: "https://jointandem.netlify.app",
+    data: { "form-name": "waitlist", email, "bot-field": "", ...(referrer === undefined ? {} : { referrer }) },
+  });
+
+  beforeEach(async () => {
+    // About four calls an address: more than Netlify's minute allows for 122 (README), so the stand-in lifts it here.
+    await api.close();
+    api = await startNetlifyApi({ siteId: siteID, token, blobsUrl: blobs.url, perMinute: 10_000 });
+    env.NETLIFY_API_URL = api.url;
+    api.forms.push({ id: "contact-form", name: "contact" }, { id: formId, name: "waitlist" });
+    for (let n = 119; n >= 0; n--) {
+      const at = new Date(Date.parse("2026-11-20T00:00:00Z") + n * 60_000).toISOString();
+      api.submissions.push(
+        submission(`bulk-${n}`, `fan${n}@example.com`, at, "https://jointandem.app/?utm_source=tiktok"),
+      );
+    }
+    api.submissions.push(
+      // A repeat of Ada's, later and spelled otherwise: one address, the first submission's.
+      submission(
+        "ada-2",
+        "ADA@example.com",
+        "2026-11-19T12:00:00.000Z",
+        "https://jointandem.app/?utm_source=instagram",
+      ),
+      submission("ada-1", "ada@example.com", "2026-11-19T10:00:00.000Z", "https://jointandem.netlify.app/?ref=maya"),
+      submission("grace", "grace@example.com", "2026-11-19T09:00:00.000Z", "https://evil.test/?utm_source=forged"),
+      submission("bad", "not-an-address", "2026-11-19T08:00:00.000Z"),
+      { ...submission("other-form", "someone@example.com", "2026-11-19T07:00:00.000Z"), form_id: "contact-form" },
+    );
+  });
+
+  it("copies every address of the old waitlist form once, with its first time and attribution, as confirmed already", async () => {
+    await expect(run(["import-forms", "--netlify"], env)).resolves.toBe(
+      "Imported 122 of 122 addresses from Netlify Forms; 0 were in the store already.",
+    );
+    const rows = JSON.parse(await run(["export", "--format", "json", "--netlify"], env)) as Record<string, unknown>[];
+    expect(rows).toHaveLength(122);
+    expect(rows.slice(0, 2)).toEqual([
+      expect.objectContaining({ email: "grace@example.com", utmSource: null, landingPath: null }),
+      expect.objectContaining({
+        email: "ada@example.com",
+        createdAt: "2026-11-19T10:00:00.000Z",
+        ref: "maya",
+        landingPath: "/",
+        confirmationSentAt: "2026-11-19T10:00:00.000Z",
+      }),
+    ]);
+    await expect(run(["import-forms", "--netlify"], env)).resolves.toBe(
+      "Imported 0 of 122 addresses from Netlify Forms; 122 were in the store already.",
+    );
+    await expect(run(["count", "--netlify"], env)).resolves.toMatch(
+      /^122 addresses.*\nConfirmations: 122 sent, 0 pending/,
+    );
+  });
+
+  it("is a command for the Netlify store only", async () => {
+    await expect(run(["import-forms"], env)).rejects.toThrow(
+      "import-forms copies into the Netlify store: run it with --netlify.",
     );
   });
 });

@@ -1,0 +1,97 @@
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import type { Context } from "@netlify/functions";
+import { ConfigError, readEnv, type Env } from "../config/env";
+import { formReply, refuse, type FormReply, type FormRequest } from "../waitlist/form-request";
+import type { Waitlist } from "../waitlist/waitlist";
+import { log, netlifySiteOrigins, netlifyWaitlist, settled } from "./waitlist";
+
+/*
+ * The HTTP adapter of Netlify's functions (Functions 2.0: a web Request in, a
+ * Response out), as server/http.ts is npm start's: the endpoints in
+ * waitlist/ neither know nor care which one handed them the request.
+ */
+
+/** What a function needs of Netlify's context: the client's address, and work that may outlive the reply. */
+export type FunctionContext = Pick<Context, "ip" | "waitUntil">;
+
+/**
+ * A FormRequest from a function's Request. This site's origins are the ones
+ * configured (SITE_URL, and Netlify's URL) and the request's own: Netlify
+ * routes a request to this function only for a domain of this site, so here,
+ * unlike on npm start, the address it came in on names this site.
+ */
+export function formRequest(request: Request, context: FunctionContext, siteOrigins: readonly string[]): FormRequest {
+  const url = new URL(request.url);
+  const headers = Object.fromEntries(request.headers);
+  return {
+    method: request.method,
+    headers,
+    query: url.search.slice(1),
+    clientIp: context.ip,
+    ownOrigins: () => [url.origin, ...siteOrigins],
+    body: request.body ? Readable.fromWeb(request.body as WebReadableStream) : Readable.from([]),
+  };
+}
+
+/**
+ * The reply as a Response; work for after it (a new signup's confirmation)
+ * handed to waitUntil, which keeps the function alive until `settled`
+ * resolves. A function that dies first leaves the confirmation owed, and the
+ * sweep sends it.
+ */
+export function functionResponse(
+  request: Request,
+  reply: FormReply,
+  context: FunctionContext,
+  settled: () => Promise<void>,
+): Response {
+  if (reply.afterReply) {
+    const after = reply.afterReply;
+    context.waitUntil(
+      (async () => {
+        after();
+        await settled();
+      })(),
+    );
+  }
+  return new Response(request.method === "HEAD" ? null : reply.body, { status: reply.status, headers: reply.headers });
+}
+
+/** Which of the waitlist's endpoints a function serves. */
+export type EndpointName = "receiver" | "leave";
+
+/**
+ * A function that serves one endpoint: the request adapted, answered by the
+ * shared endpoint, the reply written back. A problem with the setup (a bad
+ * variable, no Blobs store) is a 503 whose one line says what it is, in the
+ * function's log too; it never says more to the visitor than to write to us.
+ */
+export async function serveEndpoint(
+  name: string,
+  endpoint: EndpointName,
+  request: Request,
+  context: FunctionContext,
+): Promise<Response> {
+  let waitlist: Waitlist;
+  let env: Env;
+  try {
+    env = readEnv();
+    waitlist = await netlifyWaitlist(name);
+  } catch (error) {
+    const problem =
+      error instanceof ConfigError
+        ? error.message
+        : `the waitlist's store cannot be opened (${(error as Error).message})`;
+    log(name)(`${problem}. Nothing was stored or removed.`);
+    const reply = formReply(
+      { headers: Object.fromEntries(request.headers) },
+      refuse(503, "The waitlist is not available just now; please try again in a few minutes."),
+      { html: /\btext\/html\b/.test(request.headers.get("accept") ?? "") },
+    );
+    return new Response(reply.body, { status: reply.status, headers: reply.headers });
+  }
+  const reply = await waitlist[endpoint].handle(formRequest(request, context, netlifySiteOrigins(env)));
+  if (reply.reason) log(name)(`${request.method} ${new URL(request.url).pathname} ${reply.status} - ${reply.reason}`);
+  return functionResponse(request, reply, context, () => settled(waitlist));
+}

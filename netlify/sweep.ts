@@ -1,0 +1,31 @@
+import { log, netlifyWaitlist } from "./waitlist";
+
+/** Scheduled functions stop at 30 s; the sweep starts no new batch after this, and the next sweep goes on. */
+const budgetMs = 20_000;
+
+/**
+ * The scheduled sweep: an attempt at every confirmation that is due (a
+ * failure that may pass, or one held by a function that died while sending),
+ * with npm start's retry schedule and lease, a batch at a time while the
+ * budget lasts; then the ledger brought up to date.
+ */
+export async function sweep(clock: () => number = Date.now): Promise<Response> {
+  const started = clock();
+  const waitlist = await netlifyWaitlist("waitlist-sweep");
+  const total = { sent: 0, retrying: 0, refused: 0 };
+  for (;;) {
+    const { sent, retrying, refused } = await waitlist.confirmations.sweep();
+    total.sent += sent;
+    total.retrying += retrying;
+    total.refused += refused;
+    // Done when a batch sent nothing new (all held, or failing for now), or time is short.
+    if (sent + refused === 0 || clock() - started > budgetMs) break;
+  }
+  const folded = await waitlist.store.fold();
+  if (total.sent + total.retrying + total.refused + folded > 0) {
+    log("waitlist-sweep")(
+      `confirmations: ${total.sent} sent, ${total.retrying} to retry, ${total.refused} refused for good; ${folded} ledger rows written`,
+    );
+  }
+  return new Response(null, { status: 204 });
+}

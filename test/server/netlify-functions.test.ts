@@ -1,0 +1,340 @@
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { Context } from "@netlify/functions";
+import { parse } from "smol-toml";
+import leave, { config as leaveConfig } from "../../netlify/functions/waitlist-leave";
+import signup, { config as signupConfig } from "../../netlify/functions/waitlist-signup";
+import sweep, { config as sweepConfig } from "../../netlify/functions/waitlist-sweep";
+import { readEnv } from "../../config/env";
+import { BlobsStore } from "../../waitlist/blobs-store";
+import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
+import { until } from "../support/until";
+import { form, signupBody } from "./harness";
+import { routes } from "./netlify-edge";
+import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
+
+/*
+ * The Netlify functions through their own handlers, with real web Requests,
+ * against @netlify/blobs' local server and a real SMTP server: what Netlify
+ * does with them is run them; everything they decide is theirs.
+ */
+
+jest.setTimeout(30_000);
+
+const root = path.resolve(__dirname, "../..");
+const site = "https://jointandem.app";
+const success = "Welcome to the waitlist! Check your email for a confirmation message.\n";
+
+let blobs: LocalBlobs;
+let smtp: TestSmtpServer;
+let logs: string[];
+const savedEnv = { ...process.env };
+beforeEach(async () => {
+  [blobs, smtp] = await Promise.all([startLocalBlobs(), startSmtpServer()]);
+  Object.assign(process.env, {
+    NETLIFY_BLOBS_CONTEXT: blobs.context(),
+    SMTP_URL: smtp.url,
+    URL: "https://jointandem.netlify.app",
+    WAITLIST_RATE_LIMIT: "1000",
+  });
+  logs = [];
+  jest.spyOn(console, "error").mockImplementation((line: unknown) => void logs.push(String(line)));
+});
+afterEach(async () => {
+  jest.restoreAllMocks();
+  process.env = { ...savedEnv };
+  await Promise.all([blobs.stop(), smtp.close()]);
+});
+
+/** A function's context, as Netlify gives it: the client's address, and waitUntil, whose promises `settle()` awaits. */
+function netlifyContext(ip = "203.0.113.7") {
+  const pending: Promise<unknown>[] = [];
+  return {
+    context: { ip, waitUntil: (promise: Promise<unknown>) => void pending.push(promise) } as unknown as Context,
+    settle: () => Promise.allSettled(pending),
+  };
+}
+
+const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+  new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/plain", ...headers },
+    body,
+  });
+
+async function signUp(email: string, headers: Record<string, string> = {}, ip?: string) {
+  const { context, settle } = netlifyContext(ip);
+  const response = await signup(post(`${site}/`, signupBody(email), headers), context);
+  await settle();
+  return { status: response.status, body: await response.text(), headers: response.headers };
+}
+
+const store = () => new BlobsStore(blobs.store());
+
+describe("netlify/functions/waitlist-signup: POST / on Netlify", () => {
+  it("answers the spec's success, stores the address in Netlify Blobs and sends one confirmation after the reply", async () => {
+    const reply = await signUp("Ada@Example.com", { referer: `${site}/?utm_source=tiktok&ref=maya` });
+    expect(reply).toMatchObject({ status: 200, body: success });
+    expect(reply.headers.get("content-security-policy")).toBeNull(); // a line of text, not a page
+    expect(await store().all()).toEqual([
+      expect.objectContaining({
+        email: "Ada@Example.com",
+        emailKey: "ada@example.com",
+        source: "netlify",
+        utmSource: "tiktok",
+        ref: "maya",
+        landingPath: "/",
+        confirmationSentAt: expect.any(String),
+      }),
+    ]);
+    expect(smtp.deliveries).toHaveLength(1);
+    // The local part as typed; the domain as mail servers write it.
+    expect(smtp.deliveries[0]!.envelope.to).toEqual(["Ada@example.com"]);
+    expect(leaveLinks(smtp.deliveries[0]!.mail).text).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=/);
+  });
+
+  it("answers a repeat exactly like a new address, and sends no second confirmation", async () => {
+    const first = await signUp("ada@example.com");
+    const again = await signUp("ADA@example.com ");
+    expect(again).toEqual(first);
+    expect(await store().count()).toBe(1);
+    expect(smtp.deliveries).toHaveLength(1);
+  });
+
+  it("answers a filled honeypot like a success, and keeps and mails nothing", async () => {
+    const { context } = netlifyContext();
+    const response = await signup(post(`${site}/`, signupBody("bot@example.com", { "bot-field": "x" })), context);
+    expect([response.status, await response.text()]).toEqual([200, success]);
+    expect(await store().count()).toBe(0);
+    expect(smtp.deliveries).toHaveLength(0);
+  });
+
+  it.each([
+    ["no @", signupBody("ada.example.com"), {}, 422, "The e-mail address needs a name, an @ and a domain.\n"],
+    [
+      "another form",
+      form({ "form-name": "contact", email: "a@example.com" }),
+      {},
+      404,
+      "There is no such form on this site.\n",
+    ],
+    [
+      "a JSON body",
+      '{"email":"a@example.com"}',
+      { "content-type": "application/json" },
+      415,
+      "Send the form as application/x-www-form-urlencoded.\n",
+    ],
+    [
+      "another site's page",
+      signupBody("a@example.com"),
+      { origin: "https://evil.test" },
+      403,
+      "Signups are accepted from this site only.\n",
+    ],
+    [
+      "a cross-site fetch",
+      signupBody("a@example.com"),
+      { "sec-fetch-site": "cross-site" },
+      403,
+      "Signups are accepted from this site only.\n",
+    ],
+    ["5 KiB", signupBody(`${"a".repeat(5000)}@example.com`), {}, 413, "The form is larger than 4096 bytes.\n"],
+  ])(
+    "refuses %s with the same line as npm start, and keeps and mails nothing",
+    async (_name, body, headers, status, line) => {
+      const { context } = netlifyContext();
+      const response = await signup(post(`${site}/`, body, headers), context);
+      expect([response.status, await response.text()]).toEqual([status, line]);
+      expect(await store().count()).toBe(0);
+      expect(smtp.deliveries).toHaveLength(0);
+    },
+  );
+
+  it("takes a post from this site's own origins: SITE_URL, Netlify's URL and the address it came in on (a deploy preview)", async () => {
+    for (const origin of [site, "https://jointandem.netlify.app"]) {
+      expect((await signUp(`${new URL(origin).hostname}@example.com`, { origin })).status).toBe(200);
+    }
+    const preview = "https://deploy-preview-7--jointandem.netlify.app";
+    const { context } = netlifyContext();
+    const response = await signup(post(`${preview}/`, signupBody("preview@example.com"), { origin: preview }), context);
+    expect(response.status).toBe(200);
+  });
+
+  it("answers a browser without JavaScript with the site's page, under the result page's own policy", async () => {
+    const { context } = netlifyContext();
+    const response = await signup(post(`${site}/`, signupBody("page@example.com"), { accept: "text/html" }), context);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("content-security-policy")).toMatch(/^default-src 'none'/);
+    expect(await response.text()).toContain("Welcome to the waitlist! Check your email for a confirmation message.");
+  });
+
+  it("counts signups per client IP in the instance: the sixth in a minute is refused, another address is not", async () => {
+    process.env.WAITLIST_RATE_LIMIT = "5";
+    const statuses = [];
+    for (let n = 0; n < 6; n++) statuses.push((await signUp(`burst${n}@example.com`, {}, "198.51.100.1")).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect((await signUp("other@example.com", {}, "198.51.100.2")).status).toBe(200);
+  });
+
+  it("declares Netlify's own rate limit per IP, the same as WAITLIST_RATE_LIMIT's default", () => {
+    expect(signupConfig.rateLimit).toEqual({
+      windowLimit: readEnv({}).WAITLIST_RATE_LIMIT,
+      windowSize: 60,
+      aggregateBy: ["ip", "domain"],
+    });
+    expect(leaveConfig.rateLimit).toMatchObject({ windowLimit: readEnv({}).WAITLIST_LEAVE_RATE_LIMIT, windowSize: 60 });
+  });
+
+  it("stores the signup without SMTP_URL and says so; the sweep sends it once the variable is set", async () => {
+    delete process.env.SMTP_URL;
+    expect((await signUp("early@example.com")).status).toBe(200);
+    expect(await store().pendingConfirmations()).toEqual([expect.objectContaining({ email: "early@example.com" })]);
+    expect(logs.join("\n")).toContain("SMTP_URL is not set in Netlify's environment variables");
+    expect(logs.join("\n")).not.toContain("early@example.com");
+
+    process.env.SMTP_URL = smtp.url;
+    process.env.CONFIRMATION_LEASE_SECONDS = "1";
+    // Its first retry is due 5 s after the failure; the sweep takes what is due then.
+    await until(async () => {
+      await sweep();
+      return smtp.deliveries.length === 1;
+    }, 15_000);
+    expect(await store().pendingConfirmations()).toEqual([]);
+  });
+
+  it("answers 503 in one line when it cannot reach its store, and logs why", async () => {
+    delete process.env.NETLIFY_BLOBS_CONTEXT;
+    const { context } = netlifyContext();
+    const response = await signup(post(`${site}/`, signupBody("a@example.com")), context);
+    expect([response.status, await response.text()]).toEqual([
+      503,
+      "The waitlist is not available just now; please try again in a few minutes.\n",
+    ]);
+    expect(logs).toEqual([
+      expect.stringMatching(
+        /^waitlist-signup: the waitlist's store cannot be opened \(.+\)\. Nothing was stored or removed\.$/,
+      ),
+    ]);
+  });
+});
+
+describe("netlify/functions/waitlist-leave", () => {
+  async function leaveLink(email: string) {
+    await signUp(email);
+    const delivery = smtp.deliveries.find((candidate) => candidate.envelope.to.includes(email))!;
+    return new URL(leaveLinks(delivery.mail).text);
+  }
+  const call = async (request: Request) => {
+    const response = await leave(request, netlifyContext().context);
+    return { status: response.status, body: await response.text(), headers: response.headers };
+  };
+
+  it("shows the page for the link from the e-mail and changes nothing; its button removes the address", async () => {
+    const link = await leaveLink("ada@example.com");
+    const page = await call(new Request(link, { headers: { accept: "text/html" } }));
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("Remove ada@example.com from the waitlist?");
+    expect(page.headers.get("referrer-policy")).toBe("strict-origin");
+    expect(page.headers.get("x-robots-tag")).toBe("noindex");
+    expect(await store().count()).toBe(1);
+
+    const token = link.searchParams.get("token")!;
+    const done = await call(post(`${site}/waitlist/leave`, form({ token }), { accept: "text/html", origin: site }));
+    expect(done.status).toBe(200);
+    expect(done.body).toContain("You&#39;re off the list.");
+    expect(await store().count()).toBe(0);
+    expect(await store().departures()).toBe(1);
+  });
+
+  it("takes a mail provider's one-click POST to the link (RFC 8058) with one line", async () => {
+    const link = await leaveLink("grace@example.com");
+    const done = await call(post(link.toString(), "List-Unsubscribe=One-Click", { origin: "https://mail.example" }));
+    expect([done.status, done.body]).toEqual([200, "You're off the list. We won't e-mail you again.\n"]);
+    expect(await store().count()).toBe(0);
+  });
+
+  it("refuses a tampered token and changes nothing", async () => {
+    const link = await leaveLink("ada@example.com");
+    link.searchParams.set("token", `${link.searchParams.get("token")!.slice(0, -2)}xx`);
+    const refused = await call(post(link.toString(), "List-Unsubscribe=One-Click"));
+    expect(refused.status).toBe(400);
+    expect(await store().count()).toBe(1);
+  });
+});
+
+describe("netlify/functions/waitlist-sweep", () => {
+  it("runs every five minutes", () => {
+    expect(sweepConfig).toEqual({ schedule: "*/5 * * * *" });
+  });
+
+  it("sends the confirmation of a function killed mid-send, once, when its hold has run out", async () => {
+    // A mail server that holds the first transaction: the function is mid-send when it is killed.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let transactions = 0;
+    const slow = await startSmtpServer(0, { beforeData: () => (++transactions === 1 ? held : Promise.resolve()) });
+    process.env.SMTP_URL = slow.url;
+    process.env.CONFIRMATION_LEASE_SECONDS = "1";
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        path.join(__dirname, "netlify-invoke.ts"),
+        "waitlist-signup",
+        "POST",
+        `${site}/`,
+        signupBody("killed@example.com"),
+      ],
+      { cwd: root, env: process.env },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    await until(() => output.startsWith("200") && transactions === 1, 20_000);
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+    release();
+    expect(output).not.toContain("done");
+    expect(await store().pendingConfirmations()).toHaveLength(1);
+
+    // Held by the dead instance for its lease, then due: the sweep sends it.
+    await until(async () => {
+      await sweep();
+      return slow.deliveries.length === 1;
+    }, 10_000);
+    await sweep();
+    expect(slow.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["killed@example.com"]]);
+    expect(await store().pendingConfirmations()).toEqual([]);
+    await slow.close();
+  });
+});
+
+describe("Netlify's configuration", () => {
+  const toml = parse(readFileSync(path.join(root, "netlify.toml"), "utf8")) as {
+    build: { environment: Record<string, string> };
+    functions: { directory: string };
+    redirects?: unknown[];
+  };
+
+  it("has no function an event or a forged request could trigger: the form's POST is the signup function itself", () => {
+    expect(readdirSync(path.join(root, toml.functions.directory)).sort()).toEqual([
+      "waitlist-leave.ts",
+      "waitlist-signup.ts",
+      "waitlist-sweep.ts",
+    ]);
+    expect(routes(signupConfig, "POST", "/")).toBe(true);
+    expect(routes(signupConfig, "GET", "/")).toBe(false);
+    for (const pathname of ["/waitlist/leave", "/waitlist/leave/"]) {
+      for (const method of ["GET", "HEAD", "POST"]) expect(routes(leaveConfig, method, pathname)).toBe(true);
+    }
+    expect(toml.redirects ?? []).toEqual([]);
+  });
+
+  it("builds and runs the functions on a supported Node LTS", () => {
+    expect(Number(toml.build.environment.NODE_VERSION)).toBeGreaterThanOrEqual(22);
+  });
+});

@@ -1,0 +1,173 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Context } from "@netlify/functions";
+import leave from "../../netlify/functions/waitlist-leave";
+import signup from "../../netlify/functions/waitlist-signup";
+import { createApp } from "../../server/app";
+import { BlobsStore } from "../../waitlist/blobs-store";
+import { createMailer } from "../../waitlist/mailer";
+import { SqliteStore } from "../../waitlist/sqlite-store";
+import type { FullStore, WaitlistStore } from "../../waitlist/store";
+import { createWaitlist } from "../../waitlist/waitlist";
+import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
+import { form, formType, removeDir, request, signupBody, writePublicDir } from "./harness";
+import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
+
+/*
+ * No request reads the whole list: a signup, a repeat, its confirmation and a
+ * leave cost the same whatever the list's size, and touch one address's keys
+ * only. Whole-list reads belong to the founders' commands.
+ */
+
+jest.setTimeout(60_000);
+
+const site = "https://jointandem.app";
+/** The methods a request may call: WaitlistStore's (store.ts). Everything else reads the list or the backlog. */
+const keyed: readonly (keyof WaitlistStore)[] = [
+  "add",
+  "claimConfirmation",
+  "markConfirmationSent",
+  "releaseConfirmation",
+  "failConfirmation",
+  "remove",
+  "secret",
+  "close",
+];
+
+describe("on Netlify (Blobs)", () => {
+  let blobs: LocalBlobs;
+  let smtp: TestSmtpServer;
+  const savedEnv = { ...process.env };
+  beforeEach(async () => {
+    [blobs, smtp] = await Promise.all([startLocalBlobs(), startSmtpServer()]);
+    Object.assign(process.env, {
+      NETLIFY_BLOBS_CONTEXT: blobs.context(),
+      SMTP_URL: smtp.url,
+      WAITLIST_RATE_LIMIT: "1000",
+    });
+  });
+  afterEach(async () => {
+    process.env = { ...savedEnv };
+    await Promise.all([blobs.stop(), smtp.close()]);
+  });
+
+  /** The Blobs operations of one function call, its work after the reply included. */
+  async function operations(call: (context: Context) => Promise<Response>) {
+    const pending: Promise<unknown>[] = [];
+    const context = {
+      ip: "203.0.113.1",
+      waitUntil: (p: Promise<unknown>) => void pending.push(p),
+    } as unknown as Context;
+    await blobs.settled();
+    blobs.operations.length = 0;
+    const response = await call(context);
+    await Promise.allSettled(pending);
+    await blobs.settled();
+    const counts: Record<string, number> = {};
+    for (const { type } of blobs.operations) counts[type] = (counts[type] ?? 0) + 1;
+    return { status: response.status, counts };
+  }
+
+  async function costs(listed: number) {
+    const store = new BlobsStore(blobs.store(), { chunkRows: 100 });
+    for (let n = 0; n < listed; n += 50) {
+      await Promise.all(
+        Array.from({ length: Math.min(50, listed - n) }, (_, i) =>
+          store.add({
+            email: `listed${n + i}@example.com`,
+            emailKey: `listed${n + i}@example.com`,
+            source: "netlify",
+            confirmationSentAt: new Date(),
+          }),
+        ),
+      );
+    }
+    await store.fold();
+    // One call first, so that every measured call finds the function instance warm, as most do.
+    await operations((context) => signup(post(signupBody(`warm${listed}@example.com`)), context));
+    const newSignup = await operations((context) => signup(post(signupBody(`new${listed}@example.com`)), context));
+    const repeat = await operations((context) => signup(post(signupBody(`NEW${listed}@example.com`)), context));
+    const link = leaveLinks(smtp.deliveries.at(-1)!.mail).text;
+    const page = await operations((context) => leave(new Request(link), context));
+    const left = await operations((context) =>
+      leave(
+        new Request(`${site}/waitlist/leave`, {
+          method: "POST",
+          headers: { ...formType, origin: site },
+          body: form({ token: new URL(link).searchParams.get("token")! }),
+        }),
+        context,
+      ),
+    );
+    return { newSignup, repeat, page, left };
+  }
+  const post = (body: string) =>
+    new Request(`${site}/`, { method: "POST", headers: { ...formType, accept: "text/plain" }, body });
+
+  it("costs the same Blobs operations at 0 and at 300 listed addresses, and never lists a key", async () => {
+    const empty = await costs(0);
+    const full = await costs(300);
+    expect(full).toEqual(empty);
+    for (const cost of Object.values(full)) {
+      expect(cost.status).toBe(200);
+      expect(cost.counts.list ?? 0).toBe(0);
+    }
+    // What each costs, as the README states it.
+    expect(full.newSignup.counts).toEqual({ set: 4, get: 2 });
+    expect(full.repeat.counts).toEqual({ set: 2 });
+  });
+});
+
+describe("on npm start (SQLite)", () => {
+  it("calls only the store's keyed methods for a signup, a repeat, its confirmation and a leave", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "request-cost-"));
+    const smtp = await startSmtpServer();
+    const called = new Set<string>();
+    const real = new SqliteStore(path.join(dir, "waitlist.db"));
+    // The store a request gets, recording every method called on it.
+    const store = new Proxy(real, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          called.add(String(name));
+          return (value as (...args: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    }) as FullStore;
+    const waitlist = await createWaitlist({
+      store,
+      mailer: createMailer({ smtpUrl: smtp.url, from: "t@example.com", outboxDir: dir }),
+      source: "start",
+      rateLimitPerMinute: 100,
+    });
+    const publicDir = path.join(dir, "public");
+    writePublicDir(publicDir);
+    const server = http.createServer(createApp({ publicDir, endpoints: waitlist, log: () => {} }));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const headers = { ...formType, Accept: "text/plain" };
+      await request(`${url}/`, { method: "POST", headers, body: signupBody("ada@example.com") });
+      await request(`${url}/`, { method: "POST", headers, body: signupBody("ADA@example.com") });
+      await smtp.waitFor(1);
+      await waitlist.confirmations.idle();
+      const token = new URL(leaveLinks(smtp.deliveries[0]!.mail).text).searchParams.get("token")!;
+      await request(`${url}/waitlist/leave?token=${token}`);
+      const left = await request(`${url}/waitlist/leave`, { method: "POST", headers, body: form({ token }) });
+      expect(left.status).toBe(200);
+      expect([...called].sort()).toEqual(["add", "claimConfirmation", "markConfirmationSent", "remove", "secret"]);
+      expect([...called].every((name) => keyed.includes(name as keyof WaitlistStore))).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await waitlist.confirmations.close();
+      await real.close();
+      await smtp.close();
+      removeDir(dir);
+    }
+  });
+});
