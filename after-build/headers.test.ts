@@ -88,19 +88,20 @@ describe("pages of a build and Netlify's _headers", () => {
     expect(htmlPages(dir).map((page) => page.routes)).toEqual([["/404.html"], ["/"], ["/privacy-policy/"]]);
   });
 
-  it("writes the security headers once for all paths and one CSP per page", () => {
+  it("writes the security headers once for all paths and one CSP per page, after the place of the adapter's rules", () => {
     const file = netlifyHeaders(dir);
-    const rules = file.trim().split(/\n(?=\/)/);
-    expect(rules[0]).toMatch(/^\/\*\n {2}Strict-Transport-Security: max-age=63072000; includeSubDomains; preload\n/);
-    expect(rules[0]).not.toContain("Content-Security-Policy");
-    expect(rules[0]).not.toContain("Cache-Control");
+    expect(file.startsWith("# gatsby-adapter-netlify start\n# gatsby-adapter-netlify end\n/*\n")).toBe(true);
+    const rules = file.trim().split(/\n(?=\/)/).slice(1);
+    expect(rules[0]).toMatch(/^\/\*\n {2}strict-transport-security: max-age=63072000; includeSubDomains; preload\n/);
+    expect(rules[0]).not.toContain("content-security-policy");
+    expect(rules[0]).not.toContain("cache-control");
     const csp = (route: string) =>
-      rules.find((rule) => rule.startsWith(`${route}\n`))!.match(/Content-Security-Policy: (.*)/)![1];
+      rules.find((rule) => rule.startsWith(`${route}\n`))!.match(/content-security-policy: (.*)/)![1];
     expect(csp("/")).toContain(sha256("a()"));
     expect(csp("/privacy-policy/")).toContain(sha256("b()"));
     expect(csp("/privacy-policy/")).not.toContain(sha256("a()"));
-    expect(file).toContain("/app-0123456789abcdef0123.js\n  Cache-Control: public, max-age=31536000, immutable");
-    expect(file).toContain("/page-data/*\n  Cache-Control: public, max-age=0, must-revalidate");
+    expect(file).toContain("/app-0123456789abcdef0123.js\n  cache-control: public, max-age=31536000, immutable");
+    expect(file).toContain("/page-data/*\n  cache-control: public, max-age=0, must-revalidate");
     expect(file).not.toContain("_gatsby");
   });
 });

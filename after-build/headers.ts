@@ -33,6 +33,9 @@ export const securityHeaders: Readonly<Record<string, string>> = {
   "X-Content-Type-Options": "nosniff",
   "X-Frame-Options": "DENY",
   "Referrer-Policy": "strict-origin-when-cross-origin",
+  // The XSS auditor it once switched on is gone from every browser, and could leak what a page holds; Gatsby's
+  // Netlify adapter still sends "1; mode=block" on every path, which this value overrides there (netlifyHeaders).
+  "X-XSS-Protection": "0",
   "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Resource-Policy": "same-origin",
@@ -130,7 +133,25 @@ export function htmlPages(publicDir: string): HtmlPage[] {
   return pages;
 }
 
-/** Netlify's _headers file for a build (https://docs.netlify.com/routing/headers/). */
+/**
+ * Where gatsby-adapter-netlify writes its own rules into _headers, after the
+ * build: between these two lines when the file has them, else at its end.
+ */
+export const adapterMarkers = ["# gatsby-adapter-netlify start", "# gatsby-adapter-netlify end"] as const;
+
+/**
+ * Netlify's _headers file for a build (https://docs.netlify.com/routing/headers/).
+ *
+ * On Netlify, gatsby-adapter-netlify adds Gatsby's own rules to this file
+ * after the build: on /* a Referrer-Policy of its own, an X-XSS-Protection,
+ * a Cache-Control for every path. Netlify applies every rule that matches a
+ * path, and where two set the same header, the later one's value is sent
+ * (@netlify/headers' headersForPath, what netlify dev runs). So the adapter's
+ * block comes first, between its markers, and the site's rules after it,
+ * with names in lower case as the adapter writes them: a name that differs
+ * only in case would be another header to the file's parser. The build test
+ * runs Netlify's own code over the result and checks it against npm start.
+ */
 export function netlifyHeaders(publicDir: string): string {
   const rules: [string, Record<string, string>][] = [["/*", { ...securityHeaders }]];
   for (const page of htmlPages(publicDir)) {
@@ -142,9 +163,9 @@ export function netlifyHeaders(publicDir: string): string {
   for (const name of readdirSync(publicDir).sort()) {
     if (hashedAsset.test(`/${name}`)) rules.push([`/${name}`, { "Cache-Control": immutable }]);
   }
-  return `${rules
+  return `${adapterMarkers.join("\n")}\n${rules
     .map(([route, headers]) =>
-      [route, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join("\n"),
+      [route, ...Object.entries(headers).map(([name, value]) => `  ${name.toLowerCase()}: ${value}`)].join("\n"),
     )
     .join("\n")}\n`;
 }

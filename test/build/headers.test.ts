@@ -1,45 +1,95 @@
 /**
  * @jest-environment node
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
+import { adapterMarkers, securityHeaders } from "../../after-build/headers";
 import { request, serveBuildForSuite } from "../server/harness";
 
-const publicDir = path.resolve(__dirname, "../../public");
-const htmlRoutes = ["/", "/privacy-policy/", "/terms-of-service/", "/404.html"];
+/*
+ * The headers a visitor gets on Netlify, from the build as Netlify builds it
+ * (npm run build:netlify: gatsby-adapter-netlify has added its rules to
+ * public/_headers), computed by Netlify's own code; and the same from npm start.
+ */
 
-/** public/_headers as route → headers, read the way Netlify reads it. */
-function netlifyRules(): Map<string, Record<string, string>> {
-  const rules = new Map<string, Record<string, string>>();
-  let current: Record<string, string> | undefined;
-  for (const line of readFileSync(path.join(publicDir, "_headers"), "utf8").split("\n")) {
-    if (line.startsWith("/")) {
-      expect(rules.has(line)).toBe(false);
-      current = {};
-      rules.set(line, current);
-    } else if (line.trim()) {
-      const at = line.indexOf(":");
-      current![line.slice(0, at).trim()] = line.slice(at + 1).trim();
+const root = path.resolve(__dirname, "../..");
+const publicDir = path.join(root, "public");
+const htmlRoutes = ["/", "/privacy-policy/", "/terms-of-service/", "/404.html"];
+const hashedAssets = readdirSync(publicDir).filter((name) => /^[^/]*[.-][0-9a-f]{16,}\.(js|css)$/.test(name));
+const staticFile = (() => {
+  const dir = path.join(publicDir, "static");
+  const walk = (at: string): string | undefined => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const file = path.join(at, entry.name);
+      if (entry.isDirectory()) return walk(file);
+      return file;
     }
+    return undefined;
+  };
+  return existsSync(dir) ? walk(dir) : undefined;
+})();
+const paths = [
+  ...htmlRoutes,
+  "/page-data/index/page-data.json",
+  "/favicon.svg",
+  "/og-image.png",
+  ...hashedAssets.map((name) => `/${name}`),
+  ...(staticFile ? [`/${path.relative(publicDir, staticFile).split(path.sep).join("/")}`] : []),
+];
+
+/** What Netlify sends for each path, as its own code (@netlify/headers) reads public/_headers. */
+const onNetlify = JSON.parse(
+  execFileSync(process.execPath, [path.join(root, "test/support/netlify-headers.mjs"), publicDir, ...paths], {
+    encoding: "utf8",
+  }),
+) as Record<string, Record<string, string>>;
+
+/** Header names are one header whatever their case: lower case, and no name twice. */
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  const lower: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    expect([name, lower[name.toLowerCase()]]).toEqual([name, undefined]);
+    lower[name.toLowerCase()] = value;
   }
-  return rules;
+  return lower;
 }
 
 function fileOf(route: string): string {
   return path.join(publicDir, route.endsWith("/") ? `${route}index.html` : route);
 }
 
-describe("public/_headers", () => {
-  const rules = netlifyRules();
+describe("the build as Netlify builds it", () => {
+  const headersFile = readFileSync(path.join(publicDir, "_headers"), "utf8");
 
-  it.each(htmlRoutes)("gives %s exactly one CSP, covering every inline script and style of the page", (route) => {
-    const withCsp = [...rules].filter(
-      ([rule, headers]) => (rule === route || rule === "/*") && headers["Content-Security-Policy"],
-    );
-    expect(withCsp).toHaveLength(1);
-    const policy = withCsp[0]![1]["Content-Security-Policy"]!;
+  it("ran Gatsby's Netlify adapter from the project's own dependencies, not one installed mid-build", () => {
+    const [start, end] = adapterMarkers;
+    const block = headersFile.slice(headersFile.indexOf(start), headersFile.indexOf(end));
+    expect(block).toMatch(/^\/\*\n {2}cache-control: /m);
+    const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    expect(pkg.dependencies["gatsby-adapter-netlify"]).toMatch(/^\^1\./);
+    // Where Gatsby installs an adapter it does not find.
+    expect(existsSync(path.join(root, ".cache", "adapters"))).toBe(false);
+  });
+
+  it("puts the site's rules after the adapter's, so that where both set a header, the site's is sent", () => {
+    expect(headersFile.indexOf(adapterMarkers[1])).toBeLessThan(headersFile.indexOf("\n/\n"));
+  });
+
+  it.each(paths)("sends %s each header once, whatever the case of its name", (pathname) => {
+    lowerCased(onNetlify[pathname]!);
+  });
+});
+
+describe("the headers on Netlify", () => {
+  const netlify = (pathname: string) => lowerCased(onNetlify[pathname]!);
+
+  it.each(htmlRoutes)("give %s one CSP, covering every inline script and style of the page", (route) => {
+    const policy = netlify(route)["content-security-policy"]!;
     const directive = (name: string) => policy.split("; ").find((part) => part.startsWith(`${name} `))!;
     const scriptSrc = directive("script-src");
     expect(scriptSrc).not.toMatch(/unsafe-inline|unsafe-eval/);
@@ -59,35 +109,42 @@ describe("public/_headers", () => {
     }
   });
 
-  it("tells browsers, on every path, what the site depends on", () => {
-    const every = rules.get("/*")!;
+  it.each(paths)("tell browsers, for %s, what the site depends on", (pathname) => {
+    const headers = netlify(pathname);
     // HTTPS only, for a year at least, so the preload list takes the domain.
-    expect(Number(/max-age=(\d+)/.exec(every["Strict-Transport-Security"]!)![1])).toBeGreaterThanOrEqual(31_536_000);
-    expect(every["X-Content-Type-Options"]).toBe("nosniff");
+    expect(Number(/max-age=(\d+)/.exec(headers["strict-transport-security"]!)![1])).toBeGreaterThanOrEqual(31_536_000);
+    expect(headers["x-content-type-options"]).toBe("nosniff");
     // Never framed: the waitlist form cannot be overlaid by another site.
-    expect(every["X-Frame-Options"]).toBe("DENY");
-    // A signup's attribution reads the full same-origin Referer; other sites get the origin only.
-    expect(every["Referrer-Policy"]).toBe("strict-origin-when-cross-origin");
+    expect(headers["x-frame-options"]).toBe("DENY");
+    // A signup's attribution reads the full same-origin Referer; other sites get the origin only (not the adapter's same-origin).
+    expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    expect(headers["x-xss-protection"]).toBe("0");
+  });
+
+  it("cache pages and their data for no time, and hashed bundles and static files for a year", () => {
+    for (const route of [...htmlRoutes, "/page-data/index/page-data.json", "/favicon.svg"]) {
+      expect([route, netlify(route)["cache-control"]]).toEqual([route, "public, max-age=0, must-revalidate"]);
+    }
+    for (const pathname of paths.filter((candidate) => /[.-][0-9a-f]{16,}\.(js|css)$|^\/static\//.test(candidate))) {
+      expect([pathname, netlify(pathname)["cache-control"]]).toEqual([pathname, "public, max-age=31536000, immutable"]);
+    }
   });
 });
 
-describe("the npm start server and public/_headers", () => {
-  const rules = netlifyRules();
+describe("the npm start server and Netlify", () => {
   const { url } = serveBuildForSuite(publicDir);
 
-  const assets = readFileSync(path.join(publicDir, "_headers"), "utf8")
-    .split("\n")
-    .filter((line) => /^\/[^*]+\.(js|css)$/.test(line));
-  const routes = [...htmlRoutes, "/privacy-policy", "/page-data/index/page-data.json", "/favicon.svg", assets[0]!];
-
-  it.each(routes)("send the same headers for %s", async (route) => {
-    const reply = await request(`${url()}${route}`);
+  it.each([...paths, "/privacy-policy"])("send the same headers for %s", async (pathname) => {
+    const reply = await request(`${url()}${pathname}`);
     // The slashless path is a redirect to the page; it carries the headers every path gets.
-    expect(reply.status).toBe(route === "/privacy-policy" ? 301 : 200);
-    const expected = { ...rules.get("/*"), ...rules.get(route) };
-    if (route.startsWith("/page-data/")) Object.assign(expected, rules.get("/page-data/*"));
-    for (const [name, value] of Object.entries(expected)) {
-      expect([name, reply.headers[name.toLowerCase()]]).toEqual([name, value]);
+    expect(reply.status).toBe(pathname === "/privacy-policy" ? 301 : 200);
+    const expected = lowerCased(onNetlify[pathname] ?? onNetlify["/favicon.svg"]!);
+    if (pathname === "/privacy-policy") {
+      for (const name of Object.keys(securityHeaders)) {
+        expect([name, reply.headers[name.toLowerCase()]]).toEqual([name, expected[name.toLowerCase()]]);
+      }
+      return;
     }
+    for (const [name, value] of Object.entries(expected)) expect([name, reply.headers[name]]).toEqual([name, value]);
   });
 });
