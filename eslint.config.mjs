@@ -6,7 +6,18 @@ import jsxA11y from "eslint-plugin-jsx-a11y";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["public/", ".cache/", ".netlify/", "node_modules/", "src/gatsby-types.d.ts", "coverage/", "data/", "artifacts/"] },
+  {
+    ignores: [
+      "public/",
+      ".cache/",
+      ".netlify/",
+      "node_modules/",
+      "src/gatsby-types.d.ts",
+      "coverage/",
+      "data/",
+      "artifacts/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   react.configs.flat.recommended,

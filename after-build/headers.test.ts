@@ -91,7 +91,10 @@ describe("pages of a build and Netlify's _headers", () => {
   it("writes the security headers once for all paths and one CSP per page, after the place of the adapter's rules", () => {
     const file = netlifyHeaders(dir);
     expect(file.startsWith("# gatsby-adapter-netlify start\n# gatsby-adapter-netlify end\n/*\n")).toBe(true);
-    const rules = file.trim().split(/\n(?=\/)/).slice(1);
+    const rules = file
+      .trim()
+      .split(/\n(?=\/)/)
+      .slice(1);
     expect(rules[0]).toMatch(/^\/\*\n {2}strict-transport-security: max-age=63072000; includeSubDomains; preload\n/);
     expect(rules[0]).not.toContain("content-security-policy");
     expect(rules[0]).not.toContain("cache-control");

@@ -8,7 +8,11 @@ import { HeadersHandler } from "@netlify/headers";
 
 const [publicDir, ...paths] = process.argv.slice(2);
 const logger = { log: () => {}, warn: console.error, error: console.error };
-const handler = new HeadersHandler({ projectDir: path.dirname(publicDir), publishDir: path.basename(publicDir), logger });
+const handler = new HeadersHandler({
+  projectDir: path.dirname(publicDir),
+  publishDir: path.basename(publicDir),
+  logger,
+});
 const result = {};
 for (const pathname of paths) result[pathname] = await handler.apply(new Request(`https://site.example${pathname}`));
 process.stdout.write(JSON.stringify(result));
