@@ -60,7 +60,8 @@ const leftNoteMs = 3_600_000;
 /** Compare-and-swap attempts before giving up on a key others keep changing. */
 const maxAttempts = 8;
 
-const hashOf = (emailKey: string) => createHash("sha256").update(emailKey, "utf8").digest("hex");
+/** What an address is filed under: the SHA-256 of its key, in hex (the Netlify bench seeds a store with it). */
+export const hashOf = (emailKey: string) => createHash("sha256").update(emailKey, "utf8").digest("hex");
 const stamp = (at: Date) => `${String(at.getTime()).padStart(15, "0")}-${randomBytes(4).toString("hex")}`;
 const signupKey = (h: string) => `signups/${h}`;
 const chunkName = (seq: number) => String(seq).padStart(6, "0");

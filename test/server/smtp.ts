@@ -4,6 +4,8 @@ import { SMTPServer } from "smtp-server";
 import { until } from "../support/until";
 
 export interface Delivery {
+  /** When it arrived, by this process's clock (a simulation's, in the Netlify bench). */
+  at: number;
   envelope: { from: string; to: string[] };
   mail: ParsedMail;
   raw: string;
@@ -24,10 +26,13 @@ export async function startSmtpServer(
   {
     beforeData,
     refuseRecipient,
+    deferRecipient,
   }: {
     beforeData?: () => Promise<void>;
     /** Recipients refused for good, the way a strict server refuses a mailbox it does not have (550). */
     refuseRecipient?: (address: string) => boolean;
+    /** Recipients refused for now, as a server that is overloaded or greylisting does (451): try again later. */
+    deferRecipient?: (address: string) => boolean;
   } = {},
 ): Promise<TestSmtpServer> {
   const deliveries: Delivery[] = [];
@@ -43,6 +48,8 @@ export async function startSmtpServer(
     onRcptTo(address, _session, callback) {
       if (refuseRecipient?.(address.address)) {
         callback(Object.assign(new Error("5.1.1 Mailbox unavailable"), { responseCode: 550 }));
+      } else if (deferRecipient?.(address.address)) {
+        callback(Object.assign(new Error("4.3.0 Try again later"), { responseCode: 451 }));
       } else callback();
     },
     onData(stream, session, callback) {
@@ -53,6 +60,7 @@ export async function startSmtpServer(
         simpleParser(raw).then(
           (mail) => {
             deliveries.push({
+              at: Date.now(),
               envelope: {
                 from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
                 to: session.envelope.rcptTo.map((rcpt) => rcpt.address),

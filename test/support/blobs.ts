@@ -35,8 +35,9 @@ export const localBlobsSite = { siteID: "5d0f6a48-1b7e-4c1e-9a57-0c7bb2f7e0aa", 
  * Blobs: real HTTP on 127.0.0.1 over files in a temporary folder, with a
  * token, in its own process (blobs-server.mjs).
  */
-export async function startLocalBlobs(): Promise<LocalBlobs> {
-  const directory = mkdtempSync(path.join(os.tmpdir(), "blobs-"));
+export async function startLocalBlobs({
+  directory = mkdtempSync(path.join(os.tmpdir(), "blobs-")),
+}: { directory?: string } = {}): Promise<LocalBlobs & { directory: string }> {
   const { siteID, token } = localBlobsSite;
   const child = spawn(process.execPath, [path.join(__dirname, "blobs-server.mjs"), directory, token], {
     stdio: ["pipe", "pipe", "inherit"],
@@ -54,6 +55,7 @@ export async function startLocalBlobs(): Promise<LocalBlobs> {
     });
   });
   return {
+    directory,
     siteID,
     token,
     url,
