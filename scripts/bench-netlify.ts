@@ -41,6 +41,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "bench-netlify-"));
+  // The functions log a line per failed send and per sweep; counted here, not printed.
+  let logLines = 0;
+  console.error = () => void logLines++;
   const start = Date.UTC(2026, 10, 23, 12);
   const clock = FakeTimers.withGlobal(globalThis).install({ toFake: ["Date"], now: start });
   const blobs = await startLocalBlobs({ directory: path.join(dir, "blobs") });
@@ -279,7 +282,7 @@ async function main() {
       );
     }
     say(
-      `  API calls by the functions in all of it: ${api.calls.length - founders.reduce((sum, row) => sum + row.apiCalls, 0)}; 429s: ${api.limited}`,
+      `  API calls by the functions in all of it: ${api.calls.length - founders.reduce((sum, row) => sum + row.apiCalls, 0)}; 429s: ${api.limited}; lines the functions logged: ${logLines}`,
     );
   }
 
