@@ -1,7 +1,8 @@
-import { BlobsStore } from "./blobs-store";
+import { BlobsStore, hashOf } from "./blobs-store";
+import { pruneUnconfirmed } from "./prune";
 import { describeStoreContract } from "./store.contract";
 import { startLocalBlobs, type LocalBlobs } from "../test/support/blobs";
-import type { FullStore } from "./store";
+import type { FullStore, Signup } from "./store";
 
 describeStoreContract("Netlify Blobs", () => {
   let blobs: LocalBlobs | undefined;
@@ -109,5 +110,102 @@ describe("BlobsStore", () => {
     expect((await store.all()).map((row) => row.email)).toEqual(["p9@example.com"]);
     expect(await store.departures()).toBe(1);
     expect((await blobs.store().list({ prefix: "signups/" })).blobs).toHaveLength(1);
+  });
+
+  it("reads a store written before the confirm step as unconfirmed and never asked, and asks it when told", async () => {
+    // A record and a ledger row as the version before the confirm step wrote them: no consent fields at all.
+    const before = new BlobsStore(blobs.store());
+    await add(before, 1);
+    await before.markConfirmationSent("p1@example.com", at(1_000));
+    await before.fold();
+    const client = blobs.store();
+    const h = hashOf("p1@example.com");
+    const strip = ({
+      confirmedAt: _c,
+      privacyPolicyAtSignup: _s,
+      privacyPolicyAtConfirm: _p,
+      optInSince: _o,
+      ...rest
+    }: Signup) => rest;
+    const record = (await client.get(`signups/${h}`, { type: "json" })) as Signup;
+    await client.setJSON(`signups/${h}`, strip(record));
+    const chunk = (await client.get("ledger/000001", { type: "json" })) as { rows: Record<string, Signup> };
+    await client.setJSON("ledger/000001", { rows: { [h]: strip(chunk.rows[h]!) } });
+
+    const store = new BlobsStore(blobs.store());
+    expect(await store.all()).toEqual([
+      expect.objectContaining({
+        email: "p1@example.com",
+        confirmedAt: null,
+        optInSince: null,
+        privacyPolicyAtSignup: null,
+      }),
+    ]);
+    expect(await store.statsRows()).toEqual([expect.objectContaining({ confirmedAt: null })]);
+    await expect(store.lookup("p1@example.com")).resolves.toMatchObject({ confirmedAt: null });
+    await expect(store.expiredUnconfirmed(at(100 * 86_400_000), 10)).resolves.toEqual([]);
+    // ask-to-confirm reaches it: owed the mail with the confirm link, and pruned if it never confirms.
+    await expect(store.askToConfirm("p1@example.com", at(2_000))).resolves.toMatchObject({ email: "p1@example.com" });
+    expect(await store.pendingConfirmations()).toEqual([expect.objectContaining({ email: "p1@example.com" })]);
+    await expect(store.expiredUnconfirmed(at(2 * 3_600_000), 10)).resolves.toEqual([
+      expect.objectContaining({ email: "p1@example.com", optInSince: at(2_000).toISOString() }),
+    ]);
+  });
+
+  it("finds expired signups by their hour, without listing the records or reading the ledger", async () => {
+    const store = new BlobsStore(blobs.store());
+    const hour = 3_600_000;
+    // 30 signups an hour apart, and one expired in the first hour.
+    for (let n = 0; n < 30; n++) await add(store, n * hour);
+    await store.fold();
+    const reads = async (before: Date) => {
+      await blobs.settled();
+      blobs.operations.length = 0;
+      const found = await store.expiredUnconfirmed(before, 100);
+      await blobs.settled();
+      return { found: found.length, operations: blobs.operations.map((operation) => operation.url) };
+    };
+    const first = await reads(at(hour));
+    expect(first.found).toBe(1);
+    // One list of the hours, one of the hour due, one read of its record: nothing of the other 29 signups.
+    expect(first.operations.filter((url) => /signups|ledger/.test(url))).toHaveLength(1);
+    expect(first.operations).toHaveLength(3);
+  });
+
+  it("removes a batch of expired signups with one write per ledger blob, and finishes a pass that died half-way", async () => {
+    const store = new BlobsStore(blobs.store(), { chunkRows: 10 });
+    await Promise.all(Array.from({ length: 25 }, (_, n) => add(store, n)));
+    await Promise.all(Array.from({ length: 25 }, (_, n) => store.markConfirmationSent(`p${n}@example.com`, at(n))));
+    await store.fold();
+    const later = at(31 * 86_400_000);
+
+    // The first pass dies once it has marked the records as leaving: the function was killed there.
+    const client = blobs.store();
+    const setJSON = client.setJSON.bind(client);
+    let marked = 0;
+    client.setJSON = async (key, data, options) => {
+      const result = await setJSON(key, data, options);
+      if (key.startsWith("signups/") && (data as { leaving?: unknown }).leaving && ++marked === 25) {
+        throw new Error("killed");
+      }
+      return result;
+    };
+    const dying = new BlobsStore(client, { chunkRows: 10 });
+    await expect(pruneUnconfirmed(dying, { now: later })).rejects.toThrow("killed");
+
+    // The next pass finds them by their asked/ notes and finishes them: three ledger blobs, each written once.
+    const writes = await blobs.settled().then(async () => {
+      blobs.operations.length = 0;
+      const { addresses } = await pruneUnconfirmed(store, { now: later });
+      expect(addresses).toHaveLength(25);
+      await blobs.settled();
+      return blobs.operations.filter((operation) => operation.type === "set" && /ledger/.test(operation.url)).length;
+    });
+    expect(writes).toBe(3);
+    await store.fold();
+    expect(await store.all()).toEqual([]);
+    expect(await store.departures()).toBe(25);
+    expect((await blobs.store().list({ prefix: "signups/" })).blobs).toEqual([]);
+    expect((await blobs.store().list({ prefix: "asked/" })).blobs).toEqual([]);
   });
 });

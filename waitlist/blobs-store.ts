@@ -3,7 +3,17 @@ import type { Store } from "@netlify/blobs";
 import pLimit from "p-limit";
 import { noAttribution } from "./attribution";
 import type { StatsSignup } from "./stats";
-import type { ConfirmationCounts, DepartureKind, FullStore, NewSignup, OwedConfirmation, Signup } from "./store";
+import type {
+  ConfirmationCounts,
+  DepartureKind,
+  FullStore,
+  ListedSignup,
+  NewSignup,
+  OwedConfirmation,
+  RemovedSignup,
+  Signup,
+  UnconfirmedSignup,
+} from "./store";
 
 /*
  * The waitlist on Netlify, in Netlify Blobs (one site-wide store, strong
@@ -18,6 +28,11 @@ import type { ConfirmationCounts, DepartureKind, FullStore, NewSignup, OwedConfi
  *                         this prefix: its length is the backlog, never the list.
  *   ledger/<nnnnnn>       the list for the founders' commands, a thousand rows a
  *                         blob, kept by the sweep: a whole-list read is N/1000 gets.
+ *   asked/<hour>/<h>      that <h> was asked to confirm in that UTC hour (YYYY-MM-DDTHH).
+ *                         Written before the record says so; read when the hour is
+ *                         past the retention, then deleted: the retention's work
+ *                         grows with the signups of the hours it reaches, never
+ *                         with the list.
  *   left/<h>/<ms>         that <h> left at <ms>, for a sweep folding <h> at the same
  *                         moment (fold() below); the sweep deletes it after an hour.
  *   departures/<iso>-<r>  that someone left, when and how; never who.
@@ -66,6 +81,26 @@ const stamp = (at: Date) => `${String(at.getTime()).padStart(15, "0")}-${randomB
 const signupKey = (h: string) => `signups/${h}`;
 const chunkName = (seq: number) => String(seq).padStart(6, "0");
 
+/** The UTC hour an asking falls in, as its asked/ folder names it. */
+const hourOf = (iso: string) => iso.slice(0, 13);
+/** When an asked/ folder's hour is over. */
+const hourEnd = (hour: string) => Date.parse(`${hour}:00:00.000Z`) + 3_600_000;
+
+/**
+ * A record or ledger row as this version reads it: one written before the
+ * confirm step lacks its fields, and is unconfirmed, under an unknown policy,
+ * and never asked (as the SQLite store's migration 6 makes its rows).
+ */
+function upgraded<T extends Signup>(stored: T): T {
+  return {
+    ...stored,
+    confirmedAt: stored.confirmedAt ?? null,
+    privacyPolicyAtSignup: stored.privacyPolicyAtSignup ?? null,
+    privacyPolicyAtConfirm: stored.privacyPolicyAtConfirm ?? null,
+    optInSince: stored.optInSince ?? null,
+  };
+}
+
 /** What a ledger row shows of a record: everything but who holds it and where it is filed. */
 function ledgerRow({ attempts: _a, claimedUntil: _c, chunk: _k, leaving: _l, ...row }: BlobRecord): LedgerRow {
   return row;
@@ -98,7 +133,7 @@ export class BlobsStore implements FullStore {
   private async read(h: string): Promise<{ record: BlobRecord; etag: string } | undefined> {
     const found = await this.blobs.getWithMetadata(signupKey(h), { type: "json", consistency: "strong" });
     if (!found) return undefined;
-    return { record: found.data as BlobRecord, etag: found.etag ?? "" };
+    return { record: upgraded(found.data as BlobRecord), etag: found.etag ?? "" };
   }
 
   /**
@@ -123,6 +158,11 @@ export class BlobsStore implements FullStore {
     return this.blobs.set(`pending/${h}/${stamp(this.clock())}`, "");
   }
 
+  /** That <h> is asked to confirm from `at` on: written before the record says so (see expiredUnconfirmed()). */
+  private askedNote(h: string, at: string): Promise<unknown> {
+    return this.blobs.set(`asked/${hourOf(at)}/${h}`, "");
+  }
+
   async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
     const h = hashOf(entry.emailKey);
     const createdAt = (entry.at ?? this.clock()).toISOString();
@@ -134,6 +174,10 @@ export class BlobsStore implements FullStore {
       confirmationSentAt: entry.confirmationSentAt?.toISOString() ?? null,
       confirmationFailedAt: null,
       confirmationError: null,
+      confirmedAt: null,
+      privacyPolicyAtSignup: entry.privacyPolicy ?? null,
+      privacyPolicyAtConfirm: null,
+      optInSince: entry.earlier ? null : createdAt,
       ...noAttribution,
       ...entry.attribution,
       attempts: 0,
@@ -142,9 +186,9 @@ export class BlobsStore implements FullStore {
       chunk: null,
       leaving: null,
     };
-    // The note first: a record is never without one while it owes a confirmation, whatever fails after.
-    // A listed address makes the same two writes, so a repeat takes as long as a new signup.
-    await this.note(h);
+    // The notes first: a record is never without them while it owes a confirmation or may expire, whatever fails
+    // after. A listed address makes the same writes, so a repeat takes as long as a new signup.
+    await Promise.all([this.note(h), entry.earlier ? undefined : this.askedNote(h, createdAt)]);
     const { modified } = await this.blobs.setJSON(signupKey(h), record, { onlyIfNew: true });
     return { added: modified, createdAt };
   }
@@ -162,14 +206,94 @@ export class BlobsStore implements FullStore {
     return written?.attempts;
   }
 
+  async lookup(emailKey: string): Promise<ListedSignup | undefined> {
+    const found = await this.read(hashOf(emailKey));
+    if (!found || found.record.leaving) return undefined;
+    const { email, createdAt, confirmedAt } = found.record;
+    return { email, createdAt, confirmedAt };
+  }
+
+  /** The first confirmation is kept. The note first, so the sweep files it in the ledger whatever fails after. */
+  async confirm(
+    emailKey: string,
+    { createdAt, at, privacyPolicy }: { createdAt: string; at: Date; privacyPolicy: string | null },
+  ) {
+    const h = hashOf(emailKey);
+    await this.note(h);
+    let earlier: string | undefined;
+    const written = await this.update(h, (record) => {
+      if (record.createdAt !== createdAt) return undefined;
+      if (record.confirmedAt !== null) {
+        earlier = record.confirmedAt;
+        return undefined;
+      }
+      return { ...record, confirmedAt: at.toISOString(), privacyPolicyAtConfirm: privacyPolicy };
+    });
+    if (earlier) return { confirmedAt: earlier, first: false };
+    return written ? { confirmedAt: written.confirmedAt!, first: true } : undefined;
+  }
+
+  async askToConfirm(
+    emailKey: string,
+    at: Date,
+    { resendAfterMs }: { resendAfterMs?: number } = {},
+  ): Promise<OwedConfirmation | undefined> {
+    const h = hashOf(emailKey);
+    const again = resendAfterMs !== undefined;
+    const sentBefore = new Date(at.getTime() - (resendAfterMs ?? 0)).toISOString();
+    const asks = (record: BlobRecord) =>
+      record.confirmedAt === null &&
+      (!again || record.confirmationFailedAt === null) &&
+      (record.optInSince === null ||
+        (again && record.confirmationSentAt !== null && record.confirmationSentAt <= sentBefore));
+    // Read first: a repeat signup of a confirmed address, the common case, writes nothing.
+    const current = await this.read(h);
+    if (!current || current.record.leaving || !asks(current.record)) return undefined;
+    await Promise.all([this.note(h), this.askedNote(h, at.toISOString())]);
+    const written = await this.update(h, (record) =>
+      asks(record)
+        ? {
+            ...record,
+            optInSince: at.toISOString(),
+            confirmationSentAt: null,
+            confirmationFailedAt: null,
+            confirmationError: null,
+            confirmationNextAt: null,
+            claimedUntil: null,
+            attempts: 0,
+          }
+        : undefined,
+    );
+    if (!written) return undefined;
+    const { email, createdAt, optInSince } = written;
+    return { email, emailKey, createdAt, optInSince };
+  }
+
   async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
-    await this.update(hashOf(emailKey), (record) => ({
-      ...record,
-      confirmationSentAt: at.toISOString(),
-      claimedUntil: null,
-      confirmationError: null,
-      confirmationNextAt: null,
-    }));
+    const h = hashOf(emailKey);
+    // A record never asked before (one owed its mail since before the confirm step) is asked from now on: its
+    // asked/ note goes first, so such a record takes a second round.
+    let noted = false;
+    for (;;) {
+      let unasked = false;
+      await this.update(h, (record) => {
+        if (record.optInSince === null && !noted) {
+          unasked = true;
+          return undefined;
+        }
+        return {
+          ...record,
+          confirmationSentAt: at.toISOString(),
+          claimedUntil: null,
+          confirmationError: null,
+          confirmationNextAt: null,
+          optInSince: record.optInSince ?? at.toISOString(),
+        };
+      });
+      if (!unasked) return;
+      await this.askedNote(h, at.toISOString());
+      noted = true;
+    }
   }
 
   async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
@@ -212,13 +336,69 @@ export class BlobsStore implements FullStore {
   }
 
   private async finishLeave(h: string, record: BlobRecord) {
-    const leftAt = Date.parse(record.leaving!.at);
-    if (record.chunk) await this.eraseRows(record.chunk, [[h, leftAt]]);
+    if (record.chunk) await this.eraseRows(record.chunk, [[h, Date.parse(record.leaving!.at)]]);
+    return this.eraseRecord(h, record);
+  }
+
+  /** A leave's last steps, once its ledger row is erased: the record and its asked/ note deleted, the departure counted. */
+  private async eraseRecord(h: string, record: BlobRecord) {
     await this.blobs.delete(signupKey(h));
+    if (record.optInSince) await this.blobs.delete(`asked/${hourOf(record.optInSince)}/${h}`);
     await this.blobs.setJSON(`departures/${record.leaving!.at}-${randomBytes(4).toString("hex")}`, {
       how: record.leaving!.how,
     });
     return { email: record.email, createdAt: record.createdAt };
+  }
+
+  /**
+   * remove() for many at once, for the retention: each only if it is still
+   * unconfirmed and asked when it was found; a leave that stopped half-way is
+   * finished as it is. Marked as leaving, its left/ note, its ledger row, with
+   * the rows of one blob erased in one write (a thousand removals rewrite a blob once, not a
+   * thousand times). A pass that dies half-way leaves records marked as
+   * leaving with their asked/ notes, which the next pass finds and finishes.
+   */
+  async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
+    const limit = pLimit(concurrency);
+    const marked = await Promise.all(
+      signups.map(({ emailKey, optInSince }) =>
+        limit(async () => {
+          const h = hashOf(emailKey);
+          const written = await this.update(h, (record) =>
+            record.confirmedAt === null && record.optInSince === optInSince
+              ? { ...record, leaving: { at: at.toISOString(), how: "pruned" as const } }
+              : undefined,
+          );
+          if (written) return { h, record: written };
+          const half = await this.read(h);
+          return half?.record.leaving ? { h, record: half.record } : undefined;
+        }),
+      ),
+    );
+    const leaving = marked.filter((entry) => entry !== undefined);
+    // The left/ notes of those marked, before their rows are erased: a fold writing a row after that erases it
+    // again (see fold()). Only theirs: a note for a signup that stays would have a fold erase its row.
+    await Promise.all(
+      leaving.map(({ h, record }) =>
+        limit(() => this.blobs.set(`left/${h}/${String(Date.parse(record.leaving!.at)).padStart(15, "0")}`, "")),
+      ),
+    );
+    const byChunk = new Map<string, (readonly [string, number])[]>();
+    for (const { h, record } of leaving) {
+      if (record.chunk) {
+        byChunk.set(record.chunk, [...(byChunk.get(record.chunk) ?? []), [h, Date.parse(record.leaving!.at)]]);
+      }
+    }
+    await Promise.all([...byChunk].map(([chunk, rows]) => this.eraseRows(chunk, rows)));
+    return Promise.all(
+      leaving.map(({ h, record }) =>
+        limit(async () => ({
+          ...(await this.eraseRecord(h, record)),
+          // Found by its asked/ note, so asked; the signup's time only for a record of another shape.
+          optInSince: record.optInSince ?? record.createdAt,
+        })),
+      ),
+    );
   }
 
   async secret(name: "leave", make: () => string): Promise<string> {
@@ -284,7 +464,52 @@ export class BlobsStore implements FullStore {
               (record.confirmationNextAt === null || record.confirmationNextAt <= at))),
       )
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
-      .map(({ email, emailKey, createdAt }) => ({ email, emailKey, createdAt }));
+      .map(({ email, emailKey, createdAt, optInSince }) => ({ email, emailKey, createdAt, optInSince }));
+  }
+
+  /**
+   * From the asked/ notes of the hours over before `before`, oldest first:
+   * each note's record, when it is still unconfirmed and was asked in that
+   * hour and before `before`, or is leaving (a removal that stopped half-way,
+   * for removeUnconfirmed() to finish). A note whose record confirmed, left
+   * or was asked again later is done with and deleted. Reads no more notes
+   * than it needs to find `limit`.
+   */
+  async expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]> {
+    const cutoff = before.toISOString();
+    const { directories } = await this.blobs.list({ prefix: "asked/", directories: true });
+    const hours = directories
+      .map((folder) => folder.replace(/\/$/, "").slice("asked/".length))
+      .filter((hour) => /^\d{4}-\d\d-\d\dT\d\d$/.test(hour) && hourEnd(hour) <= before.getTime())
+      .sort();
+    const expired: UnconfirmedSignup[] = [];
+    const reads = pLimit(concurrency);
+    const check = async (hour: string, key: string) => {
+      const record = (await this.read(key.slice(key.lastIndexOf("/") + 1)))?.record;
+      const due =
+        record !== undefined &&
+        record.optInSince !== null &&
+        hourOf(record.optInSince) === hour &&
+        (record.leaving !== null || (record.confirmedAt === null && record.optInSince < cutoff));
+      if (!due) await this.blobs.delete(key);
+      return due ? [record] : [];
+    };
+    for (const hour of hours) {
+      // A page of notes at a time (a viral hour holds many), and of a page only as many as are still wanted.
+      for await (const { blobs: notes } of this.blobs.list({ prefix: `asked/${hour}/`, paginate: true })) {
+        for (let from = 0; from < notes.length && expired.length < limit;) {
+          const slice = notes.slice(from, from + Math.max(limit - expired.length, concurrency));
+          from += slice.length;
+          const checked = await Promise.all(slice.map(({ key }) => reads(() => check(hour, key))));
+          for (const { email, emailKey, createdAt, optInSince } of checked.flat()) {
+            expired.push({ email, emailKey, createdAt, optInSince: optInSince! });
+          }
+        }
+        if (expired.length >= limit) break;
+      }
+      if (expired.length >= limit) break;
+    }
+    return expired.sort((a, b) => a.optInSince.localeCompare(b.optInSince)).slice(0, limit);
   }
 
   dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
@@ -439,7 +664,7 @@ export class BlobsStore implements FullStore {
         ),
       ),
     );
-    for (const chunk of chunks) for (const [h, row] of Object.entries(chunk?.rows ?? {})) byHash.set(h, row);
+    for (const chunk of chunks) for (const [h, row] of Object.entries(chunk?.rows ?? {})) byHash.set(h, upgraded(row));
     for (const { h, found } of await this.noted()) {
       if (found && !found.record.leaving) byHash.set(h, ledgerRow(found.record));
       else byHash.delete(h);
@@ -482,11 +707,12 @@ export class BlobsStore implements FullStore {
   }
 
   async statsRows(): Promise<StatsSignup[]> {
-    return (await this.rows()).map(({ createdAt, utmSource, utmCampaign, ref }) => ({
+    return (await this.rows()).map(({ createdAt, utmSource, utmCampaign, ref, confirmedAt }) => ({
       createdAt,
       utmSource,
       utmCampaign,
       ref,
+      confirmedAt,
     }));
   }
 

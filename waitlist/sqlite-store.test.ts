@@ -26,6 +26,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+/** What a row from before double opt-in holds: never confirmed, under a policy nobody recorded, never asked to. */
+const unconfirmed = { confirmedAt: null, privacyPolicyAtSignup: null, privacyPolicyAtConfirm: null, optInSince: null };
+
 describe("SqliteStore", () => {
   it("creates its folder and file, in WAL mode with synchronous=FULL and a busy timeout", async () => {
     const store = new SqliteStore(file);
@@ -67,10 +70,16 @@ describe("SqliteStore", () => {
         confirmationFailedAt: null,
         confirmationError: null,
         ...noAttribution,
+        ...unconfirmed,
       },
     ]);
     expect(await store.pendingConfirmations()).toEqual([
-      { email: "old@example.com", emailKey: "old@example.com", createdAt: "2025-06-01T00:00:00.000Z" },
+      {
+        email: "old@example.com",
+        emailKey: "old@example.com",
+        createdAt: "2025-06-01T00:00:00.000Z",
+        optInSince: null,
+      },
     ]);
     await store.close();
   });
@@ -125,10 +134,31 @@ describe("SqliteStore", () => {
         confirmationFailedAt: null,
         confirmationError: null,
         ...noAttribution,
+        ...unconfirmed,
       },
     ]);
     expect(await store.departures()).toBe(1);
     await expect(store.secret("leave", () => "a-new-one")).resolves.toBe("kept-secret".padEnd(32, "-"));
+    await store.close();
+  });
+
+  it("migrates a store written by version 5: its rows unconfirmed, its departures kept, and pruning counted", async () => {
+    const oldFile = path.join(dir, "v5.db");
+    const old = new Database(oldFile);
+    for (const migration of migrations.slice(0, 5)) old.exec(migration);
+    old.pragma("user_version = 5");
+    old
+      .prepare("INSERT INTO signups (email, email_key, created_at, source, utm_source) VALUES (?, ?, ?, ?, ?)")
+      .run("v5@example.com", "v5@example.com", "2026-11-20T00:00:00.000Z", "start", "tiktok");
+    old.prepare("INSERT INTO departures (left_at, how) VALUES (?, ?)").run("2026-11-21T00:00:00.000Z", "one-click");
+    old.close();
+    const store = new SqliteStore(oldFile);
+    expect(await store.all()).toEqual([
+      expect.objectContaining({ email: "v5@example.com", utmSource: "tiktok", ...unconfirmed }),
+    ]);
+    await store.add({ email: "p@example.com", emailKey: "p@example.com", source: "start" });
+    await store.remove("p@example.com", "pruned", new Date());
+    expect(await store.departures()).toBe(2);
     await store.close();
   });
 

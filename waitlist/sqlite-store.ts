@@ -8,9 +8,12 @@ import {
   type ConfirmationCounts,
   type DepartureKind,
   type FullStore,
+  type ListedSignup,
   type NewSignup,
   type OwedConfirmation,
+  type RemovedSignup,
   type Signup,
+  type UnconfirmedSignup,
 } from "./store";
 
 /**
@@ -53,6 +56,23 @@ export const migrations: readonly string[] = [
    ALTER TABLE signups ADD COLUMN utm_term TEXT;
    ALTER TABLE signups ADD COLUMN ref TEXT;
    ALTER TABLE signups ADD COLUMN landing_path TEXT;`,
+  // 6: double opt-in and the record of consent: when a signup was confirmed, and which Privacy Policy was in force
+  // at the signup and at the confirmation; since when it is asked to confirm. Rows from before are unconfirmed,
+  // their policy unknown, and never asked (opt_in_since NULL: never pruned until a founder asks them). Departures
+  // may now be "pruned" (never confirmed); SQLite changes a CHECK by copying the table.
+  `ALTER TABLE signups ADD COLUMN confirmed_at TEXT;
+   ALTER TABLE signups ADD COLUMN opt_in_since TEXT;
+   ALTER TABLE signups ADD COLUMN privacy_policy_at_signup TEXT;
+   ALTER TABLE signups ADD COLUMN privacy_policy_at_confirm TEXT;
+   CREATE TABLE departures_6 (
+     id INTEGER PRIMARY KEY,
+     left_at TEXT NOT NULL,
+     how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned'))
+   );
+   INSERT INTO departures_6 (id, left_at, how) SELECT id, left_at, how FROM departures;
+   DROP TABLE departures;
+   ALTER TABLE departures_6 RENAME TO departures;
+   CREATE INDEX signups_unconfirmed ON signups (opt_in_since) WHERE confirmed_at IS NULL AND opt_in_since IS NOT NULL;`,
 ];
 
 export const schemaVersion = migrations.length;
@@ -88,8 +108,8 @@ export class SqliteStore implements FullStore {
     this.insert = this.db.prepare(
       `INSERT INTO signups (email, email_key, created_at, source,
                             utm_source, utm_medium, utm_campaign, utm_content, utm_term, ref, landing_path,
-                            confirmation_sent_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            confirmation_sent_at, privacy_policy_at_signup, opt_in_since)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (email_key) DO UPDATE SET repeat_signups = repeat_signups + 1
        RETURNING repeat_signups AS repeats`,
     );
@@ -153,6 +173,8 @@ export class SqliteStore implements FullStore {
       a.ref,
       a.landingPath,
       entry.confirmationSentAt?.toISOString() ?? null,
+      entry.privacyPolicy ?? null,
+      entry.earlier ? null : createdAt,
     )!;
     return { added: repeats === 0, createdAt };
   }
@@ -170,14 +192,63 @@ export class SqliteStore implements FullStore {
     return row?.attempt;
   }
 
+  async lookup(emailKey: string): Promise<ListedSignup | undefined> {
+    return this.db
+      .prepare("SELECT email, created_at AS createdAt, confirmed_at AS confirmedAt FROM signups WHERE email_key = ?")
+      .get(emailKey) as ListedSignup | undefined;
+  }
+
+  async confirm(
+    emailKey: string,
+    { createdAt, at, privacyPolicy }: { createdAt: string; at: Date; privacyPolicy: string | null },
+  ) {
+    return this.db.transaction(() => {
+      const first = this.db
+        .prepare(
+          `UPDATE signups SET confirmed_at = ?, privacy_policy_at_confirm = ?
+           WHERE email_key = ? AND created_at = ? AND confirmed_at IS NULL`,
+        )
+        .run(at.toISOString(), privacyPolicy, emailKey, createdAt).changes;
+      const row = this.db
+        .prepare("SELECT confirmed_at AS confirmedAt FROM signups WHERE email_key = ? AND created_at = ?")
+        .get(emailKey, createdAt) as { confirmedAt: string } | undefined;
+      return row ? { confirmedAt: row.confirmedAt, first: first === 1 } : undefined;
+    })();
+  }
+
+  async askToConfirm(
+    emailKey: string,
+    at: Date,
+    { resendAfterMs }: { resendAfterMs?: number } = {},
+  ): Promise<OwedConfirmation | undefined> {
+    const again = resendAfterMs !== undefined;
+    return this.db
+      .prepare(
+        `UPDATE signups SET opt_in_since = @at, confirmation_sent_at = NULL, confirmation_failed_at = NULL,
+                            confirmation_error = NULL, confirmation_next_at = NULL, confirmation_claimed_until = NULL,
+                            confirmation_attempts = 0
+         WHERE email_key = @emailKey AND confirmed_at IS NULL
+           AND (NOT @again OR confirmation_failed_at IS NULL)
+           AND (opt_in_since IS NULL
+                OR (@again AND confirmation_sent_at IS NOT NULL AND confirmation_sent_at <= @sentBefore))
+         RETURNING email, email_key AS emailKey, created_at AS createdAt, opt_in_since AS optInSince`,
+      )
+      .get({
+        at: at.toISOString(),
+        emailKey,
+        again: again ? 1 : 0,
+        sentBefore: new Date(at.getTime() - (resendAfterMs ?? 0)).toISOString(),
+      }) as OwedConfirmation | undefined;
+  }
+
   async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
     this.db
       .prepare(
         `UPDATE signups SET confirmation_sent_at = ?, confirmation_claimed_until = NULL, confirmation_error = NULL,
-                            confirmation_next_at = NULL
+                            confirmation_next_at = NULL, opt_in_since = coalesce(opt_in_since, ?)
          WHERE email_key = ?`,
       )
-      .run(at.toISOString(), emailKey);
+      .run(at.toISOString(), at.toISOString(), emailKey);
   }
 
   async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
@@ -202,7 +273,7 @@ export class SqliteStore implements FullStore {
   async pendingConfirmations(): Promise<OwedConfirmation[]> {
     return this.db
       .prepare(
-        `SELECT email, email_key AS emailKey, created_at AS createdAt FROM signups
+        `SELECT email, email_key AS emailKey, created_at AS createdAt, opt_in_since AS optInSince FROM signups
          WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL ORDER BY created_at, id`,
       )
       .all() as OwedConfirmation[];
@@ -212,13 +283,23 @@ export class SqliteStore implements FullStore {
     const at = now.toISOString();
     return this.db
       .prepare(
-        `SELECT email, email_key AS emailKey, created_at AS createdAt FROM signups
+        `SELECT email, email_key AS emailKey, created_at AS createdAt, opt_in_since AS optInSince FROM signups
          WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL
            AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < ?)
            AND (confirmation_next_at IS NULL OR confirmation_next_at <= ?)
          ORDER BY created_at, id LIMIT ?`,
       )
       .all(at, at, limit) as OwedConfirmation[];
+  }
+
+  async expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]> {
+    return this.db
+      .prepare(
+        `SELECT email, email_key AS emailKey, created_at AS createdAt, opt_in_since AS optInSince FROM signups
+         WHERE confirmed_at IS NULL AND opt_in_since IS NOT NULL AND opt_in_since < ?
+         ORDER BY opt_in_since, id LIMIT ?`,
+      )
+      .all(before.toISOString(), Number.isFinite(limit) ? limit : -1) as UnconfirmedSignup[];
   }
 
   async failedConfirmations(): Promise<{ email: string; failedAt: string; error: string }[]> {
@@ -264,6 +345,23 @@ export class SqliteStore implements FullStore {
     return removed;
   }
 
+  async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
+    const remove = this.db.prepare(
+      `DELETE FROM signups WHERE email_key = ? AND confirmed_at IS NULL AND opt_in_since = ?
+       RETURNING email, created_at AS createdAt, opt_in_since AS optInSince`,
+    );
+    const depart = this.db.prepare("INSERT INTO departures (left_at, how) VALUES (?, 'pruned')");
+    const removed = this.db.transaction(() =>
+      signups.flatMap(({ emailKey, optInSince }) => {
+        const row = remove.get(emailKey, optInSince) as RemovedSignup | undefined;
+        if (row) depart.run(at.toISOString());
+        return row ? [row] : [];
+      }),
+    )();
+    if (removed.length > 0 && this.file !== ":memory:") this.db.pragma("wal_checkpoint(TRUNCATE)");
+    return removed;
+  }
+
   async lastConfirmationError(): Promise<string | undefined> {
     const row = this.db
       .prepare(
@@ -279,10 +377,14 @@ export class SqliteStore implements FullStore {
     return (this.db.prepare("SELECT count(*) AS n FROM departures").get() as { n: number }).n;
   }
 
-  /** Four columns of every row, no more (all() of 100,000 rows takes a second). */
+  /** Five columns of every row, no more (all() of 100,000 rows takes a second). */
   async statsRows(): Promise<StatsSignup[]> {
     return this.db
-      .prepare("SELECT created_at AS createdAt, utm_source AS utmSource, utm_campaign AS utmCampaign, ref FROM signups")
+      .prepare(
+        `SELECT created_at AS createdAt, utm_source AS utmSource, utm_campaign AS utmCampaign, ref,
+                confirmed_at AS confirmedAt
+         FROM signups`,
+      )
       .all() as StatsSignup[];
   }
 
@@ -297,7 +399,9 @@ export class SqliteStore implements FullStore {
                 confirmation_sent_at AS confirmationSentAt, confirmation_failed_at AS confirmationFailedAt,
                 confirmation_error AS confirmationError,
                 utm_source AS utmSource, utm_medium AS utmMedium, utm_campaign AS utmCampaign,
-                utm_content AS utmContent, utm_term AS utmTerm, ref, landing_path AS landingPath
+                utm_content AS utmContent, utm_term AS utmTerm, ref, landing_path AS landingPath,
+                confirmed_at AS confirmedAt, privacy_policy_at_signup AS privacyPolicyAtSignup,
+                privacy_policy_at_confirm AS privacyPolicyAtConfirm, opt_in_since AS optInSince
          FROM signups ORDER BY created_at, id`,
       )
       .all() as Signup[];

@@ -42,7 +42,9 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
 
     it("adds an address once, by its key: the first signup and its attribution are the ones kept", async () => {
       const attribution = { ...noAttribution, utmSource: "tiktok", ref: "maya", landingPath: "/" };
-      await expect(store.add(signup("Ada@Example.com", now, { attribution }))).resolves.toEqual({
+      await expect(
+        store.add(signup("Ada@Example.com", now, { attribution, privacyPolicy: "2026-11-23" })),
+      ).resolves.toEqual({
         added: true,
         createdAt: "2025-06-01T12:00:00.000Z",
       });
@@ -60,6 +62,10 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
           confirmationFailedAt: null,
           confirmationError: null,
           ...attribution,
+          confirmedAt: null,
+          privacyPolicyAtSignup: "2026-11-23",
+          privacyPolicyAtConfirm: null,
+          optInSince: "2025-06-01T12:00:00.000Z",
         },
       ]);
       expect(await store.count()).toBe(1);
@@ -94,7 +100,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       const owed = [
         { email: "a@example.com", emailKey: "a@example.com", createdAt: "2025-06-01T12:00:00.000Z" },
         { email: "b@example.com", emailKey: "b@example.com", createdAt: "2025-06-01T12:00:00.005Z" },
-      ];
+      ].map((entry) => ({ ...entry, optInSince: entry.createdAt }));
       expect(await store.pendingConfirmations()).toEqual(owed);
       expect(await store.dueConfirmations(later(10), 100)).toEqual(owed);
       expect(await store.dueConfirmations(later(10), 1)).toEqual([owed[0]]);
@@ -203,14 +209,240 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect((await store.all())[0]!.confirmationSentAt).toBe(now.toISOString());
     });
 
+    it("records a confirmation once, for the signup its link was for, with the Privacy Policy then in force", async () => {
+      await store.add(signup("ada@example.com", now, { privacyPolicy: "2025-06-01" }));
+      await expect(store.lookup("ada@example.com")).resolves.toEqual({
+        email: "ada@example.com",
+        createdAt: now.toISOString(),
+        confirmedAt: null,
+      });
+      const confirmation = { createdAt: now.toISOString(), at: later(60_000), privacyPolicy: "2026-11-23" };
+      await expect(store.confirm("ada@example.com", confirmation)).resolves.toEqual({
+        confirmedAt: later(60_000).toISOString(),
+        first: true,
+      });
+      // A second press keeps the first time.
+      await expect(
+        store.confirm("ada@example.com", { ...confirmation, at: later(120_000), privacyPolicy: "2027-01-01" }),
+      ).resolves.toEqual({ confirmedAt: later(60_000).toISOString(), first: false });
+      // A link for another signup of the address, and an address not listed, confirm nothing.
+      await expect(
+        store.confirm("ada@example.com", { ...confirmation, createdAt: later(1).toISOString() }),
+      ).resolves.toBeUndefined();
+      await expect(store.confirm("nobody@example.com", confirmation)).resolves.toBeUndefined();
+      await expect(store.lookup("nobody@example.com")).resolves.toBeUndefined();
+      await harness.settle(store);
+      expect((await store.all())[0]).toMatchObject({
+        confirmedAt: later(60_000).toISOString(),
+        privacyPolicyAtSignup: "2025-06-01",
+        privacyPolicyAtConfirm: "2026-11-23",
+      });
+      expect((await store.statsRows())[0]).toMatchObject({ confirmedAt: later(60_000).toISOString() });
+    });
+
+    it("erases the confirmation with the address when it leaves, and counts a pruned one as a departure", async () => {
+      await store.add(signup("confirmed@example.com"));
+      await store.confirm("confirmed@example.com", { createdAt: now.toISOString(), at: later(1), privacyPolicy: null });
+      await store.add(signup("never@example.com", later(2)));
+      await harness.settle(store);
+      await store.remove("confirmed@example.com", "link", later(3));
+      await store.remove("never@example.com", "pruned", later(4));
+      await expect(store.lookup("confirmed@example.com")).resolves.toBeUndefined();
+      // Back again: a new signup, unconfirmed until its own link is pressed.
+      await store.add(signup("confirmed@example.com", later(5)));
+      await harness.settle(store);
+      expect(await store.all()).toEqual([
+        expect.objectContaining({ email: "confirmed@example.com", confirmedAt: null, privacyPolicyAtConfirm: null }),
+      ]);
+      expect(await store.departures()).toBe(2);
+    });
+
+    it("asks a signup from before the confirm step once: owed a confirmation again, since then", async () => {
+      await store.add(signup("earlier@example.com", now, { earlier: true, confirmationSentAt: now }));
+      await store.add(signup("new@example.com", later(1)));
+      await harness.settle(store);
+      expect((await store.all()).map((row) => [row.email, row.optInSince])).toEqual([
+        ["earlier@example.com", null],
+        ["new@example.com", later(1).toISOString()],
+      ]);
+      await expect(store.askToConfirm("earlier@example.com", later(86_400_000))).resolves.toEqual({
+        email: "earlier@example.com",
+        emailKey: "earlier@example.com",
+        createdAt: now.toISOString(),
+        optInSince: later(86_400_000).toISOString(),
+      });
+      await expect(store.askToConfirm("earlier@example.com", later(86_400_001))).resolves.toBeUndefined();
+      await expect(store.askToConfirm("new@example.com", later(86_400_000))).resolves.toBeUndefined();
+      await expect(store.askToConfirm("nobody@example.com", later(86_400_000))).resolves.toBeUndefined();
+      // One from before still owed its first mail: the mail carries the confirm link, so it asks from then on.
+      await store.add(signup("owed@example.com", later(2), { earlier: true }));
+      await store.markConfirmationSent("owed@example.com", later(3));
+      await harness.settle(store);
+      expect((await store.all()).find((row) => row.email === "owed@example.com")?.optInSince).toBe(
+        later(3).toISOString(),
+      );
+      expect(await store.pendingConfirmations()).toEqual([
+        {
+          email: "earlier@example.com",
+          emailKey: "earlier@example.com",
+          createdAt: now.toISOString(),
+          optInSince: later(86_400_000).toISOString(),
+        },
+        {
+          email: "new@example.com",
+          emailKey: "new@example.com",
+          createdAt: later(1).toISOString(),
+          optInSince: later(1).toISOString(),
+        },
+      ]);
+      await harness.settle(store);
+      expect((await store.all())[0]).toMatchObject({
+        confirmationSentAt: null,
+        optInSince: later(86_400_000).toISOString(),
+      });
+    });
+
+    it("asks a repeat signup again once its last e-mail is that old, unless it confirmed or its mailbox is refused", async () => {
+      const day = 86_400_000;
+      const again = { resendAfterMs: day };
+      for (const email of ["lost@example.com", "confirmed@example.com", "refused@example.com", "owed@example.com"]) {
+        await store.add(signup(email));
+      }
+      await store.markConfirmationSent("lost@example.com", later(1_000));
+      await store.markConfirmationSent("confirmed@example.com", later(1_000));
+      await store.confirm("confirmed@example.com", {
+        createdAt: now.toISOString(),
+        at: later(2_000),
+        privacyPolicy: null,
+      });
+      await store.failConfirmation("refused@example.com", "550 no such mailbox", later(1_000));
+      // Within a day of the last e-mail: nothing.
+      await expect(store.askToConfirm("lost@example.com", later(day), again)).resolves.toBeUndefined();
+      // A day after it: asked again, owed a new e-mail; the old link (same signup) still confirms.
+      await expect(store.askToConfirm("lost@example.com", later(day + 1_000), again)).resolves.toEqual({
+        email: "lost@example.com",
+        emailKey: "lost@example.com",
+        createdAt: now.toISOString(),
+        optInSince: later(day + 1_000).toISOString(),
+      });
+      await expect(store.askToConfirm("lost@example.com", later(day + 2_000), again)).resolves.toBeUndefined();
+      for (const email of ["confirmed@example.com", "refused@example.com", "owed@example.com", "nobody@example.com"]) {
+        await expect(store.askToConfirm(email, later(30 * day), again)).resolves.toBeUndefined();
+      }
+      // Without resendAfterMs (the founders' ask-to-confirm), an address asked before is never asked again.
+      await store.markConfirmationSent("lost@example.com", later(day + 3_000));
+      await expect(store.askToConfirm("lost@example.com", later(30 * day))).resolves.toBeUndefined();
+      expect((await store.pendingConfirmations()).map((owed) => owed.email)).toEqual(["owed@example.com"]);
+      await harness.settle(store);
+      expect((await store.all()).find((row) => row.email === "lost@example.com")).toMatchObject({
+        createdAt: now.toISOString(),
+        optInSince: later(day + 1_000).toISOString(),
+        confirmationSentAt: later(day + 3_000).toISOString(),
+      });
+    });
+
+    it("finds the signups asked to confirm before a time that never did, those asked first first, up to a limit", async () => {
+      const day = 86_400_000;
+      await store.add(signup("confirmed@example.com", now));
+      await store.confirm("confirmed@example.com", { createdAt: now.toISOString(), at: later(1), privacyPolicy: null });
+      await store.add(signup("second@example.com", later(2 * 3_600_000)));
+      await store.add(signup("first@example.com", later(1_000)));
+      await store.add(signup("left@example.com", later(2_000)));
+      await store.remove("left@example.com", "link", later(3_000));
+      await store.add(signup("recent@example.com", later(20 * day)));
+      // From before the confirm step: never asked, never expires; until asked, then from the asking on.
+      await store.add(signup("earlier@example.com", now, { earlier: true, confirmationSentAt: now }));
+      await store.add(signup("asked@example.com", now, { earlier: true, confirmationSentAt: now }));
+      await store.askToConfirm("asked@example.com", later(5 * 3_600_000));
+      // A repeat signup changes nothing: the first one's asking counts.
+      await store.add(signup("FIRST@example.com", later(9 * day)));
+      await harness.settle(store);
+      const emails = async (before: Date, limit = 100) =>
+        (await store.expiredUnconfirmed(before, limit)).map((found) => found.email);
+
+      await expect(emails(later(10 * day))).resolves.toEqual([
+        "first@example.com",
+        "second@example.com",
+        "asked@example.com",
+      ]);
+      await expect(emails(later(10 * day), 2)).resolves.toEqual(["first@example.com", "second@example.com"]);
+      await expect(emails(later(-1))).resolves.toEqual([]);
+      await expect(store.expiredUnconfirmed(later(10 * day), 1)).resolves.toEqual([
+        {
+          email: "first@example.com",
+          emailKey: "first@example.com",
+          createdAt: later(1_000).toISOString(),
+          optInSince: later(1_000).toISOString(),
+        },
+      ]);
+      // Once confirmed, or removed, a signup is not found again.
+      await store.confirm("first@example.com", {
+        createdAt: later(1_000).toISOString(),
+        at: later(10 * day),
+        privacyPolicy: null,
+      });
+      await store.remove("second@example.com", "pruned", later(31 * day));
+      await expect(emails(later(40 * day))).resolves.toEqual(["asked@example.com", "recent@example.com"]);
+    });
+
+    it("removes the expired signups found, as pruned, unless they confirmed or were asked again since", async () => {
+      const day = 86_400_000;
+      const emails = ["a@example.com", "b@example.com", "c@example.com", "d@example.com"];
+      for (const [index, email] of emails.entries()) {
+        await store.add(signup(email, later(index)));
+        await store.markConfirmationSent(email, later(10));
+      }
+      await harness.settle(store);
+      const found = await store.expiredUnconfirmed(later(31 * day), 10);
+      expect(found.map((one) => one.email)).toEqual([
+        "a@example.com",
+        "b@example.com",
+        "c@example.com",
+        "d@example.com",
+      ]);
+      // Between finding and removing: b confirms, c signs up again a day later and is asked again, d leaves.
+      await store.confirm("b@example.com", {
+        createdAt: later(1).toISOString(),
+        at: later(2 * day),
+        privacyPolicy: null,
+      });
+      await store.askToConfirm("c@example.com", later(3 * day), { resendAfterMs: day });
+      await store.remove("d@example.com", "link", later(4 * day));
+      await expect(store.removeUnconfirmed(found, later(31 * day))).resolves.toEqual([
+        { email: "a@example.com", createdAt: now.toISOString(), optInSince: now.toISOString() },
+      ]);
+      await harness.settle(store);
+      expect((await store.all()).map((row) => row.email)).toEqual(["b@example.com", "c@example.com"]);
+      expect(await store.departures()).toBe(2);
+      // Found again later: c, by its new asking; then nothing.
+      const again = await store.expiredUnconfirmed(later(40 * day), 10);
+      expect(again.map((one) => [one.email, one.optInSince])).toEqual([
+        ["c@example.com", later(3 * day).toISOString()],
+      ]);
+      await expect(store.removeUnconfirmed(again, later(40 * day))).resolves.toHaveLength(1);
+      await expect(store.expiredUnconfirmed(later(100 * day), 10)).resolves.toEqual([]);
+      await harness.settle(store);
+      expect((await store.all()).map((row) => row.email)).toEqual(["b@example.com"]);
+    });
+
+    it("reads a signup owed its first mail from before the confirm step as asked from when that mail went", async () => {
+      await store.add(signup("owed@example.com", now, { earlier: true }));
+      await harness.settle(store);
+      await expect(store.expiredUnconfirmed(later(100 * 86_400_000), 10)).resolves.toEqual([]);
+      await store.markConfirmationSent("owed@example.com", later(3_600_000));
+      await expect(store.expiredUnconfirmed(later(2 * 3_600_000), 10)).resolves.toEqual([
+        expect.objectContaining({ email: "owed@example.com", optInSince: later(3_600_000).toISOString() }),
+      ]);
+    });
+
     it("gives what stats needs of every signup", async () => {
       await store.add(signup("a@example.com", now, { attribution: { ...noAttribution, utmSource: "tiktok" } }));
       await store.add(signup("b@example.com", later(1), { attribution: { ...noAttribution, ref: "maya" } }));
       await harness.settle(store);
       expect(await store.statsRows()).toEqual(
         expect.arrayContaining([
-          { createdAt: now.toISOString(), utmSource: "tiktok", utmCampaign: null, ref: null },
-          { createdAt: later(1).toISOString(), utmSource: null, utmCampaign: null, ref: "maya" },
+          { createdAt: now.toISOString(), utmSource: "tiktok", utmCampaign: null, ref: null, confirmedAt: null },
+          { createdAt: later(1).toISOString(), utmSource: null, utmCampaign: null, ref: "maya", confirmedAt: null },
         ]),
       );
     });

@@ -19,8 +19,11 @@ import type { StatsSignup } from "./stats";
 /** Where a signup was taken: npm start, gatsby develop, or Netlify's function. */
 export type SignupSource = "develop" | "start" | "netlify";
 
-/** How an address left: the page's button, a mail client's one-click POST, or the operator's command. */
-export type DepartureKind = "link" | "one-click" | "operator";
+/**
+ * How an address left: the page's button, a mail client's one-click POST, the operator's command, or pruned
+ * because it was never confirmed (prune.ts).
+ */
+export type DepartureKind = "link" | "one-click" | "operator" | "pruned";
 
 export interface NewSignup {
   email: string;
@@ -31,6 +34,10 @@ export interface NewSignup {
   attribution?: Attribution;
   /** When its confirmation was sent elsewhere (an import from Netlify Forms): stored as sent, owed nothing. */
   confirmationSentAt?: Date;
+  /** The Privacy Policy in force when it was made: its version, the date of its last change (policies.ts). */
+  privacyPolicy?: string;
+  /** A signup from before the confirm step (an import from Netlify Forms): never asked to confirm, never pruned. */
+  earlier?: boolean;
 }
 
 /** One signup as every store keeps it. */
@@ -46,6 +53,23 @@ export interface Signup extends Attribution {
   confirmationFailedAt: string | null;
   /** The mail server's last error for this address, if any. */
   confirmationError: string | null;
+  /** When the person confirmed with the link in their confirmation e-mail (double opt-in); null until then. */
+  confirmedAt: string | null;
+  /** The Privacy Policy in force at the signup and at the confirmation: versions, the dates of its last change. */
+  privacyPolicyAtSignup: string | null;
+  privacyPolicyAtConfirm: string | null;
+  /**
+   * Since when the signup is asked to confirm: its signup, or, for one from before the confirm step, when a founder
+   * asked it (ask-to-confirm). Null for those never asked, which are never pruned.
+   */
+  optInSince: string | null;
+}
+
+/** What a link's page needs to know of one listed address. */
+export interface ListedSignup {
+  email: string;
+  createdAt: string;
+  confirmedAt: string | null;
 }
 
 /** An address owed its confirmation e-mail. */
@@ -53,7 +77,21 @@ export interface OwedConfirmation {
   email: string;
   emailKey: string;
   createdAt: string;
+  /** Since when it is asked to confirm (Signup.optInSince): each asking is a message of its own. */
+  optInSince: string | null;
 }
+
+/** A signup asked to confirm that never did (what the retention removes). */
+export interface UnconfirmedSignup {
+  email: string;
+  emailKey: string;
+  createdAt: string;
+  /** Since when it is asked to confirm (Signup.optInSince). */
+  optInSince: string;
+}
+
+/** What a removal removed: the address and when it signed up. */
+export type RemovedSignup = Omit<UnconfirmedSignup, "emailKey">;
 
 export interface ConfirmationCounts {
   sent: number;
@@ -79,6 +117,28 @@ export interface WaitlistStore {
    * for good, is held by another sender, or the address is not listed.
    */
   claimConfirmation(emailKey: string, options: { now: Date; leaseMs: number }): Promise<number | undefined>;
+  /** The listed signup of an address; undefined when it is not listed. */
+  lookup(emailKey: string): Promise<ListedSignup | undefined>;
+  /**
+   * Records that the person confirmed the signup stored at `createdAt`, under
+   * the Privacy Policy then in force. The first confirmation is the one kept:
+   * `first` says whether this was it. Undefined when the address is not listed,
+   * or listed by another signup than the one the link was for.
+   */
+  confirm(
+    emailKey: string,
+    confirmation: { createdAt: string; at: Date; privacyPolicy: string | null },
+  ): Promise<{ confirmedAt: string; first: boolean } | undefined>;
+  /**
+   * Asks a signup to confirm from `at` on: it is owed a confirmation e-mail with the confirm link, and removed if it
+   * never confirms. One from before the confirm step, never asked, is asked (ask-to-confirm; a repeat signup). With
+   * `resendAfterMs` (a repeat signup), one asked before is asked again once its last e-mail went out that long ago:
+   * the person may have lost it. Resolves with the confirmation now owed; undefined when the address is not listed,
+   * confirmed, refused for good by the mail server (with `resendAfterMs`), still owed its e-mail, or mailed too
+   * recently.
+   */
+  askToConfirm(emailKey: string, at: Date, options?: { resendAfterMs?: number }): Promise<OwedConfirmation | undefined>;
+  /** The confirmation went out: the mail with the confirm link. A signup not asked before is asked since then. */
   markConfirmationSent(emailKey: string, at: Date): Promise<void>;
   /** Gives a claim back after a failure that may pass, keeping the error; the next attempt is due at `retryAt`. */
   releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void>;
@@ -100,6 +160,16 @@ export interface ConfirmationQueue {
   dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]>;
   /** Every owed confirmation, due or not (resend-pending), oldest first. */
   pendingConfirmations(): Promise<OwedConfirmation[]>;
+  /**
+   * Signups asked to confirm before `before` that never did, at most `limit`, those asked first first: what the
+   * retention removes (prune.ts). Work grows with them, never with the list.
+   */
+  expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]>;
+  /**
+   * Removes signups expiredUnconfirmed found, each as a leave counted as "pruned", unless it confirmed or was asked
+   * again since. Resolves with those removed.
+   */
+  removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]>;
 }
 
 export interface WaitlistLedger {
