@@ -143,14 +143,14 @@ const variables = {
     secret: true,
     defaultText: "made and kept in the store",
     usedFor:
-      'Signs the leave link in every e-mail (HMAC-SHA256). Not set: the store makes a random one on first use and keeps it (in `WAITLIST_DB`, or in Netlify Blobs). See "Leaving the waitlist".',
+      'Signs the confirm and the leave link in every e-mail (HMAC-SHA256). Not set: the store makes a random one on first use and keeps it (in `WAITLIST_DB`, or in Netlify Blobs). See "Leaving the waitlist".',
   },
   WAITLIST_LEAVE_RATE_LIMIT: {
     schema: wholeNumber(1, 1_000_000, 60),
     expected: "a whole number from 1 to 1000000",
     defaultText: "`60`",
     usedFor:
-      "Requests to the leave link per client IP per minute (mail providers send their users' one-click requests from few addresses); more get 429.",
+      "Requests to the leave link per client IP per minute (mail providers send their users' one-click requests from few addresses), and as many again to the confirm link; more get 429.",
   },
   TRUST_PROXY: {
     schema: wholeNumber(0, 10, 0),
@@ -231,6 +231,13 @@ const variables = {
     defaultText: "set by Netlify",
     usedFor:
       "Where a function's Netlify Blobs store is: Netlify sets it for every function; read by `@netlify/blobs`. The tests point it at a local Blobs server.",
+  },
+  GITHUB_BASE_REF: {
+    schema: text.optional(),
+    expected: "a branch name",
+    defaultText: "set by GitHub Actions",
+    usedFor:
+      "On a pull request, the branch it goes to: the content check holds each policy's record of changes against the merge base with it.",
   },
   CHROME_PATH: {
     schema: text.optional(),

@@ -59,7 +59,7 @@ export function functionResponse(
 }
 
 /** Which of the waitlist's endpoints a function serves. */
-export type EndpointName = "receiver" | "leave";
+export type EndpointName = "receiver" | "leave" | "confirm";
 
 /**
  * A function that serves one endpoint: the request adapted, answered by the

@@ -20,10 +20,12 @@ export function developWaitlistMiddleware(source?: EnvSource, write?: (line: str
       return;
     }
     handler ??= (async () => {
-      const { receiver, leave, confirmations } = await openSqliteWaitlist(waitlistSettings(readEnv(source), "develop"));
+      const { receiver, leave, confirm, confirmations } = await openSqliteWaitlist(
+        waitlistSettings(readEnv(source), "develop"),
+      );
       // Confirmations still owed (a failure, or a server that stopped while sending) go out on a schedule here too.
       void confirmations.start();
-      return waitlistMiddleware({ receiver, leave });
+      return waitlistMiddleware({ receiver, leave, confirm });
     })();
     handler.then((run) => log(req, res, () => run(req, res, next)), next);
   };

@@ -2,16 +2,18 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import morgan from "morgan";
 import { listeningOrigins } from "./listening-origins";
 import type { FormReply, FormRequest } from "../waitlist/form-request";
+import { isConfirmPath, type Confirm } from "../waitlist/confirm";
 import { isLeavePath, type Leave } from "../waitlist/leave";
 import type { Receiver } from "../waitlist/receiver";
 
 type Next = (error?: unknown) => void;
 type Request = IncomingMessage & { ip?: string; originalUrl?: string };
 
-/** The waitlist's two endpoints: the signup receiver and the leave link. */
+/** The waitlist's endpoints: the signup receiver, and the confirm and leave links. */
 export interface WaitlistEndpoints {
   receiver: Receiver;
   leave: Leave;
+  confirm: Confirm;
 }
 
 type EndpointName = keyof WaitlistEndpoints;
@@ -25,12 +27,13 @@ function splitUrl(req: Request): { path: string; query: string } {
 /**
  * Which endpoint answers a request, with its query string: the receiver
  * anything but GET and HEAD on the site root (the form's contract),
- * the leave endpoint its path; undefined for the site's files.
+ * the leave and confirm endpoints their paths; undefined for the site's files.
  */
 export function waitlistEndpoint(req: Request): { name: EndpointName; query: string } | undefined {
   const { path, query } = splitUrl(req);
   if (path === "/" && req.method !== "GET" && req.method !== "HEAD") return { name: "receiver", query };
   if (isLeavePath(path)) return { name: "leave", query };
+  if (isConfirmPath(path)) return { name: "confirm", query };
   return undefined;
 }
 

@@ -106,6 +106,10 @@ export const site = {
     loadingLabel: "Joining...",
     /** Above the success message where it is a page of its own: the no-JavaScript reply, the confirmation e-mail. */
     successHeading: "You're on the list!",
+    /** The button in the confirmation e-mail and on its page: the double opt-in. */
+    confirmLabel: "Confirm my spot",
+    /** Addresses never confirmed are deleted this many days after their signup (the Privacy Policy says so). */
+    unconfirmedRetentionDays: 30,
     messages: {
       invalidEmail: "Please enter a valid email address",
       serverError: "Something went wrong. Please try again.",

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { site } from "../src/site";
-import { leaveUrl } from "./leave-token";
+import { confirmUrl, leaveUrl } from "./tokens";
 import escapeHtml from "escape-html";
 import { siteSettings } from "../config/env";
 
@@ -26,24 +26,35 @@ function confirmationMessageId(seed: string): string {
 }
 
 /**
- * The confirmation every new signup gets: plain text and simple HTML, no
- * images, no tracking, readable in a narrow mail client, with a personal
- * link to leave the list (also in List-Unsubscribe, for the mail client's
- * own button, RFC 8058). `seed` identifies the signup (confirmationMessageId);
- * `leaveSecret` signs the link (leave-token.ts).
+ * The confirmation every new signup gets (double opt-in): plain text and
+ * simple HTML, no images, no tracking, readable in a narrow mail client. Its
+ * one clear next step is the personal "Confirm my spot" link; with it, a
+ * personal link to leave the list (also in List-Unsubscribe, for the mail
+ * client's own button, RFC 8058). `seed` identifies the signup
+ * (confirmationMessageId), `createdAt` is when it was stored (the confirm
+ * link is for that signup), `leaveSecret` signs both links (tokens.ts).
  */
 export function confirmationMessage(
   to: string,
-  { seed, leaveSecret }: { seed: string; leaveSecret: string },
+  { seed, createdAt, leaveSecret }: { seed: string; createdAt: string; leaveSecret: string },
 ): MailMessage {
   const { siteUrl: url, contactEmail: contact } = siteSettings();
   const privacy = `${url}${site.routes.privacyPolicy}`;
   const leave = leaveUrl(to, leaveSecret);
+  const confirm = confirmUrl(to, createdAt, leaveSecret);
+  const { confirmLabel, unconfirmedRetentionDays } = site.waitlist;
   const host = url.replace(/^https?:\/\//, "");
-  const subject = `You're on the ${site.name} waitlist`;
+  const subject = `Confirm your spot on the ${site.name} waitlist`;
   const text = `Hi there,
 
-thanks for joining the ${site.name} waitlist! ${to} is on our early-access list.
+thanks for joining the ${site.name} waitlist with ${to}.
+
+One step left: confirm your spot, so we know it was you who signed up.
+
+${confirmLabel}:
+${confirm}
+
+If you don't confirm, we won't e-mail you again, and we delete the address after ${unconfirmedRetentionDays} days.
 
 What happens next
 - We plan to launch in ${site.claims.launch}, and we will e-mail you as soon as early access opens.
@@ -59,7 +70,7 @@ ${site.name} - ${site.tagline}
 ${url}/
 
 How we handle your address: ${privacy}
-You get this e-mail because this address was entered on the waitlist at ${host}. If that was not you, leave with the link above.
+You get this e-mail because this address was entered on the waitlist at ${host}. If that was not you, ignore it, or leave with the link above.
 `;
 
   const p = "margin:0 0 16px;";
@@ -76,8 +87,10 @@ You get this e-mail because this address was entered on the waitlist at ${host}.
 <div style="max-width:480px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:${colors.ink};">
 <p style="${p}font-size:20px;font-weight:800;color:${colors.brand};">${escapeHtml(site.name)} <span style="font-weight:600;color:${colors.inkSoft};">· ${escapeHtml(site.tagline)}</span></p>
 <div style="padding:24px;border-radius:16px;background:${colors.paper};">
-<h1 style="margin:0 0 12px;font-size:24px;line-height:1.25;">${escapeHtml(site.waitlist.successHeading)}</h1>
-<p style="${p}">Thanks for joining the ${escapeHtml(site.name)} waitlist. <strong>${escapeHtml(to)}</strong> is on our early-access list.</p>
+<h1 style="margin:0 0 12px;font-size:24px;line-height:1.25;">One step left: confirm your spot</h1>
+<p style="${p}">Thanks for joining the ${escapeHtml(site.name)} waitlist with <strong>${escapeHtml(to)}</strong>. Press the button so we know it was you who signed up.</p>
+<p style="margin:0 0 16px;"><a href="${escapeHtml(confirm)}" style="display:inline-block;padding:12px 24px;border-radius:999px;background:${colors.brand};color:${colors.brandInk};font-weight:700;text-decoration:none;">${escapeHtml(confirmLabel)}</a></p>
+<p style="${p}font-size:14px;color:${colors.inkSoft};">If you don't confirm, we won't e-mail you again, and we delete the address after ${unconfirmedRetentionDays} days.</p>
 <h2 style="margin:0 0 8px;font-size:17px;">What happens next</h2>
 <ul style="margin:0 0 16px;padding-left:20px;">
 <li>We plan to launch in ${escapeHtml(site.claims.launch)}, and we will e-mail you as soon as early access opens.</li>
@@ -87,7 +100,7 @@ You get this e-mail because this address was entered on the waitlist at ${host}.
 <p style="${p}">Questions? Reply to this e-mail or write to <a href="mailto:${escapeHtml(contact)}" style="color:${colors.brand};">${escapeHtml(contact)}</a>.</p>
 <p style="margin:0;">Changed your mind? <a href="${escapeHtml(leave)}" style="color:${colors.brand};">Leave the waitlist</a></p>
 </div>
-<p style="margin:16px 0 0;font-size:13px;color:${colors.inkSoft};">How we handle your address: <a href="${escapeHtml(privacy)}" style="color:${colors.brand};">${escapeHtml(site.legalPages.privacyPolicy.title)}</a>.<br>You get this e-mail because this address was entered on the waitlist at <a href="${escapeHtml(url)}/" style="color:${colors.brand};">${escapeHtml(host)}</a>. If that was not you, <a href="${escapeHtml(leave)}" style="color:${colors.brand};">leave the waitlist</a>.</p>
+<p style="margin:16px 0 0;font-size:13px;color:${colors.inkSoft};">How we handle your address: <a href="${escapeHtml(privacy)}" style="color:${colors.brand};">${escapeHtml(site.legalPages.privacyPolicy.title)}</a>.<br>You get this e-mail because this address was entered on the waitlist at <a href="${escapeHtml(url)}/" style="color:${colors.brand};">${escapeHtml(host)}</a>. If that was not you, ignore it, or <a href="${escapeHtml(leave)}" style="color:${colors.brand};">leave the waitlist</a>.</p>
 </div>
 </body>
 </html>

@@ -29,7 +29,8 @@ async function storeWith(count: number) {
   const owed = [];
   for (let i = 0; i < count; i++) {
     const entry = { email: `c${i}@example.com`, emailKey: `c${i}@example.com` };
-    owed.push({ ...entry, createdAt: (await store.add({ ...entry, source: "start" })).createdAt });
+    const { createdAt } = await store.add({ ...entry, source: "start" });
+    owed.push({ ...entry, createdAt, optInSince: createdAt });
   }
   return { store, owed };
 }

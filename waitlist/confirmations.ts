@@ -6,7 +6,7 @@ import type { ConfirmationQueue, OwedConfirmation, WaitlistStore } from "./store
 export interface ConfirmationOptions {
   store: WaitlistStore & ConfirmationQueue;
   mailer: Mailer;
-  /** What each message's leave link is signed with (leave-token.ts). */
+  /** What each message's leave link is signed with (tokens.ts). */
   leaveSecret: string;
   /** Waits before each retry after a failure that may pass; the last one repeats. */
   retryDelaysMs?: readonly number[];
@@ -24,6 +24,8 @@ const defaultRetryDelaysMs = [5_000, 30_000, 120_000, 600_000, 3_600_000] as con
 const maxConcurrentSends = 4;
 /** Owed confirmations one sweep takes on; the next sweep takes the rest. */
 const sweepBatch = 100;
+/** A repeat signup of an unconfirmed address is sent the e-mail again at most this often: a day. */
+export const askAgainAfterMs = 86_400_000;
 
 /** What one attempt came to. */
 export type Attempt =
@@ -42,8 +44,10 @@ function isPermanentFailure(error: unknown): boolean {
 }
 
 /**
- * Sends each stored address exactly one confirmation. The signup is stored
- * and answered first; a first attempt follows at once. Everything owed after
+ * Sends each stored address exactly one confirmation (one more, a day or more
+ * later, to one that signs up again without having confirmed; see
+ * askAgainSoon). The signup is stored and answered first; a first attempt
+ * follows at once. Everything owed after
  * that (a failure that may pass, or a hold left by a server that died while
  * sending) is picked up by the running server's sweep, on a schedule, with
  * backoff; an address the mail server refuses for good is marked failed and
@@ -63,7 +67,12 @@ export function createConfirmations({
 
   /** The signup's confirmation, with the Message-ID every attempt at it shares. */
   const messageFor = (owed: OwedConfirmation) =>
-    confirmationMessage(owed.email, { seed: `${owed.emailKey} ${owed.createdAt}`, leaveSecret });
+    confirmationMessage(owed.email, {
+      // Each asking is a message of its own: the signup's, or a later one for a signup from before the confirm step.
+      seed: `${owed.emailKey} ${owed.optInSince ?? owed.createdAt}`,
+      createdAt: owed.createdAt,
+      leaveSecret,
+    });
 
   /** One attempt, holding the address in the store while it runs, so no two senders send it. */
   async function deliver(owed: OwedConfirmation): Promise<Attempt> {
@@ -122,6 +131,24 @@ export function createConfirmations({
   /** The first attempt for a newly stored address; never throws, never delays the caller. */
   function sendSoon(owed: OwedConfirmation): void {
     setImmediate(() => void attempt(owed));
+  }
+
+  /**
+   * A repeat signup of a listed address: one that has not confirmed, whose
+   * last e-mail went out a day or more ago (the person may have lost it), is
+   * asked again and sent a new e-mail; any other is left as it is. Never
+   * throws, never delays the caller: it runs after the reply, so the reply
+   * does not tell who is listed.
+   */
+  function askAgainSoon(emailKey: string): void {
+    setImmediate(() => {
+      const work = store
+        .askToConfirm(emailKey, clock(), { resendAfterMs: askAgainAfterMs })
+        .then((owed) => owed && attempt(owed))
+        .catch((error: Error) => log(`a repeat signup could not be asked to confirm again: ${error.message}`));
+      inFlight.add(work);
+      void work.finally(() => inFlight.delete(work));
+    });
   }
 
   let sweeping: Promise<SweepResult> | undefined;
@@ -183,7 +210,7 @@ export function createConfirmations({
     await idle();
   }
 
-  return { sendSoon, sweep, start, resendPending, idle, close };
+  return { sendSoon, askAgainSoon, sweep, start, resendPending, idle, close };
 }
 
 export interface SweepResult {

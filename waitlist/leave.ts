@@ -12,13 +12,13 @@ import {
   type FormRequest,
   type Outcome,
 } from "./form-request";
-import { leavePath, verifyLeaveToken, type LeavingAddress } from "./leave-token";
+import { leavePath, verifyLeaveToken, type LeavingAddress } from "./tokens";
 
 /** How a person left: the page's button, or their mail client's one-click POST (RFC 8058). */
 export type LeaveKind = "link" | "one-click";
 
 export interface LeaveOptions {
-  /** The secret the links are signed with (leave-token.ts). */
+  /** The secret the links are signed with (tokens.ts). */
   secret: string;
   /** Deletes every record of the address; resolves once it is gone, and when there was none. */
   remove: (address: LeavingAddress, how: LeaveKind) => Promise<void> | void;

@@ -14,21 +14,18 @@ import {
   type FormRequest,
   type Outcome,
 } from "./form-request";
-import type { SignupSource, WaitlistStore } from "./store";
-
-export interface NewSignup {
-  email: string;
-  emailKey: string;
-  /** When it was stored. */
-  createdAt: string;
-}
+import type { OwedConfirmation, SignupSource, WaitlistStore } from "./store";
 
 export interface ReceiverOptions {
   store: WaitlistStore;
   source: SignupSource;
   rateLimitPerMinute: number;
   /** Called once a new address is stored and its reply written; must not throw or wait. */
-  onNewSignup?: (signup: NewSignup) => void;
+  onNewSignup?: (signup: OwedConfirmation) => void;
+  /** Called once a listed address's repeat signup is answered (by its key); must not throw or wait. */
+  onRepeatSignup?: (emailKey: string) => void;
+  /** The version of the Privacy Policy in force (policies.ts), kept with each signup. */
+  privacyPolicy?: () => string | null;
   /** Where failures are reported; never given a full address. */
   warn?: (message: string) => void;
 }
@@ -86,11 +83,15 @@ export function createReceiver(options: ReceiverOptions) {
       emailKey: checked.key,
       source: options.source,
       attribution,
+      privacyPolicy: options.privacyPolicy?.() ?? undefined,
     });
-    // New and repeat addresses get the same answer, after the same work: nobody can learn who is listed.
-    if (!added || !options.onNewSignup) return success;
-    const onNewSignup = options.onNewSignup;
-    return { ...success, after: () => onNewSignup({ email: checked.email, emailKey: checked.key, createdAt }) };
+    // New and repeat addresses get the same answer, after the same work: nobody can learn who is listed. What
+    // follows (the e-mail; for a repeat, perhaps the e-mail again) happens after the reply.
+    const { onNewSignup, onRepeatSignup } = options;
+    if (!added) return onRepeatSignup ? { ...success, after: () => onRepeatSignup(checked.key) } : success;
+    if (!onNewSignup) return success;
+    const owed = { email: checked.email, emailKey: checked.key, createdAt, optInSince: createdAt };
+    return { ...success, after: () => onNewSignup(owed) };
   }
 
   async function handle(request: FormRequest): Promise<FormReply> {

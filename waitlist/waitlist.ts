@@ -1,7 +1,9 @@
+import { createConfirm } from "./confirm";
 import { createConfirmations, type ConfirmationOptions } from "./confirmations";
 import { createLeave, leaveLimiter } from "./leave";
-import { newLeaveSecret } from "./leave-token";
+import { newLeaveSecret } from "./tokens";
 import type { Mailer } from "./mailer";
+import { privacyPolicyVersion } from "./policies";
 import { createReceiver, type ReceiverOptions } from "./receiver";
 import type { FullStore } from "./store";
 
@@ -14,8 +16,10 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
   mailer: Mailer;
   /** WAITLIST_SECRET; without it, the one the store made and keeps. */
   leaveSecret?: string;
-  /** Requests to the leave link per client IP per minute. */
+  /** Requests to the links in the e-mail (leave and confirm) per client IP per minute. */
   leaveRateLimitPerMinute?: number;
+  /** The version of the Privacy Policy in force (policies.ts); a test's own. */
+  privacyPolicy?: () => string | null;
 }
 
 /** What leave links are signed with: WAITLIST_SECRET when set, else the one the store made and keeps. */
@@ -28,8 +32,9 @@ export function signingSecret(store: Pick<FullStore, "secret">, configured: stri
  * Netlify's functions, the tests): the receiver behind POST /, a
  * confirmation e-mail sent after each new signup (a server starts the
  * confirmations' schedule with confirmations.start(); on Netlify a scheduled
- * function sweeps), and the leave link that e-mail carries. Only the store
- * and the HTTP adapter differ between deployments.
+ * function sweeps), and the two links that e-mail carries: confirm (double
+ * opt-in) and leave. Only the store and the HTTP adapter differ between
+ * deployments.
  */
 export async function createWaitlist<S extends FullStore>({
   store,
@@ -44,6 +49,7 @@ export async function createWaitlist<S extends FullStore>({
   clock,
   leaveSecret,
   leaveRateLimitPerMinute = 60,
+  privacyPolicy = privacyPolicyVersion,
 }: WaitlistOptions<S>) {
   const secret = await signingSecret(store, leaveSecret);
   const confirmations = createConfirmations({
@@ -56,14 +62,30 @@ export async function createWaitlist<S extends FullStore>({
     log,
     clock,
   });
-  const receiver = createReceiver({ store, source, rateLimitPerMinute, onNewSignup: confirmations.sendSoon, warn });
+  const receiver = createReceiver({
+    store,
+    source,
+    rateLimitPerMinute,
+    onNewSignup: confirmations.sendSoon,
+    onRepeatSignup: confirmations.askAgainSoon,
+    privacyPolicy,
+    warn,
+  });
   const leave = createLeave({
     secret,
     remove: async (address, how) => void (await store.remove(address.key, how, clock?.() ?? new Date())),
     limiter: leaveLimiter(leaveRateLimitPerMinute),
     warn,
   });
-  return { store, mailer, confirmations, receiver, leave };
+  const confirm = createConfirm({
+    secret,
+    store,
+    privacyPolicy,
+    limiter: leaveLimiter(leaveRateLimitPerMinute),
+    clock,
+    warn,
+  });
+  return { store, mailer, confirmations, receiver, leave, confirm };
 }
 
 export type Waitlist<S extends FullStore = FullStore> = Awaited<ReturnType<typeof createWaitlist<S>>>;

@@ -417,7 +417,7 @@ describe("a server error", () => {
     const errors: unknown[] = [];
     const app = createApp({
       publicDir: dir,
-      endpoints: { receiver, leave: receiver },
+      endpoints: { receiver, leave: receiver, confirm: receiver },
       log: () => {},
       logError: (error) => errors.push(error),
     });

@@ -109,6 +109,8 @@ export interface TestServer {
   rows(): Promise<{ email: string; email_key: string; source: string; created_at: string }[]>;
   /** Every stored signup as the store gives it (what `export` writes), oldest first. */
   signups(): Promise<Signup[]>;
+  /** Runs `work` on a store over the adapter's storage (a founder's command, or a test putting a time back). */
+  withStore<T>(work: (store: FullStore) => Promise<T>): Promise<T>;
   /**
    * The messages sent so far, once the sends under way have finished: .eml files in the outbox
    * (mail without SMTP_URL), or on Netlify, which always mails through SMTP, the test SMTP server's deliveries.
@@ -220,6 +222,14 @@ export async function startServer(
         await reader.close();
       }
     },
+    withStore: async (work) => {
+      const other = new SqliteStore(dbFile);
+      try {
+        return await work(other);
+      } finally {
+        await other.close();
+      }
+    },
     outbox: async () => {
       await confirmations?.idle();
       return existsSync(outboxDir) ? readdirSync(outboxDir).filter((name) => name.endsWith(".eml")) : [];
@@ -283,6 +293,7 @@ async function startNetlify({
         created_at: row.createdAt,
       })),
     signups: () => store.all(),
+    withStore: (work) => work(store),
     outbox: async () => {
       await edge.idle();
       return (smtp?.deliveries ?? []).map((delivery) => delivery.mail.messageId ?? "");

@@ -1,4 +1,4 @@
-import { leaveToken } from "../../waitlist/leave-token";
+import { leaveToken } from "../../waitlist/tokens";
 import { resultPagePolicy } from "../../waitlist/pages";
 import {
   form,

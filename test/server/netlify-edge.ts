@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Config, Context } from "@netlify/functions";
+import * as confirm from "../../netlify/functions/waitlist-confirm";
 import * as leave from "../../netlify/functions/waitlist-leave";
 import * as signup from "../../netlify/functions/waitlist-signup";
 
@@ -9,6 +10,7 @@ import * as signup from "../../netlify/functions/waitlist-signup";
 export const routedFunctions = [
   { name: "waitlist-signup", ...signup },
   { name: "waitlist-leave", ...leave },
+  { name: "waitlist-confirm", ...confirm },
 ] as const satisfies readonly {
   name: string;
   default: (request: Request, context: Context) => Promise<Response>;

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Context } from "@netlify/functions";
 import { parse } from "smol-toml";
+import { config as confirmConfig } from "../../netlify/functions/waitlist-confirm";
 import leave, { config as leaveConfig } from "../../netlify/functions/waitlist-leave";
 import signup, { config as signupConfig } from "../../netlify/functions/waitlist-signup";
 import sweep, { config as sweepConfig } from "../../netlify/functions/waitlist-sweep";
@@ -179,13 +180,18 @@ describe("netlify/functions/waitlist-signup: POST / on Netlify", () => {
     expect((await signUp("other@example.com", {}, "198.51.100.2")).status).toBe(200);
   });
 
-  it("declares Netlify's own rate limit per IP, the same as WAITLIST_RATE_LIMIT's default", () => {
+  it("declares Netlify's own rate limits per IP, the defaults of WAITLIST_RATE_LIMIT and WAITLIST_LEAVE_RATE_LIMIT", () => {
     expect(signupConfig.rateLimit).toEqual({
       windowLimit: readEnv({}).WAITLIST_RATE_LIMIT,
       windowSize: 60,
       aggregateBy: ["ip", "domain"],
     });
     expect(leaveConfig.rateLimit).toMatchObject({ windowLimit: readEnv({}).WAITLIST_LEAVE_RATE_LIMIT, windowSize: 60 });
+    expect(confirmConfig.rateLimit).toMatchObject({
+      windowLimit: readEnv({}).WAITLIST_LEAVE_RATE_LIMIT,
+      windowSize: 60,
+    });
+    expect(confirmConfig.path).toEqual(["/waitlist/confirm", "/waitlist/confirm/"]);
   });
 
   it("stores the signup without SMTP_URL and says so; the sweep sends it once the variable is set", async () => {
@@ -311,17 +317,57 @@ describe("netlify/functions/waitlist-sweep", () => {
     expect(await store().pendingConfirmations()).toEqual([]);
     await slow.close();
   });
+
+  it("removes the signups never confirmed within 30 days, and only those, and says how many", async () => {
+    const now = Date.now();
+    const ago = (days: number) => new Date(now - days * 86_400_000);
+    const seeded = store();
+    const add = async (email: string, at: Date) => {
+      await seeded.add({ email, emailKey: email, source: "netlify", at });
+      await seeded.markConfirmationSent(email, at);
+    };
+    await add("expired@example.com", ago(31));
+    await add("confirmed@example.com", ago(31));
+    await seeded.confirm("confirmed@example.com", {
+      createdAt: ago(31).toISOString(),
+      at: ago(30),
+      privacyPolicy: null,
+    });
+    await add("recent@example.com", ago(29));
+    // Imported from before the confirm step, never asked: never removed.
+    await seeded.add({
+      email: "earlier@example.com",
+      emailKey: "earlier@example.com",
+      source: "netlify",
+      at: ago(100),
+      confirmationSentAt: ago(100),
+      earlier: true,
+    });
+
+    await sweep();
+    expect((await store().all()).map((row) => row.email).sort()).toEqual([
+      "confirmed@example.com",
+      "earlier@example.com",
+      "recent@example.com",
+    ]);
+    expect(await store().departures()).toBe(1);
+    expect(logs).toContainEqual(expect.stringMatching(/waitlist-sweep: removed 1 signup\(s\) never confirmed in time/));
+    // The next sweep finds nothing more to remove.
+    await sweep();
+    expect(await store().departures()).toBe(1);
+  });
 });
 
 describe("Netlify's configuration", () => {
   const toml = parse(readFileSync(path.join(root, "netlify.toml"), "utf8")) as {
     build: { environment: Record<string, string> };
-    functions: { directory: string };
+    functions: { directory: string; included_files?: string[] };
     redirects?: unknown[];
   };
 
   it("has no function an event or a forged request could trigger: the form's POST is the signup function itself", () => {
     expect(readdirSync(path.join(root, toml.functions.directory)).sort()).toEqual([
+      "waitlist-confirm.ts",
       "waitlist-leave.ts",
       "waitlist-signup.ts",
       "waitlist-sweep.ts",
@@ -332,6 +378,10 @@ describe("Netlify's configuration", () => {
       for (const method of ["GET", "HEAD", "POST"]) expect(routes(leaveConfig, method, pathname)).toBe(true);
     }
     expect(toml.redirects ?? []).toEqual([]);
+  });
+
+  it("gives the functions the policies, whose version each signup's consent keeps", () => {
+    expect(toml.functions.included_files).toEqual(["content/legal/**"]);
   });
 
   it("builds and runs the functions on a supported Node LTS", () => {

@@ -4,6 +4,8 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Context } from "@netlify/functions";
+import type { ParsedMail } from "mailparser";
+import confirm from "../../netlify/functions/waitlist-confirm";
 import leave from "../../netlify/functions/waitlist-leave";
 import signup from "../../netlify/functions/waitlist-signup";
 import { createApp } from "../../server/app";
@@ -17,17 +19,24 @@ import { form, formType, removeDir, request, signupBody, writePublicDir } from "
 import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
 
 /*
- * No request reads the whole list: a signup, a repeat, its confirmation and a
- * leave cost the same whatever the list's size, and touch one address's keys
- * only. Whole-list reads belong to the founders' commands.
+ * No request reads the whole list: a signup, a repeat, its confirmation
+ * e-mail, the confirm link and a leave cost the same whatever the list's size,
+ * and touch one address's keys only. Whole-list reads belong to the founders' commands.
  */
 
 jest.setTimeout(60_000);
+
+/** The token of the confirm link in a confirmation e-mail's text. */
+const confirmTokenOf = (mail: ParsedMail) =>
+  new URL(/https:\/\/\S+\/waitlist\/confirm\?token=\S+/.exec(mail.text ?? "")![0]).searchParams.get("token")!;
 
 const site = "https://jointandem.app";
 /** The methods a request may call: WaitlistStore's (store.ts). Everything else reads the list or the backlog. */
 const keyed: readonly (keyof WaitlistStore)[] = [
   "add",
+  "lookup",
+  "confirm",
+  "askToConfirm",
   "claimConfirmation",
   "markConfirmationSent",
   "releaseConfirmation",
@@ -90,7 +99,22 @@ describe("on Netlify (Blobs)", () => {
     await operations((context) => signup(post(signupBody(`warm${listed}@example.com`)), context));
     const newSignup = await operations((context) => signup(post(signupBody(`new${listed}@example.com`)), context));
     const repeat = await operations((context) => signup(post(signupBody(`NEW${listed}@example.com`)), context));
-    const link = leaveLinks(smtp.deliveries.at(-1)!.mail).text;
+    const mail = smtp.deliveries.at(-1)!.mail;
+    const confirmToken = confirmTokenOf(mail);
+    const confirmPage = await operations((context) =>
+      confirm(new Request(`${site}/waitlist/confirm?token=${confirmToken}`), context),
+    );
+    const confirmed = await operations((context) =>
+      confirm(
+        new Request(`${site}/waitlist/confirm`, {
+          method: "POST",
+          headers: { ...formType, origin: site },
+          body: form({ token: confirmToken }),
+        }),
+        context,
+      ),
+    );
+    const link = leaveLinks(mail).text;
     const page = await operations((context) => leave(new Request(link), context));
     const left = await operations((context) =>
       leave(
@@ -102,7 +126,7 @@ describe("on Netlify (Blobs)", () => {
         context,
       ),
     );
-    return { newSignup, repeat, page, left };
+    return { newSignup, repeat, confirmPage, confirmed, page, left };
   }
   const post = (body: string) =>
     new Request(`${site}/`, { method: "POST", headers: { ...formType, accept: "text/plain" }, body });
@@ -116,13 +140,16 @@ describe("on Netlify (Blobs)", () => {
       expect(cost.counts.list ?? 0).toBe(0);
     }
     // What each costs, as the README states it.
-    expect(full.newSignup.counts).toEqual({ set: 4, get: 2 });
-    expect(full.repeat.counts).toEqual({ set: 2 });
+    expect(full.newSignup.counts).toEqual({ set: 5, get: 2 });
+    // A repeat: the same writes before the reply; after it, a read to see whether to send the e-mail again.
+    expect(full.repeat.counts).toEqual({ set: 3, get: 1 });
+    expect(full.confirmPage.counts).toEqual({ get: 1 });
+    expect(full.confirmed.counts).toEqual({ set: 2, get: 1 });
   });
 });
 
 describe("on npm start (SQLite)", () => {
-  it("calls only the store's keyed methods for a signup, a repeat, its confirmation and a leave", async () => {
+  it("calls only the store's keyed methods for a signup, a repeat, its confirmation, the confirm link and a leave", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "request-cost-"));
     const smtp = await startSmtpServer();
     const called = new Set<string>();
@@ -155,11 +182,28 @@ describe("on npm start (SQLite)", () => {
       await request(`${url}/`, { method: "POST", headers, body: signupBody("ADA@example.com") });
       await smtp.waitFor(1);
       await waitlist.confirmations.idle();
+      const confirmToken = confirmTokenOf(smtp.deliveries[0]!.mail);
+      await request(`${url}/waitlist/confirm?token=${confirmToken}`);
+      const confirmed = await request(`${url}/waitlist/confirm`, {
+        method: "POST",
+        headers: { ...headers, Origin: url },
+        body: form({ token: confirmToken }),
+      });
+      expect(confirmed.status).toBe(200);
       const token = new URL(leaveLinks(smtp.deliveries[0]!.mail).text).searchParams.get("token")!;
       await request(`${url}/waitlist/leave?token=${token}`);
       const left = await request(`${url}/waitlist/leave`, { method: "POST", headers, body: form({ token }) });
       expect(left.status).toBe(200);
-      expect([...called].sort()).toEqual(["add", "claimConfirmation", "markConfirmationSent", "remove", "secret"]);
+      expect([...called].sort()).toEqual([
+        "add",
+        "askToConfirm",
+        "claimConfirmation",
+        "confirm",
+        "lookup",
+        "markConfirmationSent",
+        "remove",
+        "secret",
+      ]);
       expect([...called].every((name) => keyed.includes(name as keyof WaitlistStore))).toBe(true);
     } finally {
       server.closeAllConnections();

@@ -1,5 +1,13 @@
 import { ConfigError, readEnv, serverConfig } from "../config/env";
-import { leaveToken, leaveUrl, newLeaveSecret, verifyLeaveToken } from "./leave-token";
+import {
+  confirmToken,
+  confirmUrl,
+  leaveToken,
+  leaveUrl,
+  newLeaveSecret,
+  verifyConfirmToken,
+  verifyLeaveToken,
+} from "./tokens";
 
 const secret = "a-secret-of-at-least-32-characters";
 
@@ -84,5 +92,51 @@ describe("WAITLIST_SECRET", () => {
     expect(() => serverConfig(readEnv({ WAITLIST_SECRET: "hunter2" }))).toThrow(
       /^WAITLIST_SECRET must be at least 32 characters \(got 7 characters\); make one with: node -e /,
     );
+  });
+});
+
+describe("the confirm token", () => {
+  const createdAt = "2026-11-23T10:15:30.123Z";
+
+  it("names the address and the signup it confirms", () => {
+    const token = confirmToken("Ada.Lovelace@Example.com", createdAt, secret);
+    expect(verifyConfirmToken(token, secret)).toEqual({
+      email: "Ada.Lovelace@Example.com",
+      key: "ada.lovelace@example.com",
+      createdAt,
+    });
+    expect(confirmUrl("ada@example.com", createdAt, secret)).toBe(
+      `https://jointandem.app/waitlist/confirm?token=${confirmToken("ada@example.com", createdAt, secret)}`,
+    );
+  });
+
+  it("is never a leave token, and a leave token never confirms", () => {
+    const leave = leaveToken("ada@example.com", secret);
+    const confirm = confirmToken("ada@example.com", createdAt, secret);
+    expect(verifyConfirmToken(leave, secret)).toBeUndefined();
+    expect(verifyLeaveToken(confirm, secret)).toBeUndefined();
+    // Not even with the parts rearranged: each is signed with its own link's path.
+    const [email, , sig] = confirm.split(".");
+    expect(verifyLeaveToken(`${email}.${sig}`, secret)).toBeUndefined();
+    const [leaveEmail, leaveSig] = leave.split(".");
+    const at = Buffer.from(createdAt).toString("base64url");
+    expect(verifyConfirmToken(`${leaveEmail}.${at}.${leaveSig}`, secret)).toBeUndefined();
+  });
+
+  it("is invalid when any one character is changed, under another secret, or for another signup time", () => {
+    const token = confirmToken("ada@example.com", createdAt, secret);
+    for (let at = 0; at < token.length; at++) {
+      if (token[at] === ".") continue;
+      const changed = `${token.slice(0, at)}${token[at] === "A" ? "B" : "A"}${token.slice(at + 1)}`;
+      expect(verifyConfirmToken(changed, secret)).toBeUndefined();
+    }
+    expect(verifyConfirmToken(token, `${secret}!`)).toBeUndefined();
+    const [email, , sig] = token.split(".");
+    const other = Buffer.from("2026-11-23T10:15:31.123Z").toString("base64url");
+    expect(verifyConfirmToken(`${email}.${other}.${sig}`, secret)).toBeUndefined();
+  });
+
+  it.each(["", "a.b.c", "x".repeat(5000), 42, null])("is invalid: %j", (token) => {
+    expect(verifyConfirmToken(token, secret)).toBeUndefined();
   });
 });

@@ -1,0 +1,204 @@
+import type { ParsedMail } from "mailparser";
+import { resultPagePolicy } from "../../waitlist/pages";
+import { confirmToken } from "../../waitlist/tokens";
+import { form, formType, request, signupBody, serverForEachTest, type Adapter, type TestServer } from "./harness";
+import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
+
+/*
+ * The confirm step (double opt-in) over real HTTP and SMTP, on npm start,
+ * gatsby develop and Netlify's functions: the link in the e-mail, its page,
+ * its button, and what the store keeps.
+ */
+
+jest.setTimeout(30_000);
+
+let smtp: TestSmtpServer;
+beforeEach(async () => {
+  smtp = await startSmtpServer();
+});
+afterEach(() => smtp.close());
+
+const confirmPattern = /https?:\/\/[^\s"<>]+\/waitlist\/confirm\?token=[A-Za-z0-9_.-]+/g;
+
+/** Every place a confirm link appears in a message: its text, its HTML, its headers. */
+function confirmLinks(mail: ParsedMail) {
+  const html = String(mail.html).replaceAll("&amp;", "&");
+  const headers = mail.headerLines.map((line) => line.line).join("\n");
+  return {
+    text: [...(mail.text ?? "").matchAll(confirmPattern)].map((match) => match[0]),
+    html: [...html.matchAll(confirmPattern)].map((match) => match[0]),
+    headers: [...headers.matchAll(confirmPattern)].map((match) => match[0]),
+  };
+}
+
+async function signUp(server: TestServer, email: string) {
+  const before = smtp.deliveries.length;
+  const reply = await request(`${server.url}/`, {
+    method: "POST",
+    headers: { ...formType, Accept: "text/plain" },
+    body: signupBody(email),
+  });
+  expect(reply.status).toBe(200);
+  return (await smtp.waitFor(before + 1))[before]!;
+}
+
+/** The link from the e-mail, pointed at the test server (links point at SITE_URL). */
+const local = (server: TestServer, link: string) => `${server.url}${new URL(link).pathname}${new URL(link).search}`;
+const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
+
+const press = (server: TestServer, token: string, headers: Record<string, string> = {}) =>
+  request(`${server.url}/waitlist/confirm`, {
+    method: "POST",
+    headers: { ...formType, Accept: "text/html", Origin: server.url, ...headers },
+    body: form({ token }),
+  });
+
+const stored = async (server: TestServer, email: string) =>
+  (await server.signups()).find((signup) => signup.email === email);
+
+describe.each<Adapter>(["start", "develop", "netlify"])("the confirm link through the %s adapter", (adapter) => {
+  const server = serverForEachTest(adapter, () => ({ smtpUrl: smtp.url }));
+
+  it("is in the e-mail's text and its HTML button, the same link, and nowhere else", async () => {
+    const { mail } = await signUp(server(), "ada@example.com");
+    const links = confirmLinks(mail);
+    expect(links.text).toHaveLength(1);
+    expect(links.html).toEqual(links.text);
+    expect(links.headers).toEqual([]);
+    expect(links.text[0]).toMatch(/^https:\/\/jointandem\.app\/waitlist\/confirm\?token=/);
+    expect(String(mail.html)).toMatch(/<a href="[^"]+\/waitlist\/confirm\?token=[^"]+"[^>]*>Confirm my spot<\/a>/);
+    expect(mail.text).toContain("Confirm my spot:\n");
+    expect(mail.subject).toBe("Confirm your spot on the Tandem waitlist");
+    // The leave link is another link, with another token.
+    expect(tokenOf(leaveLinks(mail).text)).not.toBe(tokenOf(links.text[0]!));
+  });
+
+  it("GET and HEAD show the page with the button and change nothing", async () => {
+    const { mail } = await signUp(server(), "ada@example.com");
+    const link = local(server(), confirmLinks(mail).text[0]!);
+    const page = await request(link);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("Confirm ada@example.com for the waitlist?");
+    expect(page.body).toMatch(/<form method="post" action="\/waitlist\/confirm">/);
+    expect(page.body).toContain(`<input type="hidden" name="token" value="${tokenOf(link)}">`);
+    expect(page.body).toContain('<button type="submit">Confirm my spot</button>');
+    expect(page.headers["content-security-policy"]).toBe(resultPagePolicy);
+    expect(page.headers["referrer-policy"]).toBe("strict-origin");
+    expect(page.headers["x-robots-tag"]).toBe("noindex");
+    const head = await request(link, { method: "HEAD" });
+    expect([head.status, head.body]).toEqual([200, ""]);
+    expect((await stored(server(), "ada@example.com"))?.confirmedAt).toBeNull();
+  });
+
+  it("the button confirms once; a second press keeps the first time and says so", async () => {
+    const { mail } = await signUp(server(), "ada@example.com");
+    const token = tokenOf(confirmLinks(mail).text[0]!);
+    const first = await press(server(), token);
+    expect(first.status).toBe(200);
+    expect(first.body).toContain("<h1>Your spot is confirmed.</h1>");
+    const confirmedAt = (await stored(server(), "ada@example.com"))!.confirmedAt;
+    expect(confirmedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect((await stored(server(), "ada@example.com"))!.privacyPolicyAtConfirm).toBe("2026-11-23");
+
+    const again = await press(server(), token);
+    expect(again.status).toBe(200);
+    expect(again.body).toContain("<h1>You&#39;re already confirmed.</h1>");
+    expect((await stored(server(), "ada@example.com"))!.confirmedAt).toBe(confirmedAt);
+    // The link's page says so too, without a button.
+    const page = await request(local(server(), confirmLinks(mail).text[0]!));
+    expect(page.body).toContain("already confirmed");
+    expect(page.body).not.toContain("<button");
+  });
+
+  it.each<[string, (confirm: string, leave: string) => string]>([
+    ["a tampered token", (confirm) => `${confirm.slice(0, -2)}${confirm.endsWith("A") ? "BB" : "AA"}`],
+    ["a leave token", (_confirm, leave) => leave],
+    [
+      "a token signed with another secret",
+      () => confirmToken("ada@example.com", new Date().toISOString(), "x".repeat(32)),
+    ],
+    [
+      "the signature of another signup time",
+      (confirm) => confirm.replace(/\.[^.]+\./, `.${Buffer.from("2020-01-01T00:00:00.000Z").toString("base64url")}.`),
+    ],
+    ["no token", () => ""],
+  ])("refuses %s with 400, on the page and its button, and confirms nothing", async (_name, forge) => {
+    const { mail } = await signUp(server(), "ada@example.com");
+    const token = forge(tokenOf(confirmLinks(mail).text[0]!), tokenOf(leaveLinks(mail).text));
+    const page = await request(`${server().url}/waitlist/confirm?token=${encodeURIComponent(token)}`);
+    expect(page.status).toBe(400);
+    expect(page.body).toContain("This confirmation link is not valid.");
+    expect((await press(server(), token)).status).toBe(400);
+    expect((await stored(server(), "ada@example.com"))?.confirmedAt).toBeNull();
+  });
+
+  it("never removes with a confirm token: the leave link refuses it", async () => {
+    const { mail } = await signUp(server(), "ada@example.com");
+    const token = tokenOf(confirmLinks(mail).text[0]!);
+    const leave = await request(`${server().url}/waitlist/leave?token=${token}`, {
+      method: "POST",
+      headers: formType,
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(leave.status).toBe(400);
+    expect(await stored(server(), "ada@example.com")).toBeDefined();
+  });
+
+  it("refuses the button's POST from another site", async () => {
+    const { mail } = await signUp(server(), "ada@example.com");
+    const refused = await press(server(), tokenOf(confirmLinks(mail).text[0]!), { Origin: "https://evil.test" });
+    expect(refused.status).toBe(403);
+    expect((await stored(server(), "ada@example.com"))?.confirmedAt).toBeNull();
+  });
+
+  it("erases the confirmation when the address leaves; the old link then confirms nothing", async () => {
+    const { mail } = await signUp(server(), "ada@example.com");
+    const token = tokenOf(confirmLinks(mail).text[0]!);
+    expect((await press(server(), token)).status).toBe(200);
+    const leave = await request(`${server().url}/waitlist/leave`, {
+      method: "POST",
+      headers: { ...formType, Accept: "text/html", Origin: server().url },
+      body: form({ token: tokenOf(leaveLinks(mail).text) }),
+    });
+    expect(leave.status).toBe(200);
+    expect(await stored(server(), "ada@example.com")).toBeUndefined();
+    const gone = await press(server(), token);
+    expect(gone.status).toBe(410);
+    expect(gone.body).toContain("This signup is no longer on the list");
+    // Signed up again: a new signup, unconfirmed, whose own link is the one that confirms it.
+    const { mail: second } = await signUp(server(), "ada@example.com");
+    expect((await press(server(), token)).status).toBe(410);
+    expect((await press(server(), tokenOf(confirmLinks(second).text[0]!))).status).toBe(200);
+  });
+  it("sends the e-mail again to an unconfirmed address that signs up again a day later, and only then", async () => {
+    const first = await signUp(server(), "lost@example.com");
+    const post = () =>
+      request(`${server().url}/`, {
+        method: "POST",
+        headers: { ...formType, Accept: "text/plain" },
+        body: signupBody("lost@example.com"),
+      });
+    // The same day: the same answer, and no second e-mail.
+    expect((await post()).status).toBe(200);
+    await server().outbox();
+    // A day on (the first e-mail's time put back a day): the repeat gets a new e-mail, of its own Message-ID.
+    await server().withStore((store) =>
+      store.markConfirmationSent("lost@example.com", new Date(Date.now() - 86_400_000)),
+    );
+    expect((await post()).status).toBe(200);
+    const second = (await smtp.waitFor(2))[1]!;
+    expect(second.envelope.to).toEqual(["lost@example.com"]);
+    expect(second.mail.subject).toBe("Confirm your spot on the Tandem waitlist");
+    expect(second.mail.messageId).not.toBe(first.mail.messageId);
+    // Right after it, and once confirmed (with the first e-mail's link: the same signup), no more.
+    expect((await post()).status).toBe(200);
+    expect((await press(server(), tokenOf(confirmLinks(first.mail).text[0]!))).status).toBe(200);
+    await server().withStore((store) =>
+      store.markConfirmationSent("lost@example.com", new Date(Date.now() - 2 * 86_400_000)),
+    );
+    expect((await post()).status).toBe(200);
+    await server().outbox();
+    expect(smtp.deliveries).toHaveLength(2);
+    expect((await stored(server(), "lost@example.com"))?.confirmedAt).not.toBeNull();
+  });
+});

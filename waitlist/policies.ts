@@ -1,0 +1,39 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import matter from "gray-matter";
+import { policyVersion } from "../src/lib/legal-rules";
+import { site } from "../src/site";
+
+/*
+ * Which version of the Privacy Policy is in force, for the record of each
+ * signup's consent: the date of the policy's last dated change, else its
+ * effective date, from the frontmatter legal staff edit
+ * (content/legal/privacy-policy.mdx, "Editing a policy"). Read once per
+ * process: a policy changes with a deploy. On Netlify the functions carry
+ * content/legal (netlify.toml's included_files) and run from the site's root.
+ */
+
+const folders = [path.resolve(__dirname, "../content/legal"), path.resolve(process.cwd(), "content/legal")];
+
+let cached: { version: string | null } | undefined;
+
+/** The version of the Privacy Policy in force ("2026-11-23"); null, and a line on stderr, when it cannot be read. */
+export function privacyPolicyVersion(): string | null {
+  if (cached) return cached.version;
+  let version: string | null = null;
+  try {
+    const folder = folders.find((candidate) => existsSync(candidate));
+    if (!folder) throw new Error(`no content/legal folder at ${folders.join(" or ")}`);
+    for (const name of readdirSync(folder).filter((file) => file.endsWith(".mdx"))) {
+      const { data } = matter(readFileSync(path.join(folder, name), "utf8"));
+      if (data.slug === site.legalPages.privacyPolicy.slug) version = policyVersion(data);
+    }
+    if (version === null) throw new Error(`no policy with the slug ${site.legalPages.privacyPolicy.slug}`);
+  } catch (error) {
+    console.error(
+      `waitlist: the Privacy Policy's version could not be read (${(error as Error).message}); signups record none.`,
+    );
+  }
+  cached = { version };
+  return version;
+}
