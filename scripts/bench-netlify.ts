@@ -1,6 +1,6 @@
 // npm run bench:netlify [-- --json]: what the Netlify deployment's waitlist
-// costs per request as the list grows, and whether a viral minute loses
-// anything. The real functions' handlers get real web Requests (each with
+// costs per request as the list grows, whether a viral minute loses
+// anything, and what removing its unconfirmed signups 30 days later costs. The real functions' handlers get real web Requests (each with
 // Netlify's 60 s limit), over @netlify/blobs' local server and a stand-in of
 // Netlify's API that enforces 500 calls a minute per token; a real SMTP
 // server takes the mail. Time is simulated where minutes pass (Date only: the
@@ -64,6 +64,7 @@ async function main() {
   // Imported once the environment is Netlify's: the functions open their waitlist from it.
   const signup = (await import("../netlify/functions/waitlist-signup")).default as Handler;
   const leave = (await import("../netlify/functions/waitlist-leave")).default as Handler;
+  const confirm = (await import("../netlify/functions/waitlist-confirm")).default as Handler;
   const sweep = (await import("../netlify/functions/waitlist-sweep")).default as () => Promise<Response>;
   const store = new BlobsStore(blobs.store());
 
@@ -109,7 +110,7 @@ async function main() {
   await store.fold();
 
   let seeded = 0;
-  /** Adds listed addresses, confirmed long ago, straight into the server's files, a ledger blob per thousand. */
+  /** Adds listed addresses, mailed and confirmed long ago, straight into the server's files, a ledger blob per thousand. */
   function seedTo(n: number) {
     mkdirSync(path.join(storeDir, "signups"), { recursive: true });
     mkdirSync(path.join(storeDir, "ledger"), { recursive: true });
@@ -119,7 +120,14 @@ async function main() {
       for (let i = from; i < Math.min(n, from + rowsPerChunk); i++) {
         const email = `listed${i}@example.com`;
         const at = new Date(start - 30 * 86_400_000 + i * 1000).toISOString();
-        const fields = { email, emailKey: email, createdAt: at, confirmationSentAt: at };
+        const fields = {
+          email,
+          emailKey: email,
+          createdAt: at,
+          confirmationSentAt: at,
+          optInSince: at,
+          confirmedAt: at,
+        };
         writeFileSync(path.join(storeDir, "signups", hashOf(email)), JSON.stringify({ ...template, ...fields, chunk }));
         rows[hashOf(email)] = { ...rowTemplate, ...fields };
       }
@@ -141,15 +149,32 @@ async function main() {
 
   const perSignup: Cost[] = [];
   const perLeave: Cost[] = [];
+  const perConfirm: Cost[] = [];
   const founders: { n: number; apiCalls: number; ms: number }[] = [];
   for (const n of sizes) {
     seedTo(n);
     const signups: Awaited<ReturnType<typeof measured<unknown>>>[] = [];
     const leaves: Awaited<ReturnType<typeof measured<unknown>>>[] = [];
+    const confirms: Awaited<ReturnType<typeof measured<unknown>>>[] = [];
     for (let k = 0; k < samples; k++) {
       const email = `sample${n}-${k}@example.com`;
       signups.push(await measured(() => invoke(signup, post(email), nextIp())));
       const delivery = smtp.deliveries.find((candidate) => candidate.envelope.to.includes(email));
+      const confirmLink = /https:\/\/\S+\/waitlist\/confirm\?token=\S+/.exec(delivery!.mail.text ?? "")![0];
+      confirms.push(
+        await measured(async () => {
+          await invoke(confirm, new Request(confirmLink, { headers: { accept: "text/html" } }), nextIp());
+          return invoke(
+            confirm,
+            new Request(`${site}/waitlist/confirm`, {
+              method: "POST",
+              headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", origin: site },
+              body: new URLSearchParams({ token: new URL(confirmLink).searchParams.get("token")! }).toString(),
+            }),
+            nextIp(),
+          );
+        }),
+      );
       const link = leaveLinks(delivery!.mail).text;
       leaves.push(
         await measured(async () => {
@@ -174,6 +199,7 @@ async function main() {
     });
     perSignup.push(cost(signups));
     perLeave.push(cost(leaves));
+    perConfirm.push(cost(confirms));
     await sweep();
     // The founders' export, through the rate-limited API, at this size.
     const env = { NETLIFY_API_TOKEN: blobs.token, NETLIFY_SITE_ID: blobs.siteID, NETLIFY_API_URL: api.url };
@@ -228,8 +254,29 @@ async function main() {
   clock.setSystemTime(Date.now() + 3_600_000);
   const mailDownResult = await burst("down", 5);
 
+  // 31 days on, none of the two bursts' signups confirmed: the sweeps every five minutes remove them.
+  const unconfirmed = 2 * burstSize;
+  clock.setSystemTime(Date.now() + 31 * 86_400_000);
+  const listedBefore = (await store.all()).length;
+  const retention: { blobOps: number; ms: number }[] = [];
+  for (let pass = 0; pass < 20; pass++) {
+    const { blobOps, ms } = await measured(() => sweep());
+    retention.push({ blobOps, ms: Math.round(ms) });
+    clock.setSystemTime(Date.now() + 300_000);
+    if ((await store.all()).length === listedBefore - unconfirmed) break;
+  }
+  const idle = await measured(() => sweep());
+  const retentionResult = {
+    unconfirmed,
+    listed: listedBefore,
+    removed: listedBefore - (await store.all()).length,
+    sweeps: retention,
+    idleSweep: { blobOps: idle.blobOps, ms: Math.round(idle.ms) },
+  };
+
   const figures = {
     perSignup,
+    perConfirm,
     perLeave,
     burst: {
       signups: burstResult.signups,
@@ -244,6 +291,7 @@ async function main() {
       confirmedOnce: mailDownResult.confirmedOnce,
       lost: mailDownResult.lost,
     },
+    retention: retentionResult,
   };
 
   if (json) {
@@ -254,14 +302,15 @@ async function main() {
     );
     say("");
     say("Per request, by listed addresses (median of 20; API calls: the most any took)");
-    say("  request        listed   API calls  Blobs ops   ms");
+    say("  request                  listed  API calls  Blobs ops      ms");
     for (const [name, costs] of [
       ["signup", perSignup],
+      ["confirm (page+button)", perConfirm],
       ["leave (page+button)", perLeave],
     ] as const) {
       for (const cost of costs) {
         say(
-          `  ${name.padEnd(20)} ${String(cost.n).padStart(7)}  ${String(cost.apiCalls).padStart(9)}  ${String(cost.blobOps).padStart(9)}  ${cost.ms.toFixed(1).padStart(6)}`,
+          `  ${name.padEnd(22)} ${String(cost.n).padStart(7)}  ${String(cost.apiCalls).padStart(9)}  ${String(cost.blobOps).padStart(9)}  ${cost.ms.toFixed(1).padStart(6)}`,
         );
       }
     }
@@ -281,6 +330,14 @@ async function main() {
         `  sweeps after the burst ${result.sweeps}, last confirmation ${result.lastConfirmationSeconds} s after the first signup`,
       );
     }
+    say("");
+    say(
+      `31 days later, the ${retentionResult.unconfirmed} never confirmed among ${retentionResult.listed} listed: ${retentionResult.removed} removed by ${retentionResult.sweeps.length} sweep(s)`,
+    );
+    say(`  per sweep: ${retentionResult.sweeps.map((one) => `${one.blobOps} Blobs ops, ${one.ms} ms`).join("; ")}`);
+    say(
+      `  a sweep with nothing to remove or send: ${retentionResult.idleSweep.blobOps} Blobs ops, ${retentionResult.idleSweep.ms} ms`,
+    );
     say(
       `  API calls by the functions in all of it: ${api.calls.length - founders.reduce((sum, row) => sum + row.apiCalls, 0)}; 429s: ${api.limited}; lines the functions logged: ${logLines}`,
     );

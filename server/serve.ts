@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import { ConfigError, readEnv, serverConfig } from "../config/env";
 import { createHttpServer } from "./http-server";
 import { StoreError } from "../waitlist/store";
+import { pruneHourly } from "../waitlist/prune";
 import { openSqliteWaitlist, waitlistSettings } from "./waitlist";
 import { site } from "../src/site";
 
@@ -17,11 +18,16 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  const { store, mailer, confirmations, receiver, leave } = await openSqliteWaitlist({
+  const { store, mailer, confirmations, receiver, leave, confirm } = await openSqliteWaitlist({
     ...waitlistSettings(env, "start"),
     warn: (message) => console.error(message),
   });
-  const app = createApp({ publicDir: config.publicDir, endpoints: { receiver, leave }, trustProxy: config.trustProxy });
+  const app = createApp({
+    publicDir: config.publicDir,
+    endpoints: { receiver, leave, confirm },
+    trustProxy: config.trustProxy,
+  });
+  let stopPruning = () => {};
   // Behind proxies of yours every connection comes from them: the per-address cap is theirs to keep.
   const server = createHttpServer(app, { countByAddress: config.trustProxy === 0 });
   server.listen(config.port, config.host, () => {
@@ -35,6 +41,8 @@ async function main(): Promise<void> {
     void confirmations.start().then(({ sent }) => {
       if (sent > 0) console.log(`Sent ${sent} confirmation(s) still owed from before.`);
     });
+    // The Privacy Policy's promise: addresses never confirmed go after the days it names.
+    stopPruning = pruneHourly(store);
   });
   server.on("error", (error: NodeJS.ErrnoException) => {
     console.error(
@@ -45,6 +53,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const stop = () => {
+    stopPruning();
     server.close(() => {
       // Sends under way finish; the rest stays pending for the next start.
       void confirmations.close().finally(() => {

@@ -119,4 +119,50 @@ describe("the npm start server as a process", () => {
     expect(code).toBe(1);
     expect(output.trim()).toBe('PORT must be a whole number from 0 to 65535 (got "ninety").');
   });
+
+  it("removes the signups never confirmed within 30 days when it starts, and keeps every other", async () => {
+    const now = Date.now();
+    const ago = (days: number) => new Date(now - days * 86_400_000);
+    const store = new SqliteStore(env().WAITLIST_DB);
+    for (const [email, days] of [
+      ["expired@example.com", 31],
+      ["confirmed@example.com", 31],
+      ["recent@example.com", 29],
+    ] as const) {
+      await store.add({ email, emailKey: email, source: "start", at: ago(days) });
+      await store.markConfirmationSent(email, ago(days));
+    }
+    await store.confirm("confirmed@example.com", {
+      createdAt: ago(31).toISOString(),
+      at: ago(30),
+      privacyPolicy: null,
+    });
+    // From before the confirm step, never asked: kept, however old.
+    await store.add({
+      email: "earlier@example.com",
+      emailKey: "earlier@example.com",
+      source: "start",
+      at: ago(400),
+      confirmationSentAt: ago(400),
+      earlier: true,
+    });
+    await store.close();
+
+    const server = await spawnServe(env());
+    try {
+      await until(() => /Removed 1 signup\(s\) never confirmed within 30 days\./.test(server.output()), 10_000);
+      const reader = SqliteStore.openExisting(env().WAITLIST_DB);
+      expect((await reader.all()).map((row) => row.email).sort()).toEqual([
+        "confirmed@example.com",
+        "earlier@example.com",
+        "recent@example.com",
+      ]);
+      expect(await reader.departures()).toBe(1);
+      await reader.close();
+    } finally {
+      const exited = new Promise((resolve) => server.child.on("exit", resolve));
+      server.child.kill("SIGTERM");
+      await exited;
+    }
+  });
 });

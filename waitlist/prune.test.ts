@@ -1,0 +1,63 @@
+import { parseAge, pruneUnconfirmed, retentionMs } from "./prune";
+import { SqliteStore } from "./sqlite-store";
+
+const now = new Date("2026-11-23T12:00:00Z");
+const ago = (days: number) => new Date(now.getTime() - days * 86_400_000);
+
+let store: SqliteStore;
+beforeEach(async () => {
+  store = new SqliteStore(":memory:");
+  for (let n = 0; n < 600; n++) {
+    await store.add({ email: `p${n}@example.com`, emailKey: `p${n}@example.com`, source: "start", at: ago(40) });
+  }
+  await store.add({ email: "recent@example.com", emailKey: "recent@example.com", source: "start", at: ago(10) });
+});
+afterEach(() => store.close());
+
+describe("pruneUnconfirmed", () => {
+  it("keeps the 30 days the Privacy Policy states", () => {
+    expect(retentionMs).toBe(30 * 86_400_000);
+  });
+
+  it("lists on a dry run and removes nothing", async () => {
+    const { cutoff, addresses, more } = await pruneUnconfirmed(store, { now, dryRun: true });
+    expect(cutoff).toBe(ago(30).toISOString());
+    expect(addresses).toHaveLength(600);
+    expect(addresses[0]).toEqual({
+      email: "p0@example.com",
+      createdAt: ago(40).toISOString(),
+      optInSince: ago(40).toISOString(),
+    });
+    expect(more).toBe(false);
+    expect(await store.count()).toBe(601);
+  });
+
+  it("removes every expired signup in batches, counting each as pruned", async () => {
+    const { addresses, more } = await pruneUnconfirmed(store, { now });
+    expect([addresses.length, more]).toEqual([600, false]);
+    expect((await store.all()).map((row) => row.email)).toEqual(["recent@example.com"]);
+    expect(await store.departures()).toBe(600);
+  });
+
+  it("stops at its limit, and at its deadline before a new batch, saying there is more", async () => {
+    await expect(pruneUnconfirmed(store, { now, limit: 120 })).resolves.toMatchObject({ more: true });
+    expect(await store.count()).toBe(481);
+    // The clock passes the deadline during the first batch (250): that batch finishes, no second one starts.
+    let time = 0;
+    const clock = () => (time += 1000);
+    const { addresses, more } = await pruneUnconfirmed(store, { now, deadline: 1500, clock });
+    expect([addresses.length, more]).toEqual([250, true]);
+    expect(await store.count()).toBe(231);
+    await expect(pruneUnconfirmed(store, { now })).resolves.toMatchObject({ more: false });
+    expect(await store.count()).toBe(1);
+  });
+});
+
+describe("parseAge", () => {
+  it("reads days and hours, and nothing else", () => {
+    expect(parseAge("30d")).toBe(30 * 86_400_000);
+    expect(parseAge("12h")).toBe(12 * 3_600_000);
+    for (const text of ["30", "30 d", "1.5d", "-1d", "30m", "", undefined, "99999d"])
+      expect(parseAge(text)).toBeUndefined();
+  });
+});

@@ -1,0 +1,99 @@
+import { site } from "../src/site";
+import type { FullStore, RemovedSignup } from "./store";
+
+/*
+ * Unconfirmed addresses are not kept forever: a signup asked to confirm
+ * (Signup.optInSince) that has not, that long after, is removed as any leave
+ * is, and counted as "pruned". Signups from before the confirm step, never
+ * asked, are left alone. The stores find them without reading the list
+ * (expiredUnconfirmed): the founders' `prune` command, npm start's hourly pass
+ * and every Netlify sweep share this.
+ */
+
+export const retentionMs = site.waitlist.unconfirmedRetentionDays * 86_400_000;
+
+export interface Pruned {
+  /** Signups asked before this time and still unconfirmed are the ones removed. */
+  cutoff: string;
+  addresses: RemovedSignup[];
+  /** True when `limit` or the deadline stopped it with more to remove: the next pass goes on. */
+  more: boolean;
+}
+
+/** Signups removed in one go: on Netlify Blobs, the ledger blobs they are in are rewritten once per batch. */
+const batchSize = 250;
+
+/**
+ * Removes (or with dryRun, only lists) signups asked to confirm before
+ * `now - olderThanMs` that have not, at most `limit`, in batches, starting
+ * no batch after `deadline` (ms since the epoch).
+ */
+export async function pruneUnconfirmed(
+  store: Pick<FullStore, "expiredUnconfirmed" | "removeUnconfirmed">,
+  {
+    olderThanMs = retentionMs,
+    now = new Date(),
+    dryRun = false,
+    limit = Infinity,
+    deadline = Infinity,
+    clock = Date.now,
+  }: {
+    olderThanMs?: number;
+    now?: Date;
+    dryRun?: boolean;
+    limit?: number;
+    deadline?: number;
+    clock?: () => number;
+  } = {},
+): Promise<Pruned> {
+  const before = new Date(now.getTime() - olderThanMs);
+  const cutoff = before.toISOString();
+  if (dryRun) {
+    const found = await store.expiredUnconfirmed(before, limit);
+    return { cutoff, addresses: found.map(({ emailKey: _key, ...address }) => address), more: false };
+  }
+  const addresses: Pruned["addresses"] = [];
+  for (;;) {
+    const room = limit - addresses.length;
+    if (room <= 0 || clock() > deadline) return { cutoff, addresses, more: true };
+    const batch = await store.expiredUnconfirmed(before, Math.min(room, batchSize));
+    if (batch.length === 0) return { cutoff, addresses, more: false };
+    const removed = await store.removeUnconfirmed(batch, now);
+    addresses.push(...removed);
+    // Nothing of the batch removed (all confirmed or asked again meanwhile, or gone): stop, the next pass goes on.
+    if (removed.length === 0) return { cutoff, addresses, more: true };
+  }
+}
+
+/** "30d" or "12h" as milliseconds; undefined for anything else. */
+export function parseAge(text: string | undefined): number | undefined {
+  const match = /^(\d{1,4})([dh])$/.exec(text ?? "");
+  if (!match) return undefined;
+  return Number(match[1]) * (match[2] === "d" ? 86_400_000 : 3_600_000);
+}
+
+/**
+ * npm start's pass: unconfirmed signups older than the retention the Privacy
+ * Policy states are removed at start-up, then every hour. Returns a stop
+ * function for shutdown.
+ */
+export function pruneHourly(
+  store: Pick<FullStore, "expiredUnconfirmed" | "removeUnconfirmed">,
+  log: (line: string) => void = (line) => console.log(line),
+): () => void {
+  const pass = () =>
+    pruneUnconfirmed(store).then(
+      ({ addresses }) => {
+        if (addresses.length > 0) {
+          log(
+            `Removed ${addresses.length} signup(s) never confirmed within ${site.waitlist.unconfirmedRetentionDays} days.`,
+          );
+        }
+      },
+      (error: Error) => log(`Could not remove the signups never confirmed: ${error.message}`),
+    );
+  void pass();
+  const timer = setInterval(() => void pass(), 3_600_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
