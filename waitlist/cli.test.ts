@@ -33,6 +33,7 @@ async function seed() {
     source: "start",
     at: new Date("2025-06-01T09:00:00Z"),
     attribution: adaAttribution,
+    privacyPolicy: "2025-06-01",
   });
   await store.add({
     email: '"Byron, Lord"@example.com',
@@ -47,6 +48,11 @@ async function seed() {
     at: new Date("2025-06-03T09:00:00Z"),
   });
   await store.markConfirmationSent("ada@example.com", new Date("2025-06-01T09:00:01Z"));
+  await store.confirm("ada@example.com", {
+    createdAt: "2025-06-01T09:00:00.000Z",
+    at: new Date("2025-06-01T09:05:00Z"),
+    privacyPolicy: "2025-06-01",
+  });
   await store.claimConfirmation('"byron, lord"@example.com', {
     now: new Date("2025-06-02T09:00:01Z"),
     leaseMs: 60_000,
@@ -64,8 +70,8 @@ describe("npm run waitlist", () => {
     await seed();
     await expect(run(["count"], env)).resolves.toBe(
       [
-        "3 addresses on the waitlist.",
-        "Confirmations: 1 sent, 1 pending, 1 refused by the mail server.",
+        "3 addresses on the waitlist: 1 confirmed, 2 not (yet).",
+        "Confirmation e-mails: 1 sent, 1 pending, 1 refused by the mail server.",
         '  refused: "Byron, Lord"@example.com (2025-06-02T09:00:02.000Z): 550 5.1.1 mailbox unavailable',
       ].join("\n"),
     );
@@ -88,6 +94,10 @@ describe("npm run waitlist", () => {
         utm_term: "",
         ref: "maya",
         landing_path: "/",
+        confirmed_at: "2025-06-01T09:05:00.000Z",
+        privacy_policy_at_signup: "2025-06-01",
+        privacy_policy_at_confirm: "2025-06-01",
+        opt_in_since: "2025-06-01T09:00:00.000Z",
       },
       {
         email: '"Byron, Lord"@example.com',
@@ -103,6 +113,10 @@ describe("npm run waitlist", () => {
         utm_term: "",
         ref: "",
         landing_path: "",
+        confirmed_at: "",
+        privacy_policy_at_signup: "",
+        privacy_policy_at_confirm: "",
+        opt_in_since: "2025-06-02T09:00:00.000Z",
       },
       expect.objectContaining({ email: "'=2*5@example.com" }),
     ]);
@@ -136,6 +150,93 @@ describe("npm run waitlist", () => {
     },
   );
 
+  it("exports only those who confirmed with --confirmed: the list to mail at launch", async () => {
+    await seed();
+    const rows = JSON.parse(await run(["export", "--format", "json", "--confirmed"], env)) as Record<string, unknown>[];
+    expect(rows).toEqual([
+      expect.objectContaining({
+        email: "ada@example.com",
+        confirmedAt: "2025-06-01T09:05:00.000Z",
+        privacyPolicyAtSignup: "2025-06-01",
+        privacyPolicyAtConfirm: "2025-06-01",
+      }),
+    ]);
+    const csv = parse(await run(["export", "--format", "csv", "--confirmed"], env), { columns: true }) as object[];
+    expect(csv).toEqual([
+      expect.objectContaining({ email: "ada@example.com", confirmed_at: "2025-06-01T09:05:00.000Z" }),
+    ]);
+  });
+
+  it("prunes signups asked to confirm longer ago than given that never did, after a dry run that lists them", async () => {
+    await seed();
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const now = Date.now();
+    for (const [email, daysAgo] of [
+      ["old@example.com", 31],
+      ["recent@example.com", 29],
+    ] as const) {
+      await store.add({ email, emailKey: email, source: "start", at: new Date(now - daysAgo * 86_400_000) });
+    }
+    // From before the confirm step, never asked: never pruned, however old.
+    await store.add({
+      email: "earlier@example.com",
+      emailKey: "earlier@example.com",
+      source: "start",
+      at: new Date(0),
+      earlier: true,
+    });
+    await store.close();
+    const dry = await run(["prune", "--unconfirmed-older-than", "30d", "--dry-run"], env);
+    expect(dry.split("\n")).toEqual([
+      expect.stringMatching(/^Would remove 3 unconfirmed signups asked to confirm before \d{4}-\d\d-\d\dT/),
+      '  "Byron, Lord"@example.com (asked 2025-06-02T09:00:00.000Z)',
+      "  =2*5@example.com (asked 2025-06-03T09:00:00.000Z)",
+      expect.stringMatching(/^ {2}old@example\.com \(asked /),
+    ]);
+    await expect(run(["count"], env)).resolves.toMatch(/^6 addresses/);
+    await expect(run(["prune", "--unconfirmed-older-than", "30d"], env)).resolves.toMatch(
+      /^Removed 3 unconfirmed signups asked to confirm before /,
+    );
+    const left = JSON.parse(await run(["export", "--format", "json"], env)) as { email: string }[];
+    expect(left.map((row) => row.email).sort()).toEqual([
+      "ada@example.com",
+      "earlier@example.com",
+      "recent@example.com",
+    ]);
+    expect(JSON.parse(await run(["stats", "--json"], env)).left).toBe(3);
+    // Run again: nothing is left to remove, and it says so.
+    await expect(run(["prune", "--unconfirmed-older-than", "30d", "--dry-run"], env)).resolves.toMatch(
+      /^No unconfirmed signup was asked to confirm before \d{4}-\d\d-\d\dT[\d:.]+Z: nothing to remove\.$/,
+    );
+  });
+
+  it.each([[], ["--unconfirmed-older-than", "30"], ["--unconfirmed-older-than", "a month"]])(
+    "refuses prune without an age in days or hours: %j",
+    async (...args) => {
+      await expect(run(["prune", ...(args as string[])], env)).rejects.toThrow(UsageError);
+    },
+  );
+
+  it("asks the signups from before the confirm step to confirm, once", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const at = new Date("2025-01-01T00:00:00Z");
+    await store.add({
+      email: "earlier@example.com",
+      emailKey: "earlier@example.com",
+      source: "start",
+      at,
+      earlier: true,
+      confirmationSentAt: at,
+    });
+    await store.close();
+    await expect(run(["count"], env)).resolves.toContain(
+      "1 signed up before the confirm step and were never asked to confirm: npm run waitlist -- ask-to-confirm",
+    );
+    await expect(run(["ask-to-confirm"], env)).resolves.toMatch(/^Asked 1 signup from before the confirm step/);
+    await expect(run(["ask-to-confirm"], env)).resolves.toMatch(/^Asked 0 signups/);
+    await expect(run(["count"], env)).resolves.toContain("0 sent, 1 pending");
+  });
+
   it("exports JSON to a file", async () => {
     await seed();
     const out = path.join(dir, "signups.json");
@@ -149,6 +250,10 @@ describe("npm run waitlist", () => {
         confirmationFailedAt: null,
         confirmationError: null,
         ...adaAttribution,
+        confirmedAt: "2025-06-01T09:05:00.000Z",
+        privacyPolicyAtSignup: "2025-06-01",
+        privacyPolicyAtConfirm: "2025-06-01",
+        optInSince: "2025-06-01T09:00:00.000Z",
       },
       expect.objectContaining({
         email: '"Byron, Lord"@example.com',
@@ -203,7 +308,7 @@ describe("npm run waitlist", () => {
     await expect(run(["remove", "not-an-address"], env)).rejects.toThrow(
       '"not-an-address" is not a valid address: The e-mail address needs a name, an @ and a domain.',
     );
-    await expect(run(["count"], env)).resolves.toMatch(/^3 addresses on the waitlist\./);
+    await expect(run(["count"], env)).resolves.toMatch(/^3 addresses on the waitlist:/);
   });
 
   it("prints its usage without a command", async () => {

@@ -8,6 +8,7 @@ import { checkEmail } from "./email-address";
 import { createMailer, mailConfig } from "./mailer";
 import { NetlifySetupError, openNetlifyAccess, type NetlifyAccess } from "./netlify-access";
 import { formsSignups } from "./netlify-forms";
+import { parseAge, pruneUnconfirmed } from "./prune";
 import { renderStats, waitlistStats, type WaitlistStats } from "./stats";
 import { SqliteStore } from "./sqlite-store";
 import { StoreError, type FullStore, type Signup } from "./store";
@@ -18,11 +19,16 @@ const usage = `Usage: npm run waitlist -- <command> [--netlify]
 Commands:
   stats [--days N] [--json]         the total, the last day and week, signups per day (30 days), top
                                     sources and campaigns, confirmations and departures
-  count                             how many addresses are on the waitlist, and their confirmations
-  export --format csv|json [--out FILE]
-                                    every signup with where it came from, to standard output or FILE
+  count                             how many addresses are on the waitlist, confirmed or not, and their e-mails
+  export --format csv|json [--out FILE] [--confirmed]
+                                    every signup (with --confirmed: those who confirmed, the list to mail at
+                                    launch) with where it came from and its consent, to standard output or FILE
   resend-pending                    send the confirmation e-mails still owed now
   remove <address>                  take an address off the list (a request by e-mail), as its leave link does
+  prune --unconfirmed-older-than 30d [--dry-run]
+                                    remove every signup asked to confirm that long ago that never did
+                                    (the running site does it daily at 30 days); --dry-run lists them
+  ask-to-confirm                    send the signups from before the confirm step an e-mail to confirm
   import-forms                      copy the signups Netlify Forms holds (this site before it kept its
                                     waitlist in Netlify Blobs) into the Netlify store; needs --netlify
 
@@ -51,6 +57,11 @@ const columns = [
   "utmTerm",
   "ref",
   "landingPath",
+  // The record of consent (double opt-in), after the columns founders' sheets already read.
+  "confirmedAt",
+  "privacyPolicyAtSignup",
+  "privacyPolicyAtConfirm",
+  "optInSince",
 ] as const;
 const csvColumns = columns.map((column) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
 
@@ -84,6 +95,9 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       days: { type: "string" },
       json: { type: "boolean" },
       netlify: { type: "boolean" },
+      confirmed: { type: "boolean" },
+      "unconfirmed-older-than": { type: "string" },
+      "dry-run": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -98,6 +112,12 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
   const days = values.days === undefined ? 30 : Number(values.days);
   if (!Number.isInteger(days) || days < 1 || days > 366) {
     throw new UsageError(`--days must be a whole number from 1 to 366 (got "${values.days}").`);
+  }
+  const pruneAge = parseAge(values["unconfirmed-older-than"]);
+  if (command === "prune" && pruneAge === undefined) {
+    throw new UsageError(
+      `Say how old an unconfirmed signup must be to go, in days or hours: --unconfirmed-older-than 30d${values["unconfirmed-older-than"] === undefined ? "" : ` (got "${values["unconfirmed-older-than"]}")`}.`,
+    );
   }
   if (command === "import-forms" && !values.netlify) {
     throw new UsageError("import-forms copies into the Netlify store: run it with --netlify.");
@@ -117,12 +137,19 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
         : `${email} is not on the waitlist; nothing removed.`;
     }
     if (command === "count") {
-      const count = await store.count();
+      const rows = await store.all();
+      const confirmed = rows.filter((row) => row.confirmedAt !== null).length;
+      const neverAsked = rows.filter((row) => row.confirmedAt === null && row.optInSince === null).length;
       const { sent, pending, failed } = await store.confirmationCounts();
       const lines = [
-        `${count} ${count === 1 ? "address" : "addresses"} on the waitlist.`,
-        `Confirmations: ${sent} sent, ${pending} pending, ${failed} refused by the mail server.`,
+        `${rows.length} ${rows.length === 1 ? "address" : "addresses"} on the waitlist: ${confirmed} confirmed, ${rows.length - confirmed} not (yet).`,
+        `Confirmation e-mails: ${sent} sent, ${pending} pending, ${failed} refused by the mail server.`,
       ];
+      if (neverAsked > 0) {
+        lines.push(
+          `${neverAsked} signed up before the confirm step and were never asked to confirm: npm run waitlist -- ask-to-confirm`,
+        );
+      }
       for (const refused of await store.failedConfirmations()) {
         lines.push(`  refused: ${refused.email} (${refused.failedAt}): ${refused.error}`);
       }
@@ -140,7 +167,11 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       return values.json ? JSON.stringify(stats, null, 2) : renderStats(stats, { from: opened.name });
     }
     if (command === "export") {
-      const output = exportSignups(await store.all(), values.format!);
+      const rows = await store.all();
+      const output = exportSignups(
+        values.confirmed ? rows.filter((row) => row.confirmedAt !== null) : rows,
+        values.format!,
+      );
       if (values.out) {
         writeFileSync(values.out, output);
         return `Wrote ${values.out}.`;
@@ -148,13 +179,24 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       return output.replace(/\n$/, "");
     }
     if (command === "import-forms") return await importForms(opened.netlify!, env);
+    if (command === "prune") return await prune(store, pruneAge!, Boolean(values["dry-run"]));
+    if (command === "ask-to-confirm") return await askToConfirm(store);
     return await resendPending(opened, env);
   } finally {
     await store.close();
   }
 }
 
-const commands = ["stats", "count", "export", "resend-pending", "remove", "import-forms"] as const;
+const commands = [
+  "stats",
+  "count",
+  "export",
+  "resend-pending",
+  "remove",
+  "prune",
+  "ask-to-confirm",
+  "import-forms",
+] as const;
 type Command = (typeof commands)[number];
 
 interface OpenedStore {
@@ -172,6 +214,34 @@ async function openStore(env: Env, netlify: boolean): Promise<OpenedStore> {
   const { dbFile } = serverConfig(env);
   const relative = path.relative(process.cwd(), dbFile);
   return { store: SqliteStore.openExisting(dbFile), name: relative.startsWith("..") ? dbFile : relative };
+}
+
+/** Unconfirmed signups asked that long ago: removed (counted as pruned), or with --dry-run only listed. */
+async function prune(store: FullStore, olderThanMs: number, dryRun: boolean): Promise<string> {
+  const { cutoff, addresses } = await pruneUnconfirmed(store, { olderThanMs, dryRun });
+  const list = addresses.map(({ email, optInSince }) => `  ${email} (asked ${optInSince})`);
+  if (addresses.length === 0) return `No unconfirmed signup was asked to confirm before ${cutoff}: nothing to remove.`;
+  if (dryRun) {
+    return [
+      `Would remove ${addresses.length} unconfirmed signup${addresses.length === 1 ? "" : "s"} asked to confirm before ${cutoff}:`,
+      ...list,
+    ].join("\n");
+  }
+  return `Removed ${addresses.length} unconfirmed signup${addresses.length === 1 ? "" : "s"} asked to confirm before ${cutoff}.`;
+}
+
+/**
+ * Asks every signup from before the confirm step that never confirmed: each
+ * is owed a confirmation e-mail with the confirm link, sent by the running
+ * site (or resend-pending), and pruned if it does not confirm in time.
+ */
+async function askToConfirm(store: FullStore): Promise<string> {
+  const now = new Date();
+  let asked = 0;
+  for (const row of await store.all()) {
+    if (row.confirmedAt === null && row.optInSince === null && (await store.askToConfirm(row.emailKey, now))) asked++;
+  }
+  return `Asked ${asked} signup${asked === 1 ? "" : "s"} from before the confirm step to confirm: each is owed an e-mail with the link, sent by the running site's next sweep or by resend-pending.`;
 }
 
 /** One attempt at every owed confirmation, through this machine's SMTP_URL (or outbox), signed as the site signs them. */
@@ -214,7 +284,8 @@ async function importForms({ api, siteId, store }: NetlifyAccess, env: Env): Pro
   let added = 0;
   for (const signup of signups) {
     const at = new Date(signup.createdAt);
-    if ((await store.add({ ...signup, source: "netlify", at, confirmationSentAt: at })).added) added++;
+    const earlier = { ...signup, source: "netlify" as const, at, confirmationSentAt: at, earlier: true };
+    if ((await store.add(earlier)).added) added++;
   }
   await store.fold();
   return `Imported ${added} of ${signups.length} addresses from Netlify Forms; ${signups.length - added} were in the store already.`;

@@ -11,12 +11,13 @@ const at = (
   utmSource: string | null = null,
   utmCampaign: string | null = null,
   ref: string | null = null,
-): StatsSignup => ({ createdAt, utmSource, utmCampaign, ref });
+  confirmedAt: string | null = null,
+): StatsSignup => ({ createdAt, utmSource, utmCampaign, ref, confirmedAt });
 
 const signups = [
   at("2026-11-23T11:00:00Z", "tiktok", "launch"),
-  at("2026-11-23T01:00:00Z", "tiktok", "launch"),
-  at("2026-11-22T13:00:00Z", "instagram"),
+  at("2026-11-23T01:00:00Z", "tiktok", "launch", null, "2026-11-23T01:05:00Z"),
+  at("2026-11-22T13:00:00Z", "instagram", null, null, "2026-11-22T14:00:00Z"),
   at("2026-11-22T11:00:00Z"),
   at("2026-11-19T10:00:00Z", "tiktok", null, "maya"),
   at("2026-11-10T10:00:00Z"),
@@ -27,6 +28,7 @@ describe("waitlistStats", () => {
   it("counts the total, the last 24 hours and 7 days, and every day of the window, empty ones included", () => {
     const stats = waitlistStats(signups, { now, days: 7, timeZone: "UTC" });
     expect([stats.total, stats.last24Hours, stats.last7Days]).toEqual([6, 3, 5]);
+    expect([stats.confirmed, stats.unconfirmed]).toEqual([2, 4]);
     expect(stats.days).toEqual([
       { date: "2026-11-17", weekday: "Tue", signups: 0 },
       { date: "2026-11-18", weekday: "Wed", signups: 0 },
@@ -36,10 +38,11 @@ describe("waitlistStats", () => {
       { date: "2026-11-22", weekday: "Sun", signups: 2 },
       { date: "2026-11-23", weekday: "Mon", signups: 2 },
     ]);
+    // The confirmed share per source: how many of those a source brought confirmed their address.
     expect(stats.sources).toEqual([
-      { name: "tiktok", signups: 3, percent: 50 },
-      { name: "(none)", signups: 2, percent: 33.3 },
-      { name: "instagram", signups: 1, percent: 16.7 },
+      { name: "tiktok", signups: 3, percent: 50, confirmed: 1, confirmedPercent: 33.3 },
+      { name: "(none)", signups: 2, percent: 33.3, confirmed: 0, confirmedPercent: 0 },
+      { name: "instagram", signups: 1, percent: 16.7, confirmed: 1, confirmedPercent: 100 },
     ]);
     expect(stats.campaigns.map((share) => [share.name, share.signups])).toEqual([
       ["(none)", 4],
@@ -115,13 +118,15 @@ describe("renderStats", () => {
   });
 
   it("gives the totals, the shares, confirmations and departures, within 80 columns", () => {
-    expect(lines.slice(0, 4)).toEqual([
+    expect(lines.slice(0, 5)).toEqual([
       "Waitlist (data/waitlist.db): 6 signups",
+      "  confirmed      2 (33.3 %)",
       "  last 24 hours  3",
       "  last 7 days    5",
       "  left the list  2",
     ]);
-    expect(lines).toContain("  tiktok           3   50.0 %");
+    expect(lines).toContain("Top sources (utm_source): signups, share, confirmed, share confirmed");
+    expect(lines).toContain("  tiktok           3   50.0 %        1   33.3 %");
     expect(lines).toContain("Confirmations: 5 sent, 1 pending, 0 refused for good");
     expect(lines).toContain("  last error: 421 4.7.0 Try again later");
     for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(80);
@@ -161,6 +166,13 @@ describe("npm run waitlist -- stats", () => {
         attribution: { ...signup, utmMedium: null, utmContent: null, utmTerm: null, landingPath: "/" },
       });
       if (n > 0) await store.markConfirmationSent(email, new Date(signup.createdAt));
+      if (signup.confirmedAt) {
+        await store.confirm(email, {
+          createdAt: new Date(signup.createdAt).toISOString(),
+          at: new Date(signup.confirmedAt),
+          privacyPolicy: "2026-11-23",
+        });
+      }
     }
     await store.add({ email: "gone@example.com", emailKey: "gone@example.com", source: "start" });
     await store.remove("gone@example.com", "one-click", new Date());

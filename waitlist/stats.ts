@@ -6,19 +6,29 @@ import type { Attribution } from "./attribution";
  */
 
 /** What the figures are made of: one signup's time and attribution. */
-export type StatsSignup = Pick<Attribution, "utmSource" | "utmCampaign" | "ref"> & { createdAt: string };
+export type StatsSignup = Pick<Attribution, "utmSource" | "utmCampaign" | "ref"> & {
+  createdAt: string;
+  /** When the person confirmed; null while unconfirmed. */
+  confirmedAt: string | null;
+};
 
 export interface Share {
   name: string;
   signups: number;
   /** Of all signups, in per cent, one decimal. */
   percent: number;
+  /** How many of them confirmed (double opt-in), and that as a share of them, in per cent, one decimal. */
+  confirmed: number;
+  confirmedPercent: number;
 }
 
 export interface WaitlistStats {
   /** The IANA time zone the days are in (TZ, else the machine's). */
   timeZone: string;
   total: number;
+  /** Signups confirmed with the link in their e-mail, and those not (yet). */
+  confirmed: number;
+  unconfirmed: number;
   last24Hours: number;
   last7Days: number;
   /** Every local day of the window, oldest first, days without signups included. */
@@ -65,15 +75,34 @@ function daysBefore(date: string, days: number): string {
 const weekdayOf = (date: string) =>
   new Intl.DateTimeFormat("en-US", { weekday: "short", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
 
-/** The most frequent values first (ties by name), the rest summed up as "(others)". */
-function shares(values: (string | null)[], total: number): Share[] {
-  const counts = new Map<string, number>();
-  for (const value of values) counts.set(value ?? none, (counts.get(value ?? none) ?? 0) + 1);
-  const sorted = [...counts].sort(([a, m], [b, n]) => n - m || a.localeCompare(b));
+const percentOf = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
+
+/** The most frequent values first (ties by name), the rest summed up as "(others)"; with how many confirmed. */
+function shares(signups: readonly StatsSignup[], valueOf: (signup: StatsSignup) => string | null): Share[] {
+  const counts = new Map<string, { signups: number; confirmed: number }>();
+  for (const signup of signups) {
+    const name = valueOf(signup) ?? none;
+    const count = counts.get(name) ?? { signups: 0, confirmed: 0 };
+    count.signups++;
+    if (signup.confirmedAt !== null) count.confirmed++;
+    counts.set(name, count);
+  }
+  const sorted = [...counts].sort(([a, m], [b, n]) => n.signups - m.signups || a.localeCompare(b));
   const rows = sorted.slice(0, topCount);
-  const rest = sorted.slice(topCount).reduce((sum, [, n]) => sum + n, 0);
-  if (rest > 0) rows.push(["(others)", rest]);
-  return rows.map(([name, signups]) => ({ name, signups, percent: Math.round((signups / total) * 1000) / 10 }));
+  const rest = sorted
+    .slice(topCount)
+    .reduce(
+      (sum, [, count]) => ({ signups: sum.signups + count.signups, confirmed: sum.confirmed + count.confirmed }),
+      { signups: 0, confirmed: 0 },
+    );
+  if (rest.signups > 0) rows.push(["(others)", rest]);
+  return rows.map(([name, { signups: count, confirmed }]) => ({
+    name,
+    signups: count,
+    percent: percentOf(count, signups.length),
+    confirmed,
+    confirmedPercent: percentOf(confirmed, count),
+  }));
 }
 
 export function waitlistStats(
@@ -101,24 +130,18 @@ export function waitlistStats(
   }
   const today = localDate(now.getTime());
   const window = Array.from({ length: days }, (_, index) => daysBefore(today, days - 1 - index));
+  const confirmed = signups.filter((signup) => signup.confirmedAt !== null).length;
   return {
     timeZone,
     total: signups.length,
+    confirmed,
+    unconfirmed: signups.length - confirmed,
     last24Hours: times.filter((time) => time > now.getTime() - dayMs && time <= now.getTime()).length,
     last7Days: times.filter((time) => time > now.getTime() - 7 * dayMs && time <= now.getTime()).length,
     days: window.map((date) => ({ date, weekday: weekdayOf(date), signups: perDay.get(date) ?? 0 })),
-    sources: shares(
-      signups.map((signup) => signup.utmSource),
-      signups.length,
-    ),
-    campaigns: shares(
-      signups.map((signup) => signup.utmCampaign),
-      signups.length,
-    ),
-    referralTags: shares(
-      signups.map((signup) => signup.ref),
-      signups.length,
-    ),
+    sources: shares(signups, (signup) => signup.utmSource),
+    campaigns: shares(signups, (signup) => signup.utmCampaign),
+    referralTags: shares(signups, (signup) => signup.ref),
     confirmations,
     left,
   };
@@ -136,6 +159,7 @@ export function renderStats(stats: WaitlistStats, { from = "this store" }: { fro
   const lines: string[] = [];
   const busiest = Math.max(0, ...stats.days.map((day) => day.signups));
   lines.push(`Waitlist (${from}): ${count(stats.total)} ${stats.total === 1 ? "signup" : "signups"}`);
+  lines.push(`  confirmed      ${count(stats.confirmed)} (${percentOf(stats.confirmed, stats.total).toFixed(1)} %)`);
   lines.push(`  last 24 hours  ${count(stats.last24Hours)}`);
   lines.push(`  last 7 days    ${count(stats.last7Days)}`);
   if (stats.left !== null) lines.push(`  left the list  ${count(stats.left)}`);
@@ -146,11 +170,14 @@ export function renderStats(stats: WaitlistStats, { from = "this store" }: { fro
   }
   const table = (title: string, rows: Share[]) => {
     if (rows.length === 0) return;
-    lines.push("", title);
+    lines.push("", `${title}: signups, share, confirmed, share confirmed`);
     const nameWidth = Math.min(32, Math.max(...rows.map((row) => Array.from(row.name).length)));
     for (const row of rows) {
       const name = Array.from(row.name).slice(0, nameWidth).join("").padEnd(nameWidth);
-      lines.push(`  ${name}  ${count(row.signups).padStart(7)}  ${row.percent.toFixed(1).padStart(5)} %`);
+      const share = (percent: number) => `${percent.toFixed(1).padStart(5)} %`;
+      lines.push(
+        `  ${name}  ${count(row.signups).padStart(7)}  ${share(row.percent)}  ${count(row.confirmed).padStart(7)}  ${share(row.confirmedPercent)}`,
+      );
     }
   };
   table("Top sources (utm_source)", stats.sources);

@@ -81,11 +81,11 @@ describe("npm run waitlist -- … --netlify", () => {
   it("counts and gives the same stats as the self-hosted store: confirmations and departures too", async () => {
     await seed();
     await expect(run(["count", "--netlify"], env)).resolves.toBe(
-      "31 addresses on the waitlist.\nConfirmations: 30 sent, 1 pending, 0 refused by the mail server.",
+      "31 addresses on the waitlist: 0 confirmed, 31 not (yet).\nConfirmation e-mails: 30 sent, 1 pending, 0 refused by the mail server.",
     );
     const stats = JSON.parse(await run(["stats", "--json", "--netlify", "--days", "366"], env)) as WaitlistStats;
     expect(stats.total).toBe(31);
-    expect(stats.sources[0]).toEqual({ name: "tiktok", signups: 30, percent: 96.8 });
+    expect(stats.sources[0]).toEqual({ name: "tiktok", signups: 30, percent: 96.8, confirmed: 0, confirmedPercent: 0 });
     expect(stats.confirmations).toEqual({ sent: 30, pending: 1, failed: 0, lastError: null });
     expect(stats.left).toBe(1);
     expect(await run(["stats", "--netlify"], env)).toMatch(/^Waitlist \(Netlify site jointandem\): 31 signups/);
@@ -110,7 +110,7 @@ describe("npm run waitlist -- … --netlify", () => {
       const store = new BlobsStore(blobs.store());
       const secret = await store.secret("leave", () => "never made here".padEnd(32, "x"));
       expect(leaveLinks(smtp.deliveries[0]!.mail).text).toContain(
-        (await import("../../waitlist/leave-token")).leaveToken("Ada@example.com", secret),
+        (await import("../../waitlist/tokens")).leaveToken("Ada@example.com", secret),
       );
       await expect(run(["count", "--netlify"], env)).resolves.toMatch(/31 sent, 0 pending/);
     } finally {
@@ -138,6 +138,7 @@ describe("npm run waitlist -- … --netlify", () => {
 
   it("waits out Netlify's rate limit instead of failing half-way through a long command", async () => {
     await seed();
+    const waits = jest.spyOn(console, "error").mockImplementation(() => {});
     await api.close();
     // The same limit, shrunk to 3 calls in 2 s: an export needs more than that.
     api = await startNetlifyApi({ siteId: siteID, token, blobsUrl: blobs.url, perMinute: 3, windowMs: 2_000 });
@@ -146,6 +147,38 @@ describe("npm run waitlist -- … --netlify", () => {
     ) as unknown[];
     expect(rows).toHaveLength(31);
     expect(api.limited).toBeGreaterThan(0);
+    expect(waits).toHaveBeenCalledWith(
+      expect.stringMatching(/^Netlify's API allows 500 calls a minute: waiting \d+ s/),
+    );
+    waits.mockRestore();
+  });
+
+  it("exports those who confirmed, and prunes the unconfirmed, in the Netlify store too", async () => {
+    const store = await seed();
+    await store.confirm("fan3@example.com", {
+      createdAt: "2026-11-20T00:13:00.000Z",
+      at: new Date("2026-11-20T01:00:00Z"),
+      privacyPolicy: "2026-11-23",
+    });
+    const confirmed = JSON.parse(await run(["export", "--format", "json", "--confirmed", "--netlify"], env)) as Record<
+      string,
+      unknown
+    >[];
+    expect(confirmed).toEqual([
+      expect.objectContaining({
+        email: "fan3@example.com",
+        confirmedAt: "2026-11-20T01:00:00.000Z",
+        privacyPolicyAtConfirm: "2026-11-23",
+      }),
+    ]);
+    // Every seeded signup was asked to confirm on 2026-11-20, more than an hour ago: all but fan3 are unconfirmed.
+    await expect(run(["prune", "--unconfirmed-older-than", "1h", "--dry-run", "--netlify"], env)).resolves.toMatch(
+      /^Would remove 30 unconfirmed signups/,
+    );
+    await expect(run(["prune", "--unconfirmed-older-than", "1h", "--netlify"], env)).resolves.toMatch(
+      /^Removed 30 unconfirmed signups/,
+    );
+    await expect(run(["count", "--netlify"], env)).resolves.toMatch(/^1 address on the waitlist: 1 confirmed, 0 not/);
   });
 
   it.each([
@@ -224,7 +257,7 @@ describe("npm run waitlist -- import-forms --netlify", () => {
       "Imported 0 of 122 addresses from Netlify Forms; 122 were in the store already.",
     );
     await expect(run(["count", "--netlify"], env)).resolves.toMatch(
-      /^122 addresses.*\nConfirmations: 122 sent, 0 pending/,
+      /^122 addresses.*\nConfirmation e-mails: 122 sent, 0 pending.*\n122 signed up before the confirm step and were never asked to confirm/,
     );
   });
 
