@@ -4,7 +4,7 @@ import path from "node:path";
 import type { GatsbyNode } from "gatsby";
 import { runAfterBuild } from "./after-build/steps";
 import { placeholderVerificationToken, readEnv } from "./config/env";
-import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "./src/lib/legal-rules";
+import { duplicateSlugProblems, frontmatterProblems, historyProblems, sectionProblems } from "./src/lib/legal-rules";
 
 const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");
 
@@ -75,15 +75,28 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
       slug: String!
       description: String!
       effectiveDate: Date! @dateformat
+      updates: [MdxPolicyUpdate!]
+      fingerprint: String!
+    }
+    type MdxPolicyUpdate {
+      date: Date! @dateformat
+      summary: String!
     }
   `);
 };
 
-/** Bad frontmatter fails the build here, naming the file and the field, before any query runs. */
+/**
+ * Bad frontmatter fails the build here, naming the file and the field, before any query runs; so does a policy
+ * whose text changed without a dated entry saying what changed.
+ */
 export const onCreateNode: GatsbyNode["onCreateNode"] = ({ node, reporter }) => {
   if (node.internal.type !== "Mdx") return;
   const file = relative((node.internal as { contentFilePath?: string }).contentFilePath ?? String(node.id));
-  for (const problem of frontmatterProblems(file, node.frontmatter)) reporter.panicOnBuild(problem);
+  const problems = [
+    ...frontmatterProblems(file, node.frontmatter),
+    ...historyProblems(file, node.frontmatter, String(node.body ?? "")),
+  ];
+  for (const problem of problems) reporter.panicOnBuild(problem);
 };
 
 interface LegalPagesQuery {

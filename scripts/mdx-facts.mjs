@@ -1,6 +1,6 @@
 // Reads MDX files the way gatsby-plugin-mdx does (gray-matter, then the MDX
 // compiler) and prints, as JSON, what the content check needs to judge them:
-// frontmatter, `##` headings, the components used, or why a file failed.
+// frontmatter, its text (the MDX after the frontmatter), `##` headings, the components used, or why a file failed.
 // ESM on purpose: the MDX compiler is ESM-only. Usage: node scripts/mdx-facts.mjs FILE...
 import { readFile } from "node:fs/promises";
 import { compile } from "@mdx-js/mdx";
@@ -9,7 +9,7 @@ import { toString } from "mdast-util-to-string";
 import { visit } from "unist-util-visit";
 
 async function facts(file) {
-  const result = { file, frontmatter: null, headings: [], components: [], error: null };
+  const result = { file, frontmatter: null, body: "", headings: [], components: [], error: null };
   const source = await readFile(file, "utf8");
   let parsed;
   try {
@@ -19,6 +19,7 @@ async function facts(file) {
     return result;
   }
   result.frontmatter = parsed.data;
+  result.body = parsed.content;
   const frontmatterLines = source.slice(0, source.length - parsed.content.length).split("\n").length - 1;
   const components = new Set();
   const collect = () => (tree) => {

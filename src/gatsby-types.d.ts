@@ -839,8 +839,10 @@ type MdxFilterListInput = {
 type MdxFrontmatter = {
   readonly description: Scalars['String'];
   readonly effectiveDate: Scalars['Date'];
+  readonly fingerprint: Scalars['String'];
   readonly slug: Scalars['String'];
   readonly title: Scalars['String'];
+  readonly updates: Maybe<ReadonlyArray<MdxPolicyUpdate>>;
 };
 
 
@@ -854,22 +856,28 @@ type MdxFrontmatter_effectiveDateArgs = {
 type MdxFrontmatterFieldSelector = {
   readonly description: InputMaybe<FieldSelectorEnum>;
   readonly effectiveDate: InputMaybe<FieldSelectorEnum>;
+  readonly fingerprint: InputMaybe<FieldSelectorEnum>;
   readonly slug: InputMaybe<FieldSelectorEnum>;
   readonly title: InputMaybe<FieldSelectorEnum>;
+  readonly updates: InputMaybe<MdxPolicyUpdateFieldSelector>;
 };
 
 type MdxFrontmatterFilterInput = {
   readonly description: InputMaybe<StringQueryOperatorInput>;
   readonly effectiveDate: InputMaybe<DateQueryOperatorInput>;
+  readonly fingerprint: InputMaybe<StringQueryOperatorInput>;
   readonly slug: InputMaybe<StringQueryOperatorInput>;
   readonly title: InputMaybe<StringQueryOperatorInput>;
+  readonly updates: InputMaybe<MdxPolicyUpdateFilterListInput>;
 };
 
 type MdxFrontmatterSortInput = {
   readonly description: InputMaybe<SortOrderEnum>;
   readonly effectiveDate: InputMaybe<SortOrderEnum>;
+  readonly fingerprint: InputMaybe<SortOrderEnum>;
   readonly slug: InputMaybe<SortOrderEnum>;
   readonly title: InputMaybe<SortOrderEnum>;
+  readonly updates: InputMaybe<MdxPolicyUpdateSortInput>;
 };
 
 type MdxGroupConnection = {
@@ -911,6 +919,38 @@ type MdxGroupConnection_minArgs = {
 
 type MdxGroupConnection_sumArgs = {
   field: MdxFieldSelector;
+};
+
+type MdxPolicyUpdate = {
+  readonly date: Scalars['Date'];
+  readonly summary: Scalars['String'];
+};
+
+
+type MdxPolicyUpdate_dateArgs = {
+  difference: InputMaybe<Scalars['String']>;
+  formatString: InputMaybe<Scalars['String']>;
+  fromNow: InputMaybe<Scalars['Boolean']>;
+  locale: InputMaybe<Scalars['String']>;
+};
+
+type MdxPolicyUpdateFieldSelector = {
+  readonly date: InputMaybe<FieldSelectorEnum>;
+  readonly summary: InputMaybe<FieldSelectorEnum>;
+};
+
+type MdxPolicyUpdateFilterInput = {
+  readonly date: InputMaybe<DateQueryOperatorInput>;
+  readonly summary: InputMaybe<StringQueryOperatorInput>;
+};
+
+type MdxPolicyUpdateFilterListInput = {
+  readonly elemMatch: InputMaybe<MdxPolicyUpdateFilterInput>;
+};
+
+type MdxPolicyUpdateSortInput = {
+  readonly date: InputMaybe<SortOrderEnum>;
+  readonly summary: InputMaybe<SortOrderEnum>;
 };
 
 type MdxSortInput = {
@@ -2014,7 +2054,7 @@ type LegalPageQueryVariables = Exact<{
 }>;
 
 
-type LegalPageQuery = { readonly mdx: { readonly tableOfContents: Record<string, unknown> | null, readonly frontmatter: { readonly title: string, readonly slug: string, readonly description: string, readonly effectiveDate: string, readonly effectiveDateText: string } } | null };
+type LegalPageQuery = { readonly mdx: { readonly tableOfContents: Record<string, unknown> | null, readonly frontmatter: { readonly title: string, readonly slug: string, readonly description: string, readonly effectiveDate: string, readonly effectiveDateText: string, readonly updates: ReadonlyArray<{ readonly date: string, readonly summary: string, readonly dateText: string }> | null } } | null };
 
 type SiteSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 

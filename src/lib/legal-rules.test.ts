@@ -1,4 +1,13 @@
-import { duplicateSlugProblems, frontmatterProblems, isoDate, requiredSections, sectionProblems } from "./legal-rules";
+import {
+  duplicateSlugProblems,
+  frontmatterProblems,
+  historyProblems,
+  isoDate,
+  policyVersion,
+  requiredSections,
+  sectionProblems,
+  textFingerprint,
+} from "./legal-rules";
 
 const valid = {
   title: "Privacy Policy",
@@ -124,5 +133,87 @@ describe("dates", () => {
     expect(isoDate(new Date("2025-06-01T00:00:00Z"))).toBe("2025-06-01");
     expect(isoDate("2025-13-01")).toBeNull();
     expect(isoDate(20250601)).toBeNull();
+  });
+});
+
+describe("textFingerprint", () => {
+  it("ignores line endings, trailing spaces and the edges, and sees any change of words", () => {
+    const text = "## Contact Us\n\nWrite to us.\n";
+    expect(textFingerprint(text)).toMatch(/^[0-9a-f]{12}$/);
+    expect(textFingerprint("\uFEFF\n## Contact Us  \r\n\r\nWrite to us.\r\n\n")).toBe(textFingerprint(text));
+    expect(textFingerprint("## Contact Us\n\nWrite to us today.\n")).not.toBe(textFingerprint(text));
+    // A blank line inside the text is a change (a new paragraph), not an edge.
+    expect(textFingerprint("## Contact Us\n\n\nWrite to us.\n")).not.toBe(textFingerprint(text));
+  });
+});
+
+describe("policyVersion", () => {
+  it("is the newest dated change, else the effective date", () => {
+    expect(policyVersion(valid)).toBe("2025-06-01");
+    expect(
+      policyVersion({
+        ...valid,
+        updates: [
+          { date: new Date("2026-11-23T00:00:00Z"), summary: "b" },
+          { date: "2025-09-01", summary: "a" },
+        ],
+      }),
+    ).toBe("2026-11-23");
+    expect(policyVersion({})).toBeNull();
+    expect(policyVersion("not frontmatter")).toBeNull();
+  });
+});
+
+describe("historyProblems", () => {
+  const body = "## Contact Us\n\nWrite to us.\n";
+  const fingerprint = textFingerprint(body);
+
+  it("accepts a text with its fingerprint, with or without dated changes", () => {
+    expect(historyProblems("p.mdx", { ...valid, fingerprint }, body)).toEqual([]);
+    const updates = [
+      { date: "2026-11-23", summary: "Added the confirm step." },
+      { date: "2025-09-01", summary: "Added the leave link." },
+    ];
+    expect(historyProblems("p.mdx", { ...valid, updates, fingerprint }, body)).toEqual([]);
+  });
+
+  it("fails a changed text, naming the file and the entry and fingerprint to add", () => {
+    const [problem, ...rest] = historyProblems("p.mdx", { ...valid, fingerprint }, `${body}\nA new sentence.\n`);
+    expect(rest).toEqual([]);
+    expect(problem).toMatch(/^p\.mdx: the text changed since its last dated entry \(2025-06-01\)\./);
+    expect(problem).toContain('Add an entry at the top of "updates"');
+    expect(problem).toMatch(
+      new RegExp(
+        `updates:\\n  - date: \\d{4}-\\d\\d-\\d\\d\\n    summary: <what changed, in a sentence or two>\\nfingerprint: ${textFingerprint(`${body}\nA new sentence.\n`)}$`,
+      ),
+    );
+  });
+
+  it("asks for a missing fingerprint by its value", () => {
+    expect(historyProblems("p.mdx", valid, body)).toEqual([
+      `p.mdx: frontmatter field "fingerprint" is missing; set it to ${fingerprint}.`,
+    ]);
+  });
+
+  it("names each malformed entry: not a list, no date, no summary, out of order, before the effective date", () => {
+    expect(historyProblems("p.mdx", { ...valid, fingerprint, updates: "today" }, body)).toEqual([
+      'p.mdx: frontmatter field "updates" must be a list of changes, each with a "date" and a "summary".',
+    ]);
+    const updates = [
+      { date: "2025-09-01", summary: "Older first." },
+      { date: "2026-01-01", summary: "Newer second." },
+      { date: "June 2026", summary: "A date in words." },
+      { date: "2025-08-01" },
+      { date: "2025-05-01", summary: "Before the policy took effect." },
+      { date: "2025-04-01", summary: "x".repeat(301) },
+    ];
+    expect(historyProblems("p.mdx", { ...valid, fingerprint, updates }, body)).toEqual([
+      'p.mdx: entry 2 of "updates" (2026-01-01) must be older than the one above it (2025-09-01): newest first, one a date.',
+      'p.mdx: entry 3 of "updates" needs a "date" written as YYYY-MM-DD (got "June 2026").',
+      'p.mdx: entry 4 of "updates" needs a "summary": what changed, in a sentence or two.',
+      'p.mdx: entry 5 of "updates" (2025-05-01) must be later than the effective date (2025-06-01).',
+      'p.mdx: entry 6 of "updates": keep the "summary" to 300 characters or fewer.',
+      'p.mdx: entry 6 of "updates" (2025-04-01) must be later than the effective date (2025-06-01).',
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { site } from "../site";
 
 /**
@@ -11,8 +12,12 @@ export interface LegalFrontmatter {
   title: string;
   slug: string;
   description: string;
-  /** YYYY-MM-DD */
+  /** YYYY-MM-DD: when the policy first took effect. Never changes. */
   effectiveDate: string;
+  /** Every change since, newest first: when it took effect (YYYY-MM-DD) and what changed, in a sentence or two. */
+  updates?: { date: string; summary: string }[];
+  /** textFingerprint() of the text as it stands: the content check prints it when the text changes. */
+  fingerprint: string;
 }
 
 export interface RequiredSection {
@@ -66,6 +71,85 @@ export function isoDate(value: unknown): string | null {
   return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day)
     ? `${year}-${month}-${day}`
     : null;
+}
+
+/**
+ * The fingerprint of a policy's text (the MDX after its frontmatter), for
+ * telling a changed text from an unchanged one without history: line endings
+ * and trailing spaces do not count. Twelve hex digits of its SHA-256.
+ */
+export function textFingerprint(body: string): string {
+  const normal = body
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .trim();
+  return createHash("sha256").update(normal, "utf8").digest("hex").slice(0, 12);
+}
+
+/** The version of a policy in force: the date of its last dated change, else its effective date (YYYY-MM-DD). */
+export function policyVersion(frontmatter: unknown): string | null {
+  const fields = (typeof frontmatter === "object" && frontmatter !== null ? frontmatter : {}) as Record<
+    string,
+    unknown
+  >;
+  const updates = Array.isArray(fields.updates) ? (fields.updates as { date?: unknown }[]) : [];
+  return isoDate(updates[0]?.date) ?? isoDate(fields.effectiveDate);
+}
+
+/** Today's date in UTC (YYYY-MM-DD), for the entry the content check suggests. */
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * Problems with a policy's record of changes: the dated entries are a list,
+ * newest first, each after the one before and after the effective date, each
+ * saying what changed; and the text is the one the last entry describes (its
+ * fingerprint), so that a changed text without a dated entry fails, telling
+ * the editor what to add.
+ */
+export function historyProblems(file: string, frontmatter: unknown, body: string): string[] {
+  const fields = (typeof frontmatter === "object" && frontmatter !== null ? frontmatter : {}) as Record<
+    string,
+    unknown
+  >;
+  const problems: string[] = [];
+  const updates = fields.updates ?? [];
+  if (!Array.isArray(updates)) {
+    return [`${file}: frontmatter field "updates" must be a list of changes, each with a "date" and a "summary".`];
+  }
+  let newer: string | null = null;
+  updates.forEach((entry: unknown, index) => {
+    const where = `${file}: entry ${index + 1} of "updates"`;
+    const { date, summary } = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+    const at = isoDate(date);
+    if (at === null) problems.push(`${where} needs a "date" written as YYYY-MM-DD (got "${String(date)}").`);
+    if (typeof summary !== "string" || summary.trim() === "") {
+      problems.push(`${where} needs a "summary": what changed, in a sentence or two.`);
+    } else if (summary.trim().length > maxDescription) {
+      problems.push(`${where}: keep the "summary" to ${maxDescription} characters or fewer.`);
+    }
+    if (at !== null && newer !== null && at >= newer) {
+      problems.push(`${where} (${at}) must be older than the one above it (${newer}): newest first, one a date.`);
+    }
+    const effective = isoDate(fields.effectiveDate);
+    if (at !== null && effective !== null && at <= effective) {
+      problems.push(`${where} (${at}) must be later than the effective date (${effective}).`);
+    }
+    if (at !== null) newer = at;
+  });
+  const expected = textFingerprint(body);
+  if (fields.fingerprint !== expected) {
+    const last = isoDate((updates[0] as { date?: unknown } | undefined)?.date) ?? isoDate(fields.effectiveDate);
+    problems.push(
+      fields.fingerprint === undefined
+        ? `${file}: frontmatter field "fingerprint" is missing; set it to ${expected}.`
+        : `${file}: the text changed since its last dated entry (${last ?? "none"}). Add an entry at the top of "updates" in the frontmatter, with the date the change takes effect and what changed, and set "fingerprint" to ${expected}:\n` +
+            `updates:\n  - date: ${today()}\n    summary: <what changed, in a sentence or two>\nfingerprint: ${expected}`,
+    );
+  }
+  return problems;
 }
 
 /** Problems with a file's frontmatter, each naming the file and the field. */

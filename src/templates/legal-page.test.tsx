@@ -23,9 +23,22 @@ const data = {
   },
 } as unknown as Queries.LegalPageQuery;
 
-function renderPage(hash = "") {
+const updated = {
+  mdx: {
+    ...data.mdx,
+    frontmatter: {
+      ...data.mdx!.frontmatter,
+      updates: [
+        { date: "2026-11-23", dateText: "November 23, 2026", summary: "Added the confirm step." },
+        { date: "2025-09-01", dateText: "September 1, 2025", summary: "Added the leave link." },
+      ],
+    },
+  },
+} as unknown as Queries.LegalPageQuery;
+
+function renderPage(hash = "", pageData = data) {
   const location = { pathname: "/privacy-policy/", hash, key: "k" } as PageProps["location"];
-  const props = { data, location } as unknown as PageProps<Queries.LegalPageQuery>;
+  const props = { data: pageData, location } as unknown as PageProps<Queries.LegalPageQuery>;
   return render(
     <LegalPage {...props}>
       <h2 id="information-we-collect">Information We Collect</h2>
@@ -47,6 +60,30 @@ describe("legal page template", () => {
     const effective = screen.getByText(/^Effective/);
     expect(effective).toHaveTextContent("Effective June 1, 2025");
     expect(within(effective).getByText("June 1, 2025")).toHaveAttribute("datetime", "2025-06-01");
+  });
+
+  it("says nothing of changes while a policy has none", () => {
+    renderPage();
+    expect(screen.queryByText(/Last updated/)).toBeNull();
+    expect(screen.queryByText("What changed")).toBeNull();
+  });
+
+  it("keeps the effective date and adds the last change's date, with what changed behind a native disclosure", () => {
+    renderPage("", updated);
+    const line = screen.getByText(/^Effective/);
+    expect(line).toHaveTextContent("Effective June 1, 2025 · Last updated November 23, 2026");
+    expect(within(line).getByText("November 23, 2026")).toHaveAttribute("datetime", "2026-11-23");
+    // <details> opens without JavaScript; closed at first, so the policy itself comes first.
+    const summary = screen.getByText("What changed");
+    const details = summary.closest("details")!;
+    expect(summary.tagName).toBe("SUMMARY");
+    expect(details).not.toHaveAttribute("open");
+    expect(
+      within(details)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["November 23, 2026: Added the confirm step.", "September 1, 2025: Added the leave link."]);
+    expect(within(details).getByText("September 1, 2025")).toHaveAttribute("datetime", "2025-09-01");
   });
 
   it("links every section from the table of contents", () => {

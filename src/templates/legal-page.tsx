@@ -27,6 +27,7 @@ type LegalPageProps = Omit<PageProps<Queries.LegalPageQuery>, "children"> & { ch
 export default function LegalPage({ data, children, location }: LegalPageProps) {
   const mdx = data.mdx!;
   const { title, effectiveDate, effectiveDateText } = mdx.frontmatter;
+  const updates = mdx.frontmatter.updates ?? [];
   const toc = tocItems(mdx.tableOfContents);
 
   // Spec: the page scrolls to the top on load, unless a link asked for one of its sections.
@@ -46,7 +47,25 @@ export default function LegalPage({ data, children, location }: LegalPageProps) 
           <h1 className={styles.title}>{title}</h1>
           <p className={styles.effective}>
             Effective <time dateTime={effectiveDate}>{effectiveDateText}</time>
+            {updates[0] && (
+              <>
+                {" · "}Last updated <time dateTime={updates[0].date}>{updates[0].dateText}</time>
+              </>
+            )}
           </p>
+          {updates.length > 0 && (
+            // A native disclosure: it opens without JavaScript, and the record stays one tap away.
+            <details className={styles.changes}>
+              <summary>What changed</summary>
+              <ul>
+                {updates.map((update) => (
+                  <li key={update.date}>
+                    <time dateTime={update.date}>{update.dateText}</time>: {update.summary}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
         </header>
         {toc.length > 0 && (
           <nav className={styles.toc} aria-label="Contents">
@@ -87,6 +106,11 @@ export const query = graphql`
         # tens of milliseconds of main thread while it comes alive on a phone.
         effectiveDate(formatString: "YYYY-MM-DD")
         effectiveDateText: effectiveDate(formatString: "MMMM D, YYYY")
+        updates {
+          date(formatString: "YYYY-MM-DD")
+          dateText: date(formatString: "MMMM D, YYYY")
+          summary
+        }
       }
       tableOfContents(maxDepth: 2)
     }

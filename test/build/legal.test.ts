@@ -1,13 +1,18 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import matter from "gray-matter";
 import { builtPage } from "./built-page";
-import { requiredSections } from "../../src/lib/legal-rules";
+import { isoDate, requiredSections } from "../../src/lib/legal-rules";
 
-/** The effective date the policy's own file gives, as YYYY-MM-DD. */
-function effectiveDateOf(slug: string): string {
+/** The dated changes the policy's own file gives, newest first, as YYYY-MM-DD. */
+function updatesOf(slug: string): { date: string; summary: string }[] {
   const source = readFileSync(path.resolve(__dirname, `../../content/legal/${slug}.mdx`), "utf8");
-  return /^effectiveDate: (\d{4}-\d{2}-\d{2})$/m.exec(source)![1]!;
+  const updates = (matter(source).data.updates ?? []) as { date: unknown; summary: string }[];
+  return updates.map(({ date, summary }) => ({ date: isoDate(date)!, summary }));
 }
+
+const written = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(date));
 
 const verification = 'meta[name="tiktok-developers-site-verification"]';
 
@@ -24,12 +29,19 @@ describe.each([
     expect(tags[0]!.getAttribute("content")?.trim()).not.toBe("");
   });
 
-  it("has the title as its only h1 and the effective date its file gives, written out", () => {
-    const date = effectiveDateOf(slug);
-    const written = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(date));
+  it("has the title as its only h1 and the spec's effective date, with the last dated change its file gives", () => {
     expect([...doc.querySelectorAll("h1")].map((h1) => h1.textContent)).toEqual([title]);
-    expect(doc.body.textContent).toContain(`Effective ${written}`);
-    expect(doc.querySelector("time")?.getAttribute("datetime")).toBe(date);
+    const line = doc.querySelector("main header p")?.textContent;
+    const updates = updatesOf(slug);
+    // The specification's date, word for word; a change since is "Last updated", never a new effective date.
+    expect(line).toBe(
+      updates[0] ? `Effective June 1, 2025 · Last updated ${written(updates[0].date)}` : "Effective June 1, 2025",
+    );
+    expect(doc.querySelector("time")?.getAttribute("datetime")).toBe("2025-06-01");
+    // Every dated change, newest first, in a disclosure that opens without JavaScript.
+    expect([...doc.querySelectorAll("main header details li")].map((li) => li.textContent)).toEqual(
+      updates.map(({ date, summary }) => `${written(date)}: ${summary}`),
+    );
   });
 
   it("has every required section as an h2 with an id the table of contents links to", () => {

@@ -1,16 +1,23 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "../../src/lib/legal-rules";
+import {
+  duplicateSlugProblems,
+  frontmatterProblems,
+  historyProblems,
+  sectionProblems,
+} from "../../src/lib/legal-rules";
 import { legalShortcodes } from "../../src/components/legal-shortcodes";
 import { site } from "../../src/site";
 import { siteSettings } from "../../config/env";
+import { baseRevision, historySince } from "./policy-history";
 
 const root = path.resolve(__dirname, "../..");
 
 interface MdxFacts {
   file: string;
   frontmatter: Record<string, unknown> | null;
+  body: string;
   headings: string[];
   components: string[];
   error: string | null;
@@ -22,10 +29,15 @@ const allowedComponents = new Set(Object.keys(legalShortcodes));
  * Everything that can be wrong with legal MDX files, one message per problem,
  * each naming the file: it does not compile, its frontmatter is incomplete,
  * a required section is missing or out of order, a slug is taken twice, it
- * uses a component the template does not provide, or it types the brand or
- * contact address instead of using <SiteName /> and <ContactEmail />.
+ * uses a component the template does not provide, it types the brand or
+ * contact address instead of using <SiteName /> and <ContactEmail />, or its
+ * text changed without a dated entry (policy-history.ts, when git knows the
+ * file's earlier version: `base` gives the revision to compare with).
  */
-export function checkLegalContent(files: readonly string[]): string[] {
+export function checkLegalContent(
+  files: readonly string[],
+  { base = baseRevision }: { base?: (file: string) => string | undefined } = {},
+): string[] {
   const output = execFileSync(process.execPath, [path.join(root, "scripts/mdx-facts.mjs"), ...files], {
     encoding: "utf8",
   });
@@ -39,6 +51,9 @@ export function checkLegalContent(files: readonly string[]): string[] {
       continue;
     }
     problems.push(...frontmatterProblems(file, result.frontmatter));
+    problems.push(...historyProblems(file, result.frontmatter, result.body));
+    const revision = base(result.file);
+    if (revision) problems.push(...historySince(result.file, file, { frontmatter: result.frontmatter ?? {}, body: result.body }, revision));
     const slug = result.frontmatter?.slug;
     if (typeof slug === "string") {
       slugs.push({ file, slug });
