@@ -38,6 +38,16 @@ export function LaunchDate() {
   return <>{site.claims.launch}</>;
 }
 
+/** How long an address nobody confirmed is kept: "30 days". */
+export function UnconfirmedRetention() {
+  return <>{site.waitlist.unconfirmedRetentionDays} days</>;
+}
+
+/** The confirmation e-mail's button, as it reads there. */
+export function ConfirmLabel() {
+  return <>{site.waitlist.confirmLabel}</>;
+}
+
 export function PrivacyPolicyLink() {
   return <Link to={site.routes.privacyPolicy}>{site.legalPages.privacyPolicy.title}</Link>;
 }
@@ -54,6 +64,8 @@ export const legalShortcodes = {
   MinimumAge,
   ParentalPermissionAge,
   LaunchDate,
+  UnconfirmedRetention,
+  ConfirmLabel,
   PrivacyPolicyLink,
   TermsLink,
 };
