@@ -1,8 +1,5 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { simpleParser } from "mailparser";
 import { leaveLinks } from "../test/server/smtp";
-import { axeViolations, cspViolations, recordCspViolations, setUpSuite, viewports } from "./support";
+import { axeViolations, cspViolations, openOnPhone, setUpSuite, signUpThroughForm } from "./support";
 
 jest.setTimeout(60_000);
 
@@ -12,50 +9,11 @@ let counter = 0;
 /** A long address, as some are: the page must still fit a phone. */
 const freshEmail = () => `leave.${Date.now()}.${counter++}.with.a.long.name@example.com`;
 
-/** The leave link of the confirmation in the outbox addressed to `email`, pointed at this server. */
-async function leaveLinkFor(email: string): Promise<string> {
-  for (let poll = 0; poll < 200; poll++) {
-    for (const name of suite.site.outbox()) {
-      const mail = await simpleParser(readFileSync(path.join(suite.site.outboxDir, name)));
-      if (mail.text?.includes(email)) {
-        const link = new URL(leaveLinks(mail).text);
-        // Mail links point at SITE_URL; this deployment of it listens here.
-        return `${suite.site.url}${link.pathname}${link.search}`;
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`No confirmation for ${email} in the outbox.`);
-}
-
-/** Signs up through the landing page's form, with or without JavaScript. */
-async function signUp(email: string, javaScriptEnabled: boolean): Promise<void> {
-  const context = await suite.browser.newContext({ javaScriptEnabled, viewport: viewports.phone });
-  const page = await context.newPage();
-  await page.goto(`${suite.site.url}/`);
-  const form = page.locator("#waitlist");
-  await form.getByLabel("Email address").fill(email);
-  await form.locator('button[type="submit"]').click();
-  if (javaScriptEnabled) await form.getByRole("status").getByText("Welcome to the waitlist!").waitFor();
-  else await page.getByRole("heading", { name: "You're on the list!" }).waitFor();
-  await context.close();
-}
-
-/** A page in its own context; what the browser refuses under the page's policy (an inline style, say) is kept. */
-async function open(url: string, options: { javaScriptEnabled: boolean; bypassCSP?: boolean }) {
-  const context = await suite.browser.newContext({ viewport: viewports.phone, ...options });
-  const page = await context.newPage();
-  page.on("close", () => void context.close());
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" && /Content Security Policy|Refused to/.test(message.text())) {
-      errors.push(message.text());
-    }
-  });
-  if (options.javaScriptEnabled) await recordCspViolations(page);
-  await page.goto(url);
-  return { page, errors };
-}
+/** The leave link of the confirmation addressed to `email`, pointed at this server. */
+const leaveLinkFor = async (email: string) => suite.site.local(leaveLinks(await suite.site.mailTo(email)).text);
+const signUp = (email: string, javaScriptEnabled: boolean) => signUpThroughForm(suite, email, javaScriptEnabled);
+const open = (url: string, options: { javaScriptEnabled: boolean; bypassCSP?: boolean }) =>
+  openOnPhone(suite.browser, url, options);
 
 const listed = (email: string) => suite.site.rows().some((row) => row.email === email);
 

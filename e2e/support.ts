@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { simpleParser, type ParsedMail } from "mailparser";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 import chromiumSettings from "../scripts/chromium.json";
 import { spawnServe } from "../test/server/process";
@@ -127,9 +128,15 @@ export interface Site {
   dbFile: string;
   outboxDir: string;
   rows(): { email: string; source: string }[];
+  /** When `email` confirmed its spot: null before, undefined when it is not listed. */
+  confirmedAt(email: string): string | null | undefined;
   /** Where one stored signup came from (server/attribution.ts); undefined when the address is not stored. */
   attributionOf(email: string): Record<string, string | null> | undefined;
   outbox(): string[];
+  /** The message in the outbox addressed to `email`, once it is there. */
+  mailTo(email: string): Promise<ParsedMail>;
+  /** `link` from an e-mail (which points at SITE_URL) pointed at this server. */
+  local(link: string): string;
   stop(): Promise<void>;
 }
 
@@ -144,6 +151,7 @@ export async function startSite(): Promise<Site> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "e2e-"));
   const dbFile = path.join(dir, "waitlist.db");
   const outboxDir = path.join(dir, "outbox");
+  const outbox = () => (existsSync(outboxDir) ? readdirSync(outboxDir).filter((name) => name.endsWith(".eml")) : []);
   const { child, url } = await spawnServe({
     WAITLIST_DB: dbFile,
     OUTBOX_DIR: outboxDir,
@@ -158,7 +166,18 @@ export async function startSite(): Promise<Site> {
       if (!existsSync(dbFile)) return [];
       const db = new Database(dbFile, { readonly: true });
       try {
-        return db.prepare("SELECT email, source FROM signups ORDER BY id").all() as { email: string; source: string }[];
+        return db.prepare("SELECT email, source FROM signups ORDER BY id").all() as ReturnType<Site["rows"]>;
+      } finally {
+        db.close();
+      }
+    },
+    confirmedAt(email) {
+      if (!existsSync(dbFile)) return undefined;
+      const db = new Database(dbFile, { readonly: true });
+      try {
+        const row = db.prepare("SELECT confirmed_at AS at FROM signups WHERE email = ?").get(email) as
+          { at: string | null } | undefined;
+        return row?.at;
       } finally {
         db.close();
       }
@@ -176,7 +195,18 @@ export async function startSite(): Promise<Site> {
         db.close();
       }
     },
-    outbox: () => (existsSync(outboxDir) ? readdirSync(outboxDir).filter((name) => name.endsWith(".eml")) : []),
+    outbox,
+    async mailTo(email) {
+      for (let poll = 0; poll < 200; poll++) {
+        for (const name of outbox()) {
+          const mail = await simpleParser(readFileSync(path.join(outboxDir, name)));
+          if (mail.to && !Array.isArray(mail.to) && mail.to.value.some((to) => to.address === email)) return mail;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`No message to ${email} in the outbox.`);
+    },
+    local: (link) => `${url}${new URL(link).pathname}${new URL(link).search}`,
     async stop() {
       const exited = new Promise((resolve) => child.on("exit", resolve));
       child.kill("SIGTERM");
@@ -200,6 +230,47 @@ export function setUpSuite(): { site: Site; browser: Browser } {
     await suite.site?.stop();
   });
   return suite;
+}
+
+/** Signs `email` up through the landing page's form, with or without JavaScript, on a phone. */
+export async function signUpThroughForm(
+  suite: { site: Site; browser: Browser },
+  email: string,
+  javaScriptEnabled: boolean,
+): Promise<void> {
+  const context = await suite.browser.newContext({ javaScriptEnabled, viewport: viewports.phone });
+  const page = await context.newPage();
+  await page.goto(`${suite.site.url}/`);
+  const form = page.locator("#waitlist");
+  await form.getByLabel("Email address").fill(email);
+  await form.locator('button[type="submit"]').click();
+  if (javaScriptEnabled) await form.getByRole("status").getByText("Welcome to the waitlist!").waitFor();
+  else await page.getByRole("heading", { name: "You're on the list!" }).waitFor();
+  await context.close();
+}
+
+/**
+ * `url` on a phone, in a context of its own that closes with the page.
+ * `errors` keeps what the browser refused under the page's policy (an inline
+ * style, say) as the console reports it, with JavaScript on or off.
+ */
+export async function openOnPhone(
+  browser: Browser,
+  url: string,
+  options: { javaScriptEnabled: boolean; bypassCSP?: boolean },
+): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: viewports.phone, ...options });
+  const page = await context.newPage();
+  page.on("close", () => void context.close());
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy|Refused to/.test(message.text())) {
+      errors.push(message.text());
+    }
+  });
+  if (options.javaScriptEnabled) await recordCspViolations(page);
+  await page.goto(url);
+  return { page, errors };
 }
 
 /**

@@ -1,0 +1,78 @@
+import { axeViolations, cspViolations, openOnPhone, setUpSuite, signUpThroughForm } from "./support";
+
+jest.setTimeout(60_000);
+
+const suite = setUpSuite();
+
+let counter = 0;
+/** A long address, as some are: the page must still fit a phone. */
+const freshEmail = () => `confirm.${Date.now()}.${counter++}.with.a.long.name@example.com`;
+
+/** The "Confirm my spot" link of the message addressed to `email`, pointed at this server. */
+async function confirmLinkFor(email: string): Promise<string> {
+  const mail = await suite.site.mailTo(email);
+  const link = /href="([^"]+\/waitlist\/confirm\?token=[^"]+)"[^>]*>Confirm my spot</.exec(String(mail.html))?.[1];
+  if (!link) throw new Error(`The message to ${email} has no confirm button.`);
+  expect(mail.text).toContain(link);
+  return suite.site.local(link);
+}
+
+const confirmedAt = (email: string) => suite.site.confirmedAt(email);
+
+describe.each([
+  ["on", true],
+  ["off", false],
+])("the confirm link from a received e-mail, with JavaScript %s", (_name, javaScriptEnabled) => {
+  it("names the address, and its button confirms the spot once, with no CSP violation", async () => {
+    const email = freshEmail();
+    await signUpThroughForm(suite, email, javaScriptEnabled);
+    expect(confirmedAt(email)).toBeNull();
+    const link = await confirmLinkFor(email);
+
+    const { page, errors } = await openOnPhone(suite.browser, link, { javaScriptEnabled });
+    await page.getByRole("heading", { name: `Confirm ${email} for the waitlist?` }).waitFor();
+    // At phone width the address wraps: nothing scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+    // Opening the link (as a mail scanner would) confirmed nothing.
+    expect(confirmedAt(email)).toBeNull();
+    await page.getByRole("button", { name: "Confirm my spot" }).click();
+    await page.getByRole("heading", { name: "Your spot is confirmed." }).waitFor();
+    expect(confirmedAt(email)).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(errors).toEqual([]);
+    if (javaScriptEnabled) expect(await cspViolations(page)).toEqual([]);
+
+    // The link again, later: it says so, with no second button.
+    await page.goto(link);
+    await page.getByRole("heading", { name: "You're already confirmed." }).waitFor();
+    expect(await page.getByRole("button").count()).toBe(0);
+    await page.getByRole("link", { name: "Back to Tandem" }).click();
+    await page.waitForURL(`${suite.site.url}/`);
+    await page.close();
+  });
+});
+
+describe("the confirm pages", () => {
+  it("have no accessibility violations (axe-core), before and after the button", async () => {
+    const email = freshEmail();
+    await signUpThroughForm(suite, email, true);
+    const { page } = await openOnPhone(suite.browser, await confirmLinkFor(email), {
+      javaScriptEnabled: true,
+      bypassCSP: true,
+    });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Confirm my spot" }).click();
+    await page.getByRole("heading", { name: "Your spot is confirmed." }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("answer a link that is not valid with a page that says what to do", async () => {
+    const { page, errors } = await openOnPhone(suite.browser, `${suite.site.url}/waitlist/confirm?token=forged`, {
+      javaScriptEnabled: false,
+    });
+    await page.getByRole("heading", { name: "This link is not valid" }).waitFor();
+    expect(await page.getByText(/write to hello@jointandem\.app/).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
