@@ -22,3 +22,24 @@ export const shouldUpdateScroll: GatsbyBrowser["shouldUpdateScroll"] = ({
   placeNewPage({ hash: location.hash, savedTop: Number(savedTop) || 0, scrollIntent: isScrollIntent(location.state) });
   return false;
 };
+
+/*
+ * Gatsby warms up the pages that links in view lead to by adding
+ * <link rel="prefetch"> for their page data and code. The Content Security
+ * Policy checks such prefetches against default-src (CSP3, "prefetch"
+ * initiator), which is 'none' here: Firefox refuses them and logs a violation
+ * for each (Chromium does not apply the rule). Rather than open default-src,
+ * Gatsby's own prefetching is off, and the same pages are loaded the way a
+ * click loads them: the page data over XHR (connect-src 'self') and the code
+ * as scripts (script-src 'self'). Gatsby still decides when: links in view,
+ * three seconds on, never for a bot or on a slow or data-saving connection.
+ */
+export const disableCorePrefetching: GatsbyBrowser["disableCorePrefetching"] = () => true;
+
+/** What Gatsby's runtime hands every browser API besides its own arguments (cache-dir/api-runner-browser.js). */
+type LoadPage = (pathname: string) => Promise<unknown>;
+
+export const onPrefetchPathname: GatsbyBrowser["onPrefetchPathname"] = ({ pathname, loadPage }) => {
+  // A warm-up only: a page that fails to load here is loaded again, or reported, when the visitor goes to it.
+  void (loadPage as LoadPage)(pathname).catch(() => {});
+};
