@@ -89,7 +89,6 @@ export function contentSecurityPolicy({ scripts, styles, styleAttributes }: Inli
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
-    "manifest-src 'self'",
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
