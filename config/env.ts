@@ -246,11 +246,26 @@ const variables = {
     usedFor:
       'The browser of the browser tests, `npm run bench` and `scripts/make-images.ts`; not set: they look for one (see "Browser tests").',
   },
+  FIREFOX_PATH: {
+    schema: text.optional(),
+    expected: "the path of a Firefox executable",
+    defaultText: "looked for",
+    usedFor:
+      'The Firefox of the browser tests; not set: Debian\'s `firefox-esr`, or a `firefox` on `PATH` (see "Browser tests").',
+  },
   PATH: {
     schema: text.optional(),
     expected: "a list of folders",
     defaultText: "the system's",
-    usedFor: "Where the browser tests look for a system Chromium or Chrome when `CHROME_PATH` is not set.",
+    usedFor:
+      "Where the browser tests look for a system Chromium or Chrome (when `CHROME_PATH` is not set), Firefox, `WebKitWebDriver` and `Xvfb`.",
+  },
+  CI: {
+    schema: text.optional(),
+    expected: "any value",
+    defaultText: "set by CI services and `.ci/run`",
+    usedFor:
+      "Set: a browser engine the browser tests do not find fails the run; not set (a laptop), its tests are skipped with a line naming the package to install.",
   },
   GATSBY_TELEMETRY_DISABLED: {
     schema: text.optional(),
