@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { viewports, setUpSuite } from "./support";
+import { recordTextChanges, setUpSuite, shownFor, textChanges, viewports } from "./support";
 import { until } from "../test/support/until";
 
 jest.setTimeout(60_000);
@@ -82,16 +82,7 @@ describe("the waitlist form's states", () => {
   it("clears the message and returns to idle 7 s after it appears", async () => {
     const page = await open();
     // Record, in the page's own clock, when the message region changes.
-    await page.evaluate(() => {
-      const region = document.getElementById("waitlist-message")!;
-      const log: { t: number; text: string }[] = [];
-      (window as unknown as { statusLog: typeof log }).statusLog = log;
-      new MutationObserver(() => log.push({ t: performance.now(), text: region.textContent ?? "" })).observe(region, {
-        childList: true,
-        characterData: true,
-        subtree: true,
-      });
-    });
+    await page.evaluate(recordTextChanges, "#waitlist-message");
     const { input, button, status } = form(page);
     await input.fill(freshEmail());
     await button.click();
@@ -100,13 +91,9 @@ describe("the waitlist form's states", () => {
       timeout: 10_000,
     });
     // Measured in the page's clock: shown for 7 s, no less, and cleared promptly after.
-    const log = await page.evaluate(
-      () => (window as unknown as { statusLog: { t: number; text: string }[] }).statusLog,
-    );
-    const appeared = log.find((entry) => entry.text === SUCCESS)!.t;
-    const cleared = log.find((entry) => entry.t > appeared && entry.text === "")!.t;
-    expect(cleared - appeared).toBeGreaterThanOrEqual(6990);
-    expect(cleared - appeared).toBeLessThan(7500);
+    const shown = shownFor(await page.evaluate(textChanges), SUCCESS);
+    expect(shown).toBeGreaterThanOrEqual(6990);
+    expect(shown).toBeLessThan(7500);
     expect(await button.textContent()).toBe("Join Waitlist");
     await page.close();
   });

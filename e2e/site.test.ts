@@ -68,6 +68,10 @@ describe.each(everyPage)("%s at %s size", (route, viewport) => {
     await settledScroll(page);
     await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
     await page.evaluate(() => window.scrollTo(0, 0));
+    // Nothing scrolls sideways: a phone would pan.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+      0,
+    );
     await page.screenshot({ path: screenshotPath(route, viewport), fullPage: true });
     expect(problems).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);

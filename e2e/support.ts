@@ -273,27 +273,70 @@ export async function openOnPhone(
   return { page, errors };
 }
 
+/** One change of a watched element: when (the page's clock, ms) and the text it had then. */
+export interface TextChange {
+  t: number;
+  text: string;
+}
+
+/**
+ * Run in the page: records, in the page's own clock, each change of the text
+ * of the element `selector` names; read them with textChanges.
+ */
+export function recordTextChanges(selector: string): void {
+  const node = document.querySelector(selector)!;
+  const log: TextChange[] = [];
+  (window as unknown as { textChanges: TextChange[] }).textChanges = log;
+  new MutationObserver(() => log.push({ t: performance.now(), text: node.textContent ?? "" })).observe(node, {
+    childList: true,
+    characterData: true,
+    subtree: true,
+  });
+}
+
+/** Run in the page: what recordTextChanges has kept. */
+export function textChanges(): TextChange[] {
+  return (window as unknown as { textChanges: TextChange[] }).textChanges;
+}
+
+/** How long, in ms, `text` showed before the element went empty. */
+export function shownFor(log: TextChange[], text: string): number {
+  const appeared = log.find((entry) => entry.text === text)!.t;
+  return log.find((entry) => entry.t > appeared && entry.text === "")!.t - appeared;
+}
+
+/** A page of any engine: Playwright's, or one of e2e/engines/. */
+interface Evaluates {
+  evaluate<R, A>(fn: (arg: A) => R, arg: A): Promise<R>;
+  evaluate<R>(fn: () => R): Promise<R>;
+}
+
 /**
  * Waits until the page has stopped scrolling (smooth scrolling included):
- * scrollY unchanged for 12 polls in a row, a frame apart. Polled from here, not
- * with the page's own timers, so it works with JavaScript off too.
+ * scrollY unchanged for 12 polls in a row, a frame apart, and for `quietMs`.
+ * An engine that draws few frames (WebKit on a virtual display: about ten a
+ * second, and its first a third of a second after a click) needs the longer
+ * quiet. Polled from here, not with the page's own timers, so it works with
+ * JavaScript off too.
  */
-export async function settledScroll(page: Page): Promise<number> {
+export async function settledScroll(page: Evaluates, quietMs = 0): Promise<number> {
   let last = -1;
   let still = 0;
+  let since = Date.now();
   for (let poll = 0; poll < 600; poll++) {
     const y = await page.evaluate(() => window.scrollY);
-    still = y === last ? still + 1 : 0;
+    if (y === last) still++;
+    else [still, since] = [0, Date.now()];
     last = y;
-    if (still >= 12) return y;
+    if (still >= 12 && Date.now() - since >= quietMs) return y;
     await new Promise((resolve) => setTimeout(resolve, 16));
   }
   throw new Error(`The page was still scrolling after 600 polls, at ${last} px.`);
 }
 
 /** Where a section sits after a scroll: its top in the viewport, and whether the page could go further. */
-export async function sectionPosition(page: Page, id: string) {
-  await settledScroll(page);
+export async function sectionPosition(page: Evaluates, id: string, quietMs = 0) {
+  await settledScroll(page, quietMs);
   return page.evaluate((sectionId) => {
     const top = document.getElementById(sectionId)!.getBoundingClientRect().top;
     const atEnd = Math.abs(window.scrollY + window.innerHeight - document.documentElement.scrollHeight) <= 1;
@@ -312,9 +355,10 @@ export function expectAtOffset(position: { top: number; atEnd: boolean }): void 
   else expect(Math.abs(position.top - 80)).toBeLessThanOrEqual(2);
 }
 
-export function screenshotPath(route: string, viewport: ViewportName): string {
+/** Where a route's screenshot goes: Chromium's under its route's name, another engine's under its own first. */
+export function screenshotPath(route: string, viewport: ViewportName, engine?: string): string {
   const dir = path.join(root, "artifacts", "screenshots");
   mkdirSync(dir, { recursive: true });
   const name = route === "/" ? "landing" : route.replaceAll("/", "");
-  return path.join(dir, `${name}-${viewport}.png`);
+  return path.join(dir, `${engine ? `${engine.toLowerCase()}-` : ""}${name}-${viewport}.png`);
 }
