@@ -13,6 +13,8 @@ import {
   shownFor,
   startSite,
   textChanges,
+  warmUp,
+  warmUps,
   viewports,
   type Site,
 } from "./support";
@@ -77,22 +79,6 @@ const hydrated = (page: EnginePage) =>
     [],
   );
 
-/**
- * Gatsby's warm-up of the pages in `names` (gatsby-browser.tsx): loads their
- * page data over XHR once links to them are in view. Null while it is still
- * to come; else the pages it missed, which are none unless something was
- * refused on the way (e2e/engines/engine.ts records that). Run in the page.
- */
-function warmUp(names: string[]): { missed: string[] } | null {
-  const loaded = performance
-    .getEntriesByType("resource")
-    .filter((entry) => (entry as PerformanceResourceTiming).initiatorType === "xmlhttprequest")
-    .map((entry) => new URL(entry.name).pathname);
-  const missed = names.filter((name) => !loaded.includes(`/page-data/${name}/page-data.json`));
-  const refused = ((window as unknown as { pageProblems?: string[] }).pageProblems ?? []).length > 0;
-  return missed.length === 0 || refused ? { missed } : null;
-}
-
 /** How long the page must hold still to count as done scrolling (support.ts settledScroll). */
 const quiet = 750;
 
@@ -118,13 +104,6 @@ describe.each(available)("$name", (choice) => {
   };
 
   describe("every route", () => {
-    // Where a visitor's eye brings the links that Gatsby warms up: the footer's on /, the header's on the policies.
-    const warmUps: Record<(typeof routes)[number], { scroll: boolean; pages: string[] }> = {
-      "/": { scroll: true, pages: ["privacy-policy", "terms-of-service"] },
-      "/privacy-policy/": { scroll: false, pages: ["index"] },
-      "/terms-of-service/": { scroll: false, pages: ["index"] },
-    };
-
     it.each(routes)(
       "%s logs no console error and no CSP violation, from its first byte to after the prefetches",
       async (route) => {

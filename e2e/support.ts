@@ -273,6 +273,34 @@ export async function openOnPhone(
   return { page, errors };
 }
 
+/**
+ * Gatsby's warm-up of the pages in `names` (gatsby-browser.tsx): loads their
+ * page data over XHR once links to them are in view, about three seconds on.
+ * Null while it is still to come; else the pages it missed, which are none
+ * unless something was refused on the way (e2e/engines/engine.ts records
+ * that). Run in the page.
+ */
+export function warmUp(names: string[]): { missed: string[] } | null {
+  const loaded = performance
+    .getEntriesByType("resource")
+    .filter((entry) => (entry as PerformanceResourceTiming).initiatorType === "xmlhttprequest")
+    .map((entry) => new URL(entry.name).pathname);
+  const missed = names.filter((name) => !loaded.includes(`/page-data/${name}/page-data.json`));
+  const refused = ((window as unknown as { pageProblems?: string[] }).pageProblems ?? []).length > 0;
+  return missed.length === 0 || refused ? { missed } : null;
+}
+
+/**
+ * The pages each route warms up, and whether the links to them show only once
+ * the visitor has scrolled to the end: the footer's on /, the header's on the
+ * policies. Once these are in, a route has made every request it will make.
+ */
+export const warmUps: Record<(typeof routes)[number], { scroll: boolean; pages: string[] }> = {
+  "/": { scroll: true, pages: ["privacy-policy", "terms-of-service"] },
+  "/privacy-policy/": { scroll: false, pages: ["index"] },
+  "/terms-of-service/": { scroll: false, pages: ["index"] },
+};
+
 /** One change of a watched element: when (the page's clock, ms) and the text it had then. */
 export interface TextChange {
   t: number;
