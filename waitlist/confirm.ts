@@ -5,8 +5,7 @@ import {
   acceptsHtml,
   formReply,
   isCrossSite,
-  parseUrlencoded,
-  rateLimited,
+  openLinkRequest,
   readForm,
   refuse,
   type FormReply,
@@ -83,18 +82,12 @@ export function createConfirm({
 
   async function decide(request: FormRequest): Promise<{ outcome: Outcome; html: boolean }> {
     const page = (outcome: Outcome) => ({ outcome, html: true });
-    const { method } = request;
-    if (method !== "GET" && method !== "HEAD" && method !== "POST") {
-      return page(
-        refuse(405, "Open the link from your e-mail, or press the button on its page.", { Allow: "GET, HEAD, POST" }),
-      );
-    }
-    const limited = await rateLimited(limiter, request.clientIp, "requests");
-    if (limited) return page(limited);
-    const query = parseUrlencoded(request.query);
+    const opened = await openLinkRequest(request, limiter);
+    if ("refusal" in opened) return page(opened.refusal);
+    const { query } = opened;
     if (!query) return page(notValid());
 
-    if (method !== "POST") {
+    if (request.method !== "POST") {
       const tokens = query.getAll("token");
       const signup = tokens.length === 1 ? verifyConfirmToken(tokens[0], secret) : undefined;
       if (!signup) return page(notValid());

@@ -87,6 +87,28 @@ export async function rateLimited(
 }
 
 /**
+ * How the e-mail links' endpoints (confirm, leave) open a request: GET, HEAD
+ * or POST only, the client's share of `limiter`, then the link's query. A
+ * refusal to answer with, or the query (undefined when it cannot be read).
+ */
+export async function openLinkRequest(
+  request: FormRequest,
+  limiter: RateLimiterMemory,
+): Promise<{ refusal: Outcome } | { query: URLSearchParams | undefined }> {
+  const { method } = request;
+  if (method !== "GET" && method !== "HEAD" && method !== "POST") {
+    return {
+      refusal: refuse(405, "Open the link from your e-mail, or press the button on its page.", {
+        Allow: "GET, HEAD, POST",
+      }),
+    };
+  }
+  const limited = await rateLimited(limiter, request.clientIp, "requests");
+  if (limited) return { refusal: limited };
+  return { query: parseUrlencoded(request.query) };
+}
+
+/**
  * This site's origins as a request may name them: the configured site's
  * (SITE_URL) and that of the address it came in on; never the request's own
  * Host, which a DNS-rebinding page sets to its own name.

@@ -4,8 +4,7 @@ import {
   acceptsHtml,
   formReply,
   isCrossSite,
-  parseUrlencoded,
-  rateLimited,
+  openLinkRequest,
   readForm,
   refuse,
   type FormReply,
@@ -65,18 +64,12 @@ export const privateHeaders = { "Referrer-Policy": "strict-origin", "X-Robots-Ta
 export function createLeave({ secret, remove, limiter, warn = () => {} }: LeaveOptions) {
   async function decide(request: FormRequest): Promise<{ outcome: Outcome; html: boolean }> {
     const page = (outcome: Outcome) => ({ outcome, html: true });
-    const { method } = request;
-    if (method !== "GET" && method !== "HEAD" && method !== "POST") {
-      return page(
-        refuse(405, "Open the link from your e-mail, or press the button on its page.", { Allow: "GET, HEAD, POST" }),
-      );
-    }
-    const limited = await rateLimited(limiter, request.clientIp, "requests");
-    if (limited) return page(limited);
-    const query = parseUrlencoded(request.query);
+    const opened = await openLinkRequest(request, limiter);
+    if ("refusal" in opened) return page(opened.refusal);
+    const { query } = opened;
     if (!query) return page(notValid());
 
-    if (method !== "POST") {
+    if (request.method !== "POST") {
       const tokens = query.getAll("token");
       const address = tokens.length === 1 ? verifyLeaveToken(tokens[0], secret) : undefined;
       if (!address) return page(notValid());
