@@ -45,7 +45,35 @@ export function Header({ onLanding }: HeaderProps) {
     if (menuRef.current) menuRef.current.open = false;
   }
 
-  const entries = (onChoose?: () => void) => (
+  return (
+    <header className={styles.header}>
+      <div className={styles.bar}>
+        <Link to={site.routes.home} className={styles.brand}>
+          <LogoMark />
+          <span>{site.name}</span>
+        </Link>
+        <nav aria-label="Main" className={styles.desktopNav}>
+          <Entries onLanding={onLanding} />
+        </nav>
+        {/* The visitor may open it before hydration: its open attribute is theirs, not the render's. */}
+        <details ref={menuRef} className={styles.menu} suppressHydrationWarning>
+          <summary className={styles.toggle}>
+            <span className="visually-hidden">Menu</span>
+            <MenuIcon className={styles.iconMenu} />
+            <CloseIcon className={styles.iconClose} />
+          </summary>
+          <nav aria-label="Mobile" className={styles.panel}>
+            <Entries onLanding={onLanding} onChoose={close} />
+          </nav>
+        </details>
+      </div>
+    </header>
+  );
+}
+
+/** The header's two section links, in the bar and in the phone menu (where choosing one closes the menu). */
+function Entries({ onLanding, onChoose }: HeaderProps & { onChoose?: () => void }) {
+  return (
     <>
       <SectionLink
         section={site.sections.features}
@@ -64,30 +92,5 @@ export function Header({ onLanding }: HeaderProps) {
         {site.labels.joinWaitlist}
       </SectionLink>
     </>
-  );
-
-  return (
-    <header className={styles.header}>
-      <div className={styles.bar}>
-        <Link to={site.routes.home} className={styles.brand}>
-          <LogoMark />
-          <span>{site.name}</span>
-        </Link>
-        <nav aria-label="Main" className={styles.desktopNav}>
-          {entries()}
-        </nav>
-        {/* The visitor may open it before hydration: its open attribute is theirs, not the render's. */}
-        <details ref={menuRef} className={styles.menu} suppressHydrationWarning>
-          <summary className={styles.toggle}>
-            <span className="visually-hidden">Menu</span>
-            <MenuIcon className={styles.iconMenu} />
-            <CloseIcon className={styles.iconClose} />
-          </summary>
-          <nav aria-label="Mobile" className={styles.panel}>
-            {entries(close)}
-          </nav>
-        </details>
-      </div>
-    </header>
   );
 }

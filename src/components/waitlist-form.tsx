@@ -27,14 +27,6 @@ export function WaitlistForm() {
   const honeypotRef = useRef<HTMLInputElement>(null);
   const loading = state.status === "loading";
 
-  // On hydration, in one layout effect so no event can fall in between: the spec's message replaces the
-  // browser's own validation bubble from now on, and a submit held back before hydration is answered.
-  useIsomorphicLayoutEffect(() => {
-    setEnhanced(true);
-    if (formRef.current && takeEarlySubmit() === formRef.current) void submit();
-    // Once, on hydration; submit reads everything it needs from the DOM and the reducer's dispatch.
-  }, []);
-
   // Every message disappears after 7 s; a new state (a new submission) cancels the pending reset.
   useEffect(() => {
     if (state.message === null) return;
@@ -66,6 +58,14 @@ export function WaitlistForm() {
     if (outcome === "ok" && input) input.value = "";
     dispatch({ type: "settled", outcome });
   }
+
+  // On hydration, in one layout effect so no event can fall in between: the spec's message replaces the
+  // browser's own validation bubble from now on, and a submit held back before hydration is answered.
+  useIsomorphicLayoutEffect(() => {
+    setEnhanced(true);
+    if (formRef.current && takeEarlySubmit() === formRef.current) void submit();
+    // Once, on hydration; submit reads everything it needs from the DOM and the reducer's dispatch.
+  }, []);
 
   const tone = state.status === "success" ? styles.success : state.status === "error" ? styles.error : "";
 
