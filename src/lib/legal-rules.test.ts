@@ -181,10 +181,10 @@ describe("historyProblems", () => {
     const [problem, ...rest] = historyProblems("p.mdx", { ...valid, fingerprint }, `${body}\nA new sentence.\n`);
     expect(rest).toEqual([]);
     expect(problem).toMatch(/^p\.mdx: the text changed since its last dated entry \(2025-06-01\)\./);
-    expect(problem).toContain('Add an entry at the top of "updates"');
+    expect(problem).toContain('Replace "updates" and "fingerprint" in its frontmatter with these lines');
     expect(problem).toMatch(
       new RegExp(
-        `updates:\\n  - date: \\d{4}-\\d\\d-\\d\\d\\n    summary: <what changed, in a sentence or two>\\nfingerprint: ${textFingerprint(`${body}\nA new sentence.\n`)}$`,
+        `\\n\\nupdates:\\n  - date: \\d{4}-\\d\\d-\\d\\d\\n    summary: <what changed, in a sentence or two>\\nfingerprint: ${textFingerprint(`${body}\nA new sentence.\n`)}$`,
       ),
     );
   });
@@ -208,7 +208,7 @@ describe("historyProblems", () => {
       { date: "2025-04-01", summary: "x".repeat(301) },
     ];
     expect(historyProblems("p.mdx", { ...valid, fingerprint, updates }, body)).toEqual([
-      'p.mdx: entry 2 of "updates" (2026-01-01) must be older than the one above it (2025-09-01): newest first, one a date.',
+      'p.mdx: entry 2 of "updates" (2026-01-01) must not be newer than the one above it (2025-09-01): newest first.',
       'p.mdx: entry 3 of "updates" needs a "date" written as YYYY-MM-DD (got "June 2026").',
       'p.mdx: entry 4 of "updates" needs a "summary": what changed, in a sentence or two.',
       'p.mdx: entry 5 of "updates" (2025-05-01) must be later than the effective date (2025-06-01).',

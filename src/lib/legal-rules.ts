@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import matter from "gray-matter";
 import { site } from "../site";
 
 /**
@@ -89,18 +90,30 @@ export function textFingerprint(body: string): string {
   return createHash("sha256").update(normal, "utf8").digest("hex").slice(0, 12);
 }
 
-/** The version of a policy in force: the date of its last dated change, else its effective date (YYYY-MM-DD). */
+/**
+ * The version of a policy in force: the date of its last dated change, else its effective date (YYYY-MM-DD). A day
+ * with several changes numbers them from its first: its second change is "2026-12-01.2", its third ".3", so every
+ * version names one text, and a change added later never renumbers one already recorded with a signup.
+ */
 export function policyVersion(frontmatter: unknown): string | null {
   const fields = (typeof frontmatter === "object" && frontmatter !== null ? frontmatter : {}) as Record<
     string,
     unknown
   >;
   const updates = Array.isArray(fields.updates) ? (fields.updates as { date?: unknown }[]) : [];
-  return isoDate(updates[0]?.date) ?? isoDate(fields.effectiveDate);
+  const newest = isoDate(updates[0]?.date);
+  if (newest === null) return isoDate(fields.effectiveDate);
+  const sameDay = updates.filter((entry) => isoDate(entry?.date) === newest).length;
+  return sameDay > 1 ? `${newest}.${sameDay}` : newest;
 }
 
-/** Today's date in UTC (YYYY-MM-DD), for the entry the content check suggests. */
+/** Today's date in UTC (YYYY-MM-DD): the entry the content check suggests, and the latest an entry may carry. */
 const today = () => new Date().toISOString().slice(0, 10);
+
+/** The summary the content check suggests, to be replaced; it must never reach the page. */
+export const placeholderSummary = "<what changed, in a sentence or two>";
+/** A summary still holding a placeholder: anything in angle brackets, or words left to fill in. */
+const placeholder = /<[^>]*>|\b(?:TODO|TBD|FIXME|lorem ipsum)\b|^\s*(?:\.{3}|…)\s*$/i;
 
 /**
  * Problems with a policy's record of changes: the dated entries are a list,
@@ -120,6 +133,7 @@ export function historyProblems(file: string, frontmatter: unknown, body: string
     return [`${file}: frontmatter field "updates" must be a list of changes, each with a "date" and a "summary".`];
   }
   let newer: string | null = null;
+  const latest = today();
   updates.forEach((entry: unknown, index) => {
     const where = `${file}: entry ${index + 1} of "updates"`;
     const { date, summary } = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
@@ -127,11 +141,19 @@ export function historyProblems(file: string, frontmatter: unknown, body: string
     if (at === null) problems.push(`${where} needs a "date" written as YYYY-MM-DD (got "${String(date)}").`);
     if (typeof summary !== "string" || summary.trim() === "") {
       problems.push(`${where} needs a "summary": what changed, in a sentence or two.`);
+    } else if (placeholder.test(summary)) {
+      problems.push(`${where} still has a placeholder in its "summary"; write what changed, in a sentence or two.`);
     } else if (summary.trim().length > maxDescription) {
       problems.push(`${where}: keep the "summary" to ${maxDescription} characters or fewer.`);
     }
-    if (at !== null && newer !== null && at >= newer) {
-      problems.push(`${where} (${at}) must be older than the one above it (${newer}): newest first, one a date.`);
+    // Newest first; several changes on one day are in the order they were made, the latest on top.
+    if (at !== null && newer !== null && at > newer) {
+      problems.push(`${where} (${at}) must not be newer than the one above it (${newer}): newest first.`);
+    }
+    if (at !== null && at > latest) {
+      problems.push(
+        `${where} (${at}) is after today (${latest}): date a change the day it takes effect, in the pull request that publishes it.`,
+      );
     }
     const effective = isoDate(fields.effectiveDate);
     if (at !== null && effective !== null && at <= effective) {
@@ -145,11 +167,37 @@ export function historyProblems(file: string, frontmatter: unknown, body: string
     problems.push(
       fields.fingerprint === undefined
         ? `${file}: frontmatter field "fingerprint" is missing; set it to ${expected}.`
-        : `${file}: the text changed since its last dated entry (${last ?? "none"}). Add an entry at the top of "updates" in the frontmatter, with the date the change takes effect and what changed, and set "fingerprint" to ${expected}:\n` +
-            `updates:\n  - date: ${today()}\n    summary: <what changed, in a sentence or two>\nfingerprint: ${expected}`,
+        : `${file}: the text changed since its last dated entry (${last ?? "none"}). Replace "updates" and "fingerprint" in its frontmatter with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):\n\n` +
+            suggestedRecord(updates, expected),
     );
   }
   return problems;
+}
+
+/**
+ * What to paste over the frontmatter's "updates" and "fingerprint", as plain YAML: today's entry on top (its summary
+ * a placeholder the check refuses until it is written), the entries already there, and the new fingerprint.
+ */
+export function suggestedRecord(updates: readonly unknown[], fingerprint: string): string {
+  const entries = [
+    { date: today(), summary: placeholderSummary },
+    ...(updates as { date?: unknown; summary?: unknown }[]),
+  ];
+  const lines = entries.flatMap((entry) => [
+    `  - date: ${isoDate(entry?.date) ?? String(entry?.date)}`,
+    `    summary: ${yamlText(String(entry?.summary ?? ""))}`,
+  ]);
+  return ["updates:", ...lines, `fingerprint: ${fingerprint}`].join("\n");
+}
+
+/** A YAML scalar for a summary: as written where YAML reads it back as the same text, else double-quoted (JSON). */
+function yamlText(text: string): string {
+  try {
+    if (matter(`---\nsummary: ${text}\n---\n`).data.summary === text) return text;
+  } catch {
+    // Not YAML as written: quoted below.
+  }
+  return JSON.stringify(text);
 }
 
 /** Problems with a file's frontmatter, each naming the file and the field. */

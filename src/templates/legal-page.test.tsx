@@ -74,7 +74,7 @@ describe("legal page template", () => {
     expect(line).toHaveTextContent("Effective June 1, 2025 · Last updated November 23, 2026");
     expect(within(line).getByText("November 23, 2026")).toHaveAttribute("datetime", "2026-11-23");
     // <details> opens without JavaScript; closed at first, so the policy itself comes first.
-    const summary = screen.getByText("What changed");
+    const summary = screen.getByText("What changed", { selector: "summary" });
     const details = summary.closest("details")!;
     expect(summary.tagName).toBe("SUMMARY");
     expect(details).not.toHaveAttribute("open");
@@ -84,6 +84,17 @@ describe("legal page template", () => {
         .map((item) => item.textContent),
     ).toEqual(["November 23, 2026: Added the confirm step.", "September 1, 2025: Added the leave link."]);
     expect(within(details).getByText("September 1, 2025")).toHaveAttribute("datetime", "2025-09-01");
+    // The copy that print shows (its CSS hides the disclosure and shows this instead; e2e/print.test.ts) holds the same.
+    const printed = screen.getByRole("heading", { name: "What changed" }).closest("section")!;
+    expect(
+      within(printed)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(
+      within(details)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    );
   });
 
   it("links every section from the table of contents", () => {

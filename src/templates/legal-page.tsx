@@ -21,6 +21,21 @@ export function tocItems(tableOfContents: unknown): TocItem[] {
   return items.filter((item): item is TocItem => typeof item?.url === "string" && typeof item?.title === "string");
 }
 
+type PolicyUpdate = NonNullable<NonNullable<Queries.LegalPageQuery["mdx"]>["frontmatter"]["updates"]>[number];
+
+/** The dated record of changes, newest first; several may share a day, so they are keyed by position. */
+function ChangeList({ updates }: { updates: readonly PolicyUpdate[] }) {
+  return (
+    <ul>
+      {updates.map((update, index) => (
+        <li key={index}>
+          <time dateTime={update.date}>{update.dateText}</time>: {update.summary}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 type LegalPageProps = Omit<PageProps<Queries.LegalPageQuery>, "children"> & { children?: ReactNode };
 
 /** Renders every MDX file in content/legal (gatsby-node points each page here). */
@@ -54,17 +69,18 @@ export default function LegalPage({ data, children, location }: LegalPageProps) 
             )}
           </p>
           {updates.length > 0 && (
-            // A native disclosure: it opens without JavaScript, and the record stays one tap away.
-            <details className={styles.changes}>
-              <summary>What changed</summary>
-              <ul>
-                {updates.map((update) => (
-                  <li key={update.date}>
-                    <time dateTime={update.date}>{update.dateText}</time>: {update.summary}
-                  </li>
-                ))}
-              </ul>
-            </details>
+            <>
+              {/* A native disclosure: it opens without JavaScript, and the record stays one tap away. */}
+              <details className={styles.changes}>
+                <summary>What changed</summary>
+                <ChangeList updates={updates} />
+              </details>
+              {/* Printed, a closed disclosure would leave the record out: a copy of the page keeps it, open. */}
+              <section className={styles.changesPrinted}>
+                <h2>What changed</h2>
+                <ChangeList updates={updates} />
+              </section>
+            </>
           )}
         </header>
         {toc.length > 0 && (

@@ -1,12 +1,13 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import matter from "gray-matter";
-import { historyProblems, textFingerprint } from "../../src/lib/legal-rules";
-import { checkLegalContent } from "./check-legal-content";
+import { historyProblems, policyVersion, textFingerprint } from "../../src/lib/legal-rules";
+import { checkLegalContent } from "../../scripts/legal-content/check";
 
-const contentDir = path.resolve(__dirname, "../../content/legal");
+const root = path.resolve(__dirname, "../..");
+const contentDir = path.join(root, "content/legal");
 const fixtures = path.resolve(__dirname, "../fixtures/legal");
 const fixture = (name: string) => path.join(fixtures, name);
 
@@ -20,8 +21,9 @@ describe("content/legal", () => {
   });
 
   it("compiles, has complete frontmatter and every required section in order", () => {
-    // On failure Jest prints each problem, naming the file and what to fix.
-    expect(checkLegalContent(files)).toEqual([]);
+    const problems = checkLegalContent(files);
+    // Each problem names the file and what to fix; `npm run check:content` prints them plainly, ready to paste.
+    if (problems.length > 0) throw new Error(`Run npm run check:content.\n\n${problems.join("\n\n")}`);
   });
 });
 
@@ -77,12 +79,47 @@ describe("the content check", () => {
 });
 
 describe("the record of a policy's changes", () => {
+  const today = new Date().toISOString().slice(0, 10);
+  const changed = fixture("changed-text/privacy-policy.mdx");
+
   it("fails a policy whose text changed without a dated entry, naming the file and what to add", () => {
-    const [problem, ...rest] = checkLegalContent([fixture("changed-text/privacy-policy.mdx")], { base: () => undefined });
+    const [problem, ...rest] = checkLegalContent([changed], { base: () => undefined });
     expect(rest).toEqual([]);
     expect(problem).toMatch(
-      /^test\/fixtures\/legal\/changed-text\/privacy-policy\.mdx: the text changed since its last dated entry \(2026-11-23\)\. Add an entry at the top of "updates" in the frontmatter, with the date the change takes effect and what changed, and set "fingerprint" to [0-9a-f]{12}:\nupdates:\n {2}- date: \d{4}-\d{2}-\d{2}\n {4}summary: <what changed, in a sentence or two>\nfingerprint: [0-9a-f]{12}$/,
+      /^test\/fixtures\/legal\/changed-text\/privacy-policy\.mdx: the text changed since its last dated entry \(2026-11-23\)\. Replace "updates" and "fingerprint" in its frontmatter with these lines, then write what changed in place of the placeholder/,
     );
+    expect(problem!.slice(problem!.indexOf("\n\n") + 2)).toBe(
+      `updates:\n  - date: ${today}\n    summary: <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: We explain the confirmation e-mail.\nfingerprint: ${textFingerprint(matter(readFileSync(changed, "utf8")).content)}`,
+    );
+  });
+
+  it("takes the printed lines as they are: pasted over the frontmatter's, with the summary written, the check passes", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "policy-paste-"));
+    try {
+      const file = path.join(dir, "privacy-policy.mdx");
+      const source = readFileSync(changed, "utf8");
+      writeFileSync(file, source);
+      const run = () =>
+        spawnSync(process.execPath, ["--import", "tsx", path.join(root, "scripts/check-content.ts"), file], {
+          encoding: "utf8",
+        });
+      const failed = run();
+      expect(failed.status).toBe(1);
+      // Plain text, as legal staff read it in a terminal: no diff markers, no escaped quotes.
+      const printed = failed.stderr.slice(failed.stderr.indexOf("\n\n") + 2, failed.stderr.lastIndexOf("\n\n"));
+      expect(printed).toMatch(/^updates:\n {2}- date: /);
+      expect(printed).not.toMatch(/^[+-] |\\"/m);
+
+      // Pasted as shown: the lines replace "updates" and "fingerprint", and the placeholder is refused until written.
+      const pasted = source.replace(/^updates:\n(?: {2}.*\n)*fingerprint: .*$/m, printed);
+      writeFileSync(file, pasted);
+      expect(run().stderr).toMatch(/entry 1 of "updates" still has a placeholder in its "summary"/);
+      writeFileSync(file, pasted.replace("<what changed, in a sentence or two>", "We ask for your favourite colour."));
+      const passed = run();
+      expect([passed.status, passed.stdout]).toEqual([0, "1 policies checked: nothing to fix.\n"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   describe("against git, where history is at hand", () => {
@@ -111,7 +148,12 @@ describe("the record of a policy's changes", () => {
     const problems = () => checkLegalContent([file], { base: () => "HEAD" }).map((line) => line.replace(/^.*?: /, ""));
 
     it("passes a new text with a new dated entry", () => {
-      write(version("favourite song", `  - date: 2026-12-01\n    summary: We ask for a song.\n${first}`));
+      write(version("favourite song", `  - date: 2026-11-24\n    summary: We ask for a song.\n${first}`));
+      expect(problems()).toEqual([]);
+    });
+
+    it("passes a second change on the same day, on top of the first", () => {
+      write(version("favourite song", `  - date: 2026-11-23\n    summary: We ask for a song.\n${first}`));
       expect(problems()).toEqual([]);
     });
 
@@ -134,7 +176,10 @@ describe("the record of a policy's changes", () => {
   });
 
   it.each([
-    ["out of order", "  - date: 2026-01-01\n    summary: a\n  - date: 2026-02-01\n    summary: b\n", /entry 2 of "updates" \(2026-02-01\) must be older than the one above it \(2026-01-01\)/],
+    ["out of order", "  - date: 2026-01-01\n    summary: a\n  - date: 2026-02-01\n    summary: b\n", /entry 2 of "updates" \(2026-02-01\) must not be newer than the one above it \(2026-01-01\)/],
+    ["dated after today", "  - date: 2999-01-01\n    summary: a\n", /entry 1 of "updates" \(2999-01-01\) is after today/],
+    ["with the suggested placeholder", '  - date: 2026-01-01\n    summary: "<what changed, in a sentence or two>"\n', /entry 1 of "updates" still has a placeholder/],
+    ["with a summary left to do", "  - date: 2026-01-01\n    summary: TODO\n", /entry 1 of "updates" still has a placeholder/],
     ["before the effective date", "  - date: 2025-01-01\n    summary: a\n", /must be later than the effective date \(2025-06-01\)/],
     ["without a summary", "  - date: 2026-01-01\n", /entry 1 of "updates" needs a "summary"/],
     ["with a date in words", "  - date: January 1, 2026\n    summary: a\n", /needs a "date" written as YYYY-MM-DD \(got "January 1, 2026"\)/],
@@ -142,5 +187,22 @@ describe("the record of a policy's changes", () => {
     expect(historyProblems("p.mdx", matter(`---\neffectiveDate: 2025-06-01\nupdates:\n${entries}---\n`).data, "")).toContainEqual(
       expect.stringMatching(problem),
     );
+  });
+});
+
+describe("the version a signup records", () => {
+  const versionOf = (entries: string) => policyVersion(matter(`---\neffectiveDate: 2025-06-01\nupdates:\n${entries}---\n`).data);
+
+  it("is the date of the newest change, numbered within its day from the first", () => {
+    const first = "  - date: 2026-11-23\n    summary: a\n";
+    expect(versionOf(first)).toBe("2026-11-23");
+    expect(versionOf(`  - date: 2026-11-23\n    summary: b\n${first}`)).toBe("2026-11-23.2");
+    expect(versionOf(`  - date: 2026-11-23\n    summary: c\n  - date: 2026-11-23\n    summary: b\n${first}`)).toBe("2026-11-23.3");
+    expect(versionOf(`  - date: 2026-11-24\n    summary: d\n  - date: 2026-11-23\n    summary: b\n${first}`)).toBe("2026-11-24");
+  });
+
+  it("allows several changes a day, and still no newer one below an older one", () => {
+    const data = matter(`---\neffectiveDate: 2025-06-01\nupdates:\n  - date: 2026-11-23\n    summary: b\n  - date: 2026-11-23\n    summary: a\n---\n`).data;
+    expect(historyProblems("p.mdx", { ...data, fingerprint: textFingerprint("") }, "")).toEqual([]);
   });
 });

@@ -67,11 +67,11 @@ export function historySince(
       );
     }
   }
-  const newest = earlier[0]?.date ?? "";
-  if (
-    textFingerprint(before.content) !== textFingerprint(now.body) &&
-    !current.some((entry) => entry.date !== null && entry.date > newest)
-  ) {
+  // New entries go on top, over the ones the base had: several may share a day.
+  const added = current.length - earlier.length;
+  const same = (a: Entry | undefined, b: Entry) => a?.date === b.date && a?.summary === b.summary;
+  const onTop = added > 0 && earlier.every((entry, index) => same(current[added + index], entry));
+  if (textFingerprint(before.content) !== textFingerprint(now.body) && !onTop) {
     problems.push(
       `${shownAs}: the text changed since ${revision.slice(0, 12)} without a new dated entry; add one at the top of "updates" with the date the change takes effect and what changed.`,
     );

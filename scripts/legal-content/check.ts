@@ -10,7 +10,7 @@ import {
 import { legalShortcodes } from "../../src/components/legal-shortcodes";
 import { site } from "../../src/site";
 import { siteSettings } from "../../config/env";
-import { baseRevision, historySince } from "./policy-history";
+import { baseRevision, historySince } from "./history";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -53,7 +53,10 @@ export function checkLegalContent(
     problems.push(...frontmatterProblems(file, result.frontmatter));
     problems.push(...historyProblems(file, result.frontmatter, result.body));
     const revision = base(result.file);
-    if (revision) problems.push(...historySince(result.file, file, { frontmatter: result.frontmatter ?? {}, body: result.body }, revision));
+    if (revision)
+      problems.push(
+        ...historySince(result.file, file, { frontmatter: result.frontmatter ?? {}, body: result.body }, revision),
+      );
     const slug = result.frontmatter?.slug;
     if (typeof slug === "string") {
       slugs.push({ file, slug });
