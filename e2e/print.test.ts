@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import matter from "gray-matter";
 import { setUpSuite, viewports } from "./support";
 
 jest.setTimeout(60_000);
@@ -9,8 +12,15 @@ const suite = setUpSuite();
  * carry the record of changes, which the screen keeps behind a closed
  * "What changed" disclosure.
  */
+/** The policies that have a record of changes to show, by route. */
+const folder = path.resolve(__dirname, "../content/legal");
+const withRecord = readdirSync(folder)
+  .map((name) => matter(readFileSync(path.join(folder, name), "utf8")).data)
+  .filter((data) => Array.isArray(data.updates) && data.updates.length > 0)
+  .map((data) => `/${data.slug}/`);
+
 describe("a policy printed", () => {
-  it.each(["/privacy-policy/", "/terms-of-service/"])("shows %s's record of changes, open", async (route) => {
+  it.each(withRecord)("shows %s's record of changes, open", async (route) => {
     const page = await suite.browser.newPage({ viewport: viewports.desktop });
     await page.goto(`${suite.site.url}${route}`);
     const disclosure = page.locator("details", { has: page.locator("summary", { hasText: "What changed" }) });
