@@ -184,7 +184,7 @@ describe("historyProblems", () => {
     expect(problem).toContain('Replace "updates" and "fingerprint" in its frontmatter with these lines');
     expect(problem).toMatch(
       new RegExp(
-        `\\n\\nupdates:\\n  - date: \\d{4}-\\d\\d-\\d\\d\\n    summary: <what changed, in a sentence or two>\\nfingerprint: ${textFingerprint(`${body}\nA new sentence.\n`)}$`,
+        `\\n\\nupdates:\\n  - date: \\d{4}-\\d\\d-\\d\\d\\n    summary: >-\\n      <what changed, in a sentence or two>\\nfingerprint: ${textFingerprint(`${body}\nA new sentence.\n`)}$`,
       ),
     );
   });

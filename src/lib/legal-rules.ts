@@ -136,9 +136,16 @@ export function historyProblems(file: string, frontmatter: unknown, body: string
   const latest = today();
   updates.forEach((entry: unknown, index) => {
     const where = `${file}: entry ${index + 1} of "updates"`;
-    const { date, summary } = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+    const given = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+    const { date, summary } = given;
     const at = isoDate(date);
     if (at === null) problems.push(`${where} needs a "date" written as YYYY-MM-DD (got "${String(date)}").`);
+    // A summary written after "summary:" on one line that holds a quotation mark or a colon reads as other fields.
+    for (const field of Object.keys(given).filter((name) => name !== "date" && name !== "summary")) {
+      problems.push(
+        `${where} has a field "${field}" besides "date" and "summary": part of its summary, it seems. Write the summary on the lines under "summary: >-", indented, as the check prints it.`,
+      );
+    }
     if (typeof summary !== "string" || summary.trim() === "") {
       problems.push(`${where} needs a "summary": what changed, in a sentence or two.`);
     } else if (placeholder.test(summary)) {
@@ -185,19 +192,30 @@ export function suggestedRecord(updates: readonly unknown[], fingerprint: string
   ];
   const lines = entries.flatMap((entry) => [
     `  - date: ${isoDate(entry?.date) ?? String(entry?.date)}`,
-    `    summary: ${yamlText(String(entry?.summary ?? ""))}`,
+    ...summaryLines(String(entry?.summary ?? "")),
   ]);
   return ["updates:", ...lines, `fingerprint: ${fingerprint}`].join("\n");
 }
 
-/** A YAML scalar for a summary: as written where YAML reads it back as the same text, else double-quoted (JSON). */
-function yamlText(text: string): string {
+/**
+ * A summary as YAML: a folded block (`>-`), its text on the lines below, where quotation marks, colons and the like
+ * need no escaping, so an editor can write anything in place of the placeholder. Double-quoted (JSON) in the rare
+ * case the block would not read back as the same text.
+ */
+function summaryLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const word of text.trim().split(" ")) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + 1 + word.length <= 100) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  const block = ["    summary: >-", ...lines.map((line) => `      ${line}`)];
   try {
-    if (matter(`---\nsummary: ${text}\n---\n`).data.summary === text) return text;
+    if (matter(`---\n${block.join("\n")}\n---\n`).data.summary === text) return block;
   } catch {
     // Not YAML as written: quoted below.
   }
-  return JSON.stringify(text);
+  return [`    summary: ${JSON.stringify(text)}`];
 }
 
 /** Problems with a file's frontmatter, each naming the file and the field. */

@@ -89,7 +89,7 @@ describe("the record of a policy's changes", () => {
       /^test\/fixtures\/legal\/changed-text\/privacy-policy\.mdx: the text changed since its last dated entry \(2026-11-23\)\. Replace "updates" and "fingerprint" in its frontmatter with these lines, then write what changed in place of the placeholder/,
     );
     expect(problem!.slice(problem!.indexOf("\n\n") + 2)).toBe(
-      `updates:\n  - date: ${today}\n    summary: <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: We explain the confirmation e-mail.\nfingerprint: ${textFingerprint(matter(readFileSync(changed, "utf8")).content)}`,
+      `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: >-\n      We explain the confirmation e-mail.\nfingerprint: ${textFingerprint(matter(readFileSync(changed, "utf8")).content)}`,
     );
   });
 
@@ -114,9 +114,12 @@ describe("the record of a policy's changes", () => {
       const pasted = source.replace(/^updates:\n(?: {2}.*\n)*fingerprint: .*$/m, printed);
       writeFileSync(file, pasted);
       expect(run().stderr).toMatch(/entry 1 of "updates" still has a placeholder in its "summary"/);
-      writeFileSync(file, pasted.replace("<what changed, in a sentence or two>", "We ask for your favourite colour."));
+      // Whatever the summary holds (quotation marks, a colon), written where the placeholder was, it is read as written.
+      const summary = 'We ask for your "favourite" colour: one word.';
+      writeFileSync(file, pasted.replace("<what changed, in a sentence or two>", summary));
       const passed = run();
       expect([passed.status, passed.stdout]).toEqual([0, "1 policies checked: nothing to fix.\n"]);
+      expect(matter(readFileSync(file, "utf8")).data.updates[0].summary).toBe(summary);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -180,6 +183,8 @@ describe("the record of a policy's changes", () => {
     ["dated after today", "  - date: 2999-01-01\n    summary: a\n", /entry 1 of "updates" \(2999-01-01\) is after today/],
     ["with the suggested placeholder", '  - date: 2026-01-01\n    summary: "<what changed, in a sentence or two>"\n', /entry 1 of "updates" still has a placeholder/],
     ["with a summary left to do", "  - date: 2026-01-01\n    summary: TODO\n", /entry 1 of "updates" still has a placeholder/],
+    // Quoted, then more words with a colon: YAML reads a short summary and a field named after the rest.
+    ['with a summary YAML split in two', '  - date: 2026-01-01\n    summary: "Changes" now says: more\n', /entry 1 of "updates" has a field "now says" besides "date" and "summary"/],
     ["before the effective date", "  - date: 2025-01-01\n    summary: a\n", /must be later than the effective date \(2025-06-01\)/],
     ["without a summary", "  - date: 2026-01-01\n", /entry 1 of "updates" needs a "summary"/],
     ["with a date in words", "  - date: January 1, 2026\n    summary: a\n", /needs a "date" written as YYYY-MM-DD \(got "January 1, 2026"\)/],
