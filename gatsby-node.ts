@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
 import { runAfterBuild } from "./after-build/steps";
-import { placeholderVerificationToken, readEnv } from "./config/env";
+import { placeholderController, placeholderVerificationToken, readEnv } from "./config/env";
 import { duplicateSlugProblems, frontmatterProblems, historyProblems, sectionProblems } from "./src/lib/legal-rules";
 
 const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");
@@ -43,14 +43,24 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
   }
 };
 
-/** A Netlify production deploy must carry the real verification token; local builds get a placeholder. */
+/**
+ * A Netlify production deploy must carry the real verification token and name who controls the data the waitlist
+ * keeps (the Privacy Policy shows them); local builds get placeholders, with a warning.
+ */
 export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
   const env = readEnv();
-  if (env.TIKTOK_SITE_VERIFICATION !== placeholderVerificationToken) return;
-  const message =
-    "TIKTOK_SITE_VERIFICATION is not set: the legal pages carry a placeholder verification token. Set it to the token from the developer portal.";
-  if (env.CONTEXT === "production") reporter.panic(message);
-  else reporter.warn(message);
+  const missing = [
+    env.TIKTOK_SITE_VERIFICATION === placeholderVerificationToken &&
+      "TIKTOK_SITE_VERIFICATION is not set: the legal pages carry a placeholder verification token. Set it to the token from the developer portal.",
+    env.CONTROLLER_NAME === placeholderController.name &&
+      "CONTROLLER_NAME is not set: the Privacy Policy names a placeholder as the controller. Set it to the legal name of the company that runs the site.",
+    env.CONTROLLER_ADDRESS === placeholderController.address &&
+      "CONTROLLER_ADDRESS is not set: the Privacy Policy gives a placeholder for the controller's postal address. Set it to that address, on one line.",
+  ].filter((message): message is string => Boolean(message));
+  for (const message of missing) {
+    if (env.CONTEXT === "production") reporter.panic(message);
+    else reporter.warn(message);
+  }
 };
 
 /** Every legal page's frontmatter is typed and required, so a query can never return a half-filled policy. */
@@ -65,6 +75,8 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
       siteUrl: String!
       contactEmail: String!
       siteVerificationToken: String!
+      controllerName: String!
+      controllerAddress: String!
       favicon: String!
     }
     type Mdx implements Node {

@@ -18,6 +18,11 @@ export type EnvSource = Readonly<Record<string, string | undefined>>;
 
 const minSecretLength = 32;
 export const placeholderVerificationToken = "set-TIKTOK_SITE_VERIFICATION-at-build-time";
+/** What the policies name as the controller until CONTROLLER_NAME and CONTROLLER_ADDRESS are set (never in production). */
+export const placeholderController = {
+  name: "[the company that runs this site: set CONTROLLER_NAME]",
+  address: "[its postal address: set CONTROLLER_ADDRESS]",
+} as const;
 const defaultContactEmail = "hello@jointandem.app";
 const root = path.resolve(__dirname, "..");
 
@@ -86,11 +91,34 @@ const variables = {
     usedFor:
       'Build time: the developer portal\'s site verification token, in a `<meta name="tiktok-developers-site-verification">` tag on the two legal pages only. Without it the build warns; a Netlify production build fails.',
   },
+  CONTROLLER_NAME: {
+    schema: text
+      .max(200)
+      .regex(/^[^<>{}\p{Cc}]+$/u)
+      .optional()
+      .transform((value) => value ?? placeholderController.name),
+    expected: "the legal name of the company or person that runs the site (one line, up to 200 characters, no < > { })",
+    defaultText: "a placeholder",
+    usedFor:
+      "Build time: who the Privacy Policy names as the controller of the personal information, such as `Tandem Labs GmbH`. Without it the build warns; a Netlify production build fails.",
+  },
+  CONTROLLER_ADDRESS: {
+    schema: text
+      .max(300)
+      .regex(/^[^<>{}\p{Cc}]+$/u)
+      .optional()
+      .transform((value) => value ?? placeholderController.address),
+    expected: "a postal address on one line, its parts separated by commas (up to 300 characters, no < > { })",
+    defaultText: "a placeholder",
+    usedFor:
+      "Build time: the controller's postal address in the Privacy Policy, such as `Example Street 1, 10115 Berlin, Germany`. Without it the build warns; a Netlify production build fails.",
+  },
   CONTEXT: {
     schema: text.optional(),
     expected: "Netlify's build context, such as production",
     defaultText: "set by Netlify",
-    usedFor: "Build time: `production` makes a missing `TIKTOK_SITE_VERIFICATION` fail the build.",
+    usedFor:
+      "Build time: `production` makes a missing `TIKTOK_SITE_VERIFICATION`, `CONTROLLER_NAME` or `CONTROLLER_ADDRESS` fail the build.",
   },
   AFTER_BUILD_SKIP: {
     schema: z
@@ -335,6 +363,8 @@ export function siteSettings(env: Env = readEnv()) {
     siteUrl: env.SITE_URL,
     contactEmail: env.CONTACT_EMAIL,
     siteVerificationToken: env.TIKTOK_SITE_VERIFICATION,
+    controllerName: env.CONTROLLER_NAME,
+    controllerAddress: env.CONTROLLER_ADDRESS,
   };
 }
 

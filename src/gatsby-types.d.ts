@@ -1986,6 +1986,8 @@ type SitePluginSortInput = {
 
 type SiteSiteMetadata = {
   readonly contactEmail: Scalars['String'];
+  readonly controllerAddress: Scalars['String'];
+  readonly controllerName: Scalars['String'];
   readonly description: Scalars['String'];
   readonly favicon: Scalars['String'];
   readonly siteUrl: Scalars['String'];
@@ -1995,6 +1997,8 @@ type SiteSiteMetadata = {
 
 type SiteSiteMetadataFieldSelector = {
   readonly contactEmail: InputMaybe<FieldSelectorEnum>;
+  readonly controllerAddress: InputMaybe<FieldSelectorEnum>;
+  readonly controllerName: InputMaybe<FieldSelectorEnum>;
   readonly description: InputMaybe<FieldSelectorEnum>;
   readonly favicon: InputMaybe<FieldSelectorEnum>;
   readonly siteUrl: InputMaybe<FieldSelectorEnum>;
@@ -2004,6 +2008,8 @@ type SiteSiteMetadataFieldSelector = {
 
 type SiteSiteMetadataFilterInput = {
   readonly contactEmail: InputMaybe<StringQueryOperatorInput>;
+  readonly controllerAddress: InputMaybe<StringQueryOperatorInput>;
+  readonly controllerName: InputMaybe<StringQueryOperatorInput>;
   readonly description: InputMaybe<StringQueryOperatorInput>;
   readonly favicon: InputMaybe<StringQueryOperatorInput>;
   readonly siteUrl: InputMaybe<StringQueryOperatorInput>;
@@ -2013,6 +2019,8 @@ type SiteSiteMetadataFilterInput = {
 
 type SiteSiteMetadataSortInput = {
   readonly contactEmail: InputMaybe<SortOrderEnum>;
+  readonly controllerAddress: InputMaybe<SortOrderEnum>;
+  readonly controllerName: InputMaybe<SortOrderEnum>;
   readonly description: InputMaybe<SortOrderEnum>;
   readonly favicon: InputMaybe<SortOrderEnum>;
   readonly siteUrl: InputMaybe<SortOrderEnum>;
@@ -2059,7 +2067,7 @@ type LegalPageQuery = { readonly mdx: { readonly tableOfContents: Record<string,
 type SiteSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-type SiteSettingsQuery = { readonly site: { readonly siteMetadata: { readonly siteUrl: string, readonly contactEmail: string, readonly siteVerificationToken: string, readonly favicon: string } } | null };
+type SiteSettingsQuery = { readonly site: { readonly siteMetadata: { readonly siteUrl: string, readonly contactEmail: string, readonly siteVerificationToken: string, readonly controllerName: string, readonly controllerAddress: string, readonly favicon: string } } | null };
 
 type LegalPagesQueryVariables = Exact<{ [key: string]: never; }>;
 

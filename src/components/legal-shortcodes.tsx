@@ -17,6 +17,16 @@ export function ContactEmail() {
   return <a href={`mailto:${contactEmail}`}>{contactEmail}</a>;
 }
 
+/** The controller of the personal information (CONTROLLER_NAME, CONTROLLER_ADDRESS): who the policy binds, and where. */
+export function Controller() {
+  const { controllerName, controllerAddress } = useSiteSettings();
+  return (
+    <>
+      {controllerName}, {controllerAddress}
+    </>
+  );
+}
+
 export function SiteUrl() {
   const { siteUrl } = useSiteSettings();
   return <a href={`${siteUrl}/`}>{siteUrl.replace(/^https?:\/\//, "")}</a>;
@@ -59,6 +69,7 @@ export function TermsLink() {
 export const legalShortcodes = {
   SiteName,
   ContactEmail,
+  Controller,
   SiteUrl,
   GroupCap,
   MinimumAge,

@@ -7,6 +7,9 @@ export interface SiteSettings {
   contactEmail: string;
   /** The developer portal's verification token (TIKTOK_SITE_VERIFICATION), or a placeholder. */
   siteVerificationToken: string;
+  /** Who controls the personal information the site keeps (CONTROLLER_NAME), and its postal address. */
+  controllerName: string;
+  controllerAddress: string;
   /** The favicon as a data: URI: one request fewer on every first visit. */
   favicon: string;
 }
@@ -20,6 +23,8 @@ export function useSiteSettings(): SiteSettings {
           siteUrl
           contactEmail
           siteVerificationToken
+          controllerName
+          controllerAddress
           favicon
         }
       }

@@ -3,6 +3,7 @@ import path from "node:path";
 import matter from "gray-matter";
 import { builtPage } from "./built-page";
 import { isoDate, requiredSections } from "../../src/lib/legal-rules";
+import { siteSettings } from "../../config/env";
 
 /** The dated changes the policy's own file gives, newest first, as YYYY-MM-DD. */
 function updatesOf(slug: string): { date: string; summary: string }[] {
@@ -102,5 +103,25 @@ describe("the Privacy Policy", () => {
     expect(text).toContain("We collect the e-mail address you give us");
     expect(text).toContain("Early access to Tandem is free");
     expect(text).toMatch(/prices and terms are not set yet; we will show them clearly before anyone pays/);
+  });
+});
+
+describe("public/privacy-policy/index.html", () => {
+  const doc = builtPage("/privacy-policy/");
+  const text = (doc.querySelector("main")?.textContent ?? "").replace(/\s+/g, " ");
+
+  it("names the controller from the build's settings, with its postal address, and where it is met again", () => {
+    const { controllerName, controllerAddress } = siteSettings();
+    const controller = `${controllerName}, ${controllerAddress}`;
+    expect(text).toContain(`The controller of your personal information`);
+    expect(text).toContain(`is ${controller}.`);
+    expect(text).toContain(`or by post to ${controller}.`);
+  });
+
+  it("names the legal bases, the processors and the safeguard for transfers to the United States", () => {
+    expect(text).toMatch(/your consent .*Art\. 6\(1\)\(a\) GDPR/);
+    expect(text).toMatch(/our legitimate interest .*Art\. 6\(1\)\(f\)/);
+    expect(text).toContain("Netlify, Inc. (United States)");
+    expect(text).toMatch(/Standard Contractual Clauses/);
   });
 });
