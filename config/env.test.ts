@@ -88,7 +88,17 @@ describe("readEnv", () => {
     [
       "TIKTOK_SITE_VERIFICATION",
       'x"><script>',
-      "TIKTOK_SITE_VERIFICATION must be the token from the developer portal (letters, digits, '.', '-' and '_') (got \"x\"><script>\").",
+      "TIKTOK_SITE_VERIFICATION must be the token from the developer portal (letters, digits, '.', '-' and '_') (got \"x\\\"><script>\").",
+    ],
+    [
+      "CONTROLLER_NAME",
+      "Tandem <script>",
+      'CONTROLLER_NAME must be the legal name of the company or person that runs the site (one line, up to 200 characters, no < > { }) (got "Tandem <script>").',
+    ],
+    [
+      "CONTROLLER_ADDRESS",
+      "Example Street 1\n10115 Berlin",
+      'CONTROLLER_ADDRESS must be a postal address on one line, its parts separated by commas (up to 300 characters, no < > { }) (got "Example Street 1\\n10115 Berlin").',
     ],
     [
       "NETLIFY_API_URL",
@@ -98,6 +108,8 @@ describe("readEnv", () => {
     ["URL", "not a url", 'URL must be an http:// or https:// URL (got "not a url").'],
   ])("refuses %s=%j in one line that names it", (name, value, message) => {
     expect(problem({ [name]: value })).toBe(message);
+    // What was given is quoted as a JSON string, so a line break in it cannot break the line.
+    expect(message).not.toContain("\n");
   });
 
   it.each([

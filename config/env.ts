@@ -59,6 +59,12 @@ function isUrl(value: string, protocols: RegExp): boolean {
   }
 }
 const httpUrl = text.refine((value) => isUrl(value, /^https?:$/));
+/** One line of text a page shows as it is: no control characters, nothing that reads as markup. */
+const oneLine = (max: number) =>
+  text
+    .max(max)
+    .regex(/^[^<>{}\p{Cc}]+$/u)
+    .optional();
 const projectPath = (fallback: string) => text.optional().transform((value) => path.resolve(root, value ?? fallback));
 
 const variables = {
@@ -92,22 +98,14 @@ const variables = {
       'Build time: the developer portal\'s site verification token, in a `<meta name="tiktok-developers-site-verification">` tag on the two legal pages only. Without it the build warns; a Netlify production build fails.',
   },
   CONTROLLER_NAME: {
-    schema: text
-      .max(200)
-      .regex(/^[^<>{}\p{Cc}]+$/u)
-      .optional()
-      .transform((value) => value ?? placeholderController.name),
+    schema: oneLine(200).transform((value) => value ?? placeholderController.name),
     expected: "the legal name of the company or person that runs the site (one line, up to 200 characters, no < > { })",
     defaultText: "a placeholder",
     usedFor:
       "Build time: who the Privacy Policy names as the controller of the personal information, such as `Tandem Labs GmbH`. Without it the build warns; a Netlify production build fails.",
   },
   CONTROLLER_ADDRESS: {
-    schema: text
-      .max(300)
-      .regex(/^[^<>{}\p{Cc}]+$/u)
-      .optional()
-      .transform((value) => value ?? placeholderController.address),
+    schema: oneLine(300).transform((value) => value ?? placeholderController.address),
     expected: "a postal address on one line, its parts separated by commas (up to 300 characters, no < > { })",
     defaultText: "a placeholder",
     usedFor:
@@ -323,7 +321,7 @@ export const configurationRows = Object.entries(variables).map(([name, variable]
 
 function problemLine(name: EnvName, raw: string | undefined): string {
   const variable: Variable = variables[name];
-  const got = variable.secret ? `got ${raw?.trim().length ?? 0} characters` : `got "${raw}"`;
+  const got = variable.secret ? `got ${raw?.trim().length ?? 0} characters` : `got ${JSON.stringify(raw)}`;
   return `${name} must be ${variable.expected} (${got})${variable.hint ? `; ${variable.hint}` : "."}`;
 }
 
