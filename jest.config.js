@@ -4,11 +4,15 @@
 // in public/, and "e2e" drives Chromium against it through the project's own
 // server. Both run after the build (see npm test).
 const shared = {
-  transform: { "^.+\\.[jt]sx?$": "<rootDir>/jest-preprocess.js" },
+  // .mts: the Netlify functions are ES modules, as Lambda loads them with require(esm) off.
+  transform: { "^.+\\.(?:[jt]sx?|mts)$": "<rootDir>/jest-preprocess.js" },
+  moduleFileExtensions: ["js", "mjs", "cjs", "jsx", "ts", "tsx", "mts", "json", "node"],
   moduleNameMapper: {
     "\\.css$": "identity-obj-proxy",
     // @netlify/api is ESM only; Babel compiles it for Jest but for this one file (see the stand-in).
     "^\\./open_api\\.js$": "<rootDir>/test/support/netlify-open-api.cjs",
+    // A function is imported as TypeScript writes it (waitlist-signup.mjs), and is a .mts file.
+    "^(.*/netlify/functions/[\\w-]+)\\.mjs$": "$1.mts",
   },
   testPathIgnorePatterns: ["/node_modules/", "/\\.cache/", "/public/"],
   transformIgnorePatterns: [

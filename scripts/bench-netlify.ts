@@ -62,10 +62,10 @@ async function main() {
     WAITLIST_LEAVE_RATE_LIMIT: "1000000",
   });
   // Imported once the environment is Netlify's: the functions open their waitlist from it.
-  const signup = (await import("../netlify/functions/waitlist-signup")).default as Handler;
-  const leave = (await import("../netlify/functions/waitlist-leave")).default as Handler;
-  const confirm = (await import("../netlify/functions/waitlist-confirm")).default as Handler;
-  const sweep = (await import("../netlify/functions/waitlist-sweep")).default as () => Promise<Response>;
+  const signup = (await import("../netlify/functions/waitlist-signup.mjs")).default as Handler;
+  const leave = (await import("../netlify/functions/waitlist-leave.mjs")).default as Handler;
+  const confirm = (await import("../netlify/functions/waitlist-confirm.mjs")).default as Handler;
+  const sweep = (await import("../netlify/functions/waitlist-sweep.mjs")).default as () => Promise<Response>;
   const store = new BlobsStore(blobs.store());
 
   /** One function call as Netlify makes it: its reply, then its waitUntil work, all within the 60 s limit. */

@@ -1,5 +1,5 @@
 import { domainToASCII } from "node:url";
-import isEmail from "validator/lib/isEmail";
+import isEmail from "validator/lib/isEmail.js";
 
 const maxEmailLength = 254;
 const maxLocalPartLength = 64;

@@ -2,9 +2,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Config, Context } from "@netlify/functions";
-import * as confirm from "../../netlify/functions/waitlist-confirm";
-import * as leave from "../../netlify/functions/waitlist-leave";
-import * as signup from "../../netlify/functions/waitlist-signup";
+import * as confirm from "../../netlify/functions/waitlist-confirm.mjs";
+import * as leave from "../../netlify/functions/waitlist-leave.mjs";
+import * as signup from "../../netlify/functions/waitlist-signup.mjs";
 
 /** The functions Netlify routes requests to, with their in-source config. */
 export const routedFunctions = [

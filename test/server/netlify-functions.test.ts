@@ -3,10 +3,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Context } from "@netlify/functions";
 import { parse } from "smol-toml";
-import { config as confirmConfig } from "../../netlify/functions/waitlist-confirm";
-import leave, { config as leaveConfig } from "../../netlify/functions/waitlist-leave";
-import signup, { config as signupConfig } from "../../netlify/functions/waitlist-signup";
-import sweep, { config as sweepConfig } from "../../netlify/functions/waitlist-sweep";
+import { config as confirmConfig } from "../../netlify/functions/waitlist-confirm.mjs";
+import leave, { config as leaveConfig } from "../../netlify/functions/waitlist-leave.mjs";
+import signup, { config as signupConfig } from "../../netlify/functions/waitlist-signup.mjs";
+import sweep, { config as sweepConfig } from "../../netlify/functions/waitlist-sweep.mjs";
 import { readEnv } from "../../config/env";
 import { BlobsStore } from "../../waitlist/blobs-store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
@@ -367,10 +367,10 @@ describe("Netlify's configuration", () => {
 
   it("has no function an event or a forged request could trigger: the form's POST is the signup function itself", () => {
     expect(readdirSync(path.join(root, toml.functions.directory)).sort()).toEqual([
-      "waitlist-confirm.ts",
-      "waitlist-leave.ts",
-      "waitlist-signup.ts",
-      "waitlist-sweep.ts",
+      "waitlist-confirm.mts",
+      "waitlist-leave.mts",
+      "waitlist-signup.mts",
+      "waitlist-sweep.mts",
     ]);
     expect(routes(signupConfig, "POST", "/")).toBe(true);
     expect(routes(signupConfig, "GET", "/")).toBe(false);

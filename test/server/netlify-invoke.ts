@@ -7,7 +7,7 @@ import type { Context } from "@netlify/functions";
 
 async function main() {
   const [name, method, url, body] = process.argv.slice(2);
-  const { default: handler } = (await import(path.join(__dirname, "../../netlify/functions", name!))) as {
+  const { default: handler } = (await import(path.join(__dirname, "../../netlify/functions", `${name!}.mts`))) as {
     default: (request: Request, context: Context) => Promise<Response>;
   };
   const pending: Promise<unknown>[] = [];
