@@ -107,16 +107,21 @@ describe("pages of a build and Netlify's _headers", () => {
     expect(htmlPages(dir).map((page) => page.routes)).toEqual([["/404.html"], ["/"], ["/privacy-policy/"]]);
   });
 
-  it("writes the security headers once for all paths and one CSP per page, after the place of the adapter's rules", () => {
+  it("writes the security headers once for all paths, one CSP per page and one Cache-Control per file, between the adapter's markers", () => {
     const file = netlifyHeaders(dir);
-    expect(file.startsWith("# gatsby-adapter-netlify start\n# gatsby-adapter-netlify end\n/*\n")).toBe(true);
+    expect(file.startsWith("# gatsby-adapter-netlify start\n/*\n")).toBe(true);
+    expect(file.endsWith("\n# gatsby-adapter-netlify end\n")).toBe(true);
     const rules = file
       .trim()
-      .split(/\n(?=\/)/)
-      .slice(1);
+      .split("\n")
+      .slice(1, -1)
+      .join("\n")
+      .split(/\n(?=\/)/);
     expect(rules[0]).toMatch(/^\/\*\n {2}strict-transport-security: max-age=63072000; includeSubDomains; preload\n/);
     expect(rules[0]).not.toContain("content-security-policy");
+    // On /* it would be a second value for every file that has its own.
     expect(rules[0]).not.toContain("cache-control");
+    expect(file).toContain("/favicon.svg\n  cache-control: public, max-age=0, must-revalidate");
     const csp = (route: string) =>
       rules.find((rule) => rule.startsWith(`${route}\n`))!.match(/content-security-policy: (.*)/)![1];
     expect(csp("/")).toContain(sha256("a()"));

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
+import { isPrivatePath } from "./private-files";
 
 /*
  * Every HTTP header the site sends, in one place: Netlify gets them through
@@ -34,7 +35,7 @@ export const securityHeaders: Readonly<Record<string, string>> = {
   "X-Frame-Options": "DENY",
   "Referrer-Policy": "strict-origin-when-cross-origin",
   // The XSS auditor it once switched on is gone from every browser, and could leak what a page holds; Gatsby's
-  // Netlify adapter still sends "1; mode=block" on every path, which this value overrides there (netlifyHeaders).
+  // default, "1; mode=block", never reaches _headers (after-build/netlify-adapter.ts).
   "X-XSS-Protection": "0",
   "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
   "Cross-Origin-Opener-Policy": "same-origin",
@@ -133,38 +134,77 @@ export function htmlPages(publicDir: string): HtmlPage[] {
 }
 
 /**
- * Where gatsby-adapter-netlify writes its own rules into _headers, after the
+ * Where gatsby-adapter-netlify writes its rules into _headers, after the
  * build: between these two lines when the file has them, else at its end.
  */
 export const adapterMarkers = ["# gatsby-adapter-netlify start", "# gatsby-adapter-netlify end"] as const;
 
+/** One rule of Netlify's _headers: a path pattern and what every path it matches gets. */
+export interface HeaderRule {
+  path: string;
+  headers: Record<string, string>;
+}
+
 /**
- * Netlify's _headers file for a build (https://docs.netlify.com/routing/headers/).
- *
- * On Netlify, gatsby-adapter-netlify adds Gatsby's own rules to this file
- * after the build: on /* a Referrer-Policy of its own, an X-XSS-Protection,
- * a Cache-Control for every path. Netlify applies every rule that matches a
- * path, and where two set the same header, the later one's value is sent
- * (@netlify/headers' headersForPath, what netlify dev runs). So the adapter's
- * block comes first, between its markers, and the site's rules after it,
- * with names in lower case as the adapter writes them: a name that differs
- * only in case would be another header to the file's parser. The build test
- * runs Netlify's own code over the result and checks it against npm start.
+ * Every rule of Netlify's _headers for a build (https://docs.netlify.com/routing/headers/),
+ * such that no two rules that match one path set one header: Netlify does not
+ * document which value it sends then, and is known to send both. So Cache-Control
+ * is never on /*: each page, each data file and each other file gets its own,
+ * and hashed bundles and static/ theirs. The same values npm start sends.
+ */
+export function headerRules(publicDir: string): HeaderRule[] {
+  const rules: HeaderRule[] = [{ path: "/*", headers: { ...securityHeaders } }];
+  const pages = htmlPages(publicDir);
+  for (const page of pages) {
+    const headers = htmlHeaders(readFileSync(page.file, "utf8"));
+    for (const route of page.routes) rules.push({ path: route, headers });
+  }
+  rules.push({ path: "/page-data/*", headers: { "Cache-Control": revalidate } });
+  rules.push({ path: "/static/*", headers: { "Cache-Control": immutable } });
+  const pageFiles = new Set(pages.map((page) => page.file));
+  for (const urlPath of servedFiles(publicDir)) {
+    if (urlPath.startsWith("/page-data/") || urlPath.startsWith("/static/")) continue;
+    if (pageFiles.has(path.join(publicDir, urlPath))) continue;
+    rules.push({ path: urlPath, headers: { "Cache-Control": cacheControlFor(urlPath) } });
+  }
+  return rules;
+}
+
+/** The URL path of every file a visitor may fetch: not a private one, not a compressed copy of another. */
+function servedFiles(publicDir: string): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(file);
+        continue;
+      }
+      const urlPath = `/${path.relative(publicDir, file).split(path.sep).join("/")}`;
+      if (isPrivatePath(urlPath) || /\.(br|gz)$/.test(urlPath)) continue;
+      files.push(urlPath);
+    }
+  };
+  walk(publicDir);
+  return files;
+}
+
+/** Rules as _headers writes them: header names in lower case, as the adapter writes them. */
+export function headersFileText(rules: HeaderRule[]): string {
+  return rules
+    .map(({ path: pattern, headers }) =>
+      [pattern, ...Object.entries(headers).map(([name, value]) => `  ${name.toLowerCase()}: ${value}`)].join("\n"),
+    )
+    .join("\n");
+}
+
+/**
+ * Netlify's _headers for a build. On a Netlify build, gatsby-adapter-netlify
+ * then writes its rules between the markers; the adapter the site configures
+ * (after-build/netlify-adapter.ts) hands it these same rules in place of
+ * Gatsby's defaults, whose /* sets Cache-Control, Referrer-Policy and
+ * X-XSS-Protection to values that differ from the site's.
  */
 export function netlifyHeaders(publicDir: string): string {
-  const rules: [string, Record<string, string>][] = [["/*", { ...securityHeaders }]];
-  for (const page of htmlPages(publicDir)) {
-    const headers = htmlHeaders(readFileSync(page.file, "utf8"));
-    for (const route of page.routes) rules.push([route, headers]);
-  }
-  rules.push(["/page-data/*", { "Cache-Control": revalidate }]);
-  rules.push(["/static/*", { "Cache-Control": immutable }]);
-  for (const name of readdirSync(publicDir).sort()) {
-    if (hashedAsset.test(`/${name}`)) rules.push([`/${name}`, { "Cache-Control": immutable }]);
-  }
-  return `${adapterMarkers.join("\n")}\n${rules
-    .map(([route, headers]) =>
-      [route, ...Object.entries(headers).map(([name, value]) => `  ${name.toLowerCase()}: ${value}`)].join("\n"),
-    )
-    .join("\n")}\n`;
+  return `${adapterMarkers[0]}\n${headersFileText(headerRules(publicDir))}\n${adapterMarkers[1]}\n`;
 }

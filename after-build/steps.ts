@@ -55,7 +55,7 @@ export const afterBuildSteps: readonly AfterBuildStep[] = [
   },
   {
     name: "headers",
-    why: "Netlify's _headers: each page's CSP holds the hashes of the final HTML's inline code; after the adapter's rules.",
+    why: "Netlify's _headers: each page's CSP holds the hashes of the final HTML's inline code.",
     rewritesGatsbyOutput: false,
     run(publicDir) {
       writeFileSync(path.join(publicDir, "_headers"), netlifyHeaders(publicDir));

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
-import { adapterMarkers, securityHeaders } from "../../after-build/headers";
+import { adapterMarkers, netlifyHeaders, securityHeaders } from "../../after-build/headers";
 import { request, serveBuildForSuite } from "../server/harness";
 
 /*
@@ -47,6 +47,24 @@ const onNetlify = JSON.parse(
   }),
 ) as Record<string, Record<string, string>>;
 
+/** Every path a visitor may ask for: each file of the build, and each folder that holds a page. */
+function everyPath(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const file = path.join(at, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else {
+        const urlPath = `/${path.relative(dir, file).split(path.sep).join("/")}`;
+        found.push(urlPath);
+        if (entry.name === "index.html") found.push(urlPath.slice(0, -"index.html".length));
+      }
+    }
+  };
+  walk(dir);
+  return found;
+}
+
 /** Header names are one header whatever their case: lower case, and no name twice. */
 function lowerCased(headers: Record<string, string>): Record<string, string> {
   const lower: Record<string, string> = {};
@@ -64,10 +82,11 @@ function fileOf(route: string): string {
 describe("the build as Netlify builds it", () => {
   const headersFile = readFileSync(path.join(publicDir, "_headers"), "utf8");
 
-  it("ran Gatsby's Netlify adapter from the project's own dependencies, not one installed mid-build", () => {
+  it("ran Gatsby's Netlify adapter from the project's own dependencies, which wrote the site's rules", () => {
     const [start, end] = adapterMarkers;
-    const block = headersFile.slice(headersFile.indexOf(start), headersFile.indexOf(end));
-    expect(block).toMatch(/^\/\*\n {2}cache-control: /m);
+    const block = headersFile.slice(headersFile.indexOf(start), headersFile.indexOf(end) + end.length + 1);
+    expect(headersFile.trim()).toBe(block.trim());
+    expect(block).toBe(netlifyHeaders(publicDir).replace(`\n${end}`, `\n\n${end}`));
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
       dependencies: Record<string, string>;
     };
@@ -76,8 +95,30 @@ describe("the build as Netlify builds it", () => {
     expect(existsSync(path.join(root, ".cache", "adapters"))).toBe(false);
   });
 
-  it("puts the site's rules after the adapter's, so that where both set a header, the site's is sent", () => {
-    expect(headersFile.indexOf(adapterMarkers[1])).toBeLessThan(headersFile.indexOf("\n/\n"));
+  it("never has two rules that match one path set one header to two values, for any path of the build", () => {
+    const rules = JSON.parse(
+      execFileSync(process.execPath, [path.join(root, "test/support/netlify-header-rules.mjs"), publicDir], {
+        encoding: "utf8",
+      }),
+    ) as { for: string; pattern: string; values: Record<string, string> }[];
+    const matchers = rules.map((rule) => ({ ...rule, regExp: new RegExp(rule.pattern) }));
+    const conflicts: string[] = [];
+    for (const pathname of everyPath(publicDir)) {
+      const set = new Map<string, { value: string; rule: string }>();
+      for (const rule of matchers.filter(({ regExp }) => regExp.test(pathname))) {
+        for (const [name, value] of Object.entries(rule.values)) {
+          const earlier = set.get(name.toLowerCase());
+          if (earlier && earlier.value !== value) {
+            conflicts.push(
+              `${pathname}: ${name} is "${earlier.value}" by ${earlier.rule} and "${value}" by ${rule.for}`,
+            );
+          }
+          set.set(name.toLowerCase(), { value, rule: rule.for });
+        }
+      }
+    }
+    expect(conflicts).toEqual([]);
+    expect(rules.length).toBeGreaterThan(paths.length / 2);
   });
 
   it.each(paths)("sends %s each header once, whatever the case of its name", (pathname) => {

@@ -1,0 +1,27 @@
+import path from "node:path";
+import type { AdapterInit, IAdapter } from "gatsby";
+import createNetlifyAdapter from "gatsby-adapter-netlify";
+import { headerRules } from "./headers";
+
+/*
+ * Gatsby's Netlify adapter, handed the site's header rules in place of
+ * Gatsby's own. Gatsby always gives it a /* rule of its defaults
+ * (Cache-Control, Referrer-Policy: same-origin, X-XSS-Protection: 1;
+ * mode=block) that its `headers` option cannot replace, only add to: two
+ * values for one header on every path. With the site's rules, each path gets
+ * each header once, and exactly what npm start sends (after-build/headers.ts).
+ */
+export const netlifyAdapterWithSiteHeaders: AdapterInit = (options) => {
+  const adapter: IAdapter = createNetlifyAdapter(options);
+  return {
+    ...adapter,
+    adapt(context) {
+      // Runs after onPostBuild, so the pages are final and each CSP holds their last inline code.
+      const headerRoutes = headerRules(path.resolve("public")).map((rule) => ({
+        path: rule.path,
+        headers: Object.entries(rule.headers).map(([name, value]) => ({ key: name.toLowerCase(), value })),
+      }));
+      return adapter.adapt({ ...context, headerRoutes });
+    },
+  };
+};
