@@ -63,6 +63,7 @@ ${Object.entries(action.fields)
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${escapeHtml(heading)} | ${escapeHtml(site.name)}</title>
 <style>${resultPageStyle}</style>
 </head>
