@@ -6,9 +6,11 @@
 // server takes the mail. Time is simulated where minutes pass (Date only: the
 // bursts' spread, the retry schedule, the sweeps every five minutes).
 // Prints figures; it is not a test and sets no pass mark.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import FakeTimers from "@sinonjs/fake-timers";
 import type { Context } from "@netlify/functions";
@@ -61,11 +63,24 @@ async function main() {
     WAITLIST_RATE_LIMIT: "1000000",
     WAITLIST_LEAVE_RATE_LIMIT: "1000000",
   });
-  // Imported once the environment is Netlify's: the functions open their waitlist from it.
-  const signup = (await import("../netlify/functions/waitlist-signup.mjs")).default as Handler;
-  const leave = (await import("../netlify/functions/waitlist-leave.mjs")).default as Handler;
-  const confirm = (await import("../netlify/functions/waitlist-confirm.mjs")).default as Handler;
-  const sweep = (await import("../netlify/functions/waitlist-sweep.mjs")).default as () => Promise<Response>;
+  // The functions as Netlify deploys them: bundled by Netlify's own bundler with netlify.toml's settings, and
+  // imported once the environment is Netlify's, since they open their waitlist from it.
+  const bundles = JSON.parse(
+    execFileSync(process.execPath, [path.join(__dirname, "bundle-functions.mjs"), path.join(dir, "bundles")], {
+      encoding: "utf8",
+    }),
+  ) as { name: string; module: string }[];
+  const bundled = async (name: string) =>
+    (
+      (await import(pathToFileURL(bundles.find((bundle) => bundle.name === name)!.module).href)) as {
+        default: unknown;
+      }
+    ).default;
+  const signup = (await bundled("waitlist-signup")) as Handler;
+  const leave = (await bundled("waitlist-leave")) as Handler;
+  const confirm = (await bundled("waitlist-confirm")) as Handler;
+  const sweep = (await bundled("waitlist-sweep")) as () => Promise<Response>;
+  say(`Functions: Netlify's bundles (${bundles.length}), on Node ${process.versions.node}.`);
   const store = new BlobsStore(blobs.store());
 
   /** One function call as Netlify makes it: its reply, then its waitUntil work, all within the 60 s limit. */

@@ -35,7 +35,7 @@ let smtp: TestSmtpServer;
 
 beforeAll(async () => {
   out = mkdtempSync(path.join(os.tmpdir(), "netlify-bundles-"));
-  const { stdout } = await run(process.execPath, [path.join(root, "test/support/bundle-functions.mjs"), out], {
+  const { stdout } = await run(process.execPath, [path.join(root, "scripts/bundle-functions.mjs"), out], {
     cwd: root,
     maxBuffer: 1 << 20,
   });

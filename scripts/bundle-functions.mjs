@@ -1,12 +1,12 @@
 // Bundles every Netlify function as Netlify does: @netlify/zip-it-and-ship-it with the settings of netlify.toml,
 // unzipped into OUT_DIR. Prints, as JSON, each function's name and the module Netlify's runtime loads.
-// node test/support/bundle-functions.mjs OUT_DIR   (a script, not a test helper: zip-it-and-ship-it is ESM only)
+// node scripts/bundle-functions.mjs OUT_DIR   (a script: zip-it-and-ship-it is ESM only). Used by the bundle test and npm run bench:netlify.
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { zipFunctions } from "@netlify/zip-it-and-ship-it";
 import { parse } from "smol-toml";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "..");
 const out = path.resolve(process.argv[2]);
 const { functions: settings = {}, build = {} } = parse(readFileSync(path.join(root, "netlify.toml"), "utf8"));
 const results = await zipFunctions([path.join(root, settings.directory)], out, {
