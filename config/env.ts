@@ -169,7 +169,7 @@ const variables = {
     secret: true,
     defaultText: "made and kept in the store",
     usedFor:
-      'Signs the confirm and the leave link in every e-mail (HMAC-SHA256). Not set: the store makes a random one on first use and keeps it (in `WAITLIST_DB`, or in Netlify Blobs). See "Leaving the waitlist".',
+      'Encrypts the confirm and the leave link in every e-mail (AES-256-GCM, key derived with HKDF). Not set: the store makes a random one on first use and keeps it (in `WAITLIST_DB`, or in Netlify Blobs). See "Leaving the waitlist".',
   },
   WAITLIST_LEAVE_RATE_LIMIT: {
     schema: wholeNumber(1, 1_000_000, 60),

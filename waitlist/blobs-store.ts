@@ -321,10 +321,19 @@ export class BlobsStore implements FullStore {
    * fold()), the record marked as leaving (after which no sweep files it
    * anew), its ledger row erased, the record deleted, the departure counted.
    */
-  async remove(emailKey: string, how: DepartureKind, at: Date) {
+  async remove(emailKey: string, how: DepartureKind, at: Date, createdAt?: string) {
     const h = hashOf(emailKey);
+    if (createdAt !== undefined) {
+      // A link for an earlier signup of the address: nothing to do, and no note that a sweep would act on.
+      const current = await this.read(h);
+      if (current && !current.record.leaving && current.record.createdAt !== createdAt) return undefined;
+    }
     await this.blobs.set(`left/${h}/${String(at.getTime()).padStart(15, "0")}`, "");
-    const marked = await this.update(h, (record) => ({ ...record, leaving: { at: at.toISOString(), how } }));
+    const marked = await this.update(h, (record) =>
+      createdAt === undefined || record.createdAt === createdAt
+        ? { ...record, leaving: { at: at.toISOString(), how } }
+        : undefined,
+    );
     if (!marked) {
       // Not listed; or a leave that stopped half-way, which this one finishes.
       const half = await this.read(h);

@@ -40,7 +40,7 @@ export function confirmationMessage(
 ): MailMessage {
   const { siteUrl: url, contactEmail: contact } = siteSettings();
   const privacy = `${url}${site.routes.privacyPolicy}`;
-  const leave = leaveUrl(to, leaveSecret);
+  const leave = leaveUrl(to, createdAt, leaveSecret);
   const confirm = confirmUrl(to, createdAt, leaveSecret);
   const { confirmLabel, unconfirmedRetentionDays } = site.waitlist;
   const host = url.replace(/^https?:\/\//, "");

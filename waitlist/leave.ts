@@ -19,7 +19,7 @@ export type LeaveKind = "link" | "one-click";
 export interface LeaveOptions {
   /** The secret the links are signed with (tokens.ts). */
   secret: string;
-  /** Deletes every record of the address; resolves once it is gone, and when there was none. */
+  /** Deletes the signup the link was made for (any signup of the address, for an old link); resolves when there was none too. */
   remove: (address: LeavingAddress, how: LeaveKind) => Promise<void> | void;
   /** Requests per client IP per minute (GET and POST alike). */
   limiter: RateLimiterMemory;

@@ -333,11 +333,14 @@ export class SqliteStore implements FullStore {
   }
 
   /** Also clears the write-ahead log afterwards, so the address is gone from the files too. */
-  async remove(emailKey: string, how: DepartureKind, at: Date) {
+  async remove(emailKey: string, how: DepartureKind, at: Date, createdAt?: string) {
     const removed = this.db.transaction(() => {
       const row = this.db
-        .prepare("DELETE FROM signups WHERE email_key = ? RETURNING email, created_at AS createdAt")
-        .get(emailKey) as { email: string; createdAt: string } | undefined;
+        .prepare(
+          `DELETE FROM signups WHERE email_key = ? AND (? IS NULL OR created_at = ?)
+           RETURNING email, created_at AS createdAt`,
+        )
+        .get(emailKey, createdAt ?? null, createdAt ?? null) as { email: string; createdAt: string } | undefined;
       if (row) this.db.prepare("INSERT INTO departures (left_at, how) VALUES (?, ?)").run(at.toISOString(), how);
       return row;
     })();

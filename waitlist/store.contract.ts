@@ -184,6 +184,27 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(await store.count()).toBe(1);
     });
 
+    it("removes only the signup a leave link was made for: a later signup of the address stays", async () => {
+      await store.add(signup("twice@example.com"));
+      await harness.settle(store);
+      await store.remove("twice@example.com", "link", later(1), "2025-06-01T12:00:00.000Z");
+      await store.add(signup("twice@example.com", later(2)));
+      await harness.settle(store);
+      // The first signup's link, used again after the address signed up anew.
+      await expect(
+        store.remove("twice@example.com", "one-click", later(3), "2025-06-01T12:00:00.000Z"),
+      ).resolves.toBeUndefined();
+      expect((await store.all()).map((row) => [row.email, row.createdAt])).toEqual([
+        ["twice@example.com", later(2).toISOString()],
+      ]);
+      expect(await store.departures()).toBe(1);
+      await expect(store.remove("twice@example.com", "link", later(4), later(2).toISOString())).resolves.toEqual({
+        email: "twice@example.com",
+        createdAt: later(2).toISOString(),
+      });
+      expect(await store.departures()).toBe(2);
+    });
+
     it("takes an address that left and comes back as a new signup, owed a new confirmation", async () => {
       await store.add(signup("back@example.com"));
       await store.markConfirmationSent("back@example.com", later(1));

@@ -147,9 +147,15 @@ export interface WaitlistStore {
   /**
    * Deletes every record of one address, with any confirmation still owed,
    * and counts the departure (when and how, never who). Resolves with what
-   * was removed; undefined when the address was not listed.
+   * was removed; undefined when the address was not listed. With `createdAt`
+   * (a leave link's signup), only that signup: a later one of the address stays.
    */
-  remove(emailKey: string, how: DepartureKind, at: Date): Promise<{ email: string; createdAt: string } | undefined>;
+  remove(
+    emailKey: string,
+    how: DepartureKind,
+    at: Date,
+    createdAt?: string,
+  ): Promise<{ email: string; createdAt: string } | undefined>;
   /** A secret kept in the store: made with `make` on first use, the same ever after. */
   secret(name: "leave", make: () => string): Promise<string>;
   close(): Promise<void>;

@@ -2,6 +2,8 @@ import { ConfigError, readEnv, serverConfig } from "../config/env";
 import {
   confirmToken,
   confirmUrl,
+  legacyConfirmToken,
+  legacyLeaveToken,
   leaveToken,
   leaveUrl,
   newLeaveSecret,
@@ -10,73 +12,135 @@ import {
 } from "./tokens";
 
 const secret = "a-secret-of-at-least-32-characters";
+const createdAt = "2026-11-23T10:15:30.123Z";
+const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-describe("the leave token", () => {
-  it("names the address as stored and what it is listed under", () => {
-    const token = leaveToken("Ada.Lovelace@Example.com", secret);
-    expect(verifyLeaveToken(token, secret)).toEqual({
+/** Every spelling of the address a link could give away: as typed, lower-cased, and in base64 or hex of either. */
+function spellings(email: string): string[] {
+  return [email, email.toLowerCase()].flatMap((text) => [
+    text,
+    Buffer.from(text).toString("base64url"),
+    Buffer.from(text).toString("base64"),
+    Buffer.from(text).toString("hex"),
+    encodeURIComponent(text),
+  ]);
+}
+
+describe.each([
+  ["leave", leaveToken, verifyLeaveToken, leaveUrl, "/waitlist/leave"],
+  ["confirm", confirmToken, verifyConfirmToken, confirmUrl, "/waitlist/confirm"],
+] as const)("the %s token", (_name, make, verify, url, path) => {
+  it("names the address as stored, what it is listed under, and the signup it was made for", () => {
+    expect(verify(make("Ada.Lovelace@Example.com", createdAt, secret), secret)).toEqual({
       email: "Ada.Lovelace@Example.com",
       key: "ada.lovelace@example.com",
+      createdAt,
     });
-    expect(token).toMatch(/^[\w-]+\.[\w-]{43}$/);
+    expect(verify(make("zoë@exämple.com", createdAt, secret), secret)?.email).toBe("zoë@exämple.com");
   });
 
-  it("keeps an address with characters beyond ASCII", () => {
-    const token = leaveToken("zoë@exämple.com", secret);
-    expect(verifyLeaveToken(token, secret)?.email).toBe("zoë@exämple.com");
+  it("carries no address in any encoding, and no two links are alike", () => {
+    const email = "Maya.Creator@Example.com";
+    const tokens = Array.from({ length: 20 }, () => make(email, createdAt, secret));
+    expect(new Set(tokens).size).toBe(20);
+    for (const token of tokens) {
+      expect(token).toMatch(/^[\w-]+$/);
+      for (const spelling of [...spellings(email), ...spellings("maya.creator"), ...spellings(createdAt)]) {
+        expect(token.toLowerCase()).not.toContain(spelling.toLowerCase().slice(0, 12));
+      }
+    }
   });
 
   it("is part of a link at the configured site", () => {
-    expect(leaveUrl("ada@example.com", secret)).toBe(
-      `https://jointandem.app/waitlist/leave?token=${leaveToken("ada@example.com", secret)}`,
-    );
+    const link = new URL(url("ada@example.com", createdAt, secret));
+    expect(`${link.origin}${link.pathname}`).toBe(`https://jointandem.app${path}`);
+    expect(verify(link.searchParams.get("token"), secret)?.key).toBe("ada@example.com");
   });
 
-  it("is invalid when any one character is changed, including base64's unused last bits", () => {
-    const token = leaveToken("ada@example.com", secret);
-    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  it("is invalid when any one character is changed, and under another secret", () => {
+    const token = make("ada@example.com", createdAt, secret);
     let tried = 0;
     for (let at = 0; at < token.length; at++) {
-      if (token[at] === ".") continue;
       for (const replacement of alphabet) {
         if (replacement === token[at]) continue;
-        const changed = `${token.slice(0, at)}${replacement}${token.slice(at + 1)}`;
-        expect(verifyLeaveToken(changed, secret)).toBeUndefined();
+        expect(verify(`${token.slice(0, at)}${replacement}${token.slice(at + 1)}`, secret)).toBeUndefined();
         tried++;
       }
     }
-    expect(tried).toBe((token.length - 1) * 63);
-  });
-
-  it("is invalid under another secret", () => {
-    const token = leaveToken("ada@example.com", secret);
-    expect(verifyLeaveToken(token, `${secret}!`)).toBeUndefined();
-    expect(verifyLeaveToken(token, newLeaveSecret())).toBeUndefined();
+    expect(tried).toBe(token.length * 63);
+    expect(verify(token, `${secret}!`)).toBeUndefined();
+    expect(verify(token, newLeaveSecret())).toBeUndefined();
   });
 
   it.each([
     ["empty", ""],
     ["not a string", 42],
     ["missing", undefined],
-    ["without a signature", "YWRhQGV4YW1wbGUuY29t"],
-    ["with a short signature", "YWRhQGV4YW1wbGUuY29t.abc"],
-    ["with padding", `${leaveToken("ada@example.com", secret)}=`],
-    ["with a second dot", `a.${leaveToken("ada@example.com", secret)}`],
-    ["far too long", `${"A".repeat(5000)}.${"A".repeat(43)}`],
-  ])("is refused when %s", (_name, token) => {
-    expect(verifyLeaveToken(token, secret)).toBeUndefined();
+    ["null", null],
+    ["too short to hold anything", "AAAA"],
+    ["far too long", "A".repeat(5000)],
+    ["with a dot", "a.b.c"],
+  ])("is refused when %s", (_case, token) => {
+    expect(verify(token, secret)).toBeUndefined();
   });
 
-  it("refuses a correctly signed token that names no valid address, or one not in its stored form", () => {
-    expect(verifyLeaveToken(leaveToken("not-an-address", secret), secret)).toBeUndefined();
-    expect(verifyLeaveToken(leaveToken(" ada@example.com", secret), secret)).toBeUndefined();
-    expect(verifyLeaveToken(leaveToken("e\u0301@example.com", secret), secret)).toBeUndefined();
+  it("refuses a token of ours that names no valid address, or one not in its stored form", () => {
+    expect(verify(make("not-an-address", createdAt, secret), secret)).toBeUndefined();
+    expect(verify(make(" ada@example.com", createdAt, secret), secret)).toBeUndefined();
+    expect(verify(make("e\u0301@example.com", createdAt, secret), secret)).toBeUndefined();
+    expect(verify(make("ada@example.com", "yesterday", secret), secret)).toBeUndefined();
+  });
+});
+
+describe("the two tokens", () => {
+  it("never stand in for each other", () => {
+    expect(verifyConfirmToken(leaveToken("ada@example.com", createdAt, secret), secret)).toBeUndefined();
+    expect(verifyLeaveToken(confirmToken("ada@example.com", createdAt, secret), secret)).toBeUndefined();
+    expect(verifyConfirmToken(legacyLeaveToken("ada@example.com", secret), secret)).toBeUndefined();
+    expect(verifyLeaveToken(legacyConfirmToken("ada@example.com", createdAt, secret), secret)).toBeUndefined();
   });
 
   it("makes secrets of 32 random bytes", () => {
     const secrets = new Set(Array.from({ length: 20 }, newLeaveSecret));
     expect(secrets.size).toBe(20);
     for (const made of secrets) expect(Buffer.from(made, "base64url")).toHaveLength(32);
+  });
+});
+
+describe("links mailed before tokens were sealed", () => {
+  it("still leave, naming the address but no signup", () => {
+    expect(verifyLeaveToken(legacyLeaveToken("Ada@Example.com", secret), secret)).toEqual({
+      email: "Ada@Example.com",
+      key: "ada@example.com",
+    });
+  });
+
+  it("still confirm the signup they name", () => {
+    expect(verifyConfirmToken(legacyConfirmToken("ada@example.com", createdAt, secret), secret)).toEqual({
+      email: "ada@example.com",
+      key: "ada@example.com",
+      createdAt,
+    });
+  });
+
+  it("are invalid when any one character is changed, including base64's unused last bits", () => {
+    for (const [token, verify] of [
+      [legacyLeaveToken("ada@example.com", secret), verifyLeaveToken],
+      [legacyConfirmToken("ada@example.com", createdAt, secret), verifyConfirmToken],
+    ] as const) {
+      for (let at = 0; at < token.length; at++) {
+        if (token[at] === ".") continue;
+        for (const replacement of alphabet) {
+          if (replacement === token[at]) continue;
+          expect(verify(`${token.slice(0, at)}${replacement}${token.slice(at + 1)}`, secret)).toBeUndefined();
+        }
+      }
+      expect(verify(token, `${secret}!`)).toBeUndefined();
+    }
+    // A confirm token's signup time is signed too.
+    const [email, , sig] = legacyConfirmToken("ada@example.com", createdAt, secret).split(".");
+    const other = Buffer.from("2026-11-23T10:15:31.123Z").toString("base64url");
+    expect(verifyConfirmToken(`${email}.${other}.${sig}`, secret)).toBeUndefined();
   });
 });
 
@@ -92,51 +156,5 @@ describe("WAITLIST_SECRET", () => {
     expect(() => serverConfig(readEnv({ WAITLIST_SECRET: "hunter2" }))).toThrow(
       /^WAITLIST_SECRET must be at least 32 characters \(got 7 characters\); make one with: node -e /,
     );
-  });
-});
-
-describe("the confirm token", () => {
-  const createdAt = "2026-11-23T10:15:30.123Z";
-
-  it("names the address and the signup it confirms", () => {
-    const token = confirmToken("Ada.Lovelace@Example.com", createdAt, secret);
-    expect(verifyConfirmToken(token, secret)).toEqual({
-      email: "Ada.Lovelace@Example.com",
-      key: "ada.lovelace@example.com",
-      createdAt,
-    });
-    expect(confirmUrl("ada@example.com", createdAt, secret)).toBe(
-      `https://jointandem.app/waitlist/confirm?token=${confirmToken("ada@example.com", createdAt, secret)}`,
-    );
-  });
-
-  it("is never a leave token, and a leave token never confirms", () => {
-    const leave = leaveToken("ada@example.com", secret);
-    const confirm = confirmToken("ada@example.com", createdAt, secret);
-    expect(verifyConfirmToken(leave, secret)).toBeUndefined();
-    expect(verifyLeaveToken(confirm, secret)).toBeUndefined();
-    // Not even with the parts rearranged: each is signed with its own link's path.
-    const [email, , sig] = confirm.split(".");
-    expect(verifyLeaveToken(`${email}.${sig}`, secret)).toBeUndefined();
-    const [leaveEmail, leaveSig] = leave.split(".");
-    const at = Buffer.from(createdAt).toString("base64url");
-    expect(verifyConfirmToken(`${leaveEmail}.${at}.${leaveSig}`, secret)).toBeUndefined();
-  });
-
-  it("is invalid when any one character is changed, under another secret, or for another signup time", () => {
-    const token = confirmToken("ada@example.com", createdAt, secret);
-    for (let at = 0; at < token.length; at++) {
-      if (token[at] === ".") continue;
-      const changed = `${token.slice(0, at)}${token[at] === "A" ? "B" : "A"}${token.slice(at + 1)}`;
-      expect(verifyConfirmToken(changed, secret)).toBeUndefined();
-    }
-    expect(verifyConfirmToken(token, `${secret}!`)).toBeUndefined();
-    const [email, , sig] = token.split(".");
-    const other = Buffer.from("2026-11-23T10:15:31.123Z").toString("base64url");
-    expect(verifyConfirmToken(`${email}.${other}.${sig}`, secret)).toBeUndefined();
-  });
-
-  it.each(["", "a.b.c", "x".repeat(5000), 42, null])("is invalid: %j", (token) => {
-    expect(verifyConfirmToken(token, secret)).toBeUndefined();
   });
 });

@@ -73,7 +73,8 @@ export async function createWaitlist<S extends FullStore>({
   });
   const leave = createLeave({
     secret,
-    remove: async (address, how) => void (await store.remove(address.key, how, clock?.() ?? new Date())),
+    remove: async (address, how) =>
+      void (await store.remove(address.key, how, clock?.() ?? new Date(), address.createdAt)),
     limiter: leaveLimiter(leaveRateLimitPerMinute),
     warn,
   });

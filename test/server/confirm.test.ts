@@ -1,6 +1,6 @@
 import type { ParsedMail } from "mailparser";
 import { resultPagePolicy } from "../../waitlist/pages";
-import { confirmToken } from "../../waitlist/tokens";
+import { confirmToken, legacyConfirmToken } from "../../waitlist/tokens";
 import { privacyPolicyVersion } from "../../waitlist/policies";
 import { form, formType, request, signupBody, serverForEachTest, type Adapter, type TestServer } from "./harness";
 import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
@@ -121,8 +121,11 @@ describe.each<Adapter>(["start", "develop", "netlify"])("the confirm link throug
       () => confirmToken("ada@example.com", new Date().toISOString(), "x".repeat(32)),
     ],
     [
-      "the signature of another signup time",
-      (confirm) => confirm.replace(/\.[^.]+\./, `.${Buffer.from("2020-01-01T00:00:00.000Z").toString("base64url")}.`),
+      "an old-style token with the signature of another signup time",
+      () => {
+        const token = legacyConfirmToken("ada@example.com", "2026-01-01T00:00:00.000Z", "x".repeat(32));
+        return token.replace(/\.[^.]+\./, `.${Buffer.from("2020-01-01T00:00:00.000Z").toString("base64url")}.`);
+      },
     ],
     ["no token", () => ""],
   ])("refuses %s with 400, on the page and its button, and confirms nothing", async (_name, forge) => {
