@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { run, UsageError } from "./cli";
 import { SqliteStore } from "./sqlite-store";
 import { StoreError } from "./store";
+import { verifyLeaveToken } from "./tokens";
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -165,6 +166,69 @@ describe("npm run waitlist", () => {
     expect(csv).toEqual([
       expect.objectContaining({ email: "ada@example.com", confirmed_at: "2025-06-01T09:05:00.000Z" }),
     ]);
+  });
+
+  it("exports with --leave-urls each signup's own one-click leave link, for the launch tool's merge field", async () => {
+    await seed();
+    const rows = JSON.parse(await run(["export", "--format", "json", "--confirmed", "--leave-urls"], env)) as {
+      email: string;
+      createdAt: string;
+      leaveUrl: string;
+    }[];
+    expect(rows.map((row) => row.email)).toEqual(["ada@example.com"]);
+    const link = new URL(rows[0]!.leaveUrl);
+    expect(`${link.origin}${link.pathname}`).toBe("https://jointandem.app/waitlist/leave");
+    expect(rows[0]!.leaveUrl).not.toMatch(/ada|YWRh/i);
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const secret = await store.secret("leave", () => "never made here");
+    await store.close();
+    expect(verifyLeaveToken(link.searchParams.get("token"), secret)).toEqual({
+      email: "ada@example.com",
+      key: "ada@example.com",
+      createdAt: rows[0]!.createdAt,
+    });
+    const csv = parse(await run(["export", "--format", "csv", "--leave-urls"], env), { columns: true }) as {
+      leave_url: string;
+    }[];
+    expect(csv).toHaveLength(3);
+    for (const row of csv) expect(row.leave_url).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/);
+    // Without the flag, no link leaves the machine.
+    expect(await run(["export", "--format", "csv"], env)).not.toContain("leave");
+  });
+
+  it("removes the addresses of a mailing tool's unsubscribe export, as a leave would, and says what it skipped", async () => {
+    await seed();
+    const file = path.join(dir, "unsubscribed_members_export.csv");
+    writeFileSync(
+      file,
+      "\uFEFFEmail Address,First Name,UNSUB_TIME,UNSUB_REASON\n" +
+        "ADA@example.com,Ada,2026-11-20 10:00:00,No longer interested\n" +
+        "nobody@example.com,,2026-11-21 10:00:00,\n" +
+        "not an address,,2026-11-22 10:00:00,\n",
+    );
+    await expect(run(["remove-unsubscribed", "--from", file], env)).resolves.toBe(
+      [
+        `Removed 1 of the 2 addresses in ${file}; 1 was not on the list.`,
+        '  line 4: "not an address" skipped: The e-mail address needs a name, an @ and a domain.',
+      ].join("\n"),
+    );
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    expect((await store.all()).map((signup) => signup.email)).not.toContain("ada@example.com");
+    expect(await store.departures()).toBe(1);
+    await store.close();
+  });
+
+  it("refuses an unsubscribe file it cannot read, changing nothing", async () => {
+    await seed();
+    const file = path.join(dir, "list.csv");
+    writeFileSync(file, "Name,Phone\nAda,123\n");
+    await expect(run(["remove-unsubscribed", "--from", file], env)).rejects.toThrow(
+      `${file} has no column named Email or Email Address in its first line.`,
+    );
+    await expect(run(["remove-unsubscribed"], env)).rejects.toThrow(
+      "Say which file: remove-unsubscribed --from FILE.csv",
+    );
+    await expect(run(["count"], env)).resolves.toMatch(/^3 addresses on the waitlist:/);
   });
 
   it("prunes signups asked to confirm longer ago than given that never did, after a dry run that lists them", async () => {

@@ -1,6 +1,7 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { ConfigError, readEnv, serverConfig, type Env, type EnvSource } from "../config/env";
 import { createConfirmations } from "./confirmations";
@@ -12,6 +13,7 @@ import { parseAge, pruneUnconfirmed } from "./prune";
 import { renderStats, waitlistStats, type WaitlistStats } from "./stats";
 import { SqliteStore } from "./sqlite-store";
 import { StoreError, type FullStore, type Signup } from "./store";
+import { leaveUrl } from "./tokens";
 import { signingSecret } from "./waitlist";
 
 const usage = `Usage: npm run waitlist -- <command> [--netlify]
@@ -20,9 +22,12 @@ Commands:
   stats [--days N] [--json]         the total, the last day and week, signups per day (30 days), top
                                     sources and campaigns, confirmations and departures
   count                             how many addresses are on the waitlist, confirmed or not, and their e-mails
-  export --format csv|json [--out FILE] [--confirmed]
+  export --format csv|json [--out FILE] [--confirmed] [--leave-urls]
                                     every signup (with --confirmed: those who confirmed, the list to mail at
-                                    launch) with where it came from and its consent, to standard output or FILE
+                                    launch) with where it came from and its consent, to standard output or FILE;
+                                    --leave-urls adds each signup's one-click leave link, for a mailing tool
+  remove-unsubscribed --from FILE   take off the list every address of a mailing tool's CSV export of its
+                                    unsubscribes, bounces or complaints (a column named Email or Email Address)
   resend-pending                    send the confirmation e-mails still owed now
   remove <address>                  take an address off the list (a request by e-mail), as its leave link does
   prune --unconfirmed-older-than 30d [--dry-run]
@@ -63,20 +68,65 @@ const columns = [
   "privacyPolicyAtConfirm",
   "optInSince",
 ] as const;
-const csvColumns = columns.map((column) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
+const csvColumn = (column: string) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-function exportSignups(signups: readonly Signup[], format: string): string {
+/**
+ * The addresses of a mailing tool's export of its unsubscribes, bounces or
+ * complaints: Mailchimp, Brevo, Buttondown and the like name the column
+ * "Email Address", "Email" or "email". Each is checked as the form checks it.
+ */
+function readUnsubscribed(file: string | undefined): {
+  addresses: { key: string }[];
+  invalid: { line: number; value: string; reason: string }[];
+} {
+  if (!file) throw new UsageError("Say which file: remove-unsubscribed --from FILE.csv");
+  let records: string[][];
+  try {
+    records = parse(readFileSync(file, "utf8"), {
+      skip_empty_lines: true,
+      bom: true,
+      trim: true,
+      relax_column_count: true,
+    });
+  } catch (error) {
+    throw new UsageError(`${file} could not be read as CSV: ${(error as Error).message}`);
+  }
+  const column = (records[0] ?? []).findIndex((name) => /^e-?mail(?:[ _]address)?$/i.test(name));
+  if (column < 0) throw new UsageError(`${file} has no column named Email or Email Address in its first line.`);
+  const addresses: { key: string }[] = [];
+  const invalid: { line: number; value: string; reason: string }[] = [];
+  records.slice(1).forEach((record, index) => {
+    const value = record[column] ?? "";
+    const checked = checkEmail(value);
+    if (checked.ok) addresses.push({ key: checked.key });
+    else invalid.push({ line: index + 2, value, reason: checked.reason });
+  });
+  return { addresses, invalid };
+}
+
+/** The secret the site's links are made with, as resend-pending finds it; on Netlify, the site's own. */
+async function exportSecret({ store, netlify }: OpenedStore, env: Env): Promise<string> {
+  const configured = serverConfig(env).leaveSecret;
+  const problem = await netlify?.store.signerProblem(configured);
+  if (problem) throw new NetlifySetupError(problem);
+  return signingSecret(store, configured);
+}
+
+type ExportRow = Signup & { leaveUrl?: string };
+
+function exportSignups(signups: readonly ExportRow[], format: string, withLeaveUrls = false): string {
+  const chosen = withLeaveUrls ? [...columns, "leaveUrl" as const] : columns;
   if (format === "csv") {
     // Addresses come from visitors, and `=2*5@example.com` is a valid one: a
     // spreadsheet must see text, never a formula (csv-stringify's escape_formulas).
     return stringify(
-      signups.map((signup) => columns.map((column) => signup[column] ?? null)),
-      { header: true, columns: csvColumns, escape_formulas: true },
+      signups.map((signup) => chosen.map((column) => signup[column] ?? null)),
+      { header: true, columns: chosen.map(csvColumn), escape_formulas: true },
     );
   }
   if (format === "json") {
     return `${JSON.stringify(
-      signups.map((signup) => Object.fromEntries(columns.map((column) => [column, signup[column] ?? null]))),
+      signups.map((signup) => Object.fromEntries(chosen.map((column) => [column, signup[column] ?? null]))),
       null,
       2,
     )}\n`;
@@ -96,6 +146,8 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       json: { type: "boolean" },
       netlify: { type: "boolean" },
       confirmed: { type: "boolean" },
+      "leave-urls": { type: "boolean" },
+      from: { type: "string" },
       "unconfirmed-older-than": { type: "string" },
       "dry-run": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -109,6 +161,10 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
   }
   if (command !== "remove" && extra.length > 0) throw new UsageError(`Unexpected "${extra.join(" ")}".\n\n${usage}`);
   if (command === "export" && !values.format) throw new UsageError("Say which format: --format csv or --format json.");
+  if (command === "export" && !["csv", "json"].includes(values.format!)) {
+    throw new UsageError(`Unknown format "${values.format}": use --format csv or --format json.`);
+  }
+  const unsubscribed = command === "remove-unsubscribed" ? readUnsubscribed(values.from) : undefined;
   const days = values.days === undefined ? 30 : Number(values.days);
   if (!Number.isInteger(days) || days < 1 || days > 366) {
     throw new UsageError(`--days must be a whole number from 1 to 366 (got "${values.days}").`);
@@ -166,11 +222,28 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       });
       return values.json ? JSON.stringify(stats, null, 2) : renderStats(stats, { from: opened.name });
     }
+    if (command === "remove-unsubscribed") {
+      let removed = 0;
+      for (const { key } of unsubscribed!.addresses) if (await store.remove(key, "operator", new Date())) removed++;
+      const total = unsubscribed!.addresses.length;
+      const absent = total - removed;
+      const lines = [
+        `Removed ${removed} of the ${total} addresses in ${values.from}; ${absent} ${absent === 1 ? "was" : "were"} not on the list.`,
+      ];
+      for (const { line, value, reason } of unsubscribed!.invalid)
+        lines.push(`  line ${line}: ${JSON.stringify(value)} skipped: ${reason}`);
+      return lines.join("\n");
+    }
     if (command === "export") {
       const rows = await store.all();
+      const chosen = values.confirmed ? rows.filter((row) => row.confirmedAt !== null) : rows;
+      const secret = values["leave-urls"] ? await exportSecret(opened, env) : undefined;
       const output = exportSignups(
-        values.confirmed ? rows.filter((row) => row.confirmedAt !== null) : rows,
+        secret === undefined
+          ? chosen
+          : chosen.map((row) => ({ ...row, leaveUrl: leaveUrl(row.email, row.createdAt, secret) })),
         values.format!,
+        secret !== undefined,
       );
       if (values.out) {
         writeFileSync(values.out, output);
@@ -196,6 +269,7 @@ const commands = [
   "prune",
   "ask-to-confirm",
   "import-forms",
+  "remove-unsubscribed",
 ] as const;
 type Command = (typeof commands)[number];
 
