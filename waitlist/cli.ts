@@ -14,7 +14,7 @@ import { renderStats, waitlistStats, type WaitlistStats } from "./stats";
 import { SqliteStore } from "./sqlite-store";
 import { StoreError, type FullStore, type Signup } from "./store";
 import { leaveUrl } from "./tokens";
-import { signingSecret } from "./waitlist";
+import { forgettingMail, signingSecret } from "./waitlist";
 
 const usage = `Usage: npm run waitlist -- <command> [--netlify]
 
@@ -287,7 +287,9 @@ async function openStore(env: Env, netlify: boolean): Promise<OpenedStore> {
   }
   const { dbFile } = serverConfig(env);
   const relative = path.relative(process.cwd(), dbFile);
-  return { store: SqliteStore.openExisting(dbFile), name: relative.startsWith("..") ? dbFile : relative };
+  // What is removed here goes from the outbox too, as on the running site.
+  const store = forgettingMail(SqliteStore.openExisting(dbFile), createMailer(mailConfig(env)));
+  return { store, name: relative.startsWith("..") ? dbFile : relative };
 }
 
 /** Unconfirmed signups asked that long ago: removed (counted as pruned), or with --dry-run only listed. */

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import nodemailer from "nodemailer";
@@ -17,7 +17,21 @@ export interface Mailer {
   /** Where messages go, for logs (never with a password). */
   readonly destination: string;
   send(message: MailMessage): Promise<void>;
+  /** Deletes every copy this mailer keeps of mail to `email` (the outbox's files); nothing to do over SMTP. */
+  forget?(email: string): void;
   close(): void;
+}
+
+const digest = (text: string, length: number) =>
+  createHash("sha256").update(text, "utf8").digest("hex").slice(0, length);
+
+/**
+ * An outbox file's name: who it is to, then which message. One file per
+ * message (a resend of the same message, after a crash between sending and
+ * recording it, replaces it), found by its recipient when they leave.
+ */
+export function outboxFileName(to: string, messageId: string): string {
+  return `${digest(to.toLowerCase(), 16)}-${digest(messageId, 24)}.eml`;
 }
 
 /** Where confirmations go, from SMTP_URL, MAIL_FROM and OUTBOX_DIR (config/env.ts checks them). */
@@ -56,9 +70,19 @@ export function createMailer(config: MailConfig): Mailer {
     async send(message) {
       const info = await transport.sendMail({ ...message, from: config.from });
       mkdirSync(config.outboxDir, { recursive: true });
-      // One file per message: a resend of the same message (a crash between sending and recording it) replaces it.
-      const name = `${createHash("sha256").update(message.messageId).digest("hex").slice(0, 24)}.eml`;
-      writeFileSync(path.join(config.outboxDir, name), info.message as Buffer);
+      writeFileSync(path.join(config.outboxDir, outboxFileName(message.to, message.messageId)), info.message as Buffer);
+    },
+    // A leave deletes the person's entry at once, and so their mail here: the outbox is a folder on a developer's
+    // machine or a server without SMTP_URL, so reading its names on a leave is cheap.
+    forget(email) {
+      const prefix = `${digest(email.toLowerCase(), 16)}-`;
+      let names: string[];
+      try {
+        names = readdirSync(config.outboxDir);
+      } catch {
+        return;
+      }
+      for (const name of names) if (name.startsWith(prefix)) rmSync(path.join(config.outboxDir, name), { force: true });
     },
     close: () => transport.close(),
   };

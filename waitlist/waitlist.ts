@@ -28,6 +28,36 @@ export function signingSecret(store: Pick<FullStore, "secret">, configured: stri
 }
 
 /**
+ * The store, such that whatever takes a signup off the list (a leave, a
+ * founder's remove, the retention's prune) also deletes the copies of its
+ * mail the mailer keeps: "when you leave, we delete your entry at once".
+ */
+export function forgettingMail<S extends FullStore>(store: S, mailer: Pick<Mailer, "forget">): S {
+  const { forget } = mailer;
+  if (!forget) return store;
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === "remove") {
+        return async (...args: Parameters<FullStore["remove"]>) => {
+          const removed = await target.remove(...args);
+          if (removed) forget(removed.email);
+          return removed;
+        };
+      }
+      if (property === "removeUnconfirmed") {
+        return async (...args: Parameters<FullStore["removeUnconfirmed"]>) => {
+          const removed = await target.removeUnconfirmed(...args);
+          for (const { email } of removed) forget(email);
+          return removed;
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
  * The waitlist as every deployment runs it (npm start, gatsby develop,
  * Netlify's functions, the tests): the receiver behind POST /, a
  * confirmation e-mail sent after each new signup (a server starts the
@@ -37,7 +67,7 @@ export function signingSecret(store: Pick<FullStore, "secret">, configured: stri
  * deployments.
  */
 export async function createWaitlist<S extends FullStore>({
-  store,
+  store: given,
   mailer,
   source,
   rateLimitPerMinute,
@@ -51,6 +81,7 @@ export async function createWaitlist<S extends FullStore>({
   leaveRateLimitPerMinute = 60,
   privacyPolicy = privacyPolicyVersion,
 }: WaitlistOptions<S>) {
+  const store = forgettingMail(given, mailer);
   const secret = await signingSecret(store, leaveSecret);
   const confirmations = createConfirmations({
     store,

@@ -211,7 +211,7 @@ describe("the reply and the mail server", () => {
 });
 
 describe("without SMTP_URL", () => {
-  it("writes one parseable .eml per new signup to the outbox", async () => {
+  it("writes one parseable .eml per new signup to the outbox, and deletes it when its address leaves", async () => {
     const server = await startServer("start");
     try {
       for (const email of ["ada@example.com", "ADA@example.com", "grace@example.com"]) {
@@ -231,6 +231,20 @@ describe("without SMTP_URL", () => {
       expect(
         mails.every((mail) => mail.subject === "Confirm your spot on the Tandem waitlist" && mail.html && mail.text),
       ).toBe(true);
+
+      // Leaving deletes the entry at once, and the mail the outbox kept of it: the other stays.
+      const ada = mails.find((mail) => mail.to && !Array.isArray(mail.to) && mail.to.text === "ada@example.com")!;
+      const leave = new URL(leaveLinks(ada).text);
+      const left = await request(`${server.url}${leave.pathname}${leave.search}`, {
+        method: "POST",
+        headers: { ...formType, Accept: "text/plain" },
+        body: "List-Unsubscribe=One-Click",
+      });
+      expect(left.status).toBe(200);
+      const kept = readdirSync(server.outboxDir).filter((name) => name.endsWith(".eml"));
+      expect(kept).toHaveLength(1);
+      const rest = await simpleParser(readFileSync(path.join(server.outboxDir, kept[0]!)));
+      expect(rest.to && !Array.isArray(rest.to) && rest.to.text).toBe("grace@example.com");
     } finally {
       await server.close();
       removeDir(server.dir);
