@@ -7,7 +7,7 @@ import { checkEmail } from "../waitlist/email-address";
  * server, the CLI and the Netlify functions use is declared here once, with
  * its schema (zod), its default and what it is for; everything else imports
  * the typed result. The README's configuration table lists the same rows
- * (test/content/readme-config.test.ts keeps the two in step).
+ * (config/env.test.ts keeps the two in step).
  */
 
 /** A bad value: the message is one line that names the variable and says what it expects. */

@@ -10,9 +10,10 @@ import { securityHeaders } from "../after-build/headers";
 import { renderResultPage, resultPagePolicy, type PageAction } from "./pages";
 
 /*
- * What the site's two form endpoints share, whatever server delivers the
- * request (npm start, gatsby develop, a Netlify function): reading a form
- * post, refusing another site's, and answering in the visitor's words.
+ * What the site's three form endpoints (the signup at POST /, confirm and
+ * leave) share, whatever server delivers the request (npm start, gatsby
+ * develop, a Netlify function): reading a form post, refusing another
+ * site's, and answering in the visitor's words.
  */
 
 /** What an endpoint needs of an HTTP request. */

@@ -14,7 +14,7 @@ const messageId = "waitlist-message";
 
 /**
  * The early-access form. The server-rendered markup is a plain form that
- * Netlify's form detection and visitors without JavaScript can use; once
+ * posts to the site's root, which visitors without JavaScript can use; once
  * hydrated, it submits with fetch and shows the spec's messages instead. A
  * submit made before hydration was held back by the page's inline capture
  * (src/lib/early-submit.ts) and is answered the moment the form hydrates.
