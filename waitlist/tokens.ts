@@ -152,11 +152,16 @@ function same(token: string, expected: string): boolean {
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
-/** The address a token names when it is valid and as stored (trimmed, NFC). */
+/**
+ * The address a token names, in its canonical form (email-address.ts), and
+ * what it is listed under; undefined when it is no valid address. Only we
+ * make tokens: one names an address as it was stored, which for signups from
+ * before addresses had one canonical form may be spelled otherwise (a domain
+ * in capitals). Its key is the same.
+ */
 function listedAs(email: string): LeavingAddress | undefined {
   const checked = checkEmail(email);
-  if (!checked.ok || checked.email !== email) return undefined;
-  return { email, key: checked.key };
+  return checked.ok ? { email: checked.email, key: checked.key } : undefined;
 }
 
 /**

@@ -1,8 +1,10 @@
 import net from "node:net";
+import { domainToASCII } from "node:url";
 import { ConfigError, readEnv, serverConfig } from "../../config/env";
 import { createReceiver } from "../../waitlist/receiver";
 import { SqliteStore } from "../../waitlist/sqlite-store";
 import { form, formType, removeDir, request, signupBody, startServer, type TestServer } from "./harness";
+import { startSmtpServer } from "./smtp";
 
 /*
  * One test per defect an attack on `npm run serve` found (issue 15), over
@@ -458,5 +460,68 @@ describe.each(deployments)("14. invalid UTF-8 sent percent-encoded (%s)", (adapt
         .status,
     ).toBe(200);
     expect((await server.rows()).map((row) => row.email)).toEqual(["jos\u00e9+tag@example.com"]);
+  });
+});
+
+describe.each(deployments)("15. one address, one mailbox, one record (%s)", (adapter) => {
+  const spaceSeparators = Array.from({ length: 0x3001 }, (_, code) => String.fromCodePoint(code)).filter((char) =>
+    /\p{Zs}/u.test(char),
+  );
+
+  it("refuses every space separator inside an address, which a mail parser reads as a name before another address", async () => {
+    expect(spaceSeparators).toHaveLength(17);
+    server = await startServer(adapter);
+    for (const space of spaceSeparators) {
+      const reply = await post(server, signupBody(`x${space}victim@example.com`));
+      expect([space.codePointAt(0), reply.status, reply.body]).toEqual([
+        space.codePointAt(0),
+        422,
+        "The e-mail address contains a space.\n",
+      ]);
+    }
+    await expectNothingKept();
+  });
+
+  it.each([
+    ["a variation selector", "victim@exam\uFE0Fple.com"],
+    ["a combining grapheme joiner", "victim\u034F@example.com"],
+    ["a Mongolian free variation selector", "vic\u180Btim@example.com"],
+    ["a Hangul filler", "victim\u3164@example.com"],
+  ])("refuses %s, invisible, which would make a second row that looks like the first", async (_name, email) => {
+    server = await startServer(adapter);
+    const reply = await post(server, signupBody(email));
+    expect([reply.status, reply.body]).toEqual([
+      422,
+      "The e-mail address contains an invisible or direction-changing character.\n",
+    ]);
+    await expectNothingKept();
+  });
+
+  it("stores, mails and shows one spelling of a domain however it was typed, and the mail server is given that domain", async () => {
+    const smtp = await startSmtpServer();
+    try {
+      server = await startServer(adapter, { smtpUrl: smtp.url });
+      for (const typed of ["anna@STRA\u1E9EE.de", "victim@\uFF45xample\u3002com", "Victim@EXAMPLE.com"]) {
+        expect((await post(server, signupBody(typed))).status).toBe(200);
+      }
+      const deliveries = await smtp.waitFor(2);
+      expect((await server.rows()).map((row) => [row.email, row.email_key]).sort()).toEqual([
+        ["anna@stra\u00DFe.de", "anna@xn--strae-oqa.de"],
+        ["victim@example.com", "victim@example.com"],
+      ]);
+      // The domain as the mail server names it, in ASCII: the key's, not strasse.de (what capital ẞ once became).
+      const ascii = (address: string) =>
+        `${address.slice(0, address.lastIndexOf("@"))}@${domainToASCII(address.slice(address.lastIndexOf("@") + 1))}`;
+      const sent = deliveries.map(({ envelope, mail }) => ({
+        rcpt: envelope.to.map(ascii),
+        to: mail.to && !Array.isArray(mail.to) ? mail.to.value.map((to) => [to.name, ascii(to.address!)]) : [],
+      }));
+      expect(sent.sort((a, b) => a.rcpt[0]!.localeCompare(b.rcpt[0]!))).toEqual([
+        { rcpt: ["anna@xn--strae-oqa.de"], to: [["", "anna@xn--strae-oqa.de"]] },
+        { rcpt: ["victim@example.com"], to: [["", "victim@example.com"]] },
+      ]);
+    } finally {
+      await smtp.close();
+    }
   });
 });

@@ -81,7 +81,7 @@ describe.each<Adapter>(["start", "develop", "netlify"])("confirmation e-mails th
     for (const part of [mail.text ?? "", String(mail.html)]) {
       expect(part).toContain("Tandem");
       expect(part).toContain("grow. together.");
-      expect(part).toContain("Ada.Lovelace@Example.com");
+      expect(part).toContain("Ada.Lovelace@example.com");
       expect(part).toContain("Q4 2025");
       expect(part).toContain("Early access is free.");
       expect(part).toContain("hello@jointandem.app");

@@ -22,7 +22,7 @@ const badInputs: [string, Parameters<typeof request>[1], number, RegExp][] = [
   ["two @", { body: signupBody("ada@lovelace@example.com") }, 422, /not a valid e-mail address/],
   ["no top-level domain", { body: signupBody("ada@localhost") }, 422, /not a valid e-mail address/],
   ["a one-letter top-level domain", { body: signupBody("ada@example.c") }, 422, /not a valid e-mail address/],
-  ["a space inside", { body: signupBody("ada lovelace@example.com") }, 422, /not a valid e-mail address/],
+  ["a space inside", { body: signupBody("ada lovelace@example.com") }, 422, /contains a space/],
   ["a double dot in the domain", { body: signupBody("ada@example..com") }, 422, /not a valid e-mail address/],
   ["a leading hyphen in the domain", { body: signupBody("ada@-example.com") }, 422, /not a valid e-mail address/],
   ["an underscore in the domain", { body: signupBody("ada@exa_mple.com") }, 422, /not a valid e-mail address/],
@@ -39,7 +39,8 @@ const badInputs: [string, Parameters<typeof request>[1], number, RegExp][] = [
     /Addresses with quotation marks are not accepted; write the address without them\./,
   ],
   ["a comma", { body: signupBody("ada,byron@example.com") }, 422, /not a valid e-mail address/],
-  ["angle brackets", { body: signupBody("Ada <ada@example.com>") }, 422, /domain of the e-mail address is not valid/],
+  ["angle brackets", { body: signupBody("Ada <ada@example.com>") }, 422, /contains a space/],
+  ["angle brackets alone", { body: signupBody("Ada<ada@example.com>") }, 422, /domain of the e-mail address is not valid/],
   ["an IP-literal domain", { body: signupBody("ada@[127.0.0.1]") }, 422, /domain of the e-mail address is not valid/],
   [
     "a 255-character address",
@@ -154,7 +155,8 @@ describe.each<Adapter>(["start", "develop", "netlify"])("the receiver through th
     expect(reply.body).toBe(success);
     expect(await server().rows()).toEqual([
       {
-        email: "Ada.Lovelace@Example.COM",
+        // One canonical form: the domain as IDNA maps it, the part before the @ as typed.
+        email: "Ada.Lovelace@example.com",
         email_key: "ada.lovelace@example.com",
         source: adapter,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
@@ -162,7 +164,7 @@ describe.each<Adapter>(["start", "develop", "netlify"])("the receiver through th
     ]);
   });
 
-  it("converts an international domain to ASCII for the key and keeps the address as typed", async () => {
+  it("converts an international domain to ASCII for the key and keeps it in Unicode in the address", async () => {
     expect((await post(signupBody("ada@bücher.de"))).status).toBe(200);
     expect((await post(signupBody("ADA@xn--bcher-kva.de"))).status).toBe(200);
     expect((await server().rows()).map((row) => [row.email, row.email_key])).toEqual([

@@ -80,7 +80,7 @@ describe("netlify/functions/waitlist-signup: POST / on Netlify", () => {
     expect(reply.headers.get("content-security-policy")).toBeNull(); // a line of text, not a page
     expect(await store().all()).toEqual([
       expect.objectContaining({
-        email: "Ada@Example.com",
+        email: "Ada@example.com",
         emailKey: "ada@example.com",
         source: "netlify",
         utmSource: "tiktok",
