@@ -282,6 +282,8 @@ describe.each(available)("$name", (choice) => {
           () => location.pathname === "/" && location.hash === "#waitlist",
           [],
         );
+        // The scroll comes 200 ms after the page shows: later, on a loaded machine, than a still page looks settled.
+        await waitInPage(page, "the scroll", () => window.scrollY > 0, []);
         expectAtOffset(await sectionPosition(page, "waitlist", quiet));
         expect(await tags(page)).toBe(0);
         expect(await page.problems()).toEqual([]);

@@ -98,6 +98,8 @@ describe.each(["desktop", "phone"] as const)("the legal pages (%s)", (viewport) 
       });
       await page.getByRole("complementary").getByRole("link", { name: "Join the Waitlist" }).click();
       await page.waitForURL(`${suite.site.url}/#waitlist`);
+      // The scroll comes 200 ms after the page shows: on a loaded machine, later than a still page looks settled.
+      await page.waitForFunction(() => (window as unknown as { times: { scroll: number } }).times.scroll > 0);
       expectAtOffset(await sectionPosition(page, "waitlist"));
       const times = await page.evaluate(() => (window as unknown as { times: Record<string, number> }).times);
       // The same document: a client-side navigation, not a page load.
@@ -126,4 +128,36 @@ describe.each(["desktop", "phone"] as const)("the legal pages (%s)", (viewport) 
     expect(await settledScroll(page)).toBe(0);
     await page.close();
   });
+});
+
+describe("the 200 ms on a slow phone", () => {
+  it("on a starved CPU (x6), Join the Waitlist lands #waitlist 80 px below the top every time, never before 200 ms", async () => {
+    const delays: number[] = [];
+    for (let run = 0; run < 12; run++) {
+      const page = await open("/terms-of-service/", "phone");
+      await whenHydrated(page);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
+      await page.evaluate(() => {
+        const times = { shown: 0, scroll: 0 };
+        Object.assign(window, { times });
+        new MutationObserver(() => {
+          if (!times.shown && document.getElementById("waitlist")) times.shown = performance.now();
+        }).observe(document.body, { childList: true, subtree: true });
+        addEventListener(
+          "scroll",
+          () => times.shown && !times.scroll && scrollY > 0 && (times.scroll = performance.now()),
+        );
+      });
+      await page.getByRole("complementary").getByRole("link", { name: "Join the Waitlist" }).click();
+      await page.waitForURL(`${suite.site.url}/#waitlist`);
+      await page.waitForFunction(() => (window as unknown as { times: { scroll: number } }).times.scroll > 0);
+      expectAtOffset(await sectionPosition(page, "waitlist"));
+      const times = await page.evaluate(() => (window as unknown as { times: Record<string, number> }).times);
+      delays.push(times.scroll - times.shown);
+      await page.close();
+    }
+    // A busy main thread runs a timer late, never early; the first scroll event comes a frame after the scroll.
+    expect(Math.min(...delays)).toBeGreaterThanOrEqual(195);
+  }, 180_000);
 });

@@ -1,4 +1,4 @@
-import React, { useEffect } from "react";
+import React from "react";
 import type { HeadFC, PageProps } from "gatsby";
 import { site } from "../site";
 import { Layout } from "../components/layout";
@@ -9,6 +9,7 @@ import { Features } from "../components/features";
 import { WaitlistSection } from "../components/waitlist-section";
 import { isScrollIntent } from "../lib/section-links";
 import { scrollToSection } from "../lib/scroll";
+import { useIsomorphicLayoutEffect } from "../components/use-isomorphic-layout-effect";
 
 /** Who runs the site and what it is, for search engines (schema.org JSON-LD). */
 const structuredData = ({ siteUrl, contactEmail }: SiteSettings) => ({
@@ -39,8 +40,11 @@ export default function IndexPage({ location }: PageProps) {
   // A "Join the Waitlist" from another page arrives as navigation state:
   // scroll about 200 ms after this page is shown (spec section 2). Without
   // JavaScript the same link is a plain /#waitlist and the browser scrolls.
+  // The 200 ms count from the commit that puts this page in the document (a
+  // layout effect, in the same task), not from the passive effects after the
+  // next frame, which a busy phone runs hundreds of milliseconds later.
   const intent = isScrollIntent(location.state) ? location.state.scrollTo : null;
-  useEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     if (!intent) return;
     const timer = setTimeout(() => scrollToSection(intent), site.scroll.afterNavigationDelayMs);
     return () => clearTimeout(timer);
