@@ -55,8 +55,8 @@ export function Header({ onLanding }: HeaderProps) {
         <nav aria-label="Main" className={styles.desktopNav}>
           <Entries onLanding={onLanding} />
         </nav>
-        {/* The visitor may open it before hydration: its open attribute is theirs, not the render's. */}
-        <details ref={menuRef} className={styles.menu} suppressHydrationWarning>
+        {/* The visitor may open it before hydration: Preact's hydration keeps its open attribute, theirs. */}
+        <details ref={menuRef} className={styles.menu}>
           <summary className={styles.toggle}>
             <span className="visually-hidden">Menu</span>
             <MenuIcon className={styles.iconMenu} />

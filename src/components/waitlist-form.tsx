@@ -75,9 +75,8 @@ export function WaitlistForm() {
       name={formName}
       method="POST"
       action={endpoint}
+      // The page's early-submit capture may turn validation off before hydration; Preact's hydration leaves it.
       noValidate={enhanced}
-      // The page's early-submit capture may turn validation off before hydration.
-      suppressHydrationWarning
       onSubmit={onSubmit}
       className={styles.form}
     >

@@ -341,7 +341,7 @@ export function serverForEachTest(
  * store, for the tests of one block: started before them, stopped after.
  * Read `url()` inside tests.
  */
-export function serveBuildForSuite(publicDir: string): { url: () => string } {
+export function serveBuildForSuite(publicDir: string): { url: () => string; outboxDir: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), "build-served-"));
   let waitlist: Waitlist;
   let server: http.Server;
@@ -362,5 +362,5 @@ export function serveBuildForSuite(publicDir: string): { url: () => string } {
     waitlist.mailer.close();
     removeDir(dir);
   });
-  return { url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`, outboxDir: dir };
 }

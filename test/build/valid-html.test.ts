@@ -1,0 +1,129 @@
+/**
+ * @jest-environment node
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { simpleParser } from "mailparser";
+import { htmlPages } from "../../after-build/headers";
+import { form, formType, removeDir, request, serveBuildForSuite, signupBody } from "../server/harness";
+
+/*
+ * Valid HTML on every page a visitor can get: the Nu HTML Checker (the W3C's
+ * validator, vnu-jar, on Debian's Java) over every page of the build, and
+ * over the pages the server writes itself (confirm, leave, refusals, 404) as
+ * it answers them. One JVM for all of them: it takes seconds to start.
+ */
+
+jest.setTimeout(120_000);
+
+const publicDir = path.resolve(__dirname, "../../public");
+const { url, outboxDir } = serveBuildForSuite(publicDir);
+const run = promisify(execFile);
+/** The checker itself, from the npm package; it runs on the machine's Java (Debian's default-jre-headless). */
+const vnuJar = require.resolve("vnu-jar/build/dist/vnu.jar");
+
+interface VnuMessage {
+  type: string;
+  url: string;
+  lastLine?: number;
+  message: string;
+  extract?: string;
+}
+
+/** The checker's errors for these files, one line each: where, and what. */
+async function vnuErrors(files: string[]): Promise<string[]> {
+  let stderr: string;
+  try {
+    ({ stderr } = await run("java", ["-jar", vnuJar, "--format", "json", "--errors-only", ...files], {
+      maxBuffer: 64 * 1024 * 1024,
+    }));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new Error("The Nu HTML Checker needs Java 11 or newer on PATH: apt-get install default-jre-headless.");
+    }
+    // It exits 1 when it found errors: they are in its output all the same.
+    stderr = (error as { stderr?: string }).stderr ?? "";
+    if (!stderr.startsWith("{")) throw error;
+  }
+  const { messages } = JSON.parse(stderr) as { messages: VnuMessage[] };
+  return messages
+    .filter((message) => message.type === "error" || message.type === "non-document-error")
+    .map(
+      (message) =>
+        `${path.basename(path.dirname(message.url))}/${path.basename(message.url)}:${message.lastLine ?? "?"}: ${message.message}`,
+    );
+}
+
+/** The pages the server writes itself, as it answers them, saved to files for the checker. */
+async function serverPages(): Promise<string[]> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "vnu-"));
+  const save = (name: string, body: string) => {
+    const file = path.join(dir, `${name}.html`);
+    writeFileSync(file, body);
+    return file;
+  };
+  const html = { Accept: "text/html" };
+  const signup = await request(`${url()}/`, {
+    method: "POST",
+    headers: { ...formType, ...html, Origin: url() },
+    body: signupBody("valid.html@example.com"),
+  });
+  expect(signup.status).toBe(200);
+  const files = [save("signup-thanks", signup.body)];
+  const links = await mailedLinks();
+  const confirmPage = await request(`${url()}${links.confirm}`, { headers: html });
+  const leavePage = await request(`${url()}${links.leave}`, { headers: html });
+  expect([confirmPage.status, leavePage.status]).toEqual([200, 200]);
+  files.push(save("confirm", confirmPage.body), save("leave", leavePage.body));
+  const token = (link: string) => new URL(link, url()).searchParams.get("token")!;
+  const confirmed = await request(`${url()}/waitlist/confirm`, {
+    method: "POST",
+    headers: { ...formType, ...html, Origin: url() },
+    body: form({ token: token(links.confirm) }),
+  });
+  const left = await request(`${url()}/waitlist/leave`, {
+    method: "POST",
+    headers: { ...formType, ...html, Origin: url() },
+    body: form({ token: token(links.leave) }),
+  });
+  expect([confirmed.status, left.status]).toEqual([200, 200]);
+  files.push(save("confirmed", confirmed.body), save("left", left.body));
+  const invalid = await request(`${url()}/`, {
+    method: "POST",
+    headers: { ...formType, ...html, Origin: url() },
+    body: signupBody("not an address"),
+  });
+  const forged = await request(`${url()}/waitlist/leave?token=forged`, { headers: html });
+  const missing = await request(`${url()}/no-such-page/`, { headers: html });
+  expect([invalid.status, forged.status, missing.status]).toEqual([422, 400, 404]);
+  files.push(save("refused", invalid.body), save("forged-link", forged.body), save("not-found", missing.body));
+  return files;
+}
+
+/** The confirm and leave links of the confirmation in the suite's outbox, as paths on this server. */
+async function mailedLinks(): Promise<{ confirm: string; leave: string }> {
+  const local = (link: string) => `${new URL(link).pathname}${new URL(link).search}`;
+  for (let poll = 0; poll < 100; poll++) {
+    for (const name of readdirSync(outboxDir).filter((file) => file.endsWith(".eml"))) {
+      const text = (await simpleParser(readFileSync(path.join(outboxDir, name)))).text ?? "";
+      const confirm = /https?:\/\/\S+\/waitlist\/confirm\?token=[\w-]+/.exec(text)?.[0];
+      const leave = /https?:\/\/\S+\/waitlist\/leave\?token=[\w-]+/.exec(text)?.[0];
+      if (confirm && leave) return { confirm: local(confirm), leave: local(leave) };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("The signup's confirmation never reached the outbox.");
+}
+
+describe("the Nu HTML Checker", () => {
+  it("finds no error in any page of the build, nor in the pages the server writes", async () => {
+    const built = htmlPages(publicDir).map((page) => page.file);
+    expect(built.length).toBeGreaterThanOrEqual(4);
+    const written = await serverPages();
+    expect(await vnuErrors([...built, ...written])).toEqual([]);
+    removeDir(path.dirname(written[0]!));
+  });
+});
