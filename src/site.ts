@@ -108,6 +108,16 @@ export const site = {
     successHeading: "You're on the list!",
     /** The button in the confirmation e-mail and on its page: the double opt-in. */
     confirmLabel: "Confirm my spot",
+    /**
+     * What a person agrees to receive, in the one wording the form, the confirmation e-mail, its confirm page and
+     * the Privacy Policy all show. Each signup's record of consent keeps the version (waitlist/policies.ts): a new
+     * wording gets a new version, the date it is published.
+     */
+    consent: {
+      version: "2026-11-25",
+      statement:
+        "We'll e-mail you when early access opens and, until then, now and then with launch news or a change to our Privacy Policy: nothing else, and every e-mail has a link to leave.",
+    },
     /** Addresses never confirmed are deleted this many days after their signup (the Privacy Policy says so). */
     unconfirmedRetentionDays: 30,
     messages: {

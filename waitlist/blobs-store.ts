@@ -98,6 +98,8 @@ function upgraded<T extends Signup>(stored: T): T {
     privacyPolicyAtSignup: stored.privacyPolicyAtSignup ?? null,
     privacyPolicyAtConfirm: stored.privacyPolicyAtConfirm ?? null,
     optInSince: stored.optInSince ?? null,
+    consentAtSignup: stored.consentAtSignup ?? null,
+    consentAtConfirm: stored.consentAtConfirm ?? null,
   };
 }
 
@@ -177,6 +179,8 @@ export class BlobsStore implements FullStore {
       confirmedAt: null,
       privacyPolicyAtSignup: entry.privacyPolicy ?? null,
       privacyPolicyAtConfirm: null,
+      consentAtSignup: entry.consent ?? null,
+      consentAtConfirm: null,
       optInSince: entry.earlier ? null : createdAt,
       ...noAttribution,
       ...entry.attribution,
@@ -216,7 +220,12 @@ export class BlobsStore implements FullStore {
   /** The first confirmation is kept. The note first, so the sweep files it in the ledger whatever fails after. */
   async confirm(
     emailKey: string,
-    { createdAt, at, privacyPolicy }: { createdAt: string; at: Date; privacyPolicy: string | null },
+    {
+      createdAt,
+      at,
+      privacyPolicy,
+      consent = null,
+    }: { createdAt: string; at: Date; privacyPolicy: string | null; consent?: string | null },
   ) {
     const h = hashOf(emailKey);
     await this.note(h);
@@ -227,7 +236,12 @@ export class BlobsStore implements FullStore {
         earlier = record.confirmedAt;
         return undefined;
       }
-      return { ...record, confirmedAt: at.toISOString(), privacyPolicyAtConfirm: privacyPolicy };
+      return {
+        ...record,
+        confirmedAt: at.toISOString(),
+        privacyPolicyAtConfirm: privacyPolicy,
+        consentAtConfirm: consent,
+      };
     });
     if (earlier) return { confirmedAt: earlier, first: false };
     return written ? { confirmedAt: written.confirmedAt!, first: true } : undefined;

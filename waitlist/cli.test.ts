@@ -99,6 +99,8 @@ describe("npm run waitlist", () => {
         privacy_policy_at_signup: "2025-06-01",
         privacy_policy_at_confirm: "2025-06-01",
         opt_in_since: "2025-06-01T09:00:00.000Z",
+        consent_at_signup: "",
+        consent_at_confirm: "",
       },
       {
         email: '"Byron, Lord"@example.com',
@@ -118,6 +120,8 @@ describe("npm run waitlist", () => {
         privacy_policy_at_signup: "",
         privacy_policy_at_confirm: "",
         opt_in_since: "2025-06-02T09:00:00.000Z",
+        consent_at_signup: "",
+        consent_at_confirm: "",
       },
       expect.objectContaining({ email: "'=2*5@example.com" }),
     ]);
@@ -318,6 +322,8 @@ describe("npm run waitlist", () => {
         privacyPolicyAtSignup: "2025-06-01",
         privacyPolicyAtConfirm: "2025-06-01",
         optInSince: "2025-06-01T09:00:00.000Z",
+        consentAtSignup: null,
+        consentAtConfirm: null,
       },
       expect.objectContaining({
         email: '"Byron, Lord"@example.com',

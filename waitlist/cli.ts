@@ -67,6 +67,8 @@ const columns = [
   "privacyPolicyAtSignup",
   "privacyPolicyAtConfirm",
   "optInSince",
+  "consentAtSignup",
+  "consentAtConfirm",
 ] as const;
 const csvColumn = (column: string) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 

@@ -22,6 +22,8 @@ export interface ConfirmOptions {
   store: Pick<WaitlistStore, "lookup" | "confirm">;
   /** The version of the Privacy Policy in force now (policies.ts), kept with the confirmation. */
   privacyPolicy: () => string | null;
+  /** What the person consents to now (policies.ts, consentRecord), kept likewise. */
+  consent?: () => string;
   /** Requests per client IP per minute (GET and POST alike). */
   limiter: RateLimiterMemory;
   clock?: () => Date;
@@ -70,6 +72,7 @@ export function createConfirm({
   secret,
   store,
   privacyPolicy,
+  consent,
   limiter,
   clock = () => new Date(),
   warn = () => {},
@@ -97,7 +100,7 @@ export function createConfirm({
       return page({
         status: 200,
         heading: `Confirm ${signup.email} for the waitlist?`,
-        message: `One press and your spot is confirmed: we'll e-mail this address when early access to ${site.name} opens, and nothing else until then.`,
+        message: `One press and your spot is confirmed. ${site.waitlist.consent.statement}`,
         action: { label: site.waitlist.confirmLabel, url: confirmPath, fields: { token: tokens[0]! } },
       });
     }
@@ -116,6 +119,7 @@ export function createConfirm({
       createdAt: signup.createdAt,
       at: clock(),
       privacyPolicy: privacyPolicy(),
+      consent: consent?.() ?? null,
     });
     if (!result) return page(notListed());
     return page(confirmed(result.confirmedAt, result.first));

@@ -59,7 +59,7 @@ If you don't confirm, we won't e-mail you again, and we delete the address after
 What happens next
 - We plan to launch in ${site.claims.launch}, and we will e-mail you as soon as early access opens.
 - Early access is free.
-- Until then, we will only write about the launch.
+- ${site.waitlist.consent.statement}
 
 Questions? Reply to this e-mail or write to ${contact}.
 
@@ -95,7 +95,7 @@ You get this e-mail because this address was entered on the waitlist at ${host}.
 <ul style="margin:0 0 16px;padding-left:20px;">
 <li>We plan to launch in ${escapeHtml(site.claims.launch)}, and we will e-mail you as soon as early access opens.</li>
 <li>Early access is free.</li>
-<li>Until then, we will only write about the launch.</li>
+<li>${escapeHtml(site.waitlist.consent.statement)}</li>
 </ul>
 <p style="${p}">Questions? Reply to this e-mail or write to <a href="mailto:${escapeHtml(contact)}" style="color:${colors.brand};">${escapeHtml(contact)}</a>.</p>
 <p style="margin:0;">Changed your mind? <a href="${escapeHtml(leave)}" style="color:${colors.brand};">Leave the waitlist</a></p>

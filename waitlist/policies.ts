@@ -15,18 +15,39 @@ import { site } from "../src/site";
 
 const folders = [path.resolve(__dirname, "../content/legal"), path.resolve(process.cwd(), "content/legal")];
 
-let cached: { version: string | null } | undefined;
+let cached: { version: string | null; fingerprint: string | null } | undefined;
 
 /** The version of the Privacy Policy in force ("2026-11-23"); null, and a line on stderr, when it cannot be read. */
 export function privacyPolicyVersion(): string | null {
-  if (cached) return cached.version;
+  return readPolicy().version;
+}
+
+/**
+ * What a person consents to, for the record kept with their signup and
+ * their confirmation: the version of the consent statement they were shown
+ * (src/site.ts) and the Privacy Policy in force, by its version and the
+ * fingerprint of its text (the frontmatter's, which the content check keeps
+ * true): "statement 2026-11-25; Privacy Policy 2026-11-24 #3f1c0a9b2d4e".
+ */
+export function consentRecord(): string {
+  const { version, fingerprint } = readPolicy();
+  const policy = version === null ? "unknown" : `${version}${fingerprint ? ` #${fingerprint}` : ""}`;
+  return `statement ${site.waitlist.consent.version}; ${site.legalPages.privacyPolicy.title} ${policy}`;
+}
+
+function readPolicy(): { version: string | null; fingerprint: string | null } {
+  if (cached) return cached;
   let version: string | null = null;
+  let fingerprint: string | null = null;
   try {
     const folder = folders.find((candidate) => existsSync(candidate));
     if (!folder) throw new Error(`no content/legal folder at ${folders.join(" or ")}`);
     for (const name of readdirSync(folder).filter((file) => file.endsWith(".mdx"))) {
       const { data } = matter(readFileSync(path.join(folder, name), "utf8"));
-      if (data.slug === site.legalPages.privacyPolicy.slug) version = policyVersion(data);
+      if (data.slug === site.legalPages.privacyPolicy.slug) {
+        version = policyVersion(data);
+        fingerprint = typeof data.fingerprint === "string" ? data.fingerprint : null;
+      }
     }
     if (version === null) throw new Error(`no policy with the slug ${site.legalPages.privacyPolicy.slug}`);
   } catch (error) {
@@ -34,6 +55,6 @@ export function privacyPolicyVersion(): string | null {
       `waitlist: the Privacy Policy's version could not be read (${(error as Error).message}); signups record none.`,
     );
   }
-  cached = { version };
-  return version;
+  cached = { version, fingerprint };
+  return cached;
 }

@@ -26,6 +26,8 @@ export interface ReceiverOptions {
   onRepeatSignup?: (emailKey: string) => void;
   /** The version of the Privacy Policy in force (policies.ts), kept with each signup. */
   privacyPolicy?: () => string | null;
+  /** What the person consents to: the statement's version and the policy's text (policies.ts), kept likewise. */
+  consent?: () => string;
   /** Where failures are reported; never given a full address. */
   warn?: (message: string) => void;
 }
@@ -84,6 +86,7 @@ export function createReceiver(options: ReceiverOptions) {
       source: options.source,
       attribution,
       privacyPolicy: options.privacyPolicy?.() ?? undefined,
+      consent: options.consent?.(),
     });
     // New and repeat addresses get the same answer, after the same work: nobody can learn who is listed. What
     // follows (the e-mail; for a repeat, perhaps the e-mail again) happens after the reply.

@@ -27,7 +27,14 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What a row from before double opt-in holds: never confirmed, under a policy nobody recorded, never asked to. */
-const unconfirmed = { confirmedAt: null, privacyPolicyAtSignup: null, privacyPolicyAtConfirm: null, optInSince: null };
+const unconfirmed = {
+  confirmedAt: null,
+  privacyPolicyAtSignup: null,
+  privacyPolicyAtConfirm: null,
+  optInSince: null,
+  consentAtSignup: null,
+  consentAtConfirm: null,
+};
 
 describe("SqliteStore", () => {
   it("creates its folder and file, in WAL mode with synchronous=FULL and a busy timeout", async () => {

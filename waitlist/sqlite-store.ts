@@ -73,6 +73,10 @@ export const migrations: readonly string[] = [
    DROP TABLE departures;
    ALTER TABLE departures_6 RENAME TO departures;
    CREATE INDEX signups_unconfirmed ON signups (opt_in_since) WHERE confirmed_at IS NULL AND opt_in_since IS NOT NULL;`,
+  // 7: the record of consent names what the person was told they would receive (the consent statement's version)
+  // and the policy's text (its fingerprint), at the signup and at the confirmation. Rows from before have none.
+  `ALTER TABLE signups ADD COLUMN consent_at_signup TEXT;
+   ALTER TABLE signups ADD COLUMN consent_at_confirm TEXT;`,
 ];
 
 export const schemaVersion = migrations.length;
@@ -108,8 +112,8 @@ export class SqliteStore implements FullStore {
     this.insert = this.db.prepare(
       `INSERT INTO signups (email, email_key, created_at, source,
                             utm_source, utm_medium, utm_campaign, utm_content, utm_term, ref, landing_path,
-                            confirmation_sent_at, privacy_policy_at_signup, opt_in_since)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            confirmation_sent_at, privacy_policy_at_signup, consent_at_signup, opt_in_since)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (email_key) DO UPDATE SET repeat_signups = repeat_signups + 1
        RETURNING repeat_signups AS repeats`,
     );
@@ -174,6 +178,7 @@ export class SqliteStore implements FullStore {
       a.landingPath,
       entry.confirmationSentAt?.toISOString() ?? null,
       entry.privacyPolicy ?? null,
+      entry.consent ?? null,
       entry.earlier ? null : createdAt,
     )!;
     return { added: repeats === 0, createdAt };
@@ -200,15 +205,20 @@ export class SqliteStore implements FullStore {
 
   async confirm(
     emailKey: string,
-    { createdAt, at, privacyPolicy }: { createdAt: string; at: Date; privacyPolicy: string | null },
+    {
+      createdAt,
+      at,
+      privacyPolicy,
+      consent = null,
+    }: { createdAt: string; at: Date; privacyPolicy: string | null; consent?: string | null },
   ) {
     return this.db.transaction(() => {
       const first = this.db
         .prepare(
-          `UPDATE signups SET confirmed_at = ?, privacy_policy_at_confirm = ?
+          `UPDATE signups SET confirmed_at = ?, privacy_policy_at_confirm = ?, consent_at_confirm = ?
            WHERE email_key = ? AND created_at = ? AND confirmed_at IS NULL`,
         )
-        .run(at.toISOString(), privacyPolicy, emailKey, createdAt).changes;
+        .run(at.toISOString(), privacyPolicy, consent, emailKey, createdAt).changes;
       const row = this.db
         .prepare("SELECT confirmed_at AS confirmedAt FROM signups WHERE email_key = ? AND created_at = ?")
         .get(emailKey, createdAt) as { confirmedAt: string } | undefined;
@@ -404,7 +414,8 @@ export class SqliteStore implements FullStore {
                 utm_source AS utmSource, utm_medium AS utmMedium, utm_campaign AS utmCampaign,
                 utm_content AS utmContent, utm_term AS utmTerm, ref, landing_path AS landingPath,
                 confirmed_at AS confirmedAt, privacy_policy_at_signup AS privacyPolicyAtSignup,
-                privacy_policy_at_confirm AS privacyPolicyAtConfirm, opt_in_since AS optInSince
+                privacy_policy_at_confirm AS privacyPolicyAtConfirm, opt_in_since AS optInSince,
+                consent_at_signup AS consentAtSignup, consent_at_confirm AS consentAtConfirm
          FROM signups ORDER BY created_at, id`,
       )
       .all() as Signup[];

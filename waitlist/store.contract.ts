@@ -43,7 +43,13 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     it("adds an address once, by its key: the first signup and its attribution are the ones kept", async () => {
       const attribution = { ...noAttribution, utmSource: "tiktok", ref: "maya", landingPath: "/" };
       await expect(
-        store.add(signup("Ada@Example.com", now, { attribution, privacyPolicy: "2026-11-23" })),
+        store.add(
+          signup("Ada@Example.com", now, {
+            attribution,
+            privacyPolicy: "2026-11-23",
+            consent: "statement 2026-11-25; Privacy Policy 2026-11-23 #528d5f65963f",
+          }),
+        ),
       ).resolves.toEqual({
         added: true,
         createdAt: "2025-06-01T12:00:00.000Z",
@@ -66,6 +72,8 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
           privacyPolicyAtSignup: "2026-11-23",
           privacyPolicyAtConfirm: null,
           optInSince: "2025-06-01T12:00:00.000Z",
+          consentAtSignup: "statement 2026-11-25; Privacy Policy 2026-11-23 #528d5f65963f",
+          consentAtConfirm: null,
         },
       ]);
       expect(await store.count()).toBe(1);

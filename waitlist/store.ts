@@ -36,6 +36,8 @@ export interface NewSignup {
   confirmationSentAt?: Date;
   /** The Privacy Policy in force when it was made: its version, the date of its last change (policies.ts). */
   privacyPolicy?: string;
+  /** What the person was told they would receive, and under which policy text (policies.ts, consentRecord). */
+  consent?: string;
   /** A signup from before the confirm step (an import from Netlify Forms): never asked to confirm, never pruned. */
   earlier?: boolean;
 }
@@ -58,6 +60,12 @@ export interface Signup extends Attribution {
   /** The Privacy Policy in force at the signup and at the confirmation: versions, the dates of its last change. */
   privacyPolicyAtSignup: string | null;
   privacyPolicyAtConfirm: string | null;
+  /**
+   * The consent statement they were shown and the policy's text, at the signup and at the confirmation:
+   * "statement 2026-11-25; Privacy Policy 2026-11-24 #3f1c0a9b2d4e" (policies.ts, consentRecord).
+   */
+  consentAtSignup: string | null;
+  consentAtConfirm: string | null;
   /**
    * Since when the signup is asked to confirm: its signup, or, for one from before the confirm step, when a founder
    * asked it (ask-to-confirm). Null for those never asked, which are never pruned.
@@ -127,7 +135,7 @@ export interface WaitlistStore {
    */
   confirm(
     emailKey: string,
-    confirmation: { createdAt: string; at: Date; privacyPolicy: string | null },
+    confirmation: { createdAt: string; at: Date; privacyPolicy: string | null; consent?: string | null },
   ): Promise<{ confirmedAt: string; first: boolean } | undefined>;
   /**
    * Asks a signup to confirm from `at` on: it is owed a confirmation e-mail with the confirm link, and removed if it

@@ -3,7 +3,7 @@ import { createConfirmations, type ConfirmationOptions } from "./confirmations";
 import { createLeave, leaveLimiter } from "./leave";
 import { newLeaveSecret } from "./tokens";
 import type { Mailer } from "./mailer";
-import { privacyPolicyVersion } from "./policies";
+import { consentRecord, privacyPolicyVersion } from "./policies";
 import { createReceiver, type ReceiverOptions } from "./receiver";
 import type { FullStore } from "./store";
 
@@ -20,6 +20,8 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
   leaveRateLimitPerMinute?: number;
   /** The version of the Privacy Policy in force (policies.ts); a test's own. */
   privacyPolicy?: () => string | null;
+  /** What a person consents to (policies.ts, consentRecord); a test's own. */
+  consent?: () => string;
 }
 
 /** What leave links are signed with: WAITLIST_SECRET when set, else the one the store made and keeps. */
@@ -80,6 +82,7 @@ export async function createWaitlist<S extends FullStore>({
   leaveSecret,
   leaveRateLimitPerMinute = 60,
   privacyPolicy = privacyPolicyVersion,
+  consent = consentRecord,
 }: WaitlistOptions<S>) {
   const store = forgettingMail(given, mailer);
   const secret = await signingSecret(store, leaveSecret);
@@ -100,6 +103,7 @@ export async function createWaitlist<S extends FullStore>({
     onNewSignup: confirmations.sendSoon,
     onRepeatSignup: confirmations.askAgainSoon,
     privacyPolicy,
+    consent,
     warn,
   });
   const leave = createLeave({
@@ -113,6 +117,7 @@ export async function createWaitlist<S extends FullStore>({
     secret,
     store,
     privacyPolicy,
+    consent,
     limiter: leaveLimiter(leaveRateLimitPerMinute),
     clock,
     warn,

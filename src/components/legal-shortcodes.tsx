@@ -53,6 +53,11 @@ export function UnconfirmedRetention() {
   return <>{site.waitlist.unconfirmedRetentionDays} days</>;
 }
 
+/** What a person agrees to receive, as the form, the e-mail and the confirm page say it. */
+export function ConsentStatement() {
+  return <>{site.waitlist.consent.statement}</>;
+}
+
 /** The confirmation e-mail's button, as it reads there. */
 export function ConfirmLabel() {
   return <>{site.waitlist.confirmLabel}</>;
@@ -77,6 +82,7 @@ export const legalShortcodes = {
   LaunchDate,
   UnconfirmedRetention,
   ConfirmLabel,
+  ConsentStatement,
   PrivacyPolicyLink,
   TermsLink,
 };

@@ -16,7 +16,7 @@ export function WaitlistSection() {
         </p>
         <WaitlistForm />
         <p className={styles.fineprint}>
-          We only use your address for the waitlist and launch news. Read our <PrivacyPolicyLink />.
+          {site.waitlist.consent.statement} Read our <PrivacyPolicyLink />.
         </p>
       </div>
     </section>

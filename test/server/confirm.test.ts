@@ -1,7 +1,9 @@
 import type { ParsedMail } from "mailparser";
 import { resultPagePolicy } from "../../waitlist/pages";
 import { confirmToken, legacyConfirmToken } from "../../waitlist/tokens";
-import { privacyPolicyVersion } from "../../waitlist/policies";
+import escapeHtml from "escape-html";
+import { site } from "../../src/site";
+import { consentRecord, privacyPolicyVersion } from "../../waitlist/policies";
 import { form, formType, request, signupBody, serverForEachTest, type Adapter, type TestServer } from "./harness";
 import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
 
@@ -83,6 +85,10 @@ describe.each<Adapter>(["start", "develop", "netlify"])("the confirm link throug
     expect(page.body).toMatch(/<form method="post" action="\/waitlist\/confirm">/);
     expect(page.body).toContain(`<input type="hidden" name="token" value="${tokenOf(link)}">`);
     expect(page.body).toContain('<button type="submit">Confirm my spot</button>');
+    // The one consent statement, as the form and the e-mail say it.
+    expect(page.body).toContain(escapeHtml(site.waitlist.consent.statement));
+    expect(mail.text).toContain(site.waitlist.consent.statement);
+    expect(String(mail.html)).toContain(escapeHtml(site.waitlist.consent.statement));
     expect(page.headers["content-security-policy"]).toBe(resultPagePolicy);
     expect(page.headers["referrer-policy"]).toBe("strict-origin");
     expect(page.headers["x-robots-tag"]).toBe("noindex");
@@ -102,6 +108,15 @@ describe.each<Adapter>(["start", "develop", "netlify"])("the confirm link throug
     // The version of the policy in force: the date of its newest dated change (content/legal).
     expect(privacyPolicyVersion()).toMatch(/^\d{4}-\d\d-\d\d(\.\d+)?$/);
     expect((await stored(server(), "ada@example.com"))!.privacyPolicyAtConfirm).toBe(privacyPolicyVersion());
+    // What they were told they would receive, and the policy's exact text, at the signup and at the confirmation.
+    expect(consentRecord()).toBe(
+      `statement ${site.waitlist.consent.version}; Privacy Policy ${privacyPolicyVersion()} #${consentRecord().split("#")[1]}`,
+    );
+    expect(consentRecord()).toMatch(/#[0-9a-f]{12}$/);
+    expect(await stored(server(), "ada@example.com")).toMatchObject({
+      consentAtSignup: consentRecord(),
+      consentAtConfirm: consentRecord(),
+    });
 
     const again = await press(server(), token);
     expect(again.status).toBe(200);
