@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { BlobsStore, hashOf } from "./blobs-store";
 import { pruneUnconfirmed } from "./prune";
 import { describeStoreContract } from "./store.contract";
@@ -5,7 +7,7 @@ import { startLocalBlobs, type LocalBlobs } from "../test/support/blobs";
 import type { FullStore, Signup } from "./store";
 
 describeStoreContract("Netlify Blobs", () => {
-  let blobs: LocalBlobs | undefined;
+  let blobs: (LocalBlobs & { directory: string }) | undefined;
   const open = async () => {
     blobs ??= await startLocalBlobs();
     return new BlobsStore(blobs.store());
@@ -14,6 +16,18 @@ describeStoreContract("Netlify Blobs", () => {
     open,
     reopen: open,
     settle: async (store: FullStore) => void (await (store as BlobsStore).fold()),
+    snapshot: async () => {
+      await blobs!.settled();
+      const files = readdirSync(blobs!.directory, { recursive: true, withFileTypes: true }).filter((entry) =>
+        entry.isFile(),
+      );
+      return Object.fromEntries(
+        files
+          .map((entry) => path.join(entry.parentPath, entry.name))
+          .sort()
+          .map((file) => [path.relative(blobs!.directory, file), readFileSync(file, "utf8")]),
+      );
+    },
     cleanup: async () => blobs?.stop(),
   };
 });

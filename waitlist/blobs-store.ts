@@ -481,10 +481,15 @@ export class BlobsStore implements FullStore {
    * each note's record, when it is still unconfirmed and was asked in that
    * hour and before `before`, or is leaving (a removal that stopped half-way,
    * for removeUnconfirmed() to finish). A note whose record confirmed, left
-   * or was asked again later is done with and deleted. Reads no more notes
-   * than it needs to find `limit`.
+   * or was asked again later is done with, and with `tidy` (a removing
+   * pass, never a dry run) deleted. Reads no more notes than it needs to
+   * find `limit`.
    */
-  async expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]> {
+  async expiredUnconfirmed(
+    before: Date,
+    limit: number,
+    { tidy = false }: { tidy?: boolean } = {},
+  ): Promise<UnconfirmedSignup[]> {
     const cutoff = before.toISOString();
     const { directories } = await this.blobs.list({ prefix: "asked/", directories: true });
     const hours = directories
@@ -500,7 +505,7 @@ export class BlobsStore implements FullStore {
         record.optInSince !== null &&
         hourOf(record.optInSince) === hour &&
         (record.leaving !== null || (record.confirmedAt === null && record.optInSince < cutoff));
-      if (!due) await this.blobs.delete(key);
+      if (!due && tidy) await this.blobs.delete(key);
       return due ? [record] : [];
     };
     for (const hour of hours) {

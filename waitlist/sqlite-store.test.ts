@@ -14,6 +14,19 @@ describeStoreContract("SQLite", () => {
     open: async () => new SqliteStore(file),
     reopen: async () => new SqliteStore(file),
     settle: async () => {},
+    snapshot: async () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+          name: string;
+        }[];
+        return Object.fromEntries(
+          tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]),
+        );
+      } finally {
+        db.close();
+      }
+    },
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 });
