@@ -1,3 +1,6 @@
+import { createHash, createHmac, scryptSync } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { BlobsStore, hashOf } from "./blobs-store";
 import { pruneUnconfirmed } from "./prune";
 import { describeStoreContract } from "./store.contract";
@@ -5,7 +8,7 @@ import { startLocalBlobs, type LocalBlobs } from "../test/support/blobs";
 import type { FullStore, Signup } from "./store";
 
 describeStoreContract("Netlify Blobs", () => {
-  let blobs: LocalBlobs | undefined;
+  let blobs: (LocalBlobs & { directory: string }) | undefined;
   const open = async () => {
     blobs ??= await startLocalBlobs();
     return new BlobsStore(blobs.store());
@@ -14,6 +17,18 @@ describeStoreContract("Netlify Blobs", () => {
     open,
     reopen: open,
     settle: async (store: FullStore) => void (await (store as BlobsStore).fold()),
+    snapshot: async () => {
+      await blobs!.settled();
+      const files = readdirSync(blobs!.directory, { recursive: true, withFileTypes: true }).filter((entry) =>
+        entry.isFile(),
+      );
+      return Object.fromEntries(
+        files
+          .map((entry) => path.join(entry.parentPath, entry.name))
+          .sort()
+          .map((file) => [path.relative(blobs!.directory, file), readFileSync(file, "utf8")]),
+      );
+    },
     cleanup: async () => blobs?.stop(),
   };
 });
@@ -207,5 +222,45 @@ describe("BlobsStore", () => {
     expect(await store.departures()).toBe(25);
     expect((await blobs.store().list({ prefix: "signups/" })).blobs).toEqual([]);
     expect((await blobs.store().list({ prefix: "asked/" })).blobs).toEqual([]);
+  });
+
+  it("recognises WAITLIST_SECRET by a salted scrypt, so a weak secret cannot be found by hashing guesses", async () => {
+    const store = new BlobsStore(blobs.store());
+    const weak = "correct horse battery staple";
+    const marker = async () => (await blobs.store().get("settings/leave-signer", { type: "text" })) ?? "";
+    await store.noteSigner(weak);
+    const noted = await marker();
+    const [prefix, salt, key] = noted.split(" ");
+    expect(prefix).toBe("environment-scrypt");
+    expect(Buffer.from(salt!, "base64url")).toHaveLength(16);
+    expect(key).toBe(
+      scryptSync(weak, Buffer.from(salt!, "base64url"), 32, { N: 2 ** 14, r: 8, p: 1 }).toString("base64url"),
+    );
+    // Nothing a fast guess can be checked against: no plain hash, no HMAC of a fixed label, in any encoding.
+    for (const digest of [
+      createHash("sha256").update(weak, "utf8").digest(),
+      createHmac("sha256", weak).update("tandem waitlist: the secret links are signed with").digest(),
+    ]) {
+      for (const encoded of [digest.toString("hex"), digest.toString("base64"), digest.toString("base64url")]) {
+        expect(noted).not.toContain(encoded);
+      }
+    }
+    await expect(store.signerProblem(weak)).resolves.toBeUndefined();
+    await expect(store.signerProblem(`${weak}!`)).resolves.toMatch(/set the same value in your shell/);
+    await expect(store.signerProblem(undefined)).resolves.toMatch(/set the same value in your shell/);
+    // A function opening again with the same secret leaves the mark alone; another secret replaces it.
+    await store.noteSigner(weak);
+    expect(await marker()).toBe(noted);
+    await store.noteSigner(`${weak}!`);
+    await expect(store.signerProblem(`${weak}!`)).resolves.toBeUndefined();
+    await expect(store.signerProblem(weak)).resolves.toMatch(/set the same value in your shell/);
+  });
+
+  it("still recognises the plain hash an earlier version wrote, until the functions next write theirs", async () => {
+    const store = new BlobsStore(blobs.store());
+    const secret = "a-secret-of-at-least-32-characters";
+    await blobs.store().set("settings/leave-signer", `environment ${hashOf(secret)}`);
+    await expect(store.signerProblem(secret)).resolves.toBeUndefined();
+    await expect(store.signerProblem(`${secret}!`)).resolves.toMatch(/set the same value in your shell/);
   });
 });

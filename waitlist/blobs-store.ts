@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import type { Store } from "@netlify/blobs";
 import pLimit from "p-limit";
 import { noAttribution } from "./attribution";
@@ -77,6 +77,31 @@ const maxAttempts = 8;
 
 /** What an address is filed under: the SHA-256 of its key, in hex (the Netlify bench seeds a store with it). */
 export const hashOf = (emailKey: string) => createHash("sha256").update(emailKey, "utf8").digest("hex");
+/**
+ * What the store keeps to recognise WAITLIST_SECRET: scrypt of it under a
+ * random salt. A plain hash, or an HMAC of a fixed label, lets anyone who can
+ * read the store test guesses at a weak secret offline at billions a second;
+ * each scrypt guess costs 16 MiB and tens of milliseconds.
+ */
+const markPrefix = "environment-scrypt";
+const scryptOptions = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const derive = (secret: string, salt: Buffer) =>
+  new Promise<Buffer>((resolve, reject) =>
+    scrypt(secret, salt, 32, scryptOptions, (error, key) => (error ? reject(error) : resolve(key))),
+  );
+async function signerMark(secret: string): Promise<string> {
+  const salt = randomBytes(16);
+  return `${markPrefix} ${salt.toString("base64url")} ${(await derive(secret, salt)).toString("base64url")}`;
+}
+/** Whether `mark` was made for `secret`: the mark, or the plain hash an earlier version wrote. */
+async function marks(mark: string, secret: string): Promise<boolean> {
+  if (mark === `environment ${hashOf(secret)}`) return true;
+  const [prefix, salt, key] = mark.split(" ");
+  if (prefix !== markPrefix || !salt || !key) return false;
+  const wanted = Buffer.from(key, "base64url");
+  const derived = await derive(secret, Buffer.from(salt, "base64url"));
+  return wanted.length === derived.length && timingSafeEqual(wanted, derived);
+}
 const stamp = (at: Date) => `${String(at.getTime()).padStart(15, "0")}-${randomBytes(4).toString("hex")}`;
 const signupKey = (h: string) => `signups/${h}`;
 const chunkName = (seq: number) => String(seq).padStart(6, "0");
@@ -434,12 +459,17 @@ export class BlobsStore implements FullStore {
 
   /**
    * Which secret the functions sign leave links with: the one this store keeps,
-   * or WAITLIST_SECRET from Netlify's environment (by its hash). Written when
-   * a function opens the waitlist, read by the founders' resend-pending, which
-   * must sign with the same one.
+   * or WAITLIST_SECRET from Netlify's environment, recognised by its scrypt
+   * (signerMark). Written when a function opens the waitlist, unless it says
+   * so already; read by the founders' resend-pending, which must sign with
+   * the same one.
    */
   async noteSigner(configured: string | undefined): Promise<void> {
-    await this.blobs.set("settings/leave-signer", configured ? `environment ${hashOf(configured)}` : "store");
+    const key = "settings/leave-signer";
+    if (!configured) return void (await this.blobs.set(key, "store"));
+    const noted = await this.blobs.get(key, { type: "text", consistency: "strong" });
+    if (noted?.startsWith(`${markPrefix} `) && (await marks(noted, configured))) return;
+    await this.blobs.set(key, await signerMark(configured));
   }
 
   /** Why `configured` (the founder's WAITLIST_SECRET) would sign other links than the functions do; undefined when it would not. */
@@ -450,7 +480,7 @@ export class BlobsStore implements FullStore {
         ? "Netlify's functions sign leave links with the secret their store keeps: unset WAITLIST_SECRET in your shell."
         : undefined;
     }
-    if (configured && signer === `environment ${hashOf(configured)}`) return undefined;
+    if (configured && (await marks(signer, configured))) return undefined;
     return "Netlify's functions sign leave links with the WAITLIST_SECRET of Netlify's environment: set the same value in your shell.";
   }
 
@@ -495,10 +525,15 @@ export class BlobsStore implements FullStore {
    * each note's record, when it is still unconfirmed and was asked in that
    * hour and before `before`, or is leaving (a removal that stopped half-way,
    * for removeUnconfirmed() to finish). A note whose record confirmed, left
-   * or was asked again later is done with and deleted. Reads no more notes
-   * than it needs to find `limit`.
+   * or was asked again later is done with, and with `tidy` (a removing
+   * pass, never a dry run) deleted. Reads no more notes than it needs to
+   * find `limit`.
    */
-  async expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]> {
+  async expiredUnconfirmed(
+    before: Date,
+    limit: number,
+    { tidy = false }: { tidy?: boolean } = {},
+  ): Promise<UnconfirmedSignup[]> {
     const cutoff = before.toISOString();
     const { directories } = await this.blobs.list({ prefix: "asked/", directories: true });
     const hours = directories
@@ -514,7 +549,7 @@ export class BlobsStore implements FullStore {
         record.optInSince !== null &&
         hourOf(record.optInSince) === hour &&
         (record.leaving !== null || (record.confirmedAt === null && record.optInSince < cutoff));
-      if (!due) await this.blobs.delete(key);
+      if (!due && tidy) await this.blobs.delete(key);
       return due ? [record] : [];
     };
     for (const hour of hours) {

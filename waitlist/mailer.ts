@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import nodemailer from "nodemailer";
@@ -69,8 +69,13 @@ export function createMailer(config: MailConfig): Mailer {
     destination: path.relative(process.cwd(), config.outboxDir) || config.outboxDir,
     async send(message) {
       const info = await transport.sendMail({ ...message, from: config.from });
-      mkdirSync(config.outboxDir, { recursive: true });
-      writeFileSync(path.join(config.outboxDir, outboxFileName(message.to, message.messageId)), info.message as Buffer);
+      // Each message holds its confirm and leave links: the folder and the files are this user's only, whatever the
+      // umask (an outbox an earlier version made 0755 is made 0700).
+      mkdirSync(config.outboxDir, { recursive: true, mode: 0o700 });
+      chmodSync(config.outboxDir, 0o700);
+      const file = path.join(config.outboxDir, outboxFileName(message.to, message.messageId));
+      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      chmodSync(file, 0o600);
     },
     // A leave deletes the person's entry at once, and so their mail here: the outbox is a folder on a developer's
     // machine or a server without SMTP_URL, so reading its names on a leave is cheap.

@@ -56,7 +56,7 @@ export async function pruneUnconfirmed(
   for (;;) {
     const room = limit - addresses.length;
     if (room <= 0 || clock() > deadline) return { cutoff, addresses, more: true };
-    const batch = await store.expiredUnconfirmed(before, Math.min(room, batchSize));
+    const batch = await store.expiredUnconfirmed(before, Math.min(room, batchSize), { tidy: true });
     if (batch.length === 0) return { cutoff, addresses, more: false };
     const removed = await store.removeUnconfirmed(batch, now);
     addresses.push(...removed);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -14,6 +14,19 @@ describeStoreContract("SQLite", () => {
     open: async () => new SqliteStore(file),
     reopen: async () => new SqliteStore(file),
     settle: async () => {},
+    snapshot: async () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+          name: string;
+        }[];
+        return Object.fromEntries(
+          tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]),
+        );
+      } finally {
+        db.close();
+      }
+    },
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 });
@@ -44,6 +57,29 @@ describe("SqliteStore", () => {
     expect(store.pragma("busy_timeout")).toBe(5000);
     expect(store.pragma("user_version")).toBe(schemaVersion);
     await store.close();
+  });
+
+  it("keeps its folder, file, WAL and SHM files to this user (0700, 0600) under umask 022, old files included", async () => {
+    const mode = (one: string) => (statSync(one).mode & 0o777).toString(8);
+    const umask = process.umask(0o022);
+    try {
+      const store = new SqliteStore(file);
+      await store.add({ email: "a@example.com", emailKey: "a@example.com", source: "start" });
+      expect([file, `${file}-wal`, `${file}-shm`].map(mode)).toEqual(["600", "600", "600"]);
+      expect(mode(path.dirname(file))).toBe("700");
+      await store.close();
+      // A store an earlier version made readable to all is made private when it opens.
+      for (const one of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(one)) chmodSync(one, 0o644);
+      const again = new SqliteStore(file);
+      expect([file, `${file}-wal`, `${file}-shm`].filter(existsSync).map(mode)).toEqual(
+        [file, `${file}-wal`, `${file}-shm`].filter(existsSync).map(() => "600"),
+      );
+      await again.add({ email: "b@example.com", emailKey: "b@example.com", source: "start" });
+      expect([file, `${file}-wal`, `${file}-shm`].map(mode)).toEqual(["600", "600", "600"]);
+      await again.close();
+    } finally {
+      process.umask(umask);
+    }
   });
 
   it("counts a repeat with a durable write of its own, so a listed address takes as long to answer as a new one", async () => {

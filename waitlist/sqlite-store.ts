@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { noAttribution } from "./attribution";
@@ -87,6 +87,25 @@ export const schemaVersion = migrations.length;
  * crash or power loss. better-sqlite3 is synchronous; each method is one
  * statement or one transaction, so no two requests interleave inside one.
  */
+/**
+ * Every address and the link secret are in the file: readable by this user
+ * only, whatever the umask. Its folder, when made here, is 0700; the file is
+ * created 0600, or made so when an earlier version created it 0644, and so
+ * are its WAL and SHM files, which SQLite creates with the file's own mode.
+ */
+function makePrivate(file: string): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, "a", 0o600));
+  for (const one of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(one, 0o600);
+    } catch (error) {
+      // Not there yet, or another user's file (a founder's command on the server's store): left as it is.
+      if (!["ENOENT", "EPERM"].includes((error as NodeJS.ErrnoException).code ?? "")) throw error;
+    }
+  }
+}
+
 export class SqliteStore implements FullStore {
   readonly file: string;
   private readonly db: Database.Database;
@@ -97,7 +116,7 @@ export class SqliteStore implements FullStore {
 
   constructor(file: string) {
     this.file = file;
-    if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    if (file !== ":memory:") makePrivate(path.resolve(file));
     this.db = new Database(file);
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = FULL");

@@ -1,4 +1,5 @@
 import { noAttribution } from "./attribution";
+import { pruneUnconfirmed } from "./prune";
 import type { FullStore, NewSignup } from "./store";
 
 /*
@@ -14,6 +15,8 @@ export interface StoreUnderTest {
   reopen(): Promise<FullStore>;
   /** Brings the store's own bookkeeping up to date (the Blobs store's fold); nothing for SQLite. */
   settle(store: FullStore): Promise<void>;
+  /** Everything the storage holds, to compare: every table's rows, or every blob and its contents. */
+  snapshot(): Promise<unknown>;
   cleanup(): Promise<void>;
 }
 
@@ -452,6 +455,55 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await expect(store.expiredUnconfirmed(later(100 * day), 10)).resolves.toEqual([]);
       await harness.settle(store);
       expect((await store.all()).map((row) => row.email)).toEqual(["b@example.com"]);
+    });
+
+    it("leaves the storage exactly as it found it on every read: count, stats, export, a dry-run prune", async () => {
+      const day = 86_400_000;
+      // Something of every kind: confirmed after being asked (its note done with), expired, owed, refused, left.
+      await store.add(signup("confirmed@example.com", now));
+      await store.markConfirmationSent("confirmed@example.com", later(1));
+      await store.confirm("confirmed@example.com", { createdAt: now.toISOString(), at: later(2), privacyPolicy: null });
+      await store.add(signup("expired@example.com", later(3)));
+      await store.markConfirmationSent("expired@example.com", later(4));
+      await store.add(signup("asked-again@example.com", later(5)));
+      await store.markConfirmationSent("asked-again@example.com", later(6));
+      await expect(
+        store.askToConfirm("asked-again@example.com", later(2 * day), { resendAfterMs: day }),
+      ).resolves.toBeDefined();
+      await store.add(signup("refused@example.com", later(6)));
+      await store.failConfirmation("refused@example.com", "550 no such mailbox", later(7));
+      await store.add(signup("left@example.com", later(8)));
+      await store.remove("left@example.com", "link", later(9));
+      await store.add(signup("owed@example.com", later(40 * day)));
+      await harness.settle(store);
+      const before = await harness.snapshot();
+
+      const reads = await Promise.all([
+        store.all(),
+        store.count(),
+        store.confirmationCounts(),
+        store.failedConfirmations(),
+        store.lastConfirmationError(),
+        store.departures(),
+        store.statsRows(),
+        store.pendingConfirmations(),
+        store.dueConfirmations(later(41 * day), 10),
+        store.lookup("confirmed@example.com"),
+        store.lookup("nobody@example.com"),
+      ]);
+      expect(reads[1]).toBe(5);
+      const dryRun = await pruneUnconfirmed(store, { now: later(40 * day), dryRun: true });
+      expect(dryRun.addresses.map((one) => one.email)).toEqual([
+        "expired@example.com",
+        "refused@example.com",
+        "asked-again@example.com",
+      ]);
+      await pruneUnconfirmed(store, { now: later(100 * day), dryRun: true, limit: 1 });
+      expect(await harness.snapshot()).toEqual(before);
+
+      // The real pass does change it (so the snapshot sees changes at all).
+      await pruneUnconfirmed(store, { now: later(40 * day) });
+      expect(await harness.snapshot()).not.toEqual(before);
     });
 
     it("reads a signup owed its first mail from before the confirm step as asked from when that mail went", async () => {

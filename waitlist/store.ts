@@ -176,9 +176,11 @@ export interface ConfirmationQueue {
   pendingConfirmations(): Promise<OwedConfirmation[]>;
   /**
    * Signups asked to confirm before `before` that never did, at most `limit`, those asked first first: what the
-   * retention removes (prune.ts). Work grows with them, never with the list.
+   * retention removes (prune.ts). Work grows with them, never with the list. It only reads, unless `tidy`: then
+   * the store may also drop its own bookkeeping of signups that are done with (the Blobs store's stale notes), as a
+   * removing pass does; a dry run never tidies.
    */
-  expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]>;
+  expiredUnconfirmed(before: Date, limit: number, options?: { tidy?: boolean }): Promise<UnconfirmedSignup[]>;
   /**
    * Removes signups expiredUnconfirmed found, each as a leave counted as "pruned", unless it confirmed or was asked
    * again since. Resolves with those removed.

@@ -180,6 +180,29 @@ describe("npm run waitlist -- … --netlify", () => {
     await expect(run(["count", "--netlify"], env)).resolves.toMatch(/^1 address on the waitlist: 1 confirmed, 0 not/);
   });
 
+  it("writes nothing to the Netlify store for count, stats, export and a dry-run prune", async () => {
+    const store = await seed();
+    // A confirmed signup's note is done with: the one a dry run once deleted.
+    await store.confirm("fan3@example.com", {
+      createdAt: "2026-11-20T00:13:00.000Z",
+      at: new Date("2026-11-20T01:00:00Z"),
+      privacyPolicy: "2026-11-23",
+    });
+    await blobs.settled();
+    blobs.operations.length = 0;
+    await run(["count", "--netlify"], env);
+    await run(["stats", "--netlify"], env);
+    await run(["export", "--format", "csv", "--netlify"], env);
+    await expect(run(["prune", "--unconfirmed-older-than", "1h", "--dry-run", "--netlify"], env)).resolves.toMatch(
+      /^Would remove 30 unconfirmed signups/,
+    );
+    await blobs.settled();
+    expect(blobs.operations.filter((operation) => operation.type === "get").length).toBeGreaterThan(0);
+    expect(blobs.operations.filter((operation) => !["get", "getMetadata", "list"].includes(operation.type))).toEqual(
+      [],
+    );
+  });
+
   it.each([
     ["NETLIFY_API_TOKEN", "NETLIFY_API_TOKEN is not set: a personal access token from User settings → Applications."],
     ["NETLIFY_SITE_ID", "NETLIFY_SITE_ID is not set: the Site ID from Site configuration → General."],
