@@ -40,7 +40,12 @@ const badInputs: [string, Parameters<typeof request>[1], number, RegExp][] = [
   ],
   ["a comma", { body: signupBody("ada,byron@example.com") }, 422, /not a valid e-mail address/],
   ["angle brackets", { body: signupBody("Ada <ada@example.com>") }, 422, /contains a space/],
-  ["angle brackets alone", { body: signupBody("Ada<ada@example.com>") }, 422, /domain of the e-mail address is not valid/],
+  [
+    "angle brackets alone",
+    { body: signupBody("Ada<ada@example.com>") },
+    422,
+    /domain of the e-mail address is not valid/,
+  ],
   ["an IP-literal domain", { body: signupBody("ada@[127.0.0.1]") }, 422, /domain of the e-mail address is not valid/],
   [
     "a 255-character address",
