@@ -56,6 +56,8 @@ interface BlobRecord extends Signup {
   chunk: string | null;
   /** Set by remove() before it erases anything; the record is gone to everyone but the one finishing the leave. */
   leaving: { at: string; how: DepartureKind } | null;
+  /** When the asking now under way began: a repeat signup asks again, a message of its own; optInSince stays. */
+  askedAt?: string | null;
 }
 
 /** A ledger row: the signup as the founders' commands read it, and when its retry is due (for `count`). */
@@ -129,7 +131,14 @@ function upgraded<T extends Signup>(stored: T): T {
 }
 
 /** What a ledger row shows of a record: everything but who holds it and where it is filed. */
-function ledgerRow({ attempts: _a, claimedUntil: _c, chunk: _k, leaving: _l, ...row }: BlobRecord): LedgerRow {
+function ledgerRow({
+  attempts: _a,
+  claimedUntil: _c,
+  chunk: _k,
+  leaving: _l,
+  askedAt: _s,
+  ...row
+}: BlobRecord): LedgerRow {
   return row;
 }
 
@@ -288,12 +297,14 @@ export class BlobsStore implements FullStore {
     // Read first: a repeat signup of a confirmed address, the common case, writes nothing.
     const current = await this.read(h);
     if (!current || current.record.leaving || !asks(current.record)) return undefined;
-    await Promise.all([this.note(h), this.askedNote(h, at.toISOString())]);
+    // Asked from the first asking on: a repeat signup never moves the day the retention counts from.
+    await Promise.all([this.note(h), this.askedNote(h, current.record.optInSince ?? at.toISOString())]);
     const written = await this.update(h, (record) =>
       asks(record)
         ? {
             ...record,
-            optInSince: at.toISOString(),
+            optInSince: record.optInSince ?? at.toISOString(),
+            askedAt: at.toISOString(),
             confirmationSentAt: null,
             confirmationFailedAt: null,
             confirmationError: null,
@@ -304,8 +315,8 @@ export class BlobsStore implements FullStore {
         : undefined,
     );
     if (!written) return undefined;
-    const { email, createdAt, optInSince } = written;
-    return { email, emailKey, createdAt, optInSince };
+    const { email, createdAt, askedAt } = written;
+    return { email, emailKey, createdAt, optInSince: askedAt ?? null };
   }
 
   async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
@@ -517,7 +528,12 @@ export class BlobsStore implements FullStore {
               (record.confirmationNextAt === null || record.confirmationNextAt <= at))),
       )
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
-      .map(({ email, emailKey, createdAt, optInSince }) => ({ email, emailKey, createdAt, optInSince }));
+      .map(({ email, emailKey, createdAt, optInSince, askedAt }) => ({
+        email,
+        emailKey,
+        createdAt,
+        optInSince: askedAt ?? optInSince,
+      }));
   }
 
   /**

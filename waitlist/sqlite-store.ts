@@ -77,6 +77,9 @@ export const migrations: readonly string[] = [
   // and the policy's text (its fingerprint), at the signup and at the confirmation. Rows from before have none.
   `ALTER TABLE signups ADD COLUMN consent_at_signup TEXT;
    ALTER TABLE signups ADD COLUMN consent_at_confirm TEXT;`,
+  // 8: a repeat signup asks again (a message of its own, from asked_at) but never moves opt_in_since, the first
+  // asking, which the retention counts its days from.
+  `ALTER TABLE signups ADD COLUMN asked_at TEXT;`,
 ];
 
 export const schemaVersion = migrations.length;
@@ -253,14 +256,15 @@ export class SqliteStore implements FullStore {
     const again = resendAfterMs !== undefined;
     return this.db
       .prepare(
-        `UPDATE signups SET opt_in_since = @at, confirmation_sent_at = NULL, confirmation_failed_at = NULL,
+        `UPDATE signups SET opt_in_since = coalesce(opt_in_since, @at), asked_at = @at,
+                            confirmation_sent_at = NULL, confirmation_failed_at = NULL,
                             confirmation_error = NULL, confirmation_next_at = NULL, confirmation_claimed_until = NULL,
                             confirmation_attempts = 0
          WHERE email_key = @emailKey AND confirmed_at IS NULL
            AND (NOT @again OR confirmation_failed_at IS NULL)
            AND (opt_in_since IS NULL
                 OR (@again AND confirmation_sent_at IS NOT NULL AND confirmation_sent_at <= @sentBefore))
-         RETURNING email, email_key AS emailKey, created_at AS createdAt, opt_in_since AS optInSince`,
+         RETURNING email, email_key AS emailKey, created_at AS createdAt, asked_at AS optInSince`,
       )
       .get({
         at: at.toISOString(),
@@ -302,7 +306,8 @@ export class SqliteStore implements FullStore {
   async pendingConfirmations(): Promise<OwedConfirmation[]> {
     return this.db
       .prepare(
-        `SELECT email, email_key AS emailKey, created_at AS createdAt, opt_in_since AS optInSince FROM signups
+        `SELECT email, email_key AS emailKey, created_at AS createdAt,
+                coalesce(asked_at, opt_in_since) AS optInSince FROM signups
          WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL ORDER BY created_at, id`,
       )
       .all() as OwedConfirmation[];
@@ -312,7 +317,8 @@ export class SqliteStore implements FullStore {
     const at = now.toISOString();
     return this.db
       .prepare(
-        `SELECT email, email_key AS emailKey, created_at AS createdAt, opt_in_since AS optInSince FROM signups
+        `SELECT email, email_key AS emailKey, created_at AS createdAt,
+                coalesce(asked_at, opt_in_since) AS optInSince FROM signups
          WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL
            AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < ?)
            AND (confirmation_next_at IS NULL OR confirmation_next_at <= ?)

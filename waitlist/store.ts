@@ -85,7 +85,10 @@ export interface OwedConfirmation {
   email: string;
   emailKey: string;
   createdAt: string;
-  /** Since when it is asked to confirm (Signup.optInSince): each asking is a message of its own. */
+  /**
+   * Since when the asking under way runs: each asking is a message of its own. The first asking is
+   * Signup.optInSince, which the retention counts from; a repeat signup's asking starts later and never moves it.
+   */
   optInSince: string | null;
 }
 
