@@ -78,7 +78,7 @@ describe("the Netlify deployment under netlify dev", () => {
     const confirmLink = /href="([^"]+\/waitlist\/confirm\?token=[^"]+)"/.exec(String(mail.html))?.[1];
     expect(confirmLink?.startsWith(`${netlify.url}/waitlist/confirm?token=`)).toBe(true);
     await page.goto(confirmLink!.replaceAll("&amp;", "&"));
-    await page.getByRole("heading", { name: `Confirm ${email} for the waitlist?` }).waitFor();
+    await page.getByRole("heading", { name: "Confirm your spot on the waitlist?" }).waitFor();
     await page.getByRole("button", { name: "Confirm my spot" }).click();
     // The confirm function found the signup the signup function stored.
     await page.getByRole("heading", { name: "Your spot is confirmed." }).waitFor();

@@ -127,6 +127,21 @@ describe("BlobsStore", () => {
     expect((await blobs.store().list({ prefix: "signups/" })).blobs).toHaveLength(1);
   });
 
+  it("tells pruned from left by the keys alone, and reads only the departures filed before the how was in the key", async () => {
+    const store = new BlobsStore(blobs.store());
+    await add(store, 1);
+    await add(store, 2);
+    await store.remove("p1@example.com", "link", at(1_000));
+    await store.remove("p2@example.com", "pruned", at(2_000));
+    // Two departures as they were filed before: departures/<iso>-<r>, the how in the blob only.
+    const client = blobs.store();
+    await client.setJSON(`departures/${at(3_000).toISOString()}-0a1b2c3d`, { how: "pruned" });
+    await client.setJSON(`departures/${at(4_000).toISOString()}-deadbeef`, { how: "one-click" });
+    expect(await count("get", () => store.departureCounts())).toBe(2);
+    expect(await store.departureCounts()).toEqual({ left: 2, pruned: 2 });
+    expect(await store.departures()).toBe(4);
+  });
+
   it("reads a store written before the confirm step as unconfirmed and never asked, and asks it when told", async () => {
     // A record and a ledger row as the version before the confirm step wrote them: no consent fields at all.
     const before = new BlobsStore(blobs.store());

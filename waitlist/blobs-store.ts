@@ -35,7 +35,8 @@ import type {
  *                         with the list.
  *   left/<h>/<ms>         that <h> left at <ms>, for a sweep folding <h> at the same
  *                         moment (fold() below); the sweep deletes it after an hour.
- *   departures/<iso>-<r>  that someone left, when and how; never who.
+ *   departures/<iso>-<how>-<r>  that someone left, when and how; never who. (Before
+ *                         the how was in the key: departures/<iso>-<r>.)
  *   settings/<name>       secrets the store keeps.
  *
  * Every change to signups/<h> is a compare-and-swap (onlyIfMatch with the
@@ -106,6 +107,8 @@ async function marks(mark: string, secret: string): Promise<boolean> {
 }
 const stamp = (at: Date) => `${String(at.getTime()).padStart(15, "0")}-${randomBytes(4).toString("hex")}`;
 const signupKey = (h: string) => `signups/${h}`;
+/** How is in the key, so stats tells pruned from left by listing alone. */
+const departureKey = (at: string, how: DepartureKind) => `departures/${at}-${how}-${randomBytes(4).toString("hex")}`;
 const chunkName = (seq: number) => String(seq).padStart(6, "0");
 
 /** The UTC hour an asking falls in, as its asked/ folder names it. */
@@ -403,7 +406,7 @@ export class BlobsStore implements FullStore {
   private async eraseRecord(h: string, record: BlobRecord) {
     await this.blobs.delete(signupKey(h));
     if (record.optInSince) await this.blobs.delete(`asked/${hourOf(record.optInSince)}/${h}`);
-    await this.blobs.setJSON(`departures/${record.leaving!.at}-${randomBytes(4).toString("hex")}`, {
+    await this.blobs.setJSON(departureKey(record.leaving!.at, record.leaving!.how), {
       how: record.leaving!.how,
     });
     return { email: record.email, createdAt: record.createdAt };
@@ -778,6 +781,18 @@ export class BlobsStore implements FullStore {
 
   async departures(): Promise<number> {
     return (await this.blobs.list({ prefix: "departures/" })).blobs.length;
+  }
+
+  /** One list of keys; only a departure from before the how was in its key is read, one get each. */
+  async departureCounts(): Promise<{ left: number; pruned: number }> {
+    const counts = { left: 0, pruned: 0 };
+    for (const { key } of (await this.blobs.list({ prefix: "departures/" })).blobs) {
+      let how = /^departures\/.{24}-([a-z-]+)-[0-9a-f]{8}$/.exec(key)?.[1];
+      if (how === undefined) how = ((await this.blobs.get(key, { type: "json" })) as { how?: string } | null)?.how;
+      if (how === "pruned") counts.pruned++;
+      else counts.left++;
+    }
+    return counts;
   }
 
   async statsRows(): Promise<StatsSignup[]> {

@@ -271,7 +271,8 @@ describe("npm run waitlist", () => {
       "earlier@example.com",
       "recent@example.com",
     ]);
-    expect(JSON.parse(await run(["stats", "--json"], env)).left).toBe(3);
+    // Pruned, not left: nobody used a leave link.
+    expect(JSON.parse(await run(["stats", "--json"], env))).toMatchObject({ left: 0, pruned: 3 });
     // Run again: nothing is left to remove, and it says so.
     await expect(run(["prune", "--unconfirmed-older-than", "30d", "--dry-run"], env)).resolves.toMatch(
       /^No unconfirmed signup was asked to confirm before \d{4}-\d\d-\d\dT[\d:.]+Z: nothing to remove\.$/,
@@ -383,5 +384,11 @@ describe("npm run waitlist", () => {
 
   it("prints its usage without a command", async () => {
     await expect(run([], env)).resolves.toMatch(/^Usage: npm run waitlist -- <command>/);
+  });
+
+  it("says how often the running site prunes: npm start every hour, Netlify's sweep every five minutes", async () => {
+    const usage = (await run([], env)).replace(/\s+/g, " ");
+    expect(usage).toContain("npm start does it every hour, Netlify's sweep every five minutes");
+    expect(usage).not.toContain("daily");
   });
 });

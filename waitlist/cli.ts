@@ -32,7 +32,8 @@ Commands:
   remove <address>                  take an address off the list (a request by e-mail), as its leave link does
   prune --unconfirmed-older-than 30d [--dry-run]
                                     remove every signup asked to confirm that long ago that never did
-                                    (the running site does it daily at 30 days); --dry-run lists them
+                                    (npm start does it every hour, Netlify's sweep every five minutes, at
+                                    30 days); --dry-run lists them
   ask-to-confirm                    send the signups from before the confirm step an e-mail to confirm
   import-forms                      copy the signups Netlify Forms holds (this site before it kept its
                                     waitlist in Netlify Blobs) into the Netlify store; needs --netlify
@@ -220,7 +221,7 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
           ...(await store.confirmationCounts()),
           lastError: (await store.lastConfirmationError()) ?? null,
         },
-        left: await store.departures(),
+        ...(await store.departureCounts()),
       });
       return values.json ? JSON.stringify(stats, null, 2) : renderStats(stats, { from: opened.name });
     }

@@ -4,7 +4,7 @@ import { site } from "../src/site";
 import {
   acceptsHtml,
   formReply,
-  isCrossSite,
+  isFromThisSite,
   openLinkRequest,
   readForm,
   refuse,
@@ -12,9 +12,10 @@ import {
   type FormRequest,
   type Outcome,
 } from "./form-request";
+import { maskEmail } from "./email-address";
 import { privateHeaders } from "./leave";
 import type { WaitlistStore } from "./store";
-import { confirmPath, verifyConfirmToken, type ConfirmingSignup } from "./tokens";
+import { confirmPath, leavePath, leaveToken, verifyConfirmToken, type ConfirmingSignup } from "./tokens";
 
 export interface ConfirmOptions {
   /** The secret the links are signed with (tokens.ts). */
@@ -64,8 +65,10 @@ const confirmed = (confirmedAt: string, first: boolean): Outcome => ({
 /**
  * The confirm link in every confirmation e-mail (double opt-in), one
  * implementation for npm start, gatsby develop and the Netlify function:
- *   GET  /waitlist/confirm?token=…  a page naming the address, with the button; changes nothing (mail scanners
- *                                   and link previews follow links)
+ *   GET  /waitlist/confirm?token=…  a page with the button, the address masked (not in its title: tabs, history
+ *                                   and scanners' reports show titles), the Privacy Policy, and "This wasn't
+ *                                   me" (the signup's leave page); changes nothing (mail scanners and link
+ *                                   previews follow links)
  *   POST /waitlist/confirm          token=… from that page: records the confirmation, once; answers a page
  */
 export function createConfirm({
@@ -99,15 +102,27 @@ export function createConfirm({
       if (found.confirmedAt) return page(confirmed(found.confirmedAt, false));
       return page({
         status: 200,
-        heading: `Confirm ${signup.email} for the waitlist?`,
-        message: `One press and your spot is confirmed. ${site.waitlist.consent.statement}`,
+        heading: "Confirm your spot on the waitlist?",
+        message: `One press and the spot for ${maskEmail(found.email)} is confirmed. ${site.waitlist.consent.statement}`,
         action: { label: site.waitlist.confirmLabel, url: confirmPath, fields: { token: tokens[0]! } },
+        links: [
+          { label: site.legalPages.privacyPolicy.title, url: site.routes.privacyPolicy },
+          // The leave page of this very signup: its button removes the address at once, a GET changes nothing.
+          {
+            label: "This wasn't me: remove this address",
+            url: `${leavePath}?token=${leaveToken(found.email, found.createdAt, secret)}`,
+          },
+        ],
       });
     }
 
     const form = await readForm(request);
     if ("refusal" in form) return page(form.refusal);
-    if (isCrossSite(request)) return page(refuse(403, "Confirmations are accepted from this site only."));
+    if (!isFromThisSite(request)) {
+      return page(
+        refuse(403, "Confirmations are accepted from this site only: press the button on the page the link opens."),
+      );
+    }
     // The token from the page's form (or the link's query, or both: then the same).
     const tokens = [...query.getAll("token"), ...form.fields.getAll("token")];
     const signup =

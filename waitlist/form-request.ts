@@ -7,7 +7,7 @@ import { RateLimiterRes, type RateLimiterMemory } from "rate-limiter-flexible";
 import { clientKey } from "./client-address";
 import { siteSettings } from "../config/env";
 import { securityHeaders } from "../after-build/headers";
-import { renderResultPage, resultPagePolicy, type PageAction } from "./pages";
+import { renderResultPage, resultPagePolicy, type PageAction, type PageLink } from "./pages";
 
 /*
  * What the site's three form endpoints (the signup at POST /, confirm and
@@ -52,6 +52,8 @@ export interface Outcome {
   headers?: Record<string, string>;
   /** A button on the page (the leave page's). */
   action?: PageAction;
+  /** Links in a line below the button (the confirm page's Privacy Policy and "This wasn't me"). */
+  links?: PageLink[];
   /** Work for after the reply is written. */
   after?: () => void;
 }
@@ -130,6 +132,17 @@ export function isCrossSite(request: FormRequest): boolean {
     return true; // "null" (sandboxed or privacy-redirected) and garbage alike
   }
   return !siteOrigins(request).includes(originOf);
+}
+
+/**
+ * Stricter, for a button that acts in a person's name (the confirm page's): the browser must say the POST came
+ * from this site, by an Origin of ours or `Sec-Fetch-Site: same-origin`. Every browser sends one of them with a
+ * form post; a POST with neither is a script's or a scanner's. (The leave link's one-click POST has neither, by
+ * RFC 8058, and does not ask this.)
+ */
+export function isFromThisSite(request: FormRequest): boolean {
+  if (isCrossSite(request)) return false;
+  return header(request.headers, "origin") !== undefined || header(request.headers, "sec-fetch-site") === "same-origin";
 }
 
 /**

@@ -18,8 +18,10 @@ p{margin:0 0 1.5rem;color:${colors.inkSoft}}
 a,button{display:inline-block;padding:.7rem 1.4rem;border:0;border-radius:999px;background:${colors.brand};color:${colors.paper};
 font:inherit;font-weight:650;text-decoration:none;cursor:pointer}
 a:hover,button:hover{background:${colors.brandStrong}}a:focus-visible,button:focus-visible{outline:3px solid ${colors.focus};outline-offset:3px}
-form{margin:0 0 1rem}form+a{background:none;color:${colors.brand};text-decoration:underline}
-form+a:hover{background:none;color:${colors.brandStrong}}`.trim();
+form{margin:0 0 1rem}form+a,.links a{background:none;color:${colors.brand};text-decoration:underline}
+form+a:hover,.links a:hover{background:none;color:${colors.brandStrong}}
+.links{font-size:.9rem}.links a{display:inline;padding:0;border-radius:0;font-weight:inherit}
+.links+a{background:none;color:${colors.brand};text-decoration:underline}.links+a:hover{background:none;color:${colors.brandStrong}}`.trim();
 
 /** The result page has one inline stylesheet and no script. */
 export const resultPagePolicy = contentSecurityPolicy({
@@ -35,19 +37,28 @@ export interface PageAction {
   fields: Record<string, string>;
 }
 
+/** A plain link in a line of text below the button: the Privacy Policy, "This wasn't me". */
+export interface PageLink {
+  label: string;
+  url: string;
+}
+
 /**
  * The small page a visitor without JavaScript sees after the native form
  * post (and any refusal of the server's own), like Netlify's own success
- * page, in the site's colours; with `action`, a button above the way home.
+ * page, in the site's colours; with `action`, a button above the way home,
+ * and with `links`, a line of links below the button.
  */
 export function renderResultPage({
   heading,
   message,
   action,
+  links = [],
 }: {
   heading: string;
   message: string;
   action?: PageAction;
+  links?: PageLink[];
 }): string {
   const form = action
     ? `<form method="post" action="${escapeHtml(action.url)}">
@@ -57,6 +68,10 @@ ${Object.entries(action.fields)
 </form>
 `
     : "";
+  const line =
+    links.length > 0
+      ? `<p class="links">${links.map((link) => `<a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a>`).join(" · ")}</p>\n`
+      : "";
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -72,7 +87,7 @@ ${Object.entries(action.fields)
 <p class="brand">${escapeHtml(site.name)} · ${escapeHtml(site.tagline)}</p>
 <h1>${escapeHtml(heading)}</h1>
 <p>${escapeHtml(message)}</p>
-${form}<a href="/">Back to ${escapeHtml(site.name)}</a>
+${form}${line}<a href="/">Back to ${escapeHtml(site.name)}</a>
 </main>
 </body>
 </html>

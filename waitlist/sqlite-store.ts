@@ -415,6 +415,15 @@ export class SqliteStore implements FullStore {
     return (this.db.prepare("SELECT count(*) AS n FROM departures").get() as { n: number }).n;
   }
 
+  async departureCounts(): Promise<{ left: number; pruned: number }> {
+    const row = this.db
+      .prepare(
+        "SELECT count(*) FILTER (WHERE how <> 'pruned') AS left, count(*) FILTER (WHERE how = 'pruned') AS pruned FROM departures",
+      )
+      .get() as { left: number; pruned: number };
+    return { left: row.left, pruned: row.pruned };
+  }
+
   /** Five columns of every row, no more (all() of 100,000 rows takes a second). */
   async statsRows(): Promise<StatsSignup[]> {
     return this.db

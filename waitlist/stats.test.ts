@@ -106,6 +106,7 @@ describe("renderStats", () => {
       timeZone: "UTC",
       confirmations: { sent: 5, pending: 1, failed: 0, lastError: "421 4.7.0 Try again later" },
       left: 2,
+      pruned: 3,
     }),
     { from: "data/waitlist.db" },
   );
@@ -118,12 +119,13 @@ describe("renderStats", () => {
   });
 
   it("gives the totals, the shares, confirmations and departures, within 80 columns", () => {
-    expect(lines.slice(0, 5)).toEqual([
+    expect(lines.slice(0, 6)).toEqual([
       "Waitlist (data/waitlist.db): 6 signups",
       "  confirmed      2 (33.3 %)",
       "  last 24 hours  3",
       "  last 7 days    5",
       "  left the list  2",
+      "  pruned         3 (never confirmed)",
     ]);
     expect(lines).toContain("Top sources (utm_source): signups, share, confirmed, share confirmed");
     expect(lines).toContain("  tiktok           3   50.0 %        1   33.3 %");
@@ -187,6 +189,7 @@ describe("npm run waitlist -- stats", () => {
       ...waitlistStats(signups, { now, days: 7 }),
       confirmations: { sent: 5, pending: 1, failed: 0, lastError: null },
       left: 1,
+      pruned: 0,
     });
     const text = await run(["stats", "--days", "7"], env);
     expect(text).toContain(`  ${figures.days[6]!.date} ${figures.days[6]!.weekday}`);

@@ -39,8 +39,10 @@ export interface WaitlistStats {
   referralTags: Share[];
   /** The confirmations sent, owed and refused; null when not asked for. */
   confirmations: { sent: number; pending: number; failed: number; lastError: string | null } | null;
-  /** How many left through the leave link or `remove`; null when not asked for. */
+  /** How many left through the leave link, a mail client or `remove`; null when not asked for. */
   left: number | null;
+  /** How many were removed because they never confirmed (prune): they did not leave; null when not asked for. */
+  pruned: number | null;
 }
 
 export const none = "(none)";
@@ -113,12 +115,14 @@ export function waitlistStats(
     timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone,
     confirmations = null,
     left = null,
+    pruned = null,
   }: {
     now?: Date;
     days?: number;
     timeZone?: string;
     confirmations?: WaitlistStats["confirmations"];
     left?: number | null;
+    pruned?: number | null;
   } = {},
 ): WaitlistStats {
   const localDate = localDates(timeZone);
@@ -144,6 +148,7 @@ export function waitlistStats(
     referralTags: shares(signups, (signup) => signup.ref),
     confirmations,
     left,
+    pruned,
   };
 }
 
@@ -163,6 +168,7 @@ export function renderStats(stats: WaitlistStats, { from = "this store" }: { fro
   lines.push(`  last 24 hours  ${count(stats.last24Hours)}`);
   lines.push(`  last 7 days    ${count(stats.last7Days)}`);
   if (stats.left !== null) lines.push(`  left the list  ${count(stats.left)}`);
+  if (stats.pruned !== null) lines.push(`  pruned         ${count(stats.pruned)} (never confirmed)`);
   lines.push("", `Signups per day, last ${stats.days.length} days (${stats.timeZone})`);
   for (const day of stats.days) {
     const length = day.signups === 0 ? 0 : Math.max(1, Math.round((day.signups / busiest) * barWidth));

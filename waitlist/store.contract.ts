@@ -287,6 +287,8 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         expect.objectContaining({ email: "confirmed@example.com", confirmedAt: null, privacyPolicyAtConfirm: null }),
       ]);
       expect(await store.departures()).toBe(2);
+      // A pruned signup did not leave: stats tells the two apart.
+      expect(await store.departureCounts()).toEqual({ left: 1, pruned: 1 });
     });
 
     it("asks a signup from before the confirm step once: owed a confirmation again, since then", async () => {

@@ -200,6 +200,8 @@ export interface WaitlistLedger {
   lastConfirmationError(): Promise<string | undefined>;
   /** How many addresses have left the list. */
   departures(): Promise<number>;
+  /** The same, told apart: those who left (a link, a mail client, the operator) and those pruned unconfirmed. */
+  departureCounts(): Promise<{ left: number; pruned: number }>;
   /** What `stats` needs of every signup, and no more. */
   statsRows(): Promise<StatsSignup[]>;
   /** Every signup, oldest first. */

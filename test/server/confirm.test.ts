@@ -81,7 +81,15 @@ describe.each<Adapter>(["start", "develop", "netlify"])("the confirm link throug
     const link = local(server(), confirmLinks(mail).text[0]!);
     const page = await request(link);
     expect(page.status).toBe(200);
-    expect(page.body).toContain("Confirm ada@example.com for the waitlist?");
+    expect(page.body).toContain("<title>Confirm your spot on the waitlist? | Tandem</title>");
+    expect(page.body).toContain("<h1>Confirm your spot on the waitlist?</h1>");
+    // Neither the title nor the page shows the address: a shared screen or a scanner's report shows a masked form.
+    expect(page.body).not.toContain("ada@example.com");
+    expect(page.body).toContain("a***@example.com");
+    // The Privacy Policy at the moment of consent, beside the button.
+    expect(page.body).toMatch(
+      /<\/button>\n<\/form>\n<p class="links">.*<a href="\/privacy-policy\/">Privacy Policy<\/a>/,
+    );
     expect(page.body).toMatch(/<form method="post" action="\/waitlist\/confirm">/);
     expect(page.body).toContain(`<input type="hidden" name="token" value="${tokenOf(link)}">`);
     expect(page.body).toContain('<button type="submit">Confirm my spot</button>');
@@ -163,6 +171,49 @@ describe.each<Adapter>(["start", "develop", "netlify"])("the confirm link throug
     });
     expect(leave.status).toBe(400);
     expect(await stored(server(), "ada@example.com")).toBeDefined();
+  });
+
+  it("offers “This wasn't me”: the leave page of that signup, whose button removes the address at once", async () => {
+    const { mail } = await signUp(server(), "ada@example.com");
+    const page = await request(local(server(), confirmLinks(mail).text[0]!));
+    const notMe =
+      /<a href="(\/waitlist\/leave\?token=[A-Za-z0-9_.-]+)">This wasn&#39;t me: remove this address<\/a>/.exec(
+        page.body,
+      );
+    expect(notMe).not.toBeNull();
+    const link = notMe![1]!;
+    // A GET (a scanner following the link) removes nothing; the leave page's button does.
+    const leavePage = await request(`${server().url}${link}`);
+    expect(leavePage.status).toBe(200);
+    expect(leavePage.body).toContain('<button type="submit">');
+    expect(await stored(server(), "ada@example.com")).toBeDefined();
+    const left = await request(`${server().url}/waitlist/leave`, {
+      method: "POST",
+      headers: { ...formType, Accept: "text/html", Origin: server().url },
+      body: form({ token: new URL(link, server().url).searchParams.get("token")! }),
+    });
+    expect(left.status).toBe(200);
+    expect(await stored(server(), "ada@example.com")).toBeUndefined();
+  });
+
+  it("refuses the button's POST that says neither its origin nor that it is same-origin", async () => {
+    const { mail } = await signUp(server(), "ada@example.com");
+    const token = tokenOf(confirmLinks(mail).text[0]!);
+    const bare = await request(`${server().url}/waitlist/confirm`, {
+      method: "POST",
+      headers: { ...formType, Accept: "text/html" },
+      body: form({ token }),
+    });
+    expect(bare.status).toBe(403);
+    expect((await stored(server(), "ada@example.com"))?.confirmedAt).toBeNull();
+    // A browser that sends Sec-Fetch-Site but no Origin is believed.
+    const sameOrigin = await request(`${server().url}/waitlist/confirm`, {
+      method: "POST",
+      headers: { ...formType, Accept: "text/html", "Sec-Fetch-Site": "same-origin" },
+      body: form({ token }),
+    });
+    expect(sameOrigin.status).toBe(200);
+    expect((await stored(server(), "ada@example.com"))?.confirmedAt).not.toBeNull();
   });
 
   it("refuses the button's POST from another site", async () => {
