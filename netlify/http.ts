@@ -13,7 +13,7 @@ import { log, netlifySiteOrigins, netlifyWaitlist, settled } from "./waitlist";
  */
 
 /** What a function needs of Netlify's context: the client's address, and work that may outlive the reply. */
-export type FunctionContext = Pick<Context, "ip" | "waitUntil">;
+export type FunctionContext = Pick<Context, "ip" | "waitUntil"> & { deploy?: Pick<Context["deploy"], "context"> };
 
 /**
  * A FormRequest from a function's Request. This site's origins are the ones
@@ -77,7 +77,7 @@ export async function serveEndpoint(
   let env: Env;
   try {
     env = readEnv();
-    waitlist = await netlifyWaitlist(name);
+    waitlist = await netlifyWaitlist(name, context.deploy?.context);
   } catch (error) {
     const problem =
       error instanceof ConfigError

@@ -1,4 +1,4 @@
-import { getStore } from "@netlify/blobs";
+import { getDeployStore, getStore } from "@netlify/blobs";
 import { readEnv, serverConfig, type Env } from "../config/env";
 import { BlobsStore, blobsStoreName } from "../waitlist/blobs-store";
 import { createMailer, mailConfig, type Mailer } from "../waitlist/mailer";
@@ -38,24 +38,35 @@ export function netlifySiteOrigins(env: Env): string[] {
   return [env.SITE_URL, env.URL].flatMap((url) => (url ? [new URL(url).origin] : []));
 }
 
-let opened: { env: Env; waitlist: Promise<Waitlist<BlobsStore>> } | undefined;
+let opened: { env: Env; preview: boolean; waitlist: Promise<Waitlist<BlobsStore>> } | undefined;
+
+/** Netlify's deploy contexts whose deploys are previews of the site, not the site. */
+const previewContexts = new Set(["deploy-preview", "branch-deploy"]);
 
 /**
  * The waitlist of this function instance, for the environment as it is now
  * (readEnv gives the same object while no value changes, NETLIFY_BLOBS_CONTEXT included).
+ *
+ * A deploy preview or branch deploy (`deployContext`, Netlify's
+ * context.deploy.context) keeps its signups in a store of its own deploy,
+ * never in the site's: a preview shared for review never writes into the
+ * production list, and its signups are marked as a preview's.
  */
-export function netlifyWaitlist(name: string): Promise<Waitlist<BlobsStore>> {
+export function netlifyWaitlist(name: string, deployContext = "production"): Promise<Waitlist<BlobsStore>> {
   const env = readEnv();
-  if (opened?.env !== env) {
+  const preview = previewContexts.has(deployContext);
+  if (opened?.env !== env || opened.preview !== preview) {
     const config = serverConfig(env);
-    const store = new BlobsStore(getStore({ name: blobsStoreName, consistency: "strong" }));
+    const options = { name: blobsStoreName, consistency: "strong" } as const;
+    const store = new BlobsStore(preview ? getDeployStore(options) : getStore(options));
     opened = {
       env,
+      preview,
       waitlist: store.noteSigner(config.leaveSecret).then(() =>
         createWaitlist({
           store,
           mailer: netlifyMailer(env),
-          source: "netlify",
+          source: preview ? "netlify-preview" : "netlify",
           rateLimitPerMinute: config.rateLimitPerMinute,
           leaveRateLimitPerMinute: config.leaveRateLimitPerMinute,
           leaveSecret: config.leaveSecret,

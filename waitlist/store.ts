@@ -17,7 +17,8 @@ import type { StatsSignup } from "./stats";
  */
 
 /** Where a signup was taken: npm start, gatsby develop, or Netlify's function. */
-export type SignupSource = "develop" | "start" | "netlify";
+/** Where a signup came from: npm start, gatsby develop, Netlify's production deploy, or one of its previews. */
+export type SignupSource = "develop" | "start" | "netlify" | "netlify-preview";
 
 /**
  * How an address left: the page's button, a mail client's one-click POST, the operator's command, or pruned

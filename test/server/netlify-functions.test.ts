@@ -8,7 +8,8 @@ import leave, { config as leaveConfig } from "../../netlify/functions/waitlist-l
 import signup, { config as signupConfig } from "../../netlify/functions/waitlist-signup.mjs";
 import sweep, { config as sweepConfig } from "../../netlify/functions/waitlist-sweep.mjs";
 import { readEnv } from "../../config/env";
-import { BlobsStore } from "../../waitlist/blobs-store";
+import { getDeployStore } from "@netlify/blobs";
+import { BlobsStore, blobsStoreName } from "../../waitlist/blobs-store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { until } from "../support/until";
 import { form, signupBody } from "./harness";
@@ -72,6 +73,50 @@ async function signUp(email: string, headers: Record<string, string> = {}, ip?: 
 }
 
 const store = () => new BlobsStore(blobs.store());
+
+describe("a deploy preview on Netlify", () => {
+  it.each(["deploy-preview", "branch-deploy"])(
+    "keeps a %s's signup in its own deploy's store, marked as a preview's, never in the site's list",
+    async (deployContext) => {
+      const deployID = "6543210fedcba9876543210f";
+      process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
+        // As Netlify's runtime gives it to a deploy's functions: the deploy and the region its blobs live in.
+        JSON.stringify({
+          ...JSON.parse(Buffer.from(blobs.context(), "base64").toString()),
+          deployID,
+          primaryRegion: "us-east-2",
+        }),
+      ).toString("base64");
+      const { context, settle } = netlifyContext();
+      const preview = { ...context, deploy: { context: deployContext, id: deployID, published: false } };
+      const response = await signup(post(`${site}/`, signupBody("reviewer@example.com")), preview as Context);
+      await settle();
+      expect([response.status, await response.text(), logs]).toEqual([200, success, []]);
+      // The site's list, what production and the founders' commands read: untouched.
+      expect(await store().lookup("reviewer@example.com")).toBeUndefined();
+      const deployStore = new BlobsStore(
+        getDeployStore({
+          name: blobsStoreName,
+          deployID,
+          siteID: blobs.siteID,
+          token: blobs.token,
+          edgeURL: blobs.url,
+          uncachedEdgeURL: blobs.url,
+          region: "us-east-2",
+          consistency: "strong",
+        }),
+      );
+      expect(await deployStore.lookup("reviewer@example.com")).toMatchObject({ email: "reviewer@example.com" });
+      await deployStore.fold();
+      expect((await deployStore.all()).map((row) => [row.email, row.source])).toEqual([
+        ["reviewer@example.com", "netlify-preview"],
+      ]);
+      // Production's own signups still go to the site's list.
+      await signUp("visitor@example.com");
+      expect(await store().lookup("visitor@example.com")).toMatchObject({ email: "visitor@example.com" });
+    },
+  );
+});
 
 describe("netlify/functions/waitlist-signup: POST / on Netlify", () => {
   it("answers the spec's success, stores the address in Netlify Blobs and sends one confirmation after the reply", async () => {
