@@ -15,6 +15,29 @@ async function open(route: string, viewport: keyof typeof viewports = "desktop")
   return page;
 }
 
+/**
+ * Taps a legal page's Join the Waitlist and waits for the landing page to come to rest with #waitlist 80 px below
+ * the top. Returns, in the page's own clock, the tap, when the landing page took over the document, and its first
+ * scroll.
+ */
+async function joinTheWaitlist(page: Page): Promise<{ click: number; shown: number; scroll: number }> {
+  await page.evaluate(() => {
+    const times = { click: 0, shown: 0, scroll: 0 };
+    Object.assign(window, { times });
+    document.addEventListener("click", () => (times.click = performance.now()), true);
+    new MutationObserver(() => {
+      if (!times.shown && document.getElementById("waitlist")) times.shown = performance.now();
+    }).observe(document.body, { childList: true, subtree: true });
+    addEventListener("scroll", () => times.shown && !times.scroll && scrollY > 0 && (times.scroll = performance.now()));
+  });
+  await page.getByRole("complementary").getByRole("link", { name: "Join the Waitlist" }).click();
+  await page.waitForURL(`${suite.site.url}/#waitlist`);
+  // The scroll comes 200 ms after the page shows: on a loaded machine, later than a still page looks settled.
+  await page.waitForFunction(() => (window as unknown as { times: { scroll: number } }).times.scroll > 0);
+  expectAtOffset(await sectionPosition(page, "waitlist"));
+  return page.evaluate(() => (window as unknown as { times: { click: number; shown: number; scroll: number } }).times);
+}
+
 describe("the verification meta tag", () => {
   it.each(legalRoutes)("is in the prerendered HTML of %s, and not of /", async (route) => {
     const legal = await (await fetch(`${suite.site.url}${route}`)).text();
@@ -83,25 +106,7 @@ describe.each(["desktop", "phone"] as const)("the legal pages (%s)", (viewport) 
     async (route) => {
       const page = await open(route, viewport);
       await whenHydrated(page);
-      // In the page's own clock: the tap, when the landing page took over the document, and its first scroll.
-      await page.evaluate(() => {
-        const times = { click: 0, shown: 0, scroll: 0 };
-        Object.assign(window, { times });
-        document.addEventListener("click", () => (times.click = performance.now()), true);
-        new MutationObserver(() => {
-          if (!times.shown && document.getElementById("waitlist")) times.shown = performance.now();
-        }).observe(document.body, { childList: true, subtree: true });
-        addEventListener(
-          "scroll",
-          () => times.shown && !times.scroll && scrollY > 0 && (times.scroll = performance.now()),
-        );
-      });
-      await page.getByRole("complementary").getByRole("link", { name: "Join the Waitlist" }).click();
-      await page.waitForURL(`${suite.site.url}/#waitlist`);
-      // The scroll comes 200 ms after the page shows: on a loaded machine, later than a still page looks settled.
-      await page.waitForFunction(() => (window as unknown as { times: { scroll: number } }).times.scroll > 0);
-      expectAtOffset(await sectionPosition(page, "waitlist"));
-      const times = await page.evaluate(() => (window as unknown as { times: Record<string, number> }).times);
+      const times = await joinTheWaitlist(page);
       // The same document: a client-side navigation, not a page load.
       expect(times.click).toBeGreaterThan(0);
       expect(times.scroll - times.shown).toBeGreaterThanOrEqual(195);
@@ -138,22 +143,7 @@ describe("the 200 ms on a slow phone", () => {
       await whenHydrated(page);
       const cdp = await page.context().newCDPSession(page);
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
-      await page.evaluate(() => {
-        const times = { shown: 0, scroll: 0 };
-        Object.assign(window, { times });
-        new MutationObserver(() => {
-          if (!times.shown && document.getElementById("waitlist")) times.shown = performance.now();
-        }).observe(document.body, { childList: true, subtree: true });
-        addEventListener(
-          "scroll",
-          () => times.shown && !times.scroll && scrollY > 0 && (times.scroll = performance.now()),
-        );
-      });
-      await page.getByRole("complementary").getByRole("link", { name: "Join the Waitlist" }).click();
-      await page.waitForURL(`${suite.site.url}/#waitlist`);
-      await page.waitForFunction(() => (window as unknown as { times: { scroll: number } }).times.scroll > 0);
-      expectAtOffset(await sectionPosition(page, "waitlist"));
-      const times = await page.evaluate(() => (window as unknown as { times: Record<string, number> }).times);
+      const times = await joinTheWaitlist(page);
       delays.push(times.scroll - times.shown);
       await page.close();
     }
