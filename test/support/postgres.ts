@@ -1,0 +1,135 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+
+/*
+ * A real Postgres for a test file: Debian's binaries (apt-get install
+ * postgresql; .ci/run does), a cluster in a temporary folder, listening on a
+ * free port of 127.0.0.1 with trust authentication, and gone when stopped.
+ * Postgres refuses to run as root: under root it runs as the postgres user.
+ */
+
+function binDir(): string {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((version) => existsSync(path.join(root, version, "bin", "initdb")))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0) throw new Error("No Postgres in /usr/lib/postgresql: apt-get install postgresql");
+  return path.join(root, versions[0]!, "bin");
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestPostgres {
+  port: number;
+  /** A new, empty database; resolves with its URL. */
+  createDatabase(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = binDir();
+  const dir = mkdtempSync(path.join(os.tmpdir(), "postgres-"));
+  const asRoot = process.getuid?.() === 0;
+  // setpriv execs: the child's pid is the server's own, so a signal reaches it.
+  const command = (file: string, args: string[]): [string, string[]] =>
+    asRoot
+      ? ["setpriv", ["--reuid=postgres", "--regid=postgres", "--init-groups", "--", path.join(bin, file), ...args]]
+      : [path.join(bin, file), args];
+  if (asRoot) {
+    const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout.trim());
+    chownSync(dir, id("-u"), id("-g"));
+  }
+  const data = path.join(dir, "data");
+  const init = spawnSync(
+    ...command("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]),
+    { encoding: "utf8" },
+  );
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error?.message}`);
+
+  const port = await freePort();
+  const server: ChildProcess = spawn(
+    ...command("postgres", [
+      "-D",
+      data,
+      "-p",
+      String(port),
+      "-k",
+      dir,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      // Throwaway data: no waiting for the disk.
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "max_connections=200",
+    ]),
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let log = "";
+  server.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+  const kill = () => server.kill("SIGINT");
+  process.once("exit", kill);
+
+  const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`postgres exited: ${log}`);
+    const client = new Client({ connectionString: url("postgres") });
+    try {
+      await client.connect();
+      await client.end();
+      break;
+    } catch {
+      await client.end().catch(() => {});
+      if (Date.now() > deadline) {
+        kill();
+        throw new Error(`postgres did not start in 20 s: ${log}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  let databases = 0;
+  return {
+    port,
+    async createDatabase() {
+      const name = `test_${++databases}`;
+      const client = new Client({ connectionString: url("postgres") });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return url(name);
+    },
+    async stop() {
+      process.removeListener("exit", kill);
+      if (server.exitCode === null) {
+        kill();
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,307 @@
+import type { Pool } from "pg";
+import { noAttribution } from "./attribution";
+import type { StatsSignup } from "./stats";
+import type {
+  ConfirmationCounts,
+  DepartureKind,
+  FullStore,
+  ListedSignup,
+  NewSignup,
+  OwedConfirmation,
+  RemovedSignup,
+  Signup,
+  UnconfirmedSignup,
+} from "./store";
+
+/** A pg-compatible pool: pg's own, or Neon's serverless one (what `@netlify/database` hands out). */
+export type PgPool = Pick<Pool, "query" | "end">;
+
+/** A timestamp as the store interface gives it: UTC, ISO 8601, milliseconds. */
+const iso = (column: string, as: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "${as}"`;
+
+const owedColumns = `email, email_key AS "emailKey", ${iso("created_at", "createdAt")}, ${iso("opt_in_since", "optInSince")}`;
+
+/**
+ * The waitlist in Postgres (Netlify Database, or DATABASE_URL for npm start),
+ * over the schema of netlify/database/migrations/. Each method is one
+ * statement: "once" is the unique key on email_key, and a confirm, a leave or
+ * the claim of an owed mail is atomic without a transaction around it. The
+ * sweep and the retention read through partial indexes, so their work grows
+ * with what is owed or expired, never with the list.
+ */
+export class PostgresStore implements FullStore {
+  constructor(
+    private readonly pool: PgPool,
+    /** Whether close() ends the pool: false when it is shared (Netlify's, one per function instance). */
+    private readonly options: { endPool?: boolean } = {},
+  ) {}
+
+  private async rows<T>(sql: string, values: unknown[] = []): Promise<T[]> {
+    return (await this.pool.query(sql, values)).rows as T[];
+  }
+
+  private async row<T>(sql: string, values: unknown[] = []): Promise<T | undefined> {
+    return (await this.rows<T>(sql, values))[0];
+  }
+
+  async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
+    const at = entry.at ?? new Date();
+    const a = entry.attribution ?? noAttribution;
+    // A listed address is counted as a repeat: the same durable write as a new one (see SqliteStore).
+    const row = await this.row<{ repeats: number }>(
+      `INSERT INTO signups (email, email_key, created_at, source,
+                            utm_source, utm_medium, utm_campaign, utm_content, utm_term, ref, landing_path,
+                            confirmation_sent_at, privacy_policy_at_signup, consent_at_signup, opt_in_since)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+       ON CONFLICT (email_key) DO UPDATE SET repeat_signups = signups.repeat_signups + 1
+       RETURNING repeat_signups AS repeats`,
+      [
+        entry.email,
+        entry.emailKey,
+        at,
+        entry.source,
+        a.utmSource,
+        a.utmMedium,
+        a.utmCampaign,
+        a.utmContent,
+        a.utmTerm,
+        a.ref,
+        a.landingPath,
+        entry.confirmationSentAt ?? null,
+        entry.privacyPolicy ?? null,
+        entry.consent ?? null,
+        entry.earlier ? null : at,
+      ],
+    );
+    return { added: row!.repeats === 0, createdAt: at.toISOString() };
+  }
+
+  async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
+    // One statement: a second claimer waits for the first one's row lock, then finds the lease taken.
+    const row = await this.row<{ attempt: number }>(
+      `UPDATE signups SET confirmation_claimed_until = $1, confirmation_attempts = confirmation_attempts + 1
+       WHERE email_key = $2 AND confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL
+         AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < $3)
+       RETURNING confirmation_attempts AS attempt`,
+      [new Date(now.getTime() + leaseMs), emailKey, now],
+    );
+    return row?.attempt;
+  }
+
+  async lookup(emailKey: string): Promise<ListedSignup | undefined> {
+    return this.row<ListedSignup>(
+      `SELECT email, ${iso("created_at", "createdAt")}, ${iso("confirmed_at", "confirmedAt")}
+       FROM signups WHERE email_key = $1`,
+      [emailKey],
+    );
+  }
+
+  async confirm(
+    emailKey: string,
+    {
+      createdAt,
+      at,
+      privacyPolicy,
+      consent = null,
+    }: { createdAt: string; at: Date; privacyPolicy: string | null; consent?: string | null },
+  ) {
+    const signedUp = new Date(createdAt);
+    if (Number.isNaN(signedUp.getTime())) return undefined;
+    // FOR UPDATE waits for a confirm or a leave under way and then reads the row as it left it: of simultaneous
+    // confirms one is first, and a confirm after a leave finds nothing.
+    const row = await this.row<{ confirmedAt: string; first: boolean }>(
+      `WITH target AS (
+         SELECT id, confirmed_at FROM signups WHERE email_key = $1 AND created_at = $2 FOR UPDATE
+       ), updated AS (
+         UPDATE signups SET confirmed_at = $3, privacy_policy_at_confirm = $4, consent_at_confirm = $5
+         FROM target WHERE signups.id = target.id AND target.confirmed_at IS NULL
+         RETURNING signups.confirmed_at
+       )
+       SELECT ${iso("coalesce(target.confirmed_at, (SELECT confirmed_at FROM updated))", "confirmedAt")},
+              target.confirmed_at IS NULL AS first
+       FROM target`,
+      [emailKey, signedUp, at, privacyPolicy, consent],
+    );
+    return row && { confirmedAt: row.confirmedAt, first: row.first };
+  }
+
+  async askToConfirm(
+    emailKey: string,
+    at: Date,
+    { resendAfterMs }: { resendAfterMs?: number } = {},
+  ): Promise<OwedConfirmation | undefined> {
+    const again = resendAfterMs !== undefined;
+    return this.row<OwedConfirmation>(
+      `UPDATE signups SET opt_in_since = $1, confirmation_sent_at = NULL, confirmation_failed_at = NULL,
+                          confirmation_error = NULL, confirmation_next_at = NULL, confirmation_claimed_until = NULL,
+                          confirmation_attempts = 0
+       WHERE email_key = $2 AND confirmed_at IS NULL
+         AND (NOT $3 OR confirmation_failed_at IS NULL)
+         AND (opt_in_since IS NULL
+              OR ($3 AND confirmation_sent_at IS NOT NULL AND confirmation_sent_at <= $4))
+       RETURNING ${owedColumns}`,
+      [at, emailKey, again, new Date(at.getTime() - (resendAfterMs ?? 0))],
+    );
+  }
+
+  async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
+    await this.pool.query(
+      `UPDATE signups SET confirmation_sent_at = $1, confirmation_claimed_until = NULL, confirmation_error = NULL,
+                          confirmation_next_at = NULL, opt_in_since = coalesce(opt_in_since, $1)
+       WHERE email_key = $2`,
+      [at, emailKey],
+    );
+  }
+
+  async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
+    await this.pool.query(
+      `UPDATE signups SET confirmation_claimed_until = NULL, confirmation_error = $1, confirmation_next_at = $2
+       WHERE email_key = $3`,
+      [error.slice(0, 500), retryAt, emailKey],
+    );
+  }
+
+  async failConfirmation(emailKey: string, error: string, at: Date): Promise<void> {
+    await this.pool.query(
+      `UPDATE signups SET confirmation_claimed_until = NULL, confirmation_error = $1, confirmation_failed_at = $2,
+                          confirmation_next_at = NULL
+       WHERE email_key = $3`,
+      [error.slice(0, 500), at, emailKey],
+    );
+  }
+
+  async pendingConfirmations(): Promise<OwedConfirmation[]> {
+    return this.rows<OwedConfirmation>(
+      `SELECT ${owedColumns} FROM signups
+       WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL ORDER BY created_at, id`,
+    );
+  }
+
+  /** Through signups_confirmation_owed: the owed rows only, oldest first. */
+  async dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
+    return this.rows<OwedConfirmation>(
+      `SELECT ${owedColumns} FROM signups
+       WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL
+         AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < $1)
+         AND (confirmation_next_at IS NULL OR confirmation_next_at <= $1)
+       ORDER BY created_at, id LIMIT $2`,
+      [now, limit],
+    );
+  }
+
+  /** Through signups_unconfirmed. Only reads: the store keeps no bookkeeping to tidy. */
+  async expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]> {
+    return this.rows<UnconfirmedSignup>(
+      `SELECT ${owedColumns} FROM signups
+       WHERE confirmed_at IS NULL AND opt_in_since IS NOT NULL AND opt_in_since < $1
+       ORDER BY opt_in_since, id LIMIT $2`,
+      [before, Number.isFinite(limit) ? limit : null],
+    );
+  }
+
+  async failedConfirmations(): Promise<{ email: string; failedAt: string; error: string }[]> {
+    return this.rows(
+      `SELECT email, ${iso("confirmation_failed_at", "failedAt")}, confirmation_error AS error FROM signups
+       WHERE confirmation_failed_at IS NOT NULL ORDER BY id`,
+    );
+  }
+
+  async confirmationCounts(): Promise<ConfirmationCounts> {
+    return (await this.row<ConfirmationCounts>(
+      `SELECT count(confirmation_sent_at)::int AS sent,
+              (count(*) FILTER (WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL))::int AS pending,
+              count(confirmation_failed_at)::int AS failed
+       FROM signups`,
+    ))!;
+  }
+
+  /** Kept in the database (the leave links' secret when WAITLIST_SECRET is not set); the first one made wins. */
+  async secret(name: "leave", make: () => string): Promise<string> {
+    const key = `${name}_secret`;
+    const read = () => this.row<{ value: string }>("SELECT value FROM settings WHERE name = $1", [key]);
+    const found = await read();
+    if (found) return found.value;
+    await this.pool.query("INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING", [key, make()]);
+    // A new statement, a new snapshot: it sees the row of whichever store made it first.
+    return (await read())!.value;
+  }
+
+  /** One statement: the row goes and the departure is counted, or neither. */
+  async remove(emailKey: string, how: DepartureKind, at: Date, createdAt?: string) {
+    const signedUp = createdAt === undefined ? null : new Date(createdAt);
+    if (signedUp && Number.isNaN(signedUp.getTime())) return undefined;
+    return this.row<{ email: string; createdAt: string }>(
+      `WITH gone AS (
+         DELETE FROM signups WHERE email_key = $1 AND ($2::timestamptz IS NULL OR created_at = $2)
+         RETURNING email, created_at
+       ), counted AS (
+         INSERT INTO departures (left_at, how) SELECT $3, $4 FROM gone
+       )
+       SELECT email, ${iso("created_at", "createdAt")} FROM gone`,
+      [emailKey, signedUp, at, how],
+    );
+  }
+
+  async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
+    if (signups.length === 0) return [];
+    return this.rows<RemovedSignup>(
+      `WITH found AS (
+         SELECT * FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS found (email_key, opt_in_since, n)
+       ), gone AS (
+         DELETE FROM signups USING found
+         WHERE signups.email_key = found.email_key AND signups.confirmed_at IS NULL
+           AND signups.opt_in_since = found.opt_in_since
+         RETURNING found.n, signups.email, signups.created_at, signups.opt_in_since
+       ), counted AS (
+         INSERT INTO departures (left_at, how) SELECT $3, 'pruned' FROM gone
+       )
+       SELECT email, ${iso("created_at", "createdAt")}, ${iso("opt_in_since", "optInSince")} FROM gone ORDER BY n`,
+      [signups.map((one) => one.emailKey), signups.map((one) => new Date(one.optInSince)), at],
+    );
+  }
+
+  async lastConfirmationError(): Promise<string | undefined> {
+    const row = await this.row<{ error: string }>(
+      `SELECT confirmation_error AS error FROM signups
+       WHERE confirmation_error IS NOT NULL AND confirmation_sent_at IS NULL
+       ORDER BY coalesce(confirmation_failed_at, confirmation_next_at) DESC NULLS LAST LIMIT 1`,
+    );
+    return row?.error;
+  }
+
+  async departures(): Promise<number> {
+    return (await this.row<{ n: number }>("SELECT count(*)::int AS n FROM departures"))!.n;
+  }
+
+  async statsRows(): Promise<StatsSignup[]> {
+    return this.rows<StatsSignup>(
+      `SELECT ${iso("created_at", "createdAt")}, utm_source AS "utmSource", utm_campaign AS "utmCampaign", ref,
+              ${iso("confirmed_at", "confirmedAt")}
+       FROM signups`,
+    );
+  }
+
+  async count(): Promise<number> {
+    return (await this.row<{ n: number }>("SELECT count(*)::int AS n FROM signups"))!.n;
+  }
+
+  async all(): Promise<Signup[]> {
+    return this.rows<Signup>(
+      `SELECT email, email_key AS "emailKey", ${iso("created_at", "createdAt")}, source,
+              ${iso("confirmation_sent_at", "confirmationSentAt")},
+              ${iso("confirmation_failed_at", "confirmationFailedAt")},
+              confirmation_error AS "confirmationError",
+              utm_source AS "utmSource", utm_medium AS "utmMedium", utm_campaign AS "utmCampaign",
+              utm_content AS "utmContent", utm_term AS "utmTerm", ref, landing_path AS "landingPath",
+              ${iso("confirmed_at", "confirmedAt")}, privacy_policy_at_signup AS "privacyPolicyAtSignup",
+              privacy_policy_at_confirm AS "privacyPolicyAtConfirm", ${iso("opt_in_since", "optInSince")},
+              consent_at_signup AS "consentAtSignup", consent_at_confirm AS "consentAtConfirm"
+       FROM signups ORDER BY created_at, id`,
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.options.endPool ?? true) await this.pool.end();
+  }
+}
