@@ -156,6 +156,14 @@ const variables = {
     defaultText: "`data/waitlist.db`",
     usedFor: "The SQLite file of the waitlist (its folder is created).",
   },
+  DATABASE_URL: {
+    schema: text.refine((value) => isUrl(value, /^postgres(?:ql)?:$/)).optional(),
+    expected: "a URL like postgres://user:password@db.example.com:5432/waitlist",
+    secret: true,
+    defaultText: "not set",
+    usedFor:
+      'A Postgres database for the waitlist of `npm start` and `npm run develop`, instead of `WAITLIST_DB` (migrated on start). See "The Postgres store".',
+  },
   WAITLIST_RATE_LIMIT: {
     schema: wholeNumber(1, 1_000_000, 5),
     expected: "a whole number from 1 to 1000000",
@@ -371,6 +379,8 @@ export interface ServerConfig {
   port: number;
   /** SQLite file of the waitlist. */
   dbFile: string;
+  /** A Postgres database for the waitlist instead of dbFile. */
+  databaseUrl: string | undefined;
   /** The built site. */
   publicDir: string;
   /** Signups accepted per client IP per minute. */
@@ -400,6 +410,7 @@ export function serverConfig(env: Env): ServerConfig {
     host: env.HOST,
     port: env.PORT,
     dbFile: env.WAITLIST_DB,
+    databaseUrl: env.DATABASE_URL,
     publicDir: env.PUBLIC_DIR,
     rateLimitPerMinute: env.WAITLIST_RATE_LIMIT,
     leaveRateLimitPerMinute: env.WAITLIST_LEAVE_RATE_LIMIT,

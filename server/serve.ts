@@ -8,6 +8,13 @@ import { pruneHourly } from "../waitlist/prune";
 import { openSqliteWaitlist, waitlistSettings } from "./waitlist";
 import { site } from "../src/site";
 
+/** Where the signups go, never with the database's password. */
+function storedIn({ databaseUrl, dbFile }: { databaseUrl: string | undefined; dbFile: string }): string {
+  if (!databaseUrl) return path.relative(process.cwd(), dbFile);
+  const url = new URL(databaseUrl);
+  return `the Postgres database ${url.pathname.slice(1)} on ${url.host}`;
+}
+
 /** npm run serve / npm start: the built site and the waitlist on one port. */
 async function main(): Promise<void> {
   const env = readEnv();
@@ -35,7 +42,7 @@ async function main(): Promise<void> {
     const port = typeof address === "object" && address ? address.port : config.port;
     const shown = config.host === "127.0.0.1" ? "localhost" : config.host;
     console.log(`${site.name} is running at http://${shown}:${port}/`);
-    console.log(`Waitlist signups are stored in ${path.relative(process.cwd(), config.dbFile)}`);
+    console.log(`Waitlist signups are stored in ${storedIn(config)}`);
     console.log(`Confirmation e-mails go to ${mailer.destination}`);
     // Whatever is owed (from a previous run, a crash, a mail server that was down), now and on a schedule.
     void confirmations.start().then(({ sent }) => {

@@ -1,19 +1,36 @@
 import { serverConfig, type Env } from "../config/env";
+import { Pool } from "pg";
 import { createMailer, mailConfig, type MailConfig } from "../waitlist/mailer";
+import { migrate } from "../waitlist/postgres-migrations";
+import { PostgresStore } from "../waitlist/postgres-store";
 import { SqliteStore } from "../waitlist/sqlite-store";
-import type { SignupSource } from "../waitlist/store";
+import type { FullStore, SignupSource } from "../waitlist/store";
 import { createWaitlist, type WaitlistOptions } from "../waitlist/waitlist";
+
+/** A Postgres store over DATABASE_URL, its schema brought up to date first (postgres-migrations.ts). */
+export async function openPostgresStore(databaseUrl: string): Promise<PostgresStore> {
+  const pool = new Pool({ connectionString: databaseUrl });
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return new PostgresStore(pool);
+}
 
 /**
  * The waitlist of npm start, gatsby develop and the test harness: the
- * shared waitlist over one SQLite file, mail through SMTP_URL or the outbox.
+ * shared waitlist over one SQLite file, or Postgres when DATABASE_URL is set,
+ * mail through SMTP_URL or the outbox.
  */
-export function openSqliteWaitlist({
+export async function openSqliteWaitlist({
   dbFile,
+  databaseUrl,
   mail,
   ...options
-}: Omit<WaitlistOptions, "store" | "mailer"> & { dbFile: string; mail: MailConfig }) {
-  const store = new SqliteStore(dbFile);
+}: Omit<WaitlistOptions, "store" | "mailer"> & { dbFile: string; databaseUrl?: string; mail: MailConfig }) {
+  const store: FullStore = databaseUrl ? await openPostgresStore(databaseUrl) : new SqliteStore(dbFile);
   return createWaitlist({ ...options, store, mailer: createMailer(mail) });
 }
 
@@ -22,6 +39,7 @@ export function waitlistSettings(env: Env, source: SignupSource) {
   const config = serverConfig(env);
   return {
     dbFile: config.dbFile,
+    databaseUrl: config.databaseUrl,
     mail: mailConfig(env),
     source,
     rateLimitPerMinute: config.rateLimitPerMinute,

@@ -1,0 +1,62 @@
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Pool } from "pg";
+import { PostgresStore } from "../../waitlist/postgres-store";
+import { startPostgres, type TestPostgres } from "../support/postgres";
+import { until } from "../support/until";
+import { formType, removeDir, request, signupBody, writePublicDir } from "./harness";
+import { spawnServe } from "./process";
+
+jest.setTimeout(60_000);
+
+let postgres: TestPostgres;
+let dir: string;
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 30_000);
+afterAll(async () => {
+  await postgres?.stop();
+});
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "postgres-serve-"));
+  writePublicDir(path.join(dir, "public"));
+});
+afterEach(() => removeDir(dir));
+
+describe("npm start with DATABASE_URL", () => {
+  it("migrates the database, stores a signup there through HTTP and mails its confirmation", async () => {
+    // Trust authentication ignores the password: here it only shows that the server never prints it.
+    const url = (await postgres.createDatabase()).replace("postgres@", "postgres:hunter2-not-printed@");
+    const server = await spawnServe({
+      PUBLIC_DIR: path.join(dir, "public"),
+      WAITLIST_DB: path.join(dir, "data", "waitlist.db"),
+      OUTBOX_DIR: path.join(dir, "outbox"),
+      DATABASE_URL: url,
+      CONFIRMATION_SWEEP_SECONDS: "1",
+    });
+    const exited = new Promise((resolve) => server.child.on("exit", resolve));
+    try {
+      const reply = await request(`${server.url}/`, {
+        method: "POST",
+        headers: { ...formType, Accept: "text/plain" },
+        body: signupBody("pg@example.com"),
+      });
+      expect(reply.status).toBe(200);
+      const store = new PostgresStore(new Pool({ connectionString: url }));
+      try {
+        expect((await store.all()).map((row) => [row.email, row.source])).toEqual([["pg@example.com", "start"]]);
+        await until(async () => (await store.confirmationCounts()).sent === 1, 20_000);
+      } finally {
+        await store.close();
+      }
+      expect(readdirSync(path.join(dir, "outbox")).filter((name) => name.endsWith(".eml"))).toHaveLength(1);
+      expect(existsSync(path.join(dir, "data", "waitlist.db"))).toBe(false);
+      expect(server.output()).toMatch(/stored in the Postgres database test_\d+ on 127\.0\.0\.1:\d+/);
+      expect(server.output()).not.toContain("hunter2");
+    } finally {
+      server.child.kill("SIGTERM");
+      await exited;
+    }
+  });
+});
