@@ -1,23 +1,9 @@
 import { serverConfig, type Env } from "../config/env";
-import { Pool } from "pg";
 import { createMailer, mailConfig, type MailConfig } from "../waitlist/mailer";
-import { migrate } from "../waitlist/postgres-migrations";
-import { PostgresStore } from "../waitlist/postgres-store";
+import { openPostgresStore } from "../waitlist/postgres-store";
 import { SqliteStore } from "../waitlist/sqlite-store";
 import type { FullStore, SignupSource } from "../waitlist/store";
 import { createWaitlist, type WaitlistOptions } from "../waitlist/waitlist";
-
-/** A Postgres store over DATABASE_URL, its schema brought up to date first (postgres-migrations.ts). */
-export async function openPostgresStore(databaseUrl: string): Promise<PostgresStore> {
-  const pool = new Pool({ connectionString: databaseUrl });
-  try {
-    await migrate(pool);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
-  return new PostgresStore(pool);
-}
 
 /**
  * The waitlist of npm start, gatsby develop and the test harness: the

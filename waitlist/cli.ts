@@ -11,6 +11,7 @@ import { NetlifySetupError, openNetlifyAccess, type NetlifyAccess } from "./netl
 import { formsSignups } from "./netlify-forms";
 import { parseAge, pruneUnconfirmed } from "./prune";
 import { renderStats, waitlistStats, type WaitlistStats } from "./stats";
+import { openPostgresStore } from "./postgres-store";
 import { SqliteStore } from "./sqlite-store";
 import { StoreError, type FullStore, type Signup } from "./store";
 import { leaveUrl } from "./tokens";
@@ -288,7 +289,12 @@ async function openStore(env: Env, netlify: boolean): Promise<OpenedStore> {
     const access = await openNetlifyAccess(env);
     return { store: access.store, name: `Netlify site ${access.siteName}`, netlify: access };
   }
-  const { dbFile } = serverConfig(env);
+  const { dbFile, databaseUrl } = serverConfig(env);
+  if (databaseUrl) {
+    const store = forgettingMail(await openPostgresStore(databaseUrl), createMailer(mailConfig(env)));
+    const { host, pathname } = new URL(databaseUrl);
+    return { store, name: `the Postgres database ${pathname.slice(1)} on ${host}` };
+  }
   const relative = path.relative(process.cwd(), dbFile);
   // What is removed here goes from the outbox too, as on the running site.
   const store = forgettingMail(SqliteStore.openExisting(dbFile), createMailer(mailConfig(env)));

@@ -1,5 +1,6 @@
-import type { Pool } from "pg";
+import { Pool } from "pg";
 import { noAttribution } from "./attribution";
+import { migrate } from "./postgres-migrations";
 import type { StatsSignup } from "./stats";
 import type {
   ConfirmationCounts,
@@ -304,4 +305,16 @@ export class PostgresStore implements FullStore {
   async close(): Promise<void> {
     if (this.options.endPool ?? true) await this.pool.end();
   }
+}
+
+/** A store over a database URL (DATABASE_URL), its schema brought up to date first (postgres-migrations.ts). */
+export async function openPostgresStore(databaseUrl: string): Promise<PostgresStore> {
+  const pool = new Pool({ connectionString: databaseUrl });
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return new PostgresStore(pool);
 }

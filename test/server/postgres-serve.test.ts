@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Pool } from "pg";
+import { run } from "../../waitlist/cli";
 import { PostgresStore } from "../../waitlist/postgres-store";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { until } from "../support/until";
@@ -54,6 +55,8 @@ describe("npm start with DATABASE_URL", () => {
       expect(existsSync(path.join(dir, "data", "waitlist.db"))).toBe(false);
       expect(server.output()).toMatch(/stored in the Postgres database test_\d+ on 127\.0\.0\.1:\d+/);
       expect(server.output()).not.toContain("hunter2");
+      // The founders' commands read the same database.
+      await expect(run(["count"], { DATABASE_URL: url })).resolves.toMatch(/^1 address on the waitlist/);
     } finally {
       server.child.kill("SIGTERM");
       await exited;
