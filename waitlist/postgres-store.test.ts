@@ -1,5 +1,6 @@
-import { Pool } from "pg";
+import { Client, Pool } from "pg";
 import { startPostgres, type TestPostgres } from "../test/support/postgres";
+import { until } from "../test/support/until";
 import { migrate, readMigrations } from "./postgres-migrations";
 import { PostgresStore } from "./postgres-store";
 import { describeStoreContract } from "./store.contract";
@@ -80,16 +81,49 @@ describe("PostgresStore against a real Postgres", () => {
     url = await freshDatabase();
     stores = [];
   });
+
+  /**
+   * Starts `race` while another session holds what it needs (`hold`: a row lock, an uncommitted insert), and lets go
+   * once `waiting` of its statements wait for it: they all start from the same state, and then meet at once.
+   */
+  async function raceFromOneState<T>(hold: string, waiting: number, race: () => Promise<T>): Promise<T> {
+    const holder = new Client({ connectionString: url });
+    // Another session looks: pg_stat_activity stays as it was for the rest of a transaction that read it.
+    const watcher = new Client({ connectionString: url });
+    await Promise.all([holder.connect(), watcher.connect()]);
+    try {
+      await holder.query("BEGIN");
+      await holder.query(hold);
+      const result = race();
+      await until(async () => {
+        const { rows } = await watcher.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return rows[0]!.n >= waiting;
+      }, 4_000);
+      await holder.query("ROLLBACK");
+      return await result;
+    } finally {
+      await Promise.all([holder.end(), watcher.end()]);
+    }
+  }
   afterEach(async () => {
     await Promise.all(stores.map((store) => store.close()));
   });
 
   it("stores 20 simultaneous signups of one address once, from two pools", async () => {
     const [a, b] = [open(), open()];
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, n) =>
-        (n % 2 ? a : b).add(signup("race@example.com", new Date(now.getTime() + n))),
-      ),
+    // Each waits on the unique key behind an insert not yet committed, which is then rolled back.
+    const results = await raceFromOneState(
+      "INSERT INTO signups (email, email_key, created_at, source) VALUES ('x', 'race@example.com', now(), 'start')",
+      20,
+      () =>
+        Promise.all(
+          Array.from({ length: 20 }, (_, n) =>
+            (n % 2 ? a : b).add(signup("race@example.com", new Date(now.getTime() + n))),
+          ),
+        ),
     );
     expect(results.filter((result) => result.added)).toHaveLength(1);
     expect(await a.count()).toBe(1);
@@ -99,13 +133,15 @@ describe("PostgresStore against a real Postgres", () => {
   it("has one first confirmation of 20 simultaneous confirms of one token", async () => {
     const [a, b] = [open(), open()];
     await a.add(signup("ada@example.com"));
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, n) =>
-        (n % 2 ? a : b).confirm("ada@example.com", {
-          createdAt: now.toISOString(),
-          at: new Date(now.getTime() + 1_000 + n),
-          privacyPolicy: `policy ${n}`,
-        }),
+    const results = await raceFromOneState("SELECT 1 FROM signups FOR UPDATE", 20, () =>
+      Promise.all(
+        Array.from({ length: 20 }, (_, n) =>
+          (n % 2 ? a : b).confirm("ada@example.com", {
+            createdAt: now.toISOString(),
+            at: new Date(now.getTime() + 1_000 + n),
+            privacyPolicy: `policy ${n}`,
+          }),
+        ),
       ),
     );
     expect(results.filter((result) => result?.first)).toHaveLength(1);
@@ -121,10 +157,14 @@ describe("PostgresStore against a real Postgres", () => {
     for (let round = 0; round < 10; round++) {
       const email = `race${round}@example.com`;
       await a.add(signup(email));
-      const [confirmed, removed] = await Promise.all([
-        a.confirm(email, { createdAt: now.toISOString(), at: new Date(now.getTime() + 1), privacyPolicy: null }),
-        b.remove(email, "link", new Date(now.getTime() + 2), now.toISOString()),
-      ]);
+      // Half the rounds start the two from one state; the others as they come.
+      const both = () =>
+        Promise.all([
+          a.confirm(email, { createdAt: now.toISOString(), at: new Date(now.getTime() + 1), privacyPolicy: null }),
+          b.remove(email, "link", new Date(now.getTime() + 2), now.toISOString()),
+        ]);
+      const [confirmed, removed] =
+        round % 2 ? await both() : await raceFromOneState("SELECT 1 FROM signups FOR UPDATE", 2, both);
       expect(removed).toEqual({ email, createdAt: now.toISOString() });
       // A confirm that came first was told so; one that came after the leave found nothing. Either way: gone.
       if (confirmed) expect(confirmed.first).toBe(true);
@@ -138,12 +178,14 @@ describe("PostgresStore against a real Postgres", () => {
     const [a, b] = [open(), open()];
     for (let n = 0; n < 10; n++) await a.add(signup(`owed${n}@example.com`, new Date(now.getTime() + n)));
     const due = await a.dueConfirmations(now, 100);
-    const claims = await Promise.all(
-      [a, b].flatMap((store) =>
-        due.map(async ({ emailKey }) => ({
-          emailKey,
-          attempt: await store.claimConfirmation(emailKey, { now, leaseMs: 60_000 }),
-        })),
+    const claims = await raceFromOneState("SELECT 1 FROM signups FOR UPDATE", 20, () =>
+      Promise.all(
+        [a, b].flatMap((store) =>
+          due.map(async ({ emailKey }) => ({
+            emailKey,
+            attempt: await store.claimConfirmation(emailKey, { now, leaseMs: 60_000 }),
+          })),
+        ),
       ),
     );
     const won = claims.filter((claim) => claim.attempt !== undefined);
