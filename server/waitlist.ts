@@ -16,7 +16,9 @@ export async function openSqliteWaitlist({
   mail,
   ...options
 }: Omit<WaitlistOptions, "store" | "mailer"> & { dbFile: string; databaseUrl?: string; mail: MailConfig }) {
-  const store: FullStore = databaseUrl ? await openPostgresStore(databaseUrl) : new SqliteStore(dbFile);
+  const store: FullStore = databaseUrl
+    ? await openPostgresStore(databaseUrl, { warn: options.warn })
+    : new SqliteStore(dbFile);
   return createWaitlist({ ...options, store, mailer: createMailer(mail) });
 }
 

@@ -291,7 +291,10 @@ async function openStore(env: Env, netlify: boolean): Promise<OpenedStore> {
   }
   const { dbFile, databaseUrl } = serverConfig(env);
   if (databaseUrl) {
-    const store = forgettingMail(await openPostgresStore(databaseUrl), createMailer(mailConfig(env)));
+    const store = forgettingMail(
+      await openPostgresStore(databaseUrl, { warn: (message) => console.error(message) }),
+      createMailer(mailConfig(env)),
+    );
     const { host, pathname } = new URL(databaseUrl);
     return { store, name: `the Postgres database ${pathname.slice(1)} on ${host}` };
   }

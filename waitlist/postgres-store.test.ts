@@ -2,7 +2,7 @@ import { Client, Pool } from "pg";
 import { startPostgres, type TestPostgres } from "../test/support/postgres";
 import { until } from "../test/support/until";
 import { migrate, readMigrations } from "./postgres-migrations";
-import { PostgresStore } from "./postgres-store";
+import { openPostgresStore, PostgresStore } from "./postgres-store";
 import { describeStoreContract } from "./store.contract";
 
 /*
@@ -262,6 +262,26 @@ describe("Postgres migrations", () => {
       await expect(migrate(pool)).rejects.toThrow(/newer version \(9999_future\.sql\)/);
     } finally {
       await pool.end();
+    }
+  });
+});
+
+describe("openPostgresStore", () => {
+  it("outlives a restart of the database's sessions: an idle connection cut off is dropped, not thrown", async () => {
+    const url = await postgres.createDatabase();
+    const warnings: string[] = [];
+    const store = await openPostgresStore(url, { warn: (message) => warnings.push(message) });
+    try {
+      await store.add({ email: "a@example.com", emailKey: "a@example.com", source: "start" });
+      const admin = new Client({ connectionString: url });
+      await admin.connect();
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()");
+      await admin.end();
+      await until(() => warnings.length > 0, 4_000);
+      expect(warnings[0]).toMatch(/^The waitlist's database closed a connection: terminating connection/);
+      await expect(store.count()).resolves.toBe(1);
+    } finally {
+      await store.close();
     }
   });
 });

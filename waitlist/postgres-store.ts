@@ -308,8 +308,14 @@ export class PostgresStore implements FullStore {
 }
 
 /** A store over a database URL (DATABASE_URL), its schema brought up to date first (postgres-migrations.ts). */
-export async function openPostgresStore(databaseUrl: string): Promise<PostgresStore> {
+export async function openPostgresStore(
+  databaseUrl: string,
+  { warn = () => {} }: { warn?: (message: string) => void } = {},
+): Promise<PostgresStore> {
   const pool = new Pool({ connectionString: databaseUrl });
+  // An idle connection the server cut off (a restart, a failover): the pool drops it and the next query opens
+  // another. Unheard, the pool's error event would end the process.
+  pool.on("error", (error) => warn(`The waitlist's database closed a connection: ${error.message}`));
   try {
     await migrate(pool);
   } catch (error) {
