@@ -11,9 +11,11 @@ export interface ServerProcess {
 
 /** `npm run serve` (tsx server/serve.ts) as its own process, on an ephemeral port. */
 function serveProcess(env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
+  // A DATABASE_URL of the shell's would move every test's signups into that database: only a test's own counts.
+  const { DATABASE_URL: _shells, ...inherited } = process.env;
   return spawn(process.execPath, ["--import", "tsx", path.join(root, "server/serve.ts")], {
     cwd: root,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
+    env: { ...inherited, HOST: "127.0.0.1", PORT: "0", ...env },
   });
 }
 
