@@ -2,16 +2,17 @@ import { Pool } from "pg";
 import { noAttribution } from "./attribution";
 import { migrate } from "./postgres-migrations";
 import type { StatsSignup } from "./stats";
-import type {
-  ConfirmationCounts,
-  DepartureKind,
-  FullStore,
-  ListedSignup,
-  NewSignup,
-  OwedConfirmation,
-  RemovedSignup,
-  Signup,
-  UnconfirmedSignup,
+import {
+  StoreError,
+  type ConfirmationCounts,
+  type DepartureKind,
+  type FullStore,
+  type ListedSignup,
+  type NewSignup,
+  type OwedConfirmation,
+  type RemovedSignup,
+  type Signup,
+  type UnconfirmedSignup,
 } from "./store";
 
 /** A pg-compatible pool: pg's own, or Neon's serverless one (what `@netlify/database` hands out). */
@@ -320,7 +321,11 @@ export async function openPostgresStore(
     await migrate(pool);
   } catch (error) {
     await pool.end();
-    throw error;
+    if (error instanceof StoreError) throw error;
+    // Its name and host, never the URL: that may hold the password.
+    const { host, pathname } = new URL(databaseUrl);
+    const reason = (error as Error).message.replace(/\.?$/, ".");
+    throw new StoreError(`Could not open the waitlist's database ${pathname.slice(1)} on ${host}: ${reason}`);
   }
   return new PostgresStore(pool);
 }

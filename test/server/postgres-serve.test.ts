@@ -7,7 +7,7 @@ import { PostgresStore } from "../../waitlist/postgres-store";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { until } from "../support/until";
 import { formType, removeDir, request, signupBody, writePublicDir } from "./harness";
-import { spawnServe } from "./process";
+import { runServe, spawnServe } from "./process";
 
 jest.setTimeout(60_000);
 
@@ -61,5 +61,19 @@ describe("npm start with DATABASE_URL", () => {
       server.child.kill("SIGTERM");
       await exited;
     }
+  });
+
+  it("says in one line which database it could not reach, without its password", async () => {
+    const { code, output } = await runServe({
+      PUBLIC_DIR: path.join(dir, "public"),
+      DATABASE_URL: `postgres://postgres:hunter2-not-printed@127.0.0.1:${postgres.port}/no_such_database`,
+    });
+    expect(code).toBe(1);
+    expect(output.trim()).toMatch(
+      new RegExp(
+        `^Could not open the waitlist's database no_such_database on 127\\.0\\.0\\.1:${postgres.port}: database "no_such_database" does not exist\\.$`,
+      ),
+    );
+    expect(output).not.toContain("hunter2");
   });
 });
