@@ -22,7 +22,11 @@ export type PgPool = Pick<Pool, "query" | "end">;
 const iso = (column: string, as: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "${as}"`;
 
-const owedColumns = `email, email_key AS "emailKey", ${iso("created_at", "createdAt")}, ${iso("opt_in_since", "optInSince")}`;
+const signupColumns = `email, email_key AS "emailKey", ${iso("created_at", "createdAt")}`;
+/** An owed confirmation's asking: a repeat signup's (asked_at), or the first. */
+const owedColumns = `${signupColumns}, ${iso("coalesce(asked_at, opt_in_since)", "optInSince")}`;
+/** What the retention counts from: the first asking. */
+const unconfirmedColumns = `${signupColumns}, ${iso("opt_in_since", "optInSince")}`;
 
 /**
  * The waitlist in Postgres (Netlify Database, or DATABASE_URL for npm start),
@@ -135,14 +139,15 @@ export class PostgresStore implements FullStore {
   ): Promise<OwedConfirmation | undefined> {
     const again = resendAfterMs !== undefined;
     return this.row<OwedConfirmation>(
-      `UPDATE signups SET opt_in_since = $1, confirmation_sent_at = NULL, confirmation_failed_at = NULL,
+      `UPDATE signups SET opt_in_since = coalesce(opt_in_since, $1), asked_at = $1,
+                          confirmation_sent_at = NULL, confirmation_failed_at = NULL,
                           confirmation_error = NULL, confirmation_next_at = NULL, confirmation_claimed_until = NULL,
                           confirmation_attempts = 0
        WHERE email_key = $2 AND confirmed_at IS NULL
          AND (NOT $3 OR confirmation_failed_at IS NULL)
          AND (opt_in_since IS NULL
               OR ($3 AND confirmation_sent_at IS NOT NULL AND confirmation_sent_at <= $4))
-       RETURNING ${owedColumns}`,
+       RETURNING ${signupColumns}, ${iso("asked_at", "optInSince")}`,
       [at, emailKey, again, new Date(at.getTime() - (resendAfterMs ?? 0))],
     );
   }
@@ -195,7 +200,7 @@ export class PostgresStore implements FullStore {
   /** Through signups_unconfirmed. Only reads: the store keeps no bookkeeping to tidy. */
   async expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]> {
     return this.rows<UnconfirmedSignup>(
-      `SELECT ${owedColumns} FROM signups
+      `SELECT ${unconfirmedColumns} FROM signups
        WHERE confirmed_at IS NULL AND opt_in_since IS NOT NULL AND opt_in_since < $1
        ORDER BY opt_in_since, id LIMIT $2`,
       [before, Number.isFinite(limit) ? limit : null],
@@ -274,6 +279,14 @@ export class PostgresStore implements FullStore {
 
   async departures(): Promise<number> {
     return (await this.row<{ n: number }>("SELECT count(*)::int AS n FROM departures"))!.n;
+  }
+
+  async departureCounts(): Promise<{ left: number; pruned: number }> {
+    return (await this.row<{ left: number; pruned: number }>(
+      `SELECT (count(*) FILTER (WHERE how <> 'pruned'))::int AS left,
+              (count(*) FILTER (WHERE how = 'pruned'))::int AS pruned
+       FROM departures`,
+    ))!;
   }
 
   async statsRows(): Promise<StatsSignup[]> {

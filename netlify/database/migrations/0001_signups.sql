@@ -4,7 +4,7 @@ CREATE TABLE signups (
   email text NOT NULL,
   email_key text NOT NULL UNIQUE,
   created_at timestamptz NOT NULL,
-  source text NOT NULL CHECK (source IN ('develop', 'start', 'netlify')),
+  source text NOT NULL CHECK (source IN ('develop', 'start', 'netlify', 'netlify-preview')),
   repeat_signups integer NOT NULL DEFAULT 0,
   -- Where it came from (attribution.ts), first touch.
   utm_source text,
@@ -23,7 +23,10 @@ CREATE TABLE signups (
   confirmation_error text,
   -- Double opt-in and the record of consent.
   confirmed_at timestamptz,
+  -- The first asking to confirm, which the retention counts from; asked_at, the asking under way (a repeat
+  -- signup's), which never moves it.
   opt_in_since timestamptz,
+  asked_at timestamptz,
   privacy_policy_at_signup text,
   privacy_policy_at_confirm text,
   consent_at_signup text,
