@@ -56,7 +56,9 @@ export function checkEmail(input: string | null | undefined): EmailCheck {
   if (unassigned.test(typed)) {
     return { ok: false, reason: "The e-mail address contains a character that is not a letter." };
   }
-  const asciiDomain = domainToASCII(typed.slice(at + 1));
+  // Lower case first: Node 22's IDNA maps capital ẞ (U+1E9E) to "ss", Node 24's to "ß" (Unicode 15.1); lower-cased
+  // it is ß everywhere, so one address has one key on every runtime.
+  const asciiDomain = domainToASCII(typed.slice(at + 1).toLowerCase());
   if (asciiDomain === "") return { ok: false, reason: "The domain of the e-mail address is not valid." };
   if (local.length > maxLocalPartLength) {
     return { ok: false, reason: `The part before the @ is longer than ${maxLocalPartLength} characters.` };
