@@ -27,13 +27,22 @@ export function privacyPolicyVersion(): string | null {
  * their confirmation: the version of the consent statement they were shown
  * (src/site.ts) and the Privacy Policy in force, by its version and the
  * fingerprint of its text (the frontmatter's, which the content check keeps
- * true): "statement 2026-11-25; Privacy Policy 2026-11-24 #3f1c0a9b2d4e".
+ * true), and how: "statement 2026-11-25; Privacy Policy 2026-11-24 #3f1c0a9b2d4e;
+ * by the waitlist form".
  */
-export function consentRecord(): string {
+export function consentRecord(how?: ConsentMethod): string {
   const { version, fingerprint } = readPolicy();
   const policy = version === null ? "unknown" : `${version}${fingerprint ? ` #${fingerprint}` : ""}`;
-  return `statement ${site.waitlist.consent.version}; ${site.legalPages.privacyPolicy.title} ${policy}`;
+  const record = `statement ${site.waitlist.consent.version}; ${site.legalPages.privacyPolicy.title} ${policy}`;
+  return how ? `${record}; ${consentMethods[how]}` : record;
 }
+
+/** How a person gave their word: the only two ways there are. */
+export type ConsentMethod = "signup" | "confirm";
+const consentMethods: Record<ConsentMethod, string> = {
+  signup: "by the waitlist form",
+  confirm: `by the "${site.waitlist.confirmLabel}" button of the link e-mailed to the address`,
+};
 
 function readPolicy(): { version: string | null; fingerprint: string | null } {
   if (cached) return cached;

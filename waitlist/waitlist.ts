@@ -3,7 +3,7 @@ import { createConfirmations, type ConfirmationOptions } from "./confirmations";
 import { createLeave, leaveLimiter } from "./leave";
 import { newLeaveSecret } from "./tokens";
 import type { Mailer } from "./mailer";
-import { consentRecord, privacyPolicyVersion } from "./policies";
+import { consentRecord, privacyPolicyVersion, type ConsentMethod } from "./policies";
 import { createReceiver, type ReceiverOptions } from "./receiver";
 import type { FullStore } from "./store";
 
@@ -20,8 +20,8 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
   leaveRateLimitPerMinute?: number;
   /** The version of the Privacy Policy in force (policies.ts); a test's own. */
   privacyPolicy?: () => string | null;
-  /** What a person consents to (policies.ts, consentRecord); a test's own. */
-  consent?: () => string;
+  /** What a person consents to, and how (policies.ts, consentRecord); a test's own. */
+  consent?: (how: ConsentMethod) => string;
 }
 
 /** What leave links are signed with: WAITLIST_SECRET when set, else the one the store made and keeps. */
@@ -103,7 +103,7 @@ export async function createWaitlist<S extends FullStore>({
     onNewSignup: confirmations.sendSoon,
     onRepeatSignup: confirmations.askAgainSoon,
     privacyPolicy,
-    consent,
+    consent: () => consent("signup"),
     warn,
   });
   const leave = createLeave({
@@ -117,7 +117,7 @@ export async function createWaitlist<S extends FullStore>({
     secret,
     store,
     privacyPolicy,
-    consent,
+    consent: () => consent("confirm"),
     limiter: leaveLimiter(leaveRateLimitPerMinute),
     clock,
     warn,

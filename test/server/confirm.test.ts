@@ -121,9 +121,10 @@ describe.each<Adapter>(["start", "develop", "netlify"])("the confirm link throug
       `statement ${site.waitlist.consent.version}; Privacy Policy ${privacyPolicyVersion()} #${consentRecord().split("#")[1]}`,
     );
     expect(consentRecord()).toMatch(/#[0-9a-f]{12}$/);
+    // And how: the form, then the button of the e-mailed link.
     expect(await stored(server(), "ada@example.com")).toMatchObject({
-      consentAtSignup: consentRecord(),
-      consentAtConfirm: consentRecord(),
+      consentAtSignup: `${consentRecord()}; by the waitlist form`,
+      consentAtConfirm: `${consentRecord()}; by the "Confirm my spot" button of the link e-mailed to the address`,
     });
 
     const again = await press(server(), token);
