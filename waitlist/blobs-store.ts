@@ -4,6 +4,7 @@ import pLimit from "p-limit";
 import { noAttribution } from "./attribution";
 import type { StatsSignup } from "./stats";
 import type {
+  Confirmation,
   ConfirmationCounts,
   DepartureKind,
   FullStore,
@@ -255,15 +256,7 @@ export class BlobsStore implements FullStore {
   }
 
   /** The first confirmation is kept. The note first, so the sweep files it in the ledger whatever fails after. */
-  async confirm(
-    emailKey: string,
-    {
-      createdAt,
-      at,
-      privacyPolicy,
-      consent = null,
-    }: { createdAt: string; at: Date; privacyPolicy: string | null; consent?: string | null },
-  ) {
+  async confirm(emailKey: string, { createdAt, at, privacyPolicy, consent = null }: Confirmation) {
     const h = hashOf(emailKey);
     await this.note(h);
     let earlier: string | undefined;

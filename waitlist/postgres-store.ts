@@ -4,6 +4,7 @@ import { migrate } from "./postgres-migrations";
 import type { StatsSignup } from "./stats";
 import {
   StoreError,
+  type Confirmation,
   type ConfirmationCounts,
   type DepartureKind,
   type FullStore,
@@ -103,15 +104,7 @@ export class PostgresStore implements FullStore {
     );
   }
 
-  async confirm(
-    emailKey: string,
-    {
-      createdAt,
-      at,
-      privacyPolicy,
-      consent = null,
-    }: { createdAt: string; at: Date; privacyPolicy: string | null; consent?: string | null },
-  ) {
+  async confirm(emailKey: string, { createdAt, at, privacyPolicy, consent = null }: Confirmation) {
     const signedUp = new Date(createdAt);
     if (Number.isNaN(signedUp.getTime())) return undefined;
     // FOR UPDATE waits for a confirm or a leave under way and then reads the row as it left it: of simultaneous

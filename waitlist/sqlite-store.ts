@@ -5,6 +5,7 @@ import { noAttribution } from "./attribution";
 import type { StatsSignup } from "./stats";
 import {
   StoreError,
+  type Confirmation,
   type ConfirmationCounts,
   type DepartureKind,
   type FullStore,
@@ -225,15 +226,7 @@ export class SqliteStore implements FullStore {
       .get(emailKey) as ListedSignup | undefined;
   }
 
-  async confirm(
-    emailKey: string,
-    {
-      createdAt,
-      at,
-      privacyPolicy,
-      consent = null,
-    }: { createdAt: string; at: Date; privacyPolicy: string | null; consent?: string | null },
-  ) {
+  async confirm(emailKey: string, { createdAt, at, privacyPolicy, consent = null }: Confirmation) {
     return this.db.transaction(() => {
       const first = this.db
         .prepare(

@@ -43,6 +43,15 @@ export interface NewSignup {
   earlier?: boolean;
 }
 
+/** A confirmation as every store records it: which signup, when, and under what it was given. */
+export interface Confirmation {
+  /** When the signup it confirms was stored: a later signup of the address is not confirmed by it. */
+  createdAt: string;
+  at: Date;
+  privacyPolicy: string | null;
+  consent?: string | null;
+}
+
 /** One signup as every store keeps it. */
 export interface Signup extends Attribution {
   email: string;
@@ -137,10 +146,7 @@ export interface WaitlistStore {
    * `first` says whether this was it. Undefined when the address is not listed,
    * or listed by another signup than the one the link was for.
    */
-  confirm(
-    emailKey: string,
-    confirmation: { createdAt: string; at: Date; privacyPolicy: string | null; consent?: string | null },
-  ): Promise<{ confirmedAt: string; first: boolean } | undefined>;
+  confirm(emailKey: string, confirmation: Confirmation): Promise<{ confirmedAt: string; first: boolean } | undefined>;
   /**
    * Asks a signup to confirm from `at` on: it is owed a confirmation e-mail with the confirm link, and removed if it
    * never confirms. One from before the confirm step, never asked, is asked (ask-to-confirm; a repeat signup). With
