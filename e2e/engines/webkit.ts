@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Builder, By, Key, type WebDriver } from "selenium-webdriver";
 import type { WebKit } from "../../scripts/find-engines";
 import { recordedProblems, recordProblems, tapPoint, type Engine, type EnginePage, type Viewport } from "./engine";
+import { freePort } from "../../test/support/free-port";
 
 /*
  * WebKit as WebKitGTK ships it: MiniBrowser driven by WebKitWebDriver
@@ -61,17 +61,6 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill("SIGKILL"), 2000);
   await exited;
   clearTimeout(timer);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Waits until the WebDriver service answers its status as ready. */

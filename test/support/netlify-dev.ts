@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -9,17 +9,6 @@ export interface NetlifyDev {
   url: string;
   output: () => string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "pg";
+import { freePort } from "./free-port";
 
 /*
  * A real Postgres for a test file: Debian's binaries (apt-get install
@@ -21,17 +21,6 @@ function binDir(): string {
     : [];
   if (versions.length === 0) throw new Error("No Postgres in /usr/lib/postgresql: apt-get install postgresql");
   return path.join(root, versions[0]!, "bin");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface TestPostgres {
