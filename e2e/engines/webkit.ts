@@ -53,6 +53,25 @@ async function startXvfb(xvfb: string, screen = "1280x1024x24"): Promise<{ displ
   };
 }
 
+/** How long a new MiniBrowser session may take to start. */
+const sessionStartMs = 30_000;
+
+/** How long one WebDriver command may take: past the page-load and script timeouts the session was given. */
+const commandMs = 45_000;
+
+/** `promise`, or an error naming `what` once `ms` have passed without an answer. */
+async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`WebKit did not answer ${what} within ${ms / 1000} s.`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Ends a process with SIGTERM, then SIGKILL if it has not gone within two seconds. */
 async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -87,50 +106,60 @@ class WebKitPage implements EnginePage {
     private readonly javaScript: boolean,
   ) {}
 
+  /** Every command is bounded, so that a hung one fails its test naming itself, not at the test's own timeout. */
+  private command<T>(what: string, run: (driver: WebDriver) => Promise<T>): Promise<T> {
+    return within(commandMs, what, run(this.driver));
+  }
+
   private async record(): Promise<void> {
-    if (this.javaScript) await this.driver.executeScript(recordProblems, true);
+    if (this.javaScript)
+      await this.command("recording problems", (driver) => driver.executeScript(recordProblems, true));
   }
 
   async goto(url: string): Promise<void> {
-    await this.driver.get(url);
+    await this.command(`a load of ${url}`, (driver) => driver.get(url));
     await this.record();
   }
 
   url(): Promise<string> {
-    return this.driver.getCurrentUrl();
+    return this.command("its URL", (driver) => driver.getCurrentUrl());
   }
 
   async evaluate<A extends unknown[], R>(fn: (...args: A) => R, ...args: A): Promise<Awaited<R>> {
-    return this.driver.executeScript<Awaited<R>>(fn as (...args: unknown[]) => R, ...args);
+    return this.command("a script", (driver) =>
+      driver.executeScript<Awaited<R>>(fn as (...args: unknown[]) => R, ...args),
+    );
   }
 
   /** The driver's own click, once the element is in view (WebKitWebDriver checks it is visible and on top). */
   async click(selector: string): Promise<void> {
-    await this.driver.executeScript(tapPoint, selector);
-    await this.driver.findElement(By.css(selector)).click();
+    await this.command(`a click on ${selector}`, async (driver) => {
+      await driver.executeScript(tapPoint, selector);
+      await driver.findElement(By.css(selector)).click();
+    });
   }
 
   async type(selector: string, text: string): Promise<void> {
-    await this.driver.findElement(By.css(selector)).sendKeys(text);
+    await this.command(`typing into ${selector}`, (driver) => driver.findElement(By.css(selector)).sendKeys(text));
   }
 
   async press(key: "Enter" | "Escape" | "Tab"): Promise<void> {
-    await this.driver.actions().sendKeys(keys[key]).perform();
+    await this.command(`a press of ${key}`, (driver) => driver.actions().sendKeys(keys[key]).perform());
   }
 
   async screenshot(file: string): Promise<void> {
-    writeFileSync(file, await this.driver.takeScreenshot(), "base64");
+    writeFileSync(file, await this.command("a screenshot", (driver) => driver.takeScreenshot()), "base64");
   }
 
   /** The current document's problems, recorded from its load on (a document a click led to: from now on). */
   async problems(): Promise<string[]> {
     if (!this.javaScript) return [];
     await this.record();
-    return this.driver.executeScript<string[]>(recordedProblems);
+    return this.command("the recorded problems", (driver) => driver.executeScript<string[]>(recordedProblems));
   }
 
   async close(): Promise<void> {
-    await this.driver.get("about:blank");
+    await this.command("a load of about:blank", (driver) => driver.get("about:blank"));
   }
 }
 
@@ -143,6 +172,7 @@ export async function launchWebKit(webkit: WebKit): Promise<Engine> {
   const xvfb = await startXvfb(webkit.xvfb);
   const services: ChildProcess[] = [];
 
+  /** One WebKitWebDriver service and its MiniBrowser session; the service goes if the session does not come. */
   async function startSession(javaScript: boolean): Promise<WebDriver> {
     const port = await freePort();
     const service = track(
@@ -153,24 +183,47 @@ export async function launchWebKit(webkit: WebKit): Promise<Engine> {
     );
     services.push(service);
     const serviceUrl = `http://127.0.0.1:${port}`;
-    await untilReady(serviceUrl, service);
-    return new Builder()
-      .usingServer(serviceUrl)
-      .withCapabilities({
-        browserName: "MiniBrowser",
-        pageLoadStrategy: "normal",
-        timeouts: { pageLoad: 30_000, script: 30_000, implicit: 0 },
-        "webkitgtk:browserOptions": {
-          binary: webkit.miniBrowser,
-          args: ["--automation", ...(javaScript ? [] : ["--enable-javascript=false"])],
-        },
-      })
-      .build();
+    try {
+      await untilReady(serviceUrl, service);
+      return await within(
+        sessionStartMs,
+        `a MiniBrowser session (JavaScript ${javaScript ? "on" : "off"})`,
+        new Builder()
+          .usingServer(serviceUrl)
+          .withCapabilities({
+            browserName: "MiniBrowser",
+            pageLoadStrategy: "normal",
+            timeouts: { pageLoad: 30_000, script: 30_000, implicit: 0 },
+            "webkitgtk:browserOptions": {
+              binary: webkit.miniBrowser,
+              args: ["--automation", ...(javaScript ? [] : ["--enable-javascript=false"])],
+            },
+          })
+          .build(),
+      );
+    } catch (error) {
+      await stopProcess(service);
+      throw error;
+    }
+  }
+
+  /*
+   * On a loaded machine MiniBrowser now and then never answers the new
+   * session: a CI run once waited on one until the test's own 120 s ran out,
+   * saying nothing. It gets a bounded wait, and one more try.
+   */
+  async function startSessionRetrying(javaScript: boolean): Promise<WebDriver> {
+    try {
+      return await startSession(javaScript);
+    } catch (error) {
+      console.warn(`WebKit: ${(error as Error).message} Starting it once more.`);
+      return startSession(javaScript);
+    }
   }
 
   const sessions = new Map<boolean, Promise<WebDriver>>();
   const session = (javaScript: boolean) => {
-    if (!sessions.has(javaScript)) sessions.set(javaScript, startSession(javaScript));
+    if (!sessions.has(javaScript)) sessions.set(javaScript, startSessionRetrying(javaScript));
     return sessions.get(javaScript)!;
   };
 
