@@ -247,7 +247,7 @@ describe("Postgres migrations", () => {
       expect(applied.flat().sort()).toEqual(names);
       expect([...applied].sort((x, y) => y.length - x.length)).toEqual([names, []]);
       await expect(migrate(pools[0]!)).resolves.toEqual([]);
-      const recorded = await pools[0]!.query("SELECT name FROM waitlist_migrations ORDER BY name");
+      const recorded = await pools[0]!.query("SELECT name FROM netlify.migrations ORDER BY name");
       expect(recorded.rows.map((row: { name: string }) => row.name)).toEqual(names);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
@@ -258,8 +258,37 @@ describe("Postgres migrations", () => {
     const url = await freshDatabase();
     const pool = new Pool({ connectionString: url });
     try {
-      await pool.query("INSERT INTO waitlist_migrations (name) VALUES ('9999_future.sql')");
-      await expect(migrate(pool)).rejects.toThrow(/newer version \(9999_future\.sql\)/);
+      await pool.query("INSERT INTO netlify.migrations (name) VALUES ('9999_future')");
+      await expect(migrate(pool)).rejects.toThrow(/newer version \(9999_future\)/);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it("take over the record this site's first Postgres version kept, and apply nothing twice", async () => {
+    const url = await postgres.createDatabase();
+    const pool = new Pool({ connectionString: url });
+    try {
+      // That version's schema: the first three migrations, recorded by file name in a table of its own.
+      const [first, second, third] = readMigrations();
+      await pool.query(
+        "CREATE TABLE waitlist_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+      );
+      for (const { name, sql } of [first!, second!, third!]) {
+        await pool.query(sql);
+        await pool.query("INSERT INTO waitlist_migrations (name) VALUES ($1)", [`${name}.sql`]);
+      }
+      const applied = await migrate(pool);
+      expect(applied).toEqual(
+        readMigrations()
+          .slice(3)
+          .map((one) => one.name),
+      );
+      const recorded = await pool.query("SELECT name FROM netlify.migrations ORDER BY name");
+      expect(recorded.rows.map((row: { name: string }) => row.name)).toEqual(readMigrations().map((one) => one.name));
+      expect((await pool.query("SELECT to_regclass('public.waitlist_migrations') AS old")).rows).toEqual([
+        { old: null },
+      ]);
     } finally {
       await pool.end();
     }
