@@ -266,6 +266,14 @@ const variables = {
     usedFor:
       "Where a function's Netlify Blobs store is: Netlify sets it for every function; read by `@netlify/blobs`. The tests point it at a local Blobs server.",
   },
+  NETLIFY_DB_URL: {
+    schema: text.refine((value) => isUrl(value, /^postgres(?:ql)?:$/)).optional(),
+    expected: "a URL like postgres://user:password@db.example.com:5432/waitlist",
+    secret: true,
+    defaultText: "set by Netlify when the site has Netlify Database",
+    usedFor:
+      "The site's Netlify Database (its deploy preview's branch, in a preview), which the functions keep the waitlist in; read through `@netlify/database`. `netlify dev` sets it to its local database; without it the functions fall back to Netlify Blobs. See \"Deploying to Netlify\".",
+  },
   GITHUB_BASE_REF: {
     schema: text.optional(),
     expected: "a branch name",

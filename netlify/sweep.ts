@@ -1,3 +1,4 @@
+import { BlobsStore } from "../waitlist/blobs-store";
 import { pruneUnconfirmed } from "../waitlist/prune";
 import { log, netlifyWaitlist } from "./waitlist";
 
@@ -11,7 +12,7 @@ const pruneLimit = 1000;
  * failure that may pass, or one held by a function that died while sending),
  * with npm start's retry schedule and lease, a batch at a time while the
  * budget lasts; the signups never confirmed within the retention removed;
- * then the ledger brought up to date.
+ * then, on Netlify Blobs, the ledger brought up to date.
  */
 export async function sweep(clock: () => number = Date.now): Promise<Response> {
   const started = clock();
@@ -34,10 +35,12 @@ export async function sweep(clock: () => number = Date.now): Promise<Response> {
     clock,
   });
   if (addresses.length > 0) log("waitlist-sweep")(`removed ${addresses.length} signup(s) never confirmed in time`);
-  const folded = await waitlist.store.fold();
+  // The Blobs store's ledger, which the founders' commands read; Netlify Database has none to keep.
+  const folded = waitlist.store instanceof BlobsStore ? await waitlist.store.fold() : 0;
   if (total.sent + total.retrying + total.refused + folded > 0) {
     log("waitlist-sweep")(
-      `confirmations: ${total.sent} sent, ${total.retrying} to retry, ${total.refused} refused for good; ${folded} ledger rows written`,
+      `confirmations: ${total.sent} sent, ${total.retrying} to retry, ${total.refused} refused for good` +
+        (waitlist.store instanceof BlobsStore ? `; ${folded} ledger rows written` : ""),
     );
   }
   return new Response(null, { status: 204 });

@@ -1,15 +1,23 @@
 import { getDeployStore, getStore } from "@netlify/blobs";
+import { getDatabase } from "@netlify/database";
+import type { Pool } from "pg";
 import { readEnv, serverConfig, type Env } from "../config/env";
 import { BlobsStore, blobsStoreName } from "../waitlist/blobs-store";
 import { createMailer, mailConfig, type Mailer } from "../waitlist/mailer";
+import { PostgresStore } from "../waitlist/postgres-store";
+import { StoreError } from "../waitlist/store";
 import { createWaitlist, type Waitlist } from "../waitlist/waitlist";
 
 /*
  * The waitlist as Netlify's functions run it: the shared waitlist over the
- * site's Netlify Blobs store, mail through SMTP_URL. Opened once per function
+ * site's Netlify Database when it has one (NETLIFY_DB_URL), else over its
+ * Netlify Blobs store; mail through SMTP_URL. Opened once per function
  * instance and kept while it lives (its rate limits count per instance, on
  * top of Netlify's own per function).
  */
+
+/** The store the functions keep the waitlist in: Netlify Database's, or the Blobs store of a site without one. */
+export type NetlifyStore = PostgresStore | BlobsStore;
 
 export const log = (name: string) => (line: string) => console.error(`${name}: ${line}`);
 
@@ -38,31 +46,66 @@ export function netlifySiteOrigins(env: Env): string[] {
   return [env.SITE_URL, env.URL].flatMap((url) => (url ? [new URL(url).origin] : []));
 }
 
-let opened: { env: Env; preview: boolean; waitlist: Promise<Waitlist<BlobsStore>> } | undefined;
+let opened: { env: Env; preview: boolean; waitlist: Promise<Waitlist<NetlifyStore>> } | undefined;
 
 /** Netlify's deploy contexts whose deploys are previews of the site, not the site. */
 const previewContexts = new Set(["deploy-preview", "branch-deploy"]);
 
 /**
- * The waitlist of this function instance, for the environment as it is now
- * (readEnv gives the same object while no value changes, NETLIFY_BLOBS_CONTEXT included).
+ * The store, for the environment as it is now.
  *
- * A deploy preview or branch deploy (`deployContext`, Netlify's
- * context.deploy.context) keeps its signups in a store of its own deploy,
- * never in the site's: a preview shared for review never writes into the
- * production list, and its signups are marked as a preview's.
+ * - With Netlify Database: its pool, shared by the instance's requests. On
+ *   Netlify each deploy preview gets a branch of the database of its own,
+ *   and NETLIFY_DB_URL names it, so a preview never writes into production's
+ *   list. Netlify applies netlify/database/migrations/ on deploy (and
+ *   `netlify database migrations apply` locally), so the functions never change the
+ *   schema.
+ * - Without: the Blobs store, as this site kept its list before; a deploy
+ *   preview or branch deploy keeps its signups in a store of its own deploy.
+ *   `npm run waitlist -- copy-to-database` moves such a list across.
  */
-export function netlifyWaitlist(name: string, deployContext = "production"): Promise<Waitlist<BlobsStore>> {
+async function netlifyStore(env: Env, preview: boolean, leaveSecret: string | undefined): Promise<NetlifyStore> {
+  if (env.NETLIFY_DB_URL) {
+    // pg's Pool where the database is a server (locally), Neon's serverless one on Netlify: the same API.
+    const pool = getDatabase({ connectionString: env.NETLIFY_DB_URL }).pool as Pool;
+    // An idle connection the database cut off: dropped by the pool, the next query opens another.
+    pool.on("error", (error: Error) => log("waitlist")(`Netlify Database closed a connection: ${error.message}`));
+    // Once per instance: a database out of reach, or without the schema, is a setup problem, said as one.
+    try {
+      await pool.query("SELECT 1 FROM signups LIMIT 0");
+    } catch (error) {
+      await pool.end().catch(() => {});
+      const code = (error as { code?: string }).code;
+      throw new StoreError(
+        code === "42P01"
+          ? "Netlify Database has no waitlist tables: Netlify applies netlify/database/migrations/ on deploy; locally, run `npx netlify database migrations apply`"
+          : `Netlify Database cannot be reached: ${(error as Error).message || code || "no reason given"}`,
+      );
+    }
+    return new PostgresStore(pool);
+  }
+  const options = { name: blobsStoreName, consistency: "strong" } as const;
+  const store = new BlobsStore(preview ? getDeployStore(options) : getStore(options));
+  await store.noteSigner(leaveSecret);
+  return store;
+}
+
+/**
+ * The waitlist of this function instance, for the environment as it is now
+ * (readEnv gives the same object while no value changes, NETLIFY_DB_URL and
+ * NETLIFY_BLOBS_CONTEXT included). A deploy preview or branch deploy
+ * (`deployContext`, Netlify's context.deploy.context) marks its signups as a
+ * preview's.
+ */
+export function netlifyWaitlist(name: string, deployContext = "production"): Promise<Waitlist<NetlifyStore>> {
   const env = readEnv();
   const preview = previewContexts.has(deployContext);
   if (opened?.env !== env || opened.preview !== preview) {
     const config = serverConfig(env);
-    const options = { name: blobsStoreName, consistency: "strong" } as const;
-    const store = new BlobsStore(preview ? getDeployStore(options) : getStore(options));
     opened = {
       env,
       preview,
-      waitlist: store.noteSigner(config.leaveSecret).then(() =>
+      waitlist: netlifyStore(env, preview, config.leaveSecret).then((store) =>
         createWaitlist({
           store,
           mailer: netlifyMailer(env),

@@ -3,7 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { Pool } from "pg";
+import { migrate } from "../../waitlist/postgres-migrations";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
+import { startPostgres, type TestPostgres } from "../support/postgres";
+import { until } from "../support/until";
 import { form, signupBody } from "./harness";
 import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
 
@@ -31,7 +35,10 @@ interface Bundle {
 let out: string;
 let bundles: Map<string, Bundle>;
 let blobs: LocalBlobs;
+let postgres: TestPostgres;
 let smtp: TestSmtpServer;
+/** Where the functions keep the list: Netlify Database (its URL, as Netlify sets it) or the Blobs store. */
+let storeEnv: Record<string, string>;
 
 beforeAll(async () => {
   out = mkdtempSync(path.join(os.tmpdir(), "netlify-bundles-"));
@@ -40,11 +47,11 @@ beforeAll(async () => {
     maxBuffer: 1 << 20,
   });
   bundles = new Map((JSON.parse(stdout) as Bundle[]).map((bundle) => [bundle.name, bundle]));
-  [blobs, smtp] = await Promise.all([startLocalBlobs(), startSmtpServer()]);
+  [blobs, postgres, smtp] = await Promise.all([startLocalBlobs(), startPostgres(), startSmtpServer()]);
 });
 
 afterAll(async () => {
-  await Promise.all([blobs?.stop(), smtp?.close()]);
+  await Promise.all([blobs?.stop(), postgres?.stop(), smtp?.close()]);
   rmSync(out, { recursive: true, force: true });
 });
 
@@ -67,7 +74,7 @@ async function invoke(name: string, method: string, url: string, body = "", head
       cwd: path.dirname(path.dirname(path.dirname(bundle.module))),
       env: {
         PATH: process.env.PATH,
-        NETLIFY_BLOBS_CONTEXT: blobs.context(),
+        ...storeEnv,
         SMTP_URL: smtp.url,
         URL: "https://jointandem.netlify.app",
       },
@@ -91,42 +98,62 @@ it("bundles every function in netlify/functions as an ES module for Node 24", ()
   }
 });
 
-it("takes a signup, mails its confirmation, confirms it and lets it leave, each function loaded as Lambda loads it", async () => {
-  const signup = await invoke("waitlist-signup", "POST", `${site}/`, signupBody("ada@example.com"), {
-    "content-type": "application/x-www-form-urlencoded",
-    accept: "text/plain",
-    origin: site,
-  });
-  expect(signup).toEqual({
-    status: 200,
-    body: "Welcome to the waitlist! Check your email for a confirmation message.\n",
+describe.each([
+  [
+    "Netlify Database",
+    async () => {
+      const url = await postgres.createDatabase();
+      const pool = new Pool({ connectionString: url });
+      await migrate(pool);
+      await pool.end();
+      return { NETLIFY_DB_URL: url };
+    },
+    "ada@example.com",
+  ],
+  ["Netlify Blobs", async () => ({ NETLIFY_BLOBS_CONTEXT: blobs.context() }), "grace@example.com"],
+] as const)("on %s", (_name, environment, email) => {
+  beforeAll(async () => {
+    storeEnv = await environment();
   });
 
-  const [delivery] = await smtp.waitFor(1);
-  expect(delivery!.envelope.to).toEqual(["ada@example.com"]);
-  const confirmLink = /https?:\/\/[^\s"<>]+\/waitlist\/confirm\?token=[A-Za-z0-9_.-]+/.exec(
-    delivery!.mail.text ?? "",
-  )![0];
-  const confirmPage = await invoke("waitlist-confirm", "GET", confirmLink.replace(/^https?:\/\/[^/]+/, site));
-  expect(confirmPage.status).toBe(200);
-  expect(confirmPage.body).toContain("Confirm my spot");
-  const token = new URL(confirmLink).searchParams.get("token")!;
-  const confirmed = await invoke("waitlist-confirm", "POST", `${site}/waitlist/confirm`, form({ token }), formPost);
-  expect(confirmed.status).toBe(200);
-  expect(confirmed.body).toContain("Your spot is confirmed.");
+  it("takes a signup, mails its confirmation, confirms it and lets it leave, each function loaded as Lambda loads it", async () => {
+    const signup = await invoke("waitlist-signup", "POST", `${site}/`, signupBody(email), {
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "text/plain",
+      origin: site,
+    });
+    expect(signup).toEqual({
+      status: 200,
+      body: "Welcome to the waitlist! Check your email for a confirmation message.\n",
+    });
 
-  const leaveLink = leaveLinks(delivery!.mail).text.replace(/^https?:\/\/[^/]+/, site);
-  const leavePage = await invoke("waitlist-leave", "GET", leaveLink);
-  expect(leavePage.status).toBe(200);
-  const left = await invoke("waitlist-leave", "POST", leaveLink, form({ "List-Unsubscribe": "One-Click" }), {
-    "content-type": "application/x-www-form-urlencoded",
+    await until(() => smtp.deliveries.some((one) => one.envelope.to.includes(email)), 10_000);
+    const delivery = smtp.deliveries.find((one) => one.envelope.to.includes(email));
+    expect(delivery!.envelope.to).toEqual([email]);
+    const confirmLink = /https?:\/\/[^\s"<>]+\/waitlist\/confirm\?token=[A-Za-z0-9_.-]+/.exec(
+      delivery!.mail.text ?? "",
+    )![0];
+    const confirmPage = await invoke("waitlist-confirm", "GET", confirmLink.replace(/^https?:\/\/[^/]+/, site));
+    expect(confirmPage.status).toBe(200);
+    expect(confirmPage.body).toContain("Confirm my spot");
+    const token = new URL(confirmLink).searchParams.get("token")!;
+    const confirmed = await invoke("waitlist-confirm", "POST", `${site}/waitlist/confirm`, form({ token }), formPost);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toContain("Your spot is confirmed.");
+
+    const leaveLink = leaveLinks(delivery!.mail).text.replace(/^https?:\/\/[^/]+/, site);
+    const leavePage = await invoke("waitlist-leave", "GET", leaveLink);
+    expect(leavePage.status).toBe(200);
+    const left = await invoke("waitlist-leave", "POST", leaveLink, form({ "List-Unsubscribe": "One-Click" }), {
+      "content-type": "application/x-www-form-urlencoded",
+    });
+    expect(left).toEqual({ status: 200, body: "You're off the list. We won't e-mail you again.\n" });
   });
-  expect(left).toEqual({ status: 200, body: "You're off the list. We won't e-mail you again.\n" });
-});
 
-it("runs the scheduled sweep", async () => {
-  expect(await invoke("waitlist-sweep", "POST", `${site}/.netlify/functions/waitlist-sweep`)).toEqual({
-    status: 204,
-    body: "",
+  it("runs the scheduled sweep", async () => {
+    expect(await invoke("waitlist-sweep", "POST", `${site}/.netlify/functions/waitlist-sweep`)).toEqual({
+      status: 204,
+      body: "",
+    });
   });
 });

@@ -9,8 +9,13 @@ import signup, { config as signupConfig } from "../../netlify/functions/waitlist
 import sweep, { config as sweepConfig } from "../../netlify/functions/waitlist-sweep.mjs";
 import { readEnv } from "../../config/env";
 import { getDeployStore } from "@netlify/blobs";
+import { Pool } from "pg";
 import { BlobsStore, blobsStoreName } from "../../waitlist/blobs-store";
+import { migrate } from "../../waitlist/postgres-migrations";
+import { PostgresStore } from "../../waitlist/postgres-store";
+import type { FullStore } from "../../waitlist/store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
+import { startPostgres, type TestPostgres } from "../support/postgres";
 import { until } from "../support/until";
 import { form, signupBody } from "./harness";
 import { routes } from "./netlify-edge";
@@ -18,8 +23,10 @@ import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
 
 /*
  * The Netlify functions through their own handlers, with real web Requests,
- * against @netlify/blobs' local server and a real SMTP server: what Netlify
- * does with them is run them; everything they decide is theirs.
+ * against each store they keep the list in (Netlify Database as a real
+ * Postgres, Netlify Blobs as @netlify/blobs' local server) and a real SMTP
+ * server: what Netlify does with them is run them; everything they decide is
+ * theirs.
  */
 
 jest.setTimeout(30_000);
@@ -33,9 +40,8 @@ let smtp: TestSmtpServer;
 let logs: string[];
 const savedEnv = { ...process.env };
 beforeEach(async () => {
-  [blobs, smtp] = await Promise.all([startLocalBlobs(), startSmtpServer()]);
+  smtp = await startSmtpServer();
   Object.assign(process.env, {
-    NETLIFY_BLOBS_CONTEXT: blobs.context(),
     SMTP_URL: smtp.url,
     URL: "https://jointandem.netlify.app",
     WAITLIST_RATE_LIMIT: "1000",
@@ -46,8 +52,80 @@ beforeEach(async () => {
 afterEach(async () => {
   jest.restoreAllMocks();
   process.env = { ...savedEnv };
-  await Promise.all([blobs.stop(), smtp.close()]);
+  await smtp.close();
 });
+
+let postgres: TestPostgres;
+beforeAll(async () => {
+  postgres = await startPostgres();
+});
+afterAll(() => postgres?.stop());
+
+/** A fresh database with the schema applied, as Netlify's deploy leaves it; resolves with its URL. */
+async function migratedDatabase(): Promise<string> {
+  const url = await postgres.createDatabase();
+  const pool = new Pool({ connectionString: url });
+  await migrate(pool);
+  await pool.end();
+  return url;
+}
+
+/** Where the functions keep the list, as the environment tells them: set up for each test, and read by the test. */
+interface Backend {
+  name: string;
+  setUp(): Promise<void>;
+  store(): FullStore;
+  /** The environment of a function that cannot reach its store. */
+  unreachable(): void;
+  tearDown(): Promise<void>;
+}
+
+const pools: Pool[] = [];
+const backends: Backend[] = [
+  {
+    name: "Netlify Database",
+    async setUp() {
+      process.env.NETLIFY_DB_URL = await migratedDatabase();
+    },
+    store() {
+      const pool = new Pool({ connectionString: process.env.NETLIFY_DB_URL });
+      pools.push(pool);
+      return new PostgresStore(pool, { endPool: false });
+    },
+    unreachable() {
+      process.env.NETLIFY_DB_URL = "postgres://postgres@127.0.0.1:1/waitlist";
+    },
+    async tearDown() {
+      await Promise.all(pools.splice(0).map((pool) => pool.end()));
+    },
+  },
+  {
+    name: "Netlify Blobs",
+    async setUp() {
+      blobs = await startLocalBlobs();
+      process.env.NETLIFY_BLOBS_CONTEXT = blobs.context();
+    },
+    store: () => new BlobsStore(blobs.store()),
+    unreachable() {
+      delete process.env.NETLIFY_BLOBS_CONTEXT;
+    },
+    tearDown: () => blobs.stop(),
+  },
+];
+
+let backend: Backend;
+/** The list the functions keep, read as the founders' commands read it. */
+const store = () => backend.store();
+
+/** Runs the tests `define` makes with each test's store set up in `on`. */
+function withBackend(on: Backend, define: () => void) {
+  beforeEach(async () => {
+    backend = on;
+    await on.setUp();
+  });
+  afterEach(() => on.tearDown());
+  define();
+}
 
 /** A function's context, as Netlify gives it: the client's address, and waitUntil, whose promises `settle()` awaits. */
 function netlifyContext(ip = "203.0.113.7") {
@@ -72,336 +150,427 @@ async function signUp(email: string, headers: Record<string, string> = {}, ip?: 
   return { status: response.status, body: await response.text(), headers: response.headers };
 }
 
-const store = () => new BlobsStore(blobs.store());
-
-describe("a deploy preview on Netlify", () => {
-  it.each(["deploy-preview", "branch-deploy"])(
-    "keeps a %s's signup in its own deploy's store, marked as a preview's, never in the site's list",
-    async (deployContext) => {
-      const deployID = "6543210fedcba9876543210f";
-      process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
-        // As Netlify's runtime gives it to a deploy's functions: the deploy and the region its blobs live in.
-        JSON.stringify({
-          ...JSON.parse(Buffer.from(blobs.context(), "base64").toString()),
-          deployID,
-          primaryRegion: "us-east-2",
-        }),
-      ).toString("base64");
-      const { context, settle } = netlifyContext();
-      const preview = { ...context, deploy: { context: deployContext, id: deployID, published: false } };
-      const response = await signup(post(`${site}/`, signupBody("reviewer@example.com")), preview as Context);
-      await settle();
-      expect([response.status, await response.text(), logs]).toEqual([200, success, []]);
-      // The site's list, what production and the founders' commands read: untouched.
-      expect(await store().lookup("reviewer@example.com")).toBeUndefined();
-      const deployStore = new BlobsStore(
-        getDeployStore({
-          name: blobsStoreName,
-          deployID,
-          siteID: blobs.siteID,
-          token: blobs.token,
-          edgeURL: blobs.url,
-          uncachedEdgeURL: blobs.url,
-          region: "us-east-2",
-          consistency: "strong",
-        }),
-      );
-      expect(await deployStore.lookup("reviewer@example.com")).toMatchObject({ email: "reviewer@example.com" });
-      await deployStore.fold();
-      expect((await deployStore.all()).map((row) => [row.email, row.source])).toEqual([
-        ["reviewer@example.com", "netlify-preview"],
-      ]);
-      // Production's own signups still go to the site's list.
-      await signUp("visitor@example.com");
-      expect(await store().lookup("visitor@example.com")).toMatchObject({ email: "visitor@example.com" });
-    },
-  );
-});
-
-describe("netlify/functions/waitlist-signup: POST / on Netlify", () => {
-  it("answers the spec's success, stores the address in Netlify Blobs and sends one confirmation after the reply", async () => {
-    const reply = await signUp("Ada@Example.com", { referer: `${site}/?utm_source=tiktok&ref=maya` });
-    expect(reply).toMatchObject({ status: 200, body: success });
-    expect(reply.headers.get("content-security-policy")).toBeNull(); // a line of text, not a page
-    expect(await store().all()).toEqual([
-      expect.objectContaining({
-        email: "Ada@example.com",
-        emailKey: "ada@example.com",
-        source: "netlify",
-        utmSource: "tiktok",
-        ref: "maya",
-        landingPath: "/",
-        confirmationSentAt: expect.any(String),
-      }),
-    ]);
-    expect(smtp.deliveries).toHaveLength(1);
-    // The local part as typed; the domain as mail servers write it.
-    expect(smtp.deliveries[0]!.envelope.to).toEqual(["Ada@example.com"]);
-    expect(leaveLinks(smtp.deliveries[0]!.mail).text).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=/);
-  });
-
-  it("answers a repeat exactly like a new address, and sends no second confirmation", async () => {
-    const first = await signUp("ada@example.com");
-    const again = await signUp("ADA@example.com ");
-    expect(again).toEqual(first);
-    expect(await store().count()).toBe(1);
-    expect(smtp.deliveries).toHaveLength(1);
-  });
-
-  it("answers a filled honeypot like a success, and keeps and mails nothing", async () => {
-    const { context } = netlifyContext();
-    const response = await signup(post(`${site}/`, signupBody("bot@example.com", { "bot-field": "x" })), context);
-    expect([response.status, await response.text()]).toEqual([200, success]);
-    expect(await store().count()).toBe(0);
-    expect(smtp.deliveries).toHaveLength(0);
-  });
-
-  it.each([
-    ["no @", signupBody("ada.example.com"), {}, 422, "The e-mail address needs a name, an @ and a domain.\n"],
-    [
-      "another form",
-      form({ "form-name": "contact", email: "a@example.com" }),
-      {},
-      404,
-      "There is no such form on this site.\n",
-    ],
-    [
-      "a JSON body",
-      '{"email":"a@example.com"}',
-      { "content-type": "application/json" },
-      415,
-      "Send the form as application/x-www-form-urlencoded.\n",
-    ],
-    [
-      "another site's page",
-      signupBody("a@example.com"),
-      { origin: "https://evil.test" },
-      403,
-      "Signups are accepted from this site only.\n",
-    ],
-    [
-      "a cross-site fetch",
-      signupBody("a@example.com"),
-      { "sec-fetch-site": "cross-site" },
-      403,
-      "Signups are accepted from this site only.\n",
-    ],
-    ["5 KiB", signupBody(`${"a".repeat(5000)}@example.com`), {}, 413, "The form is larger than 4096 bytes.\n"],
-  ])(
-    "refuses %s with the same line as npm start, and keeps and mails nothing",
-    async (_name, body, headers, status, line) => {
-      const { context } = netlifyContext();
-      const response = await signup(post(`${site}/`, body, headers), context);
-      expect([response.status, await response.text()]).toEqual([status, line]);
-      expect(await store().count()).toBe(0);
-      expect(smtp.deliveries).toHaveLength(0);
-    },
-  );
-
-  it("takes a post from this site's own origins: SITE_URL, Netlify's URL and the address it came in on (a deploy preview)", async () => {
-    for (const origin of [site, "https://jointandem.netlify.app"]) {
-      expect((await signUp(`${new URL(origin).hostname}@example.com`, { origin })).status).toBe(200);
-    }
-    const preview = "https://deploy-preview-7--jointandem.netlify.app";
-    const { context } = netlifyContext();
-    const response = await signup(post(`${preview}/`, signupBody("preview@example.com"), { origin: preview }), context);
-    expect(response.status).toBe(200);
-  });
-
-  it("answers a browser without JavaScript with the site's page, under the result page's own policy", async () => {
-    const { context } = netlifyContext();
-    const response = await signup(post(`${site}/`, signupBody("page@example.com"), { accept: "text/html" }), context);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(response.headers.get("content-security-policy")).toMatch(/^default-src 'none'/);
-    expect(await response.text()).toContain("Welcome to the waitlist! Check your email for a confirmation message.");
-  });
-
-  it("counts signups per client IP in the instance: the sixth in a minute is refused, another address is not", async () => {
-    process.env.WAITLIST_RATE_LIMIT = "5";
-    const statuses = [];
-    for (let n = 0; n < 6; n++) statuses.push((await signUp(`burst${n}@example.com`, {}, "198.51.100.1")).status);
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-    expect((await signUp("other@example.com", {}, "198.51.100.2")).status).toBe(200);
-  });
-
-  it("declares Netlify's own rate limits per IP, the defaults of WAITLIST_RATE_LIMIT and WAITLIST_LEAVE_RATE_LIMIT", () => {
-    expect(signupConfig.rateLimit).toEqual({
-      windowLimit: readEnv({}).WAITLIST_RATE_LIMIT,
-      windowSize: 60,
-      aggregateBy: ["ip", "domain"],
-    });
-    expect(leaveConfig.rateLimit).toMatchObject({ windowLimit: readEnv({}).WAITLIST_LEAVE_RATE_LIMIT, windowSize: 60 });
-    expect(confirmConfig.rateLimit).toMatchObject({
-      windowLimit: readEnv({}).WAITLIST_LEAVE_RATE_LIMIT,
-      windowSize: 60,
-    });
-    expect(confirmConfig.path).toEqual(["/waitlist/confirm", "/waitlist/confirm/"]);
-  });
-
-  it("stores the signup without SMTP_URL and says so; the sweep sends it once the variable is set", async () => {
-    delete process.env.SMTP_URL;
-    expect((await signUp("early@example.com")).status).toBe(200);
-    expect(await store().pendingConfirmations()).toEqual([expect.objectContaining({ email: "early@example.com" })]);
-    expect(logs.join("\n")).toContain("SMTP_URL is not set in Netlify's environment variables");
-    expect(logs.join("\n")).not.toContain("early@example.com");
-
-    process.env.SMTP_URL = smtp.url;
-    process.env.CONFIRMATION_LEASE_SECONDS = "1";
-    // Its first retry is due 5 s after the failure; the sweep takes what is due then.
-    await until(async () => {
-      await sweep();
-      return smtp.deliveries.length === 1;
-    }, 15_000);
-    expect(await store().pendingConfirmations()).toEqual([]);
-  });
-
-  it("answers 503 in one line when it cannot reach its store, and logs why", async () => {
-    delete process.env.NETLIFY_BLOBS_CONTEXT;
-    const { context } = netlifyContext();
-    const response = await signup(post(`${site}/`, signupBody("a@example.com")), context);
-    expect([response.status, await response.text()]).toEqual([
-      503,
-      "The waitlist is not available just now; please try again in a few minutes.\n",
-    ]);
-    expect(logs).toEqual([
-      expect.stringMatching(
-        /^waitlist-signup: the waitlist's store cannot be opened \(.+\)\. Nothing was stored or removed\.$/,
-      ),
-    ]);
-  });
-});
-
-describe("netlify/functions/waitlist-leave", () => {
-  async function leaveLink(email: string) {
-    await signUp(email);
-    const delivery = smtp.deliveries.find((candidate) => candidate.envelope.to.includes(email))!;
-    return new URL(leaveLinks(delivery.mail).text);
-  }
-  const call = async (request: Request) => {
-    const response = await leave(request, netlifyContext().context);
-    return { status: response.status, body: await response.text(), headers: response.headers };
-  };
-
-  it("shows the page for the link from the e-mail and changes nothing; its button removes the address", async () => {
-    const link = await leaveLink("ada@example.com");
-    const page = await call(new Request(link, { headers: { accept: "text/html" } }));
-    expect(page.status).toBe(200);
-    expect(page.body).toContain("Remove ada@example.com from the waitlist?");
-    expect(page.headers.get("referrer-policy")).toBe("strict-origin");
-    expect(page.headers.get("x-robots-tag")).toBe("noindex");
-    expect(await store().count()).toBe(1);
-
-    const token = link.searchParams.get("token")!;
-    const done = await call(post(`${site}/waitlist/leave`, form({ token }), { accept: "text/html", origin: site }));
-    expect(done.status).toBe(200);
-    expect(done.body).toContain("You&#39;re off the list.");
-    expect(await store().count()).toBe(0);
-    expect(await store().departures()).toBe(1);
-  });
-
-  it("takes a mail provider's one-click POST to the link (RFC 8058) with one line", async () => {
-    const link = await leaveLink("grace@example.com");
-    const done = await call(post(link.toString(), "List-Unsubscribe=One-Click", { origin: "https://mail.example" }));
-    expect([done.status, done.body]).toEqual([200, "You're off the list. We won't e-mail you again.\n"]);
-    expect(await store().count()).toBe(0);
-  });
-
-  it("refuses a tampered token and changes nothing", async () => {
-    const link = await leaveLink("ada@example.com");
-    link.searchParams.set("token", `${link.searchParams.get("token")!.slice(0, -2)}xx`);
-    const refused = await call(post(link.toString(), "List-Unsubscribe=One-Click"));
-    expect(refused.status).toBe(400);
-    expect(await store().count()).toBe(1);
-  });
-});
-
-describe("netlify/functions/waitlist-sweep", () => {
-  it("runs every five minutes", () => {
-    expect(sweepConfig).toEqual({ schedule: "*/5 * * * *" });
-  });
-
-  it("sends the confirmation of a function killed mid-send, once, when its hold has run out", async () => {
-    // A mail server that holds the first transaction: the function is mid-send when it is killed.
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let transactions = 0;
-    const slow = await startSmtpServer(0, { beforeData: () => (++transactions === 1 ? held : Promise.resolve()) });
-    process.env.SMTP_URL = slow.url;
-    process.env.CONFIRMATION_LEASE_SECONDS = "1";
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        path.join(__dirname, "netlify-invoke.ts"),
-        "waitlist-signup",
-        "POST",
-        `${site}/`,
-        signupBody("killed@example.com"),
-      ],
-      { cwd: root, env: process.env },
+describe("a deploy preview on Netlify Blobs", () =>
+  withBackend(backends[1]!, () => {
+    it.each(["deploy-preview", "branch-deploy"])(
+      "keeps a %s's signup in its own deploy's store, marked as a preview's, never in the site's list",
+      async (deployContext) => {
+        const deployID = "6543210fedcba9876543210f";
+        process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
+          // As Netlify's runtime gives it to a deploy's functions: the deploy and the region its blobs live in.
+          JSON.stringify({
+            ...JSON.parse(Buffer.from(blobs.context(), "base64").toString()),
+            deployID,
+            primaryRegion: "us-east-2",
+          }),
+        ).toString("base64");
+        const { context, settle } = netlifyContext();
+        const preview = { ...context, deploy: { context: deployContext, id: deployID, published: false } };
+        const response = await signup(post(`${site}/`, signupBody("reviewer@example.com")), preview as Context);
+        await settle();
+        expect([response.status, await response.text(), logs]).toEqual([200, success, []]);
+        // The site's list, what production and the founders' commands read: untouched.
+        expect(await store().lookup("reviewer@example.com")).toBeUndefined();
+        const deployStore = new BlobsStore(
+          getDeployStore({
+            name: blobsStoreName,
+            deployID,
+            siteID: blobs.siteID,
+            token: blobs.token,
+            edgeURL: blobs.url,
+            uncachedEdgeURL: blobs.url,
+            region: "us-east-2",
+            consistency: "strong",
+          }),
+        );
+        expect(await deployStore.lookup("reviewer@example.com")).toMatchObject({ email: "reviewer@example.com" });
+        await deployStore.fold();
+        expect((await deployStore.all()).map((row) => [row.email, row.source])).toEqual([
+          ["reviewer@example.com", "netlify-preview"],
+        ]);
+        // Production's own signups still go to the site's list.
+        await signUp("visitor@example.com");
+        expect(await store().lookup("visitor@example.com")).toMatchObject({ email: "visitor@example.com" });
+      },
     );
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    await until(() => output.startsWith("200") && transactions === 1, 20_000);
-    const exited = new Promise((resolve) => child.on("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
-    release();
-    expect(output).not.toContain("done");
-    expect(await store().pendingConfirmations()).toHaveLength(1);
+  }));
 
-    // Held by the dead instance for its lease, then due: the sweep sends it.
-    await until(async () => {
-      await sweep();
-      return slow.deliveries.length === 1;
-    }, 10_000);
-    await sweep();
-    expect(slow.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["killed@example.com"]]);
-    expect(await store().pendingConfirmations()).toEqual([]);
-    await slow.close();
-  });
+describe("a deploy preview on Netlify Database", () =>
+  withBackend(backends[0]!, () => {
+    it.each(["deploy-preview", "branch-deploy"])(
+      "keeps a %s's signup in the database branch Netlify gives it, marked as a preview's, never in production's",
+      async (deployContext) => {
+        const production = process.env.NETLIFY_DB_URL!;
+        // Netlify gives each preview a branch of the database: NETLIFY_DB_URL names it in the preview's functions.
+        process.env.NETLIFY_DB_URL = await migratedDatabase();
+        const { context, settle } = netlifyContext();
+        const preview = {
+          ...context,
+          deploy: { context: deployContext, id: "6543210fedcba9876543210f", published: false },
+        };
+        const response = await signup(post(`${site}/`, signupBody("reviewer@example.com")), preview as Context);
+        await settle();
+        expect([response.status, await response.text(), logs]).toEqual([200, success, []]);
+        expect((await store().all()).map((row) => [row.email, row.source])).toEqual([
+          ["reviewer@example.com", "netlify-preview"],
+        ]);
+        process.env.NETLIFY_DB_URL = production;
+        expect(await store().count()).toBe(0);
+        await signUp("visitor@example.com");
+        expect((await store().all()).map((row) => [row.email, row.source])).toEqual([
+          ["visitor@example.com", "netlify"],
+        ]);
+      },
+    );
+  }));
 
-  it("removes the signups never confirmed within 30 days, and only those, and says how many", async () => {
-    const now = Date.now();
-    const ago = (days: number) => new Date(now - days * 86_400_000);
-    const seeded = store();
-    const add = async (email: string, at: Date) => {
-      await seeded.add({ email, emailKey: email, source: "netlify", at });
-      await seeded.markConfirmationSent(email, at);
-    };
-    await add("expired@example.com", ago(31));
-    await add("confirmed@example.com", ago(31));
-    await seeded.confirm("confirmed@example.com", {
-      createdAt: ago(31).toISOString(),
-      at: ago(30),
-      privacyPolicy: null,
-    });
-    await add("recent@example.com", ago(29));
-    // Imported from before the confirm step, never asked: never removed.
-    await seeded.add({
-      email: "earlier@example.com",
-      emailKey: "earlier@example.com",
-      source: "netlify",
-      at: ago(100),
-      confirmationSentAt: ago(100),
-      earlier: true,
+describe("on Netlify Database, at once", () =>
+  withBackend(backends[0]!, () => {
+    it("stores and mails one address once when 20 signups of it arrive together", async () => {
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, (_, n) =>
+          signUp(n % 2 ? "Same@Example.com" : "same@example.com", {}, `198.51.100.${n}`),
+        ),
+      );
+      expect(new Set(replies.map((reply) => `${reply.status} ${reply.body}`))).toEqual(new Set([`200 ${success}`]));
+      expect(await store().count()).toBe(1);
+      expect(smtp.deliveries).toHaveLength(1);
     });
 
-    await sweep();
-    expect((await store().all()).map((row) => row.email).sort()).toEqual([
-      "confirmed@example.com",
-      "earlier@example.com",
-      "recent@example.com",
-    ]);
-    expect(await store().departures()).toBe(1);
-    expect(logs).toContainEqual(expect.stringMatching(/waitlist-sweep: removed 1 signup\(s\) never confirmed in time/));
-    // The next sweep finds nothing more to remove.
-    await sweep();
-    expect(await store().departures()).toBe(1);
-  });
-});
+    it("answers 20 simultaneous one-click leaves, each 200, and keeps none of them", async () => {
+      const emails = Array.from({ length: 20 }, (_, n) => `leaver${n}@example.com`);
+      for (const email of emails) await signUp(email);
+      const links = emails.map(
+        (email) => leaveLinks(smtp.deliveries.find((delivery) => delivery.envelope.to.includes(email))!.mail).text,
+      );
+      const statuses = await Promise.all(
+        links.map(
+          async (link) => (await leave(post(link, "List-Unsubscribe=One-Click"), netlifyContext().context)).status,
+        ),
+      );
+      expect(statuses).toEqual(emails.map(() => 200));
+      expect(await store().count()).toBe(0);
+      expect(await store().departures()).toBe(20);
+      expect(logs).toEqual([]);
+    });
+
+    it("answers 503 and says what to run when the database has no waitlist tables", async () => {
+      process.env.NETLIFY_DB_URL = await postgres.createDatabase();
+      const response = await signup(post(`${site}/`, signupBody("a@example.com")), netlifyContext().context);
+      expect(response.status).toBe(503);
+      expect(logs).toEqual([
+        expect.stringContaining(
+          "Netlify Database has no waitlist tables: Netlify applies netlify/database/migrations/ on deploy; locally, run `npx netlify database migrations apply`",
+        ),
+      ]);
+    });
+  }));
+
+describe.each(backends)("on $name", (on) =>
+  withBackend(on, () => {
+    describe("netlify/functions/waitlist-signup: POST / on Netlify", () => {
+      it("answers the spec's success, stores the address and sends one confirmation after the reply", async () => {
+        const reply = await signUp("Ada@Example.com", { referer: `${site}/?utm_source=tiktok&ref=maya` });
+        expect(reply).toMatchObject({ status: 200, body: success });
+        expect(reply.headers.get("content-security-policy")).toBeNull(); // a line of text, not a page
+        expect(await store().all()).toEqual([
+          expect.objectContaining({
+            email: "Ada@example.com",
+            emailKey: "ada@example.com",
+            source: "netlify",
+            utmSource: "tiktok",
+            ref: "maya",
+            landingPath: "/",
+            confirmationSentAt: expect.any(String),
+          }),
+        ]);
+        expect(smtp.deliveries).toHaveLength(1);
+        // The local part as typed; the domain as mail servers write it.
+        expect(smtp.deliveries[0]!.envelope.to).toEqual(["Ada@example.com"]);
+        expect(leaveLinks(smtp.deliveries[0]!.mail).text).toMatch(
+          /^https:\/\/jointandem\.app\/waitlist\/leave\?token=/,
+        );
+      });
+
+      it("answers a repeat exactly like a new address, and sends no second confirmation", async () => {
+        const first = await signUp("ada@example.com");
+        const again = await signUp("ADA@example.com ");
+        expect(again).toEqual(first);
+        expect(await store().count()).toBe(1);
+        expect(smtp.deliveries).toHaveLength(1);
+      });
+
+      it("answers a filled honeypot like a success, and keeps and mails nothing", async () => {
+        const { context } = netlifyContext();
+        const response = await signup(post(`${site}/`, signupBody("bot@example.com", { "bot-field": "x" })), context);
+        expect([response.status, await response.text()]).toEqual([200, success]);
+        expect(await store().count()).toBe(0);
+        expect(smtp.deliveries).toHaveLength(0);
+      });
+
+      it.each([
+        ["no @", signupBody("ada.example.com"), {}, 422, "The e-mail address needs a name, an @ and a domain.\n"],
+        [
+          "another form",
+          form({ "form-name": "contact", email: "a@example.com" }),
+          {},
+          404,
+          "There is no such form on this site.\n",
+        ],
+        [
+          "a JSON body",
+          '{"email":"a@example.com"}',
+          { "content-type": "application/json" },
+          415,
+          "Send the form as application/x-www-form-urlencoded.\n",
+        ],
+        [
+          "another site's page",
+          signupBody("a@example.com"),
+          { origin: "https://evil.test" },
+          403,
+          "Signups are accepted from this site only.\n",
+        ],
+        [
+          "a cross-site fetch",
+          signupBody("a@example.com"),
+          { "sec-fetch-site": "cross-site" },
+          403,
+          "Signups are accepted from this site only.\n",
+        ],
+        ["5 KiB", signupBody(`${"a".repeat(5000)}@example.com`), {}, 413, "The form is larger than 4096 bytes.\n"],
+      ])(
+        "refuses %s with the same line as npm start, and keeps and mails nothing",
+        async (_name, body, headers, status, line) => {
+          const { context } = netlifyContext();
+          const response = await signup(post(`${site}/`, body, headers), context);
+          expect([response.status, await response.text()]).toEqual([status, line]);
+          expect(await store().count()).toBe(0);
+          expect(smtp.deliveries).toHaveLength(0);
+        },
+      );
+
+      it("takes a post from this site's own origins: SITE_URL, Netlify's URL and the address it came in on (a deploy preview)", async () => {
+        for (const origin of [site, "https://jointandem.netlify.app"]) {
+          expect((await signUp(`${new URL(origin).hostname}@example.com`, { origin })).status).toBe(200);
+        }
+        const preview = "https://deploy-preview-7--jointandem.netlify.app";
+        const { context } = netlifyContext();
+        const response = await signup(
+          post(`${preview}/`, signupBody("preview@example.com"), { origin: preview }),
+          context,
+        );
+        expect(response.status).toBe(200);
+      });
+
+      it("answers a browser without JavaScript with the site's page, under the result page's own policy", async () => {
+        const { context } = netlifyContext();
+        const response = await signup(
+          post(`${site}/`, signupBody("page@example.com"), { accept: "text/html" }),
+          context,
+        );
+        expect(response.status).toBe(200);
+        expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+        expect(response.headers.get("content-security-policy")).toMatch(/^default-src 'none'/);
+        expect(await response.text()).toContain(
+          "Welcome to the waitlist! Check your email for a confirmation message.",
+        );
+      });
+
+      it("counts signups per client IP in the instance: the sixth in a minute is refused, another address is not", async () => {
+        process.env.WAITLIST_RATE_LIMIT = "5";
+        const statuses = [];
+        for (let n = 0; n < 6; n++) statuses.push((await signUp(`burst${n}@example.com`, {}, "198.51.100.1")).status);
+        expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+        expect((await signUp("other@example.com", {}, "198.51.100.2")).status).toBe(200);
+      });
+
+      it("declares Netlify's own rate limits per IP, the defaults of WAITLIST_RATE_LIMIT and WAITLIST_LEAVE_RATE_LIMIT", () => {
+        expect(signupConfig.rateLimit).toEqual({
+          windowLimit: readEnv({}).WAITLIST_RATE_LIMIT,
+          windowSize: 60,
+          aggregateBy: ["ip", "domain"],
+        });
+        expect(leaveConfig.rateLimit).toMatchObject({
+          windowLimit: readEnv({}).WAITLIST_LEAVE_RATE_LIMIT,
+          windowSize: 60,
+        });
+        expect(confirmConfig.rateLimit).toMatchObject({
+          windowLimit: readEnv({}).WAITLIST_LEAVE_RATE_LIMIT,
+          windowSize: 60,
+        });
+        expect(confirmConfig.path).toEqual(["/waitlist/confirm", "/waitlist/confirm/"]);
+      });
+
+      it("stores the signup without SMTP_URL and says so; the sweep sends it once the variable is set", async () => {
+        delete process.env.SMTP_URL;
+        expect((await signUp("early@example.com")).status).toBe(200);
+        expect(await store().pendingConfirmations()).toEqual([expect.objectContaining({ email: "early@example.com" })]);
+        expect(logs.join("\n")).toContain("SMTP_URL is not set in Netlify's environment variables");
+        expect(logs.join("\n")).not.toContain("early@example.com");
+
+        process.env.SMTP_URL = smtp.url;
+        process.env.CONFIRMATION_LEASE_SECONDS = "1";
+        // Its first retry is due 5 s after the failure; the sweep takes what is due then.
+        await until(async () => {
+          await sweep();
+          return smtp.deliveries.length === 1;
+        }, 15_000);
+        expect(await store().pendingConfirmations()).toEqual([]);
+      });
+
+      it("answers 503 in one line when it cannot reach its store, and logs why", async () => {
+        backend.unreachable();
+        const { context } = netlifyContext();
+        const response = await signup(post(`${site}/`, signupBody("a@example.com")), context);
+        expect([response.status, await response.text()]).toEqual([
+          503,
+          "The waitlist is not available just now; please try again in a few minutes.\n",
+        ]);
+        expect(logs).toEqual([
+          expect.stringMatching(
+            /^waitlist-signup: the waitlist's store cannot be opened \(.+\)\. Nothing was stored or removed\.$/,
+          ),
+        ]);
+      });
+    });
+
+    describe("netlify/functions/waitlist-leave", () => {
+      async function leaveLink(email: string) {
+        await signUp(email);
+        const delivery = smtp.deliveries.find((candidate) => candidate.envelope.to.includes(email))!;
+        return new URL(leaveLinks(delivery.mail).text);
+      }
+      const call = async (request: Request) => {
+        const response = await leave(request, netlifyContext().context);
+        return { status: response.status, body: await response.text(), headers: response.headers };
+      };
+
+      it("shows the page for the link from the e-mail and changes nothing; its button removes the address", async () => {
+        const link = await leaveLink("ada@example.com");
+        const page = await call(new Request(link, { headers: { accept: "text/html" } }));
+        expect(page.status).toBe(200);
+        expect(page.body).toContain("Remove ada@example.com from the waitlist?");
+        expect(page.headers.get("referrer-policy")).toBe("strict-origin");
+        expect(page.headers.get("x-robots-tag")).toBe("noindex");
+        expect(await store().count()).toBe(1);
+
+        const token = link.searchParams.get("token")!;
+        const done = await call(post(`${site}/waitlist/leave`, form({ token }), { accept: "text/html", origin: site }));
+        expect(done.status).toBe(200);
+        expect(done.body).toContain("You&#39;re off the list.");
+        expect(await store().count()).toBe(0);
+        expect(await store().departures()).toBe(1);
+      });
+
+      it("takes a mail provider's one-click POST to the link (RFC 8058) with one line", async () => {
+        const link = await leaveLink("grace@example.com");
+        const done = await call(
+          post(link.toString(), "List-Unsubscribe=One-Click", { origin: "https://mail.example" }),
+        );
+        expect([done.status, done.body]).toEqual([200, "You're off the list. We won't e-mail you again.\n"]);
+        expect(await store().count()).toBe(0);
+      });
+
+      it("refuses a tampered token and changes nothing", async () => {
+        const link = await leaveLink("ada@example.com");
+        link.searchParams.set("token", `${link.searchParams.get("token")!.slice(0, -2)}xx`);
+        const refused = await call(post(link.toString(), "List-Unsubscribe=One-Click"));
+        expect(refused.status).toBe(400);
+        expect(await store().count()).toBe(1);
+      });
+    });
+
+    describe("netlify/functions/waitlist-sweep", () => {
+      it("runs every five minutes", () => {
+        expect(sweepConfig).toEqual({ schedule: "*/5 * * * *" });
+      });
+
+      it("sends the confirmation of a function killed mid-send, once, when its hold has run out", async () => {
+        // A mail server that holds the first transaction: the function is mid-send when it is killed.
+        let release: () => void = () => {};
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let transactions = 0;
+        const slow = await startSmtpServer(0, { beforeData: () => (++transactions === 1 ? held : Promise.resolve()) });
+        process.env.SMTP_URL = slow.url;
+        process.env.CONFIRMATION_LEASE_SECONDS = "1";
+        const child = spawn(
+          process.execPath,
+          [
+            "--import",
+            "tsx",
+            path.join(__dirname, "netlify-invoke.ts"),
+            "waitlist-signup",
+            "POST",
+            `${site}/`,
+            signupBody("killed@example.com"),
+          ],
+          { cwd: root, env: process.env },
+        );
+        let output = "";
+        child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+        await until(() => output.startsWith("200") && transactions === 1, 20_000);
+        const exited = new Promise((resolve) => child.on("exit", resolve));
+        child.kill("SIGKILL");
+        await exited;
+        release();
+        expect(output).not.toContain("done");
+        expect(await store().pendingConfirmations()).toHaveLength(1);
+
+        // Held by the dead instance for its lease, then due: the sweep sends it.
+        await until(async () => {
+          await sweep();
+          return slow.deliveries.length === 1;
+        }, 10_000);
+        await sweep();
+        expect(slow.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["killed@example.com"]]);
+        expect(await store().pendingConfirmations()).toEqual([]);
+        await slow.close();
+      });
+
+      it("removes the signups never confirmed within 30 days, and only those, and says how many", async () => {
+        const now = Date.now();
+        const ago = (days: number) => new Date(now - days * 86_400_000);
+        const seeded = store();
+        const add = async (email: string, at: Date) => {
+          await seeded.add({ email, emailKey: email, source: "netlify", at });
+          await seeded.markConfirmationSent(email, at);
+        };
+        await add("expired@example.com", ago(31));
+        await add("confirmed@example.com", ago(31));
+        await seeded.confirm("confirmed@example.com", {
+          createdAt: ago(31).toISOString(),
+          at: ago(30),
+          privacyPolicy: null,
+        });
+        await add("recent@example.com", ago(29));
+        // Imported from before the confirm step, never asked: never removed.
+        await seeded.add({
+          email: "earlier@example.com",
+          emailKey: "earlier@example.com",
+          source: "netlify",
+          at: ago(100),
+          confirmationSentAt: ago(100),
+          earlier: true,
+        });
+
+        await sweep();
+        expect((await store().all()).map((row) => row.email).sort()).toEqual([
+          "confirmed@example.com",
+          "earlier@example.com",
+          "recent@example.com",
+        ]);
+        expect(await store().departures()).toBe(1);
+        expect(logs).toContainEqual(
+          expect.stringMatching(/waitlist-sweep: removed 1 signup\(s\) never confirmed in time/),
+        );
+        // The next sweep finds nothing more to remove.
+        await sweep();
+        expect(await store().departures()).toBe(1);
+      });
+    });
+  }),
+);
 
 describe("Netlify's configuration", () => {
   const toml = parse(readFileSync(path.join(root, "netlify.toml"), "utf8")) as {

@@ -9,6 +9,8 @@ const context = { ip: "203.0.113.7", waitUntil: (promise) => void pending.push(p
 const request = new Request(url, { method, headers: JSON.parse(headers ?? "{}"), body: body || undefined });
 const response = await handler(request, context);
 await Promise.allSettled(pending);
+// Lambda freezes an instance once it has replied: a database pool it keeps open must not keep this process alive.
 process.stdout.write(
   JSON.stringify({ status: response.status, body: response.status === 204 ? "" : await response.text() }),
+  () => process.exit(0),
 );
