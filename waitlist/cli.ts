@@ -38,6 +38,8 @@ Commands:
   ask-to-confirm                    send the signups from before the confirm step an e-mail to confirm
   import-forms                      copy the signups Netlify Forms holds (this site before it kept its
                                     waitlist in Netlify Blobs) into the Netlify store; needs --netlify
+  copy-to-database                  copy the signups the site's Netlify Blobs store holds (before it had
+                                    Netlify Database) into the database DATABASE_URL names; needs --netlify
 
 The store is data/waitlist.db, or the file WAITLIST_DB names. With --netlify,
 it is the Netlify deployment's (Netlify Blobs), reached through Netlify's API
@@ -182,6 +184,11 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
   if (command === "import-forms" && !values.netlify) {
     throw new UsageError("import-forms copies into the Netlify store: run it with --netlify.");
   }
+  if (command === "copy-to-database" && !(values.netlify && serverConfig(readEnv(source)).databaseUrl)) {
+    throw new UsageError(
+      "copy-to-database copies the Netlify Blobs store into Netlify Database: run it with --netlify, and DATABASE_URL set to the database's connection string (the site's Database page, Connect).",
+    );
+  }
   const checked = command === "remove" ? checkEmail(extra[0]) : undefined;
   if (checked && !checked.ok) throw new UsageError(`"${extra[0]}" is not a valid address: ${checked.reason}`);
 
@@ -256,6 +263,7 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       return output.replace(/\n$/, "");
     }
     if (command === "import-forms") return await importForms(opened.netlify!, env);
+    if (command === "copy-to-database") return await copyToDatabase(opened.netlify!, env);
     if (command === "prune") return await prune(store, pruneAge!, Boolean(values["dry-run"]));
     if (command === "ask-to-confirm") return await askToConfirm(store);
     return await resendPending(opened, env);
@@ -274,6 +282,7 @@ const commands = [
   "ask-to-confirm",
   "import-forms",
   "remove-unsubscribed",
+  "copy-to-database",
 ] as const;
 type Command = (typeof commands)[number];
 
@@ -377,6 +386,27 @@ async function importForms({ api, siteId, store }: NetlifyAccess, env: Env): Pro
   }
   await store.fold();
   return `Imported ${added} of ${signups.length} addresses from Netlify Forms; ${signups.length - added} were in the store already.`;
+}
+
+/**
+ * Every signup of the site's Blobs store that Netlify Database does not have
+ * yet, as it is: times, attribution, mail state and consent. An address the
+ * database has already (a signup since the move) keeps its row. Run it again
+ * at will.
+ */
+async function copyToDatabase({ store }: NetlifyAccess, env: Env): Promise<string> {
+  const databaseUrl = serverConfig(env).databaseUrl!;
+  // The ledger is what all() reads: bring it up to date first.
+  await store.fold();
+  const rows = await store.all();
+  const database = await openPostgresStore(databaseUrl, { warn: (message) => console.error(message) });
+  try {
+    const added = await database.copyIn(rows);
+    const { host, pathname } = new URL(databaseUrl);
+    return `Copied ${added} of ${rows.length} signups into the Postgres database ${pathname.slice(1)} on ${host}; ${rows.length - added} were there already.`;
+  } finally {
+    await database.close();
+  }
 }
 
 if (require.main === module) {

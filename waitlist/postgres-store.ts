@@ -309,6 +309,39 @@ export class PostgresStore implements FullStore {
     );
   }
 
+  /**
+   * Copies in the signups another store holds (the Blobs store of a site
+   * moving to Netlify Database), each with its times, attribution, mail state
+   * and record of consent, in batches of one statement. An address already
+   * here keeps its row: run again, it adds only what is missing. Resolves
+   * with how many it added.
+   */
+  async copyIn(rows: readonly Signup[], batch = 500): Promise<number> {
+    let added = 0;
+    for (let start = 0; start < rows.length; start += batch) {
+      const inserted = await this.rows(
+        `INSERT INTO signups (email, email_key, created_at, source, utm_source, utm_medium, utm_campaign, utm_content,
+           utm_term, ref, landing_path, confirmation_sent_at, confirmation_failed_at, confirmation_error, confirmed_at,
+           opt_in_since, privacy_policy_at_signup, privacy_policy_at_confirm, consent_at_signup, consent_at_confirm)
+         SELECT "email", "emailKey", "createdAt", "source", "utmSource", "utmMedium", "utmCampaign", "utmContent",
+           "utmTerm", "ref", "landingPath", "confirmationSentAt", "confirmationFailedAt", "confirmationError",
+           "confirmedAt", "optInSince", "privacyPolicyAtSignup", "privacyPolicyAtConfirm", "consentAtSignup",
+           "consentAtConfirm"
+         FROM jsonb_to_recordset($1::jsonb) AS row("email" text, "emailKey" text, "createdAt" timestamptz,
+           "source" text, "utmSource" text, "utmMedium" text, "utmCampaign" text, "utmContent" text, "utmTerm" text,
+           "ref" text, "landingPath" text, "confirmationSentAt" timestamptz, "confirmationFailedAt" timestamptz,
+           "confirmationError" text, "confirmedAt" timestamptz, "optInSince" timestamptz,
+           "privacyPolicyAtSignup" text, "privacyPolicyAtConfirm" text, "consentAtSignup" text,
+           "consentAtConfirm" text)
+         ON CONFLICT (email_key) DO NOTHING
+         RETURNING 1`,
+        [JSON.stringify(rows.slice(start, start + batch))],
+      );
+      added += inserted.length;
+    }
+    return added;
+  }
+
   async close(): Promise<void> {
     if (this.options.endPool ?? true) await this.pool.end();
   }

@@ -4,6 +4,7 @@ import { run } from "../../waitlist/cli";
 import { NetlifySetupError } from "../../waitlist/netlify-access";
 import type { WaitlistStats } from "../../waitlist/stats";
 import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blobs";
+import { startPostgres, type TestPostgres } from "../support/postgres";
 import { startNetlifyApi, type NetlifyApiStandIn, type StandInSubmission } from "./netlify-api";
 import { leaveLinks, startSmtpServer } from "./smtp";
 
@@ -287,5 +288,36 @@ describe("npm run waitlist -- import-forms --netlify", () => {
     await expect(run(["import-forms"], env)).rejects.toThrow(
       "import-forms copies into the Netlify store: run it with --netlify.",
     );
+  });
+});
+
+describe("npm run waitlist -- copy-to-database --netlify", () => {
+  let postgres: TestPostgres;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  });
+  afterAll(() => postgres?.stop());
+
+  it("copies every signup of the Blobs store into Netlify Database as it is, and again only what is missing", async () => {
+    await seed();
+    const blobsRows = JSON.parse(await run(["export", "--format", "json", "--netlify"], env)) as unknown[];
+    const database = { DATABASE_URL: await postgres.createDatabase() };
+    await expect(run(["copy-to-database", "--netlify"], { ...env, ...database })).resolves.toMatch(
+      /^Copied 31 of 31 signups into the Postgres database \w+ on 127\.0\.0\.1:\d+; 0 were there already\.$/,
+    );
+    // What the founders export, and the record of each one's consent, is the same from either store.
+    expect(JSON.parse(await run(["export", "--format", "json"], database))).toEqual(blobsRows);
+    // A signup made on the database since the move keeps its row; the rest are there already.
+    await run(["remove", "fan0@example.com"], database);
+    await expect(run(["copy-to-database", "--netlify"], { ...env, ...database })).resolves.toMatch(
+      /^Copied 1 of 31 signups .+; 30 were there already\.$/,
+    );
+  });
+
+  it("says what it needs: --netlify for the source, DATABASE_URL for the database", async () => {
+    const needs =
+      "copy-to-database copies the Netlify Blobs store into Netlify Database: run it with --netlify, and DATABASE_URL set to the database's connection string (the site's Database page, Connect).";
+    await expect(run(["copy-to-database", "--netlify"], env)).rejects.toThrow(needs);
+    await expect(run(["copy-to-database"], { DATABASE_URL: "postgres://127.0.0.1:1/x" })).rejects.toThrow(needs);
   });
 });
