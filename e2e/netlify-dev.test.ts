@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import path from "node:path";
+import { Pool } from "pg";
 import { chromium, type Browser } from "playwright-core";
 import { htmlHeaders, securityHeaders } from "../after-build/headers";
 import { findChromium, machine } from "../scripts/find-chromium";
@@ -11,7 +12,8 @@ import { viewports } from "./support";
 /*
  * The Netlify deployment under Netlify's own local runtime (netlify-cli):
  * the build as Netlify builds it, the functions as Netlify bundles and runs
- * them, a Blobs sandbox, and a real SMTP server for the confirmations.
+ * them over netlify dev's own Netlify Database (migrated by `netlify
+ * database migrations apply`), and a real SMTP server for the confirmations.
  */
 
 jest.setTimeout(120_000);
@@ -20,6 +22,16 @@ const publicDir = path.resolve(__dirname, "../public");
 let smtp: TestSmtpServer;
 let netlify: NetlifyDev;
 let browser: Browser;
+/** An address's row, as the functions left it in netlify dev's database, read directly. */
+async function rowOf(email: string): Promise<unknown[]> {
+  const pool = new Pool({ connectionString: netlify.databaseUrl() });
+  try {
+    const sql = "SELECT email, source, confirmed_at IS NOT NULL AS confirmed FROM signups WHERE email = $1";
+    return (await pool.query(sql, [email])).rows;
+  } finally {
+    await pool.end();
+  }
+}
 beforeAll(async () => {
   smtp = await startSmtpServer();
   [netlify, browser] = await Promise.all([
@@ -80,14 +92,16 @@ describe("the Netlify deployment under netlify dev", () => {
     await page.goto(confirmLink!.replaceAll("&amp;", "&"));
     await page.getByRole("heading", { name: "Confirm your spot on the waitlist?" }).waitFor();
     await page.getByRole("button", { name: "Confirm my spot" }).click();
-    // The confirm function found the signup the signup function stored.
+    // The confirm function found the signup the signup function stored, in the database.
     await page.getByRole("heading", { name: "Your spot is confirmed." }).waitFor();
+    expect(await rowOf(email)).toEqual([{ email, source: "netlify", confirmed: true }]);
 
     const leave = leaveLinks(mail);
     await page.goto(leave.html);
     await page.getByRole("heading", { name: `Remove ${email} from the waitlist?` }).waitFor();
     await page.getByRole("button", { name: "Leave the waitlist" }).click();
     await page.getByRole("heading", { name: "You're off the list." }).waitFor();
+    expect(await rowOf(email)).toEqual([]);
     // Nothing failed to load on any page: no script, no style, no icon.
     expect(errors).toEqual([]);
 

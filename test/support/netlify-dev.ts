@@ -1,12 +1,16 @@
-import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { freePort } from "./free-port";
 
 const root = path.resolve(__dirname, "../..");
+const run = promisify(execFile);
 
 export interface NetlifyDev {
   url: string;
+  /** The connection string of netlify dev's database, as it records it in .netlify/state.json. */
+  databaseUrl(): string;
   output: () => string;
   stop(): Promise<void>;
 }
@@ -16,15 +20,22 @@ export interface NetlifyDev {
  * `npm run serve:netlify` runs it: the static files with their _headers, the
  * functions bundled and run as Lambda runs them (require(esm) off), and a
  * Blobs sandbox under .netlify/. Offline, and with edge functions off: their
- * runtime (Deno) is a download. `env` reaches the functions.
+ * runtime (Deno) is a download. The functions keep the waitlist in netlify
+ * dev's own Netlify Database, migrated first; `databaseUrl` reaches it while
+ * netlify dev runs. `env` reaches the functions.
  */
 export async function startNetlifyDev(env: NodeJS.ProcessEnv): Promise<NetlifyDev> {
+  const netlifyCli = path.join(root, "node_modules/netlify-cli/bin/run.js");
+  // netlify dev's own database (PGlite, kept in .netlify/db): its schema as Netlify applies it on deploy, by
+  // Netlify's own migrator over netlify/database/migrations/.
+  const { NETLIFY_DB_URL: _shells, ...inherited } = process.env;
+  await run(process.execPath, [netlifyCli, "database", "migrations", "apply"], { cwd: root, env: inherited });
   const [port, staticPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
     [
-      path.join(root, "node_modules/netlify-cli/bin/run.js"),
+      netlifyCli,
       "dev",
       "--offline",
       "--internal-disable-edge-functions",
@@ -37,7 +48,7 @@ export async function startNetlifyDev(env: NodeJS.ProcessEnv): Promise<NetlifyDe
       String(staticPort),
     ],
     // Its own process group, so that stopping it stops the static server and the functions' workers too.
-    { cwd: root, detached: true, env: { ...process.env, SITE_URL: url, ...env } },
+    { cwd: root, detached: true, env: { ...inherited, SITE_URL: url, ...env } },
   );
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -57,5 +68,8 @@ export async function startNetlifyDev(env: NodeJS.ProcessEnv): Promise<NetlifyDe
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, output: () => output, stop };
+  const databaseUrl = () =>
+    (JSON.parse(readFileSync(path.join(root, ".netlify/state.json"), "utf8")) as { dbConnectionString: string })
+      .dbConnectionString;
+  return { url, databaseUrl, output: () => output, stop };
 }
