@@ -270,9 +270,9 @@ const variables = {
     schema: text.refine((value) => isUrl(value, /^postgres(?:ql)?:$/)).optional(),
     expected: "a URL like postgres://user:password@db.example.com:5432/waitlist",
     secret: true,
-    defaultText: "set by Netlify when the site has Netlify Database",
+    defaultText: "set by Netlify",
     usedFor:
-      "The site's Netlify Database (its deploy preview's branch, in a preview), which the functions keep the waitlist in; read through `@netlify/database`. `netlify dev` sets it to its local database; without it the functions fall back to Netlify Blobs. See \"Deploying to Netlify\".",
+      "The functions' Netlify Database (in a deploy preview, its own branch), read by `@netlify/database`; `netlify dev` sets its local one. Not set: the functions use Netlify Blobs.",
   },
   GITHUB_BASE_REF: {
     schema: text.optional(),
