@@ -49,23 +49,16 @@ export function loadAfterFirstPaint(sources: readonly string[], safetyNetMs = 30
 const bundleTag = /<script src="([^"]+)" async(?:="")?><\/script>/g;
 
 /**
- * A built page with its bundle tags removed and, at the end of its <head>:
- * - a low-priority preload of each bundle, so that they download while the
- *   page paints and are in the cache when the loader adds them (fetched only
- *   once the paint was reported, they took a round trip and 0.2 s at 1.6 Mbps
- *   more). At low priority they never hold the HTML or the CSS back, and
- *   Lighthouse does not count them as render-blocking;
- * - one inline loader for them: there it watches for the first paint while
- *   the body is still being parsed (a loader at the end of the body ran only
- *   once the whole page was parsed, 0.3 s after the first paint on a
- *   throttled phone).
- * A page without bundle tags comes back unchanged.
+ * A built page with its bundle tags removed and one inline loader for them at
+ * the end of its <head>: there it watches for the first paint while the body
+ * is still being parsed (a loader at the end of the body ran only once the
+ * whole page was parsed, 0.3 s after the first paint on a throttled phone). A
+ * page without bundle tags comes back unchanged.
  */
 export function withPaintFirstLoader(html: string): string {
-  const sources = [...html.matchAll(bundleTag)].map((match) => match[1]!);
+  const sources = [...html.matchAll(bundleTag)].map((match) => match[1]);
   if (sources.length === 0) return html;
   if (!html.includes("</head>")) throw new Error("A page with bundles but no </head>: nowhere to put the loader.");
-  const preloads = sources.map((src) => `<link rel="preload" href="${src}" as="script" fetchpriority="low">`).join("");
   const loader = `<script id="paint-first">(${loadAfterFirstPaint.toString()})(${JSON.stringify(sources)});</script>`;
-  return html.replace(bundleTag, "").replace("</head>", `${preloads}${loader}</head>`);
+  return html.replace(bundleTag, "").replace("</head>", `${loader}</head>`);
 }

@@ -37,17 +37,10 @@ describe.each(["/", "/privacy-policy/", "/terms-of-service/", "/404/"])("public%
     // The page's component chunk (gatsby-ssr.tsx adds it), then the entry's: runtime, framework, app.
     expect(scripts).toEqual([...js(stats.assetsByChunkName[componentChunkName]), ...js(stats.assetsByChunkName.app)]);
     expect(scripts.filter((src) => !existsSync(path.join(publicDir, src)))).toEqual([]);
-    // Each is preloaded at low priority, to be in the cache when the loader adds it, without holding the paint back.
-    const preloaded = [...doc.querySelectorAll('link[rel="preload"][as="script"]')].map((link) => [
-      link.getAttribute("href"),
-      link.getAttribute("fetchpriority"),
-      link.getAttribute("crossorigin"),
-    ]);
-    expect(preloaded).toEqual(scripts.map((src) => [src, "low", null]));
   });
 
-  it("preloads the data Gatsby's loader fetches before it hydrates, as the fetch it makes", () => {
-    const preloads = [...doc.querySelectorAll('link[rel="preload"]:not([as="script"])')].map((link) =>
+  it("preloads the data Gatsby's loader fetches before it hydrates, as the fetch it makes, and no script", () => {
+    const preloads = [...doc.querySelectorAll('link[rel="preload"]')].map((link) =>
       ["href", "as", "crossorigin"].map((name) => link.getAttribute(name)),
     );
     const { staticQueryHashes } = JSON.parse(readFileSync(path.join(publicDir, pageDataUrl(route)), "utf8")) as {
