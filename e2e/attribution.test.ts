@@ -1,12 +1,10 @@
 import { setUpSuite, viewports, whenHydrated } from "./support";
+import { freshEmail } from "../test/support/addresses";
 
 jest.setTimeout(60_000);
 
 const suite = setUpSuite();
 const campaign = "?utm_source=tiktok&utm_campaign=launch";
-
-let counter = 0;
-const freshEmail = () => `campaign.${Date.now()}.${counter++}@example.com`;
 
 describe.each([
   ["on", true],
@@ -21,7 +19,7 @@ describe.each([
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Join Waitlist" }).click();
     await page.waitForURL(`${suite.site.url}/${campaign}#waitlist`);
 
-    const email = freshEmail();
+    const email = freshEmail("campaign");
     const form = page.locator("#waitlist");
     await form.getByLabel("Email address").fill(email);
     await form.locator('button[type="submit"]').click();

@@ -1,12 +1,11 @@
 import { axeViolations, cspViolations, openOnPhone, setUpSuite, signUpThroughForm } from "./support";
+import { freshEmail } from "../test/support/addresses";
 
 jest.setTimeout(60_000);
 
 const suite = setUpSuite();
-
-let counter = 0;
 /** A long address, as some are: the page must still fit a phone. */
-const freshEmail = () => `confirm.${Date.now()}.${counter++}.with.a.long.name@example.com`;
+const longEmail = () => freshEmail("confirm", ".with.a.long.name");
 
 /** The "Confirm my spot" link of the message addressed to `email`, pointed at this server. */
 async function confirmLinkFor(email: string): Promise<string> {
@@ -24,7 +23,7 @@ describe.each([
   ["off", false],
 ])("the confirm link from a received e-mail, with JavaScript %s", (_name, javaScriptEnabled) => {
   it("hides the address, and its button confirms the spot once, with no CSP violation", async () => {
-    const email = freshEmail();
+    const email = longEmail();
     await signUpThroughForm(suite, email, javaScriptEnabled);
     expect(confirmedAt(email)).toBeNull();
     const link = await confirmLinkFor(email);
@@ -59,7 +58,7 @@ describe.each([
 
 describe("the confirm pages", () => {
   it("have no accessibility violations (axe-core), before and after the button", async () => {
-    const email = freshEmail();
+    const email = longEmail();
     await signUpThroughForm(suite, email, true);
     const { page } = await openOnPhone(suite.browser, await confirmLinkFor(email), {
       javaScriptEnabled: true,

@@ -1,4 +1,4 @@
-import { leaveLinks } from "../test/server/smtp";
+import { confirmLinks, leaveLinks } from "../test/support/smtp";
 import { readEnv } from "../config/env";
 import { engineChoices } from "./engines";
 import { waitInPage, type Engine, type EnginePage } from "./engines/engine";
@@ -18,6 +18,7 @@ import {
   viewports,
   type Site,
 } from "./support";
+import { freshEmail } from "../test/support/addresses";
 
 /*
  * The spec's flows in Firefox and WebKit (e2e/engines/), on the one built site
@@ -56,9 +57,6 @@ afterAll(async () => {
   await shared.front?.close();
   await shared.site?.stop();
 });
-
-let counter = 0;
-const freshEmail = (engine: Engine) => `${engine.name.toLowerCase()}.${Date.now()}.${counter++}@example.com`;
 
 const listed = (email: string) => shared.site.rows().some((row) => row.email === email);
 const text = (page: EnginePage, selector: string) =>
@@ -217,7 +215,7 @@ describe.each(available)("$name", (choice) => {
 
     it("reads Joining... with its controls disabled while the reply is pending, then welcomes the visitor", async () => {
       const page = await open("/");
-      const address = freshEmail(engine);
+      const address = freshEmail(engine.name.toLowerCase());
       shared.front.setMode("hold");
       await page.type(email, address);
       await page.click(submit);
@@ -241,7 +239,7 @@ describe.each(available)("$name", (choice) => {
     ] as const)("meets %s (%s) with the spec's message", async (mode, _what, expected) => {
       const page = await open("/");
       shared.front.setMode(mode);
-      await page.type(email, freshEmail(engine));
+      await page.type(email, freshEmail(engine.name.toLowerCase()));
       await page.click(submit);
       await untilText(page, message, expected);
       expect(await text(page, submit)).toBe("Join Waitlist");
@@ -252,7 +250,7 @@ describe.each(available)("$name", (choice) => {
       const page = await open("/");
       // Record, in the page's own clock, when the message region changes.
       await page.evaluate(recordTextChanges, message);
-      await page.type(email, freshEmail(engine));
+      await page.type(email, freshEmail(engine.name.toLowerCase()));
       await page.click(submit);
       await untilText(page, message, SUCCESS);
       await untilText(page, message, "", 10_000);
@@ -317,7 +315,7 @@ describe.each(available)("$name", (choice) => {
   ])("with JavaScript %s", (_name, javaScript) => {
     it("a signup through the form, then the confirm and leave links of its .eml", async () => {
       const page = await open("/", "phone", javaScript);
-      const address = freshEmail(engine);
+      const address = freshEmail(engine.name.toLowerCase());
       await page.type(email, address);
       await page.click(submit);
       if (javaScript) await untilText(page, message, SUCCESS);
@@ -326,11 +324,9 @@ describe.each(available)("$name", (choice) => {
       expect(shared.site.confirmedAt(address)).toBeNull();
 
       const mail = await shared.site.mailTo(address);
-      const confirm = /href="([^"]+\/waitlist\/confirm\?token=[^"]+)"[^>]*>Confirm my spot</.exec(
-        String(mail.html),
-      )?.[1];
-      expect(confirm).toBeDefined();
-      await page.goto(shared.site.local(confirm!.replaceAll("&amp;", "&")));
+      const confirm = confirmLinks(mail).html;
+      expect(confirm).not.toBe("");
+      await page.goto(shared.site.local(confirm));
       expect(await text(page, "h1")).toBe("Confirm your spot on the waitlist?");
       await page.click("form button");
       await untilText(page, "h1", "Your spot is confirmed.");

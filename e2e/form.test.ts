@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { recordTextChanges, setUpSuite, shownFor, textChanges, viewports } from "./support";
 import { until } from "../test/support/until";
+import { freshEmail } from "../test/support/addresses";
 
 jest.setTimeout(60_000);
 
@@ -10,9 +11,6 @@ const SERVER = "Something went wrong. Please try again.";
 const NETWORK = "Unable to connect. Please check your connection and try again.";
 
 const suite = setUpSuite();
-
-let counter = 0;
-const freshEmail = () => `e2e.${Date.now()}.${counter++}@example.com`;
 
 /** Opens / and acts as soon as `load` fires, as a visitor would: hydration may still be under way. */
 async function open(viewport: keyof typeof viewports = "desktop"): Promise<Page> {
@@ -43,7 +41,7 @@ describe.each(["desktop", "phone"] as const)("the waitlist form against the real
   it("stores a new address, writes its confirmation and shows the welcome message", async () => {
     const page = await open(viewport);
     const { input, button, status } = form(page);
-    const email = freshEmail();
+    const email = freshEmail("e2e");
     const outboxBefore = suite.site.outbox().length;
     await input.fill(email);
     await button.click();
@@ -67,7 +65,7 @@ describe("the waitlist form's states", () => {
       return route.continue();
     });
     const { input, button, status } = form(page);
-    await input.fill(freshEmail());
+    await input.fill(freshEmail("e2e"));
     await button.click();
     await page.getByRole("button", { name: "Joining..." }).waitFor();
     expect(await button.isDisabled()).toBe(true);
@@ -84,7 +82,7 @@ describe("the waitlist form's states", () => {
     // Record, in the page's own clock, when the message region changes.
     await page.evaluate(recordTextChanges, "#waitlist-message");
     const { input, button, status } = form(page);
-    await input.fill(freshEmail());
+    await input.fill(freshEmail("e2e"));
     await button.click();
     await status.getByText(SUCCESS).waitFor();
     await page.waitForFunction(() => document.getElementById("waitlist-message")!.textContent === "", null, {
@@ -109,7 +107,7 @@ describe("the waitlist form's states", () => {
       await status.getByText(INVALID).waitFor();
       expect(await input.getAttribute("aria-invalid")).toBe("true");
       // A good address after it: requests leave in order, so the only POST being this one proves the first sent none.
-      const email = freshEmail();
+      const email = freshEmail("e2e");
       await input.fill(email);
       await button.click();
       await status.getByText(SUCCESS).waitFor();
@@ -125,7 +123,7 @@ describe("the waitlist form's states", () => {
       route.request().method() === "POST" ? route.fulfill({ status: 500, body: "broken" }) : route.continue(),
     );
     const { input, button, status } = form(page);
-    await input.fill(freshEmail());
+    await input.fill(freshEmail("e2e"));
     await button.click();
     await status.getByText(SERVER).waitFor();
     await page.close();
@@ -137,7 +135,7 @@ describe("the waitlist form's states", () => {
       route.request().method() === "POST" ? route.abort("internetdisconnected") : route.continue(),
     );
     const { input, button, status } = form(page);
-    await input.fill(freshEmail());
+    await input.fill(freshEmail("e2e"));
     await button.click();
     await status.getByText(NETWORK).waitFor();
     await page.close();
@@ -146,7 +144,7 @@ describe("the waitlist form's states", () => {
   it("welcomes a repeat address like a new one and stores it once", async () => {
     const page = await open();
     const { input, button, status } = form(page);
-    const email = freshEmail();
+    const email = freshEmail("e2e");
     for (const typed of [email, email.toUpperCase()]) {
       await input.fill(typed);
       await button.click();
@@ -167,7 +165,7 @@ describe("without JavaScript", () => {
     for (const title of ["AI-powered matching", "Seamless Communication", "Group Collaborations"]) {
       expect(await page.getByRole("heading", { name: title }).isVisible()).toBe(true);
     }
-    const email = freshEmail();
+    const email = freshEmail("e2e");
     await page.locator("#waitlist").getByLabel("Email address").fill(email);
     const posted = page.waitForResponse((response) => response.request().method() === "POST");
     await page.locator("#waitlist").locator('button[type="submit"]').click();

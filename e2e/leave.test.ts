@@ -1,13 +1,12 @@
-import { leaveLinks } from "../test/server/smtp";
+import { leaveLinks } from "../test/support/smtp";
 import { axeViolations, cspViolations, openOnPhone, setUpSuite, signUpThroughForm } from "./support";
+import { freshEmail } from "../test/support/addresses";
 
 jest.setTimeout(60_000);
 
 const suite = setUpSuite();
-
-let counter = 0;
 /** A long address, as some are: the page must still fit a phone. */
-const freshEmail = () => `leave.${Date.now()}.${counter++}.with.a.long.name@example.com`;
+const longEmail = () => freshEmail("leave", ".with.a.long.name");
 
 /** The leave link of the confirmation addressed to `email`, pointed at this server. */
 const leaveLinkFor = async (email: string) => suite.site.local(leaveLinks(await suite.site.mailTo(email)).text);
@@ -22,7 +21,7 @@ describe.each([
   ["off", false],
 ])("the leave link from a received e-mail, with JavaScript %s", (_name, javaScriptEnabled) => {
   it("shows the address, and its button takes it off the list with no CSP violation", async () => {
-    const email = freshEmail();
+    const email = longEmail();
     await signUp(email, javaScriptEnabled);
     expect(listed(email)).toBe(true);
     const link = await leaveLinkFor(email);
@@ -47,7 +46,7 @@ describe.each([
 
 describe("the leave pages", () => {
   it("have no accessibility violations (axe-core), before and after the button", async () => {
-    const email = freshEmail();
+    const email = longEmail();
     await signUp(email, true);
     const { page } = await open(await leaveLinkFor(email), { javaScriptEnabled: true, bypassCSP: true });
     expect(await axeViolations(page)).toEqual([]);

@@ -1,5 +1,6 @@
 import type { Page, Route } from "playwright-core";
 import { expectAtOffset, hydrated, sectionPosition, setUpSuite, slowPhonePage, viewports } from "./support";
+import { freshEmail } from "../test/support/addresses";
 
 jest.setTimeout(90_000);
 
@@ -7,9 +8,6 @@ const SUCCESS = "Welcome to the waitlist! Check your email for a confirmation me
 const INVALID = "Please enter a valid email address";
 
 const suite = setUpSuite();
-
-let counter = 0;
-const freshEmail = () => `slow.${Date.now()}.${counter++}@example.com`;
 
 /** Counts the POSTs a page sends. */
 function posts(page: Page): string[] {
@@ -68,7 +66,7 @@ describe("on a slow phone, tapped the moment each control shows", () => {
   it("a new address is welcomed and stored once", async () => {
     const page = await arrive("/");
     const sent = posts(page);
-    const email = freshEmail();
+    const email = freshEmail("slow");
     await page.locator("#waitlist").getByLabel("Email address").fill(email);
     await page.locator('#waitlist button[type="submit"]').tap();
     await page.locator("#waitlist").getByRole("status").getByText(SUCCESS).waitFor();
@@ -114,7 +112,7 @@ describe("before Gatsby's bundles have run", () => {
   it("a valid submit is sent once they run, exactly once, and stored", async () => {
     const { page, release } = await withBundleHeld();
     const sent = posts(page);
-    const email = freshEmail();
+    const email = freshEmail("slow");
     await page.locator("#waitlist").getByLabel("Email address").fill(email);
     await page.locator("#waitlist").getByLabel("Email address").press("Enter");
     expect(sent).toEqual([]);
@@ -127,7 +125,7 @@ describe("before Gatsby's bundles have run", () => {
 
   it("if they never arrive, the form posts natively and the address is stored", async () => {
     const { page, drop } = await withBundleHeld();
-    const email = freshEmail();
+    const email = freshEmail("slow");
     await page.locator("#waitlist").getByLabel("Email address").fill(email);
     await page.locator('#waitlist button[type="submit"]').tap();
     await drop();

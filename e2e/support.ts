@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 import chromiumSettings from "../scripts/chromium.json";
-import { spawnServe } from "../test/server/process";
+import { spawnServe } from "../test/support/process";
 import { findChromium, machine } from "../scripts/find-chromium";
 
 const root = path.resolve(__dirname, "..");

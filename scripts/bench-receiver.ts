@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { SqliteStore } from "../waitlist/sqlite-store";
-import { spawnServe } from "../test/server/process";
+import { spawnServe } from "../test/support/process";
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const duration = Number(process.env.BENCH_SECONDS ?? 10);

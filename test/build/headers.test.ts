@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { adapterMarkers, netlifyHeaders, securityHeaders } from "../../after-build/headers";
-import { request, serveBuildForSuite } from "../server/harness";
+import { request, serveBuildForSuite } from "../support/harness";
 
 /*
  * The headers a visitor gets on Netlify, from the build as Netlify builds it

@@ -3,7 +3,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { request, serveBuildForSuite } from "../server/harness";
+import { request, serveBuildForSuite } from "../support/harness";
 
 const publicDir = path.resolve(__dirname, "../../public");
 

@@ -8,7 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { simpleParser } from "mailparser";
 import { htmlPages } from "../../after-build/headers";
-import { form, formType, removeDir, request, serveBuildForSuite, signupBody } from "../server/harness";
+import { form, formType, removeDir, request, serveBuildForSuite, signupBody } from "../support/harness";
 
 /*
  * Valid HTML on every page a visitor can get: the Nu HTML Checker (the W3C's

@@ -3,8 +3,8 @@ import { domainToASCII } from "node:url";
 import { ConfigError, readEnv, serverConfig } from "../../config/env";
 import { createReceiver } from "../../waitlist/receiver";
 import { SqliteStore } from "../../waitlist/sqlite-store";
-import { form, formType, removeDir, request, signupBody, startServer, type TestServer } from "./harness";
-import { startSmtpServer } from "./smtp";
+import { form, formType, removeDir, request, signupBody, startServer, type TestServer } from "../support/harness";
+import { startSmtpServer } from "../support/smtp";
 
 /*
  * One test per defect an attack on `npm run serve` found (issue 15), over

@@ -4,8 +4,16 @@ import { confirmToken, legacyConfirmToken } from "../../waitlist/tokens";
 import escapeHtml from "escape-html";
 import { site } from "../../src/site";
 import { consentRecord, privacyPolicyVersion } from "../../waitlist/policies";
-import { form, formType, request, signupBody, serverForEachTest, type Adapter, type TestServer } from "./harness";
-import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
+import {
+  form,
+  formType,
+  request,
+  signupBody,
+  serverForEachTest,
+  type Adapter,
+  type TestServer,
+} from "../support/harness";
+import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 
 /*
  * The confirm step (double opt-in) over real HTTP and SMTP, on npm start,

@@ -3,8 +3,16 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { simpleParser } from "mailparser";
 import { run } from "../../waitlist/cli";
-import { formType, removeDir, request, signupBody, startServer, type Adapter, type TestServer } from "./harness";
-import { closedPort, leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
+import {
+  formType,
+  removeDir,
+  request,
+  signupBody,
+  startServer,
+  type Adapter,
+  type TestServer,
+} from "../support/harness";
+import { closedPort, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 import { until } from "../support/until";
 
 jest.setTimeout(30_000);

@@ -1,4 +1,4 @@
-import { formType, request, signupBody, serverForEachTest, form, type Adapter } from "./harness";
+import { formType, request, signupBody, serverForEachTest, form, type Adapter } from "../support/harness";
 
 // The Netlify adapter sends each new signup's confirmation through its SMTP server before it closes.
 jest.setTimeout(30_000);

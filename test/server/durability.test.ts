@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SqliteStore } from "../../waitlist/sqlite-store";
-import { formType, removeDir, request, signupBody, writePublicDir } from "./harness";
-import { runServe, spawnServe } from "./process";
+import { formType, removeDir, request, signupBody, writePublicDir } from "../support/harness";
+import { runServe, spawnServe } from "../support/process";
 import { until } from "../support/until";
 
 jest.setTimeout(60_000);

@@ -11,8 +11,8 @@ import {
   type Adapter,
   type RequestOptions,
   type TestServer,
-} from "./harness";
-import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
+} from "../support/harness";
+import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 
 jest.setTimeout(30_000);
 

@@ -8,8 +8,8 @@ import { migrate } from "../../waitlist/postgres-migrations";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { until } from "../support/until";
-import { form, signupBody } from "./harness";
-import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
+import { form, signupBody } from "../support/harness";
+import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 
 /*
  * The functions as Netlify deploys them, not as the other tests import them: bundled by Netlify's own bundler with
@@ -130,9 +130,7 @@ describe.each([
     await until(() => smtp.deliveries.some((one) => one.envelope.to.includes(email)), 10_000);
     const delivery = smtp.deliveries.find((one) => one.envelope.to.includes(email));
     expect(delivery!.envelope.to).toEqual([email]);
-    const confirmLink = /https?:\/\/[^\s"<>]+\/waitlist\/confirm\?token=[A-Za-z0-9_.-]+/.exec(
-      delivery!.mail.text ?? "",
-    )![0];
+    const confirmLink = confirmLinks(delivery!.mail).text;
     const confirmPage = await invoke("waitlist-confirm", "GET", confirmLink.replace(/^https?:\/\/[^/]+/, site));
     expect(confirmPage.status).toBe(200);
     expect(confirmPage.body).toContain("Confirm my spot");

@@ -5,8 +5,8 @@ import { NetlifySetupError } from "../../waitlist/netlify-access";
 import type { WaitlistStats } from "../../waitlist/stats";
 import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { startPostgres, type TestPostgres } from "../support/postgres";
-import { startNetlifyApi, type NetlifyApiStandIn, type StandInSubmission } from "./netlify-api";
-import { leaveLinks, startSmtpServer } from "./smtp";
+import { startNetlifyApi, type NetlifyApiStandIn, type StandInSubmission } from "../support/netlify-api";
+import { leaveLinks, startSmtpServer } from "../support/smtp";
 
 /*
  * npm run waitlist -- … --netlify: the founders' commands against the Netlify

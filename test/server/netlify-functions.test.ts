@@ -17,9 +17,9 @@ import type { FullStore } from "../../waitlist/store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { until } from "../support/until";
-import { form, signupBody } from "./harness";
-import { routes } from "./netlify-edge";
-import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
+import { form, signupBody } from "../support/harness";
+import { routes } from "../support/netlify-edge";
+import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 
 /*
  * The Netlify functions through their own handlers, with real web Requests,
@@ -499,7 +499,7 @@ describe.each(backends)("on $name", (on) =>
           [
             "--import",
             "tsx",
-            path.join(__dirname, "netlify-invoke.ts"),
+            path.join(__dirname, "../support/netlify-invoke.ts"),
             "waitlist-signup",
             "POST",
             `${site}/`,

@@ -6,8 +6,8 @@ import { run } from "../../waitlist/cli";
 import { PostgresStore } from "../../waitlist/postgres-store";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { until } from "../support/until";
-import { formType, removeDir, request, signupBody, writePublicDir } from "./harness";
-import { runServe, spawnServe } from "./process";
+import { formType, removeDir, request, signupBody, writePublicDir } from "../support/harness";
+import { runServe, spawnServe } from "../support/process";
 
 jest.setTimeout(60_000);
 

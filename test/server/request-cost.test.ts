@@ -15,8 +15,8 @@ import { SqliteStore } from "../../waitlist/sqlite-store";
 import type { FullStore, WaitlistStore } from "../../waitlist/store";
 import { createWaitlist } from "../../waitlist/waitlist";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
-import { form, formType, removeDir, request, signupBody, writePublicDir } from "./harness";
-import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
+import { form, formType, removeDir, request, signupBody, writePublicDir } from "../support/harness";
+import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 
 /*
  * No request reads the whole list: a signup, a repeat, its confirmation
@@ -27,8 +27,7 @@ import { leaveLinks, startSmtpServer, type TestSmtpServer } from "./smtp";
 jest.setTimeout(60_000);
 
 /** The token of the confirm link in a confirmation e-mail's text. */
-const confirmTokenOf = (mail: ParsedMail) =>
-  new URL(/https:\/\/\S+\/waitlist\/confirm\?token=\S+/.exec(mail.text ?? "")![0]).searchParams.get("token")!;
+const confirmTokenOf = (mail: ParsedMail) => new URL(confirmLinks(mail).text).searchParams.get("token")!;
 
 const site = "https://jointandem.app";
 /** The methods a request may call: WaitlistStore's (store.ts). Everything else reads the list or the backlog. */

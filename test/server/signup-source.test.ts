@@ -1,5 +1,5 @@
 import { noAttribution } from "../../waitlist/attribution";
-import { formType, request, signupBody, serverForEachTest, type Adapter, type TestServer } from "./harness";
+import { formType, request, signupBody, serverForEachTest, type Adapter, type TestServer } from "../support/harness";
 
 interface Exported {
   email: string;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { formType, removeDir, request, startServer, type TestServer } from "./harness";
+import { formType, removeDir, request, startServer, type TestServer } from "../support/harness";
 
 let server: TestServer;
 beforeAll(async () => {

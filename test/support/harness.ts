@@ -16,7 +16,7 @@ import type { Waitlist } from "../../waitlist/waitlist";
 import { BlobsStore } from "../../waitlist/blobs-store";
 import { SqliteStore } from "../../waitlist/sqlite-store";
 import type { Signup } from "../../waitlist/store";
-import { startLocalBlobs } from "../support/blobs";
+import { startLocalBlobs } from "./blobs";
 import { startNetlifyEdge } from "./netlify-edge";
 import { startSmtpServer } from "./smtp";
 import type { FullStore } from "../../waitlist/store";

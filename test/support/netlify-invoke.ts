@@ -1,5 +1,5 @@
 // Runs one Netlify function's handler in a process of its own, as a function
-// instance: node --import tsx test/server/netlify-invoke.ts <function> <method> <url> [body]
+// instance: node --import tsx test/support/netlify-invoke.ts <function> <method> <url> [body]
 // Prints the reply's status, then "done" once its waitUntil work has settled;
 // a test kills it in between, as Netlify may stop an instance mid-send.
 import path from "node:path";

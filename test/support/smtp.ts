@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { until } from "../support/until";
+import { until } from "./until";
 
 export interface Delivery {
   /** When it arrived, by this process's clock (a simulation's, in the Netlify bench). */
@@ -100,6 +100,16 @@ export function leaveLinks(mail: ParsedMail): { text: string; html: string; head
     html,
     header: targets.find((target) => pattern.test(target)) ?? "",
     mailto: targets.find((target) => target.startsWith("mailto:")) ?? "",
+  };
+}
+
+/** The confirm link of a confirmation: in its text part, and the Confirm my spot button of its HTML part. */
+export function confirmLinks(mail: ParsedMail): { text: string; html: string } {
+  const pattern = /https?:\/\/[^\s"<>]+\/waitlist\/confirm\?token=[A-Za-z0-9_.-]+/;
+  const button = /<a href="([^"]+)"[^>]*>Confirm my spot<\/a>/.exec(String(mail.html))?.[1] ?? "";
+  return {
+    text: pattern.exec(mail.text ?? "")?.[0] ?? "",
+    html: pattern.exec(button.replaceAll("&amp;", "&"))?.[0] ?? "",
   };
 }
 
