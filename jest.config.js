@@ -49,6 +49,7 @@ module.exports = {
         "<rootDir>/waitlist/**/*.test.ts",
         "<rootDir>/test/server/**/*.test.ts",
         "<rootDir>/after-build/**/*.test.ts",
+        "<rootDir>/http/**/*.test.ts",
       ],
     },
     {

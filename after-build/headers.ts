@@ -1,108 +1,12 @@
-import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import * as cheerio from "cheerio";
-import { isPrivatePath } from "./private-files";
+import { cacheControlFor, htmlHeaders, immutable, revalidate, securityHeaders } from "../http/headers";
+import { isPrivatePath } from "../http/private-files";
 
 /*
- * Every HTTP header the site sends, in one place: Netlify gets them through
- * public/_headers (written after the build), `npm start` sends the same.
+ * Netlify's _headers, written after the build from the site's header rules
+ * (http/headers.ts), the ones npm start sends.
  */
-
-/**
- * Caching, per Gatsby's guidance
- * (https://www.gatsbyjs.com/docs/how-to/previews-deploys-hosting/caching/):
- * HTML and page data are revalidated on every visit; hashed bundles and
- * everything under static/ never change and may be kept for a year.
- */
-export const revalidate = "public, max-age=0, must-revalidate";
-export const immutable = "public, max-age=31536000, immutable";
-
-/** Bundles Gatsby names with a content hash: app-3f2a….js, styles.9c1b….css, 454-cf29….js. */
-const hashedAsset = /^\/[^/]*[.-][0-9a-f]{16,}\.(js|css)$/;
-
-export function cacheControlFor(urlPath: string): string {
-  if (urlPath.startsWith("/static/")) return immutable;
-  if (hashedAsset.test(urlPath)) return immutable;
-  // HTML, page-data/**, app-data.json and anything unhashed.
-  return revalidate;
-}
-
-/** Sent with every response. */
-export const securityHeaders: Readonly<Record<string, string>> = {
-  "Strict-Transport-Security": "max-age=63072000; includeSubDomains; preload",
-  "X-Content-Type-Options": "nosniff",
-  "X-Frame-Options": "DENY",
-  "Referrer-Policy": "strict-origin-when-cross-origin",
-  // The XSS auditor it once switched on is gone from every browser, and could leak what a page holds; Gatsby's
-  // default, "1; mode=block", never reaches _headers (after-build/netlify-adapter.ts).
-  "X-XSS-Protection": "0",
-  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
-  "Cross-Origin-Opener-Policy": "same-origin",
-  "Cross-Origin-Resource-Policy": "same-origin",
-};
-
-export function sha256(text: string): string {
-  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
-}
-
-export interface InlineHashes {
-  scripts: string[];
-  styles: string[];
-  /** style="…" attributes, allowed with 'unsafe-hashes' and their exact hash only. */
-  styleAttributes: string[];
-}
-
-/** The hashes of every inline script, stylesheet and style attribute of a page. */
-export function inlineHashes(html: string): InlineHashes {
-  const $ = cheerio.load(html);
-  const unique = (values: string[]) => [...new Set(values)];
-  return {
-    scripts: unique(
-      $("script:not([src])")
-        .map((_, element) => sha256($(element).html() ?? ""))
-        .get(),
-    ),
-    styles: unique(
-      $("style")
-        .map((_, element) => sha256($(element).html() ?? ""))
-        .get(),
-    ),
-    styleAttributes: unique(
-      $("[style]")
-        .map((_, element) => sha256($(element).attr("style") ?? ""))
-        .get(),
-    ),
-  };
-}
-
-/**
- * A policy that allows only this site's own files and exactly the inline
- * code the page carries: no 'unsafe-inline', no 'unsafe-eval'.
- */
-export function contentSecurityPolicy({ scripts, styles, styleAttributes }: InlineHashes): string {
-  const styleSources = ["'self'", ...styles];
-  if (styleAttributes.length > 0) styleSources.push("'unsafe-hashes'", ...styleAttributes);
-  return [
-    "default-src 'none'",
-    ["script-src", "'self'", ...scripts].join(" "),
-    ["style-src", ...styleSources].join(" "),
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-}
-
-/** Headers of an HTML page, computed from the page itself. */
-export function htmlHeaders(html: string): Record<string, string> {
-  return {
-    "Content-Security-Policy": contentSecurityPolicy(inlineHashes(html)),
-    "Cache-Control": revalidate,
-  };
-}
 
 export interface HtmlPage {
   /** The file under public/. */

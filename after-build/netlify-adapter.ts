@@ -9,7 +9,7 @@ import { headerRules } from "./headers";
  * (Cache-Control, Referrer-Policy: same-origin, X-XSS-Protection: 1;
  * mode=block) that its `headers` option cannot replace, only add to: two
  * values for one header on every path. With the site's rules, each path gets
- * each header once, and exactly what npm start sends (after-build/headers.ts).
+ * each header once, and exactly what npm start sends (http/headers.ts).
  */
 export const netlifyAdapterWithSiteHeaders: AdapterInit = (options) => {
   const adapter: IAdapter = createNetlifyAdapter(options);

@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
-import { isPrivatePath } from "./private-files";
+import { encodings } from "../http/encodings";
+import { isPrivatePath } from "../http/private-files";
 
 /*
  * The npm start server sends public/ compressed ahead of time: brotli at its
@@ -15,23 +14,6 @@ import { isPrivatePath } from "./private-files";
 
 /** Text the browser fetches (never the build's private files). */
 const compressible = /\.(html|js|css|json|xml|txt|svg)$/;
-
-const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
-export const encodings: readonly { extension: string; compress: (data: Buffer) => Promise<Buffer> }[] = [
-  {
-    extension: ".br",
-    compress: (data) =>
-      brotli(data, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-          [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-        },
-      }),
-  },
-  { extension: ".gz", compress: (data) => gzipAsync(data, { level: constants.Z_BEST_COMPRESSION }) },
-];
 
 const copyOf = new RegExp(
   `${compressible.source.slice(0, -1)}(${encodings.map((e) => `\\${e.extension}`).join("|")})$`,

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { htmlPages, netlifyHeaders } from "./headers";
 import { precompress } from "./precompress";
-import { netlifyRedirects } from "./private-files";
+import { netlifyRedirects } from "../http/private-files";
 import { siteSettings } from "../config/env";
 import { addCompileHints } from "./compile-hints";
 import { brokenLinks } from "./links";

@@ -3,7 +3,7 @@ import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { Pool } from "pg";
 import { chromium, type Browser } from "playwright-core";
-import { htmlHeaders, securityHeaders } from "../after-build/headers";
+import { htmlHeaders, securityHeaders } from "../http/headers";
 import { findChromium, machine } from "../scripts/find-chromium";
 import { startNetlifyDev, type NetlifyDev } from "../test/support/netlify-dev";
 import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../test/support/smtp";

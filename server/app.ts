@@ -3,11 +3,11 @@ import path from "node:path";
 import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
-import { cacheControlFor, htmlHeaders, securityHeaders } from "../after-build/headers";
-import { encodings } from "../after-build/precompress";
+import { cacheControlFor, htmlHeaders, securityHeaders } from "../http/headers";
+import { encodings } from "../http/encodings";
 import { requestLog, waitlistMiddleware, type WaitlistEndpoints } from "./http";
 import { renderResultPage, resultPagePolicy } from "../waitlist/pages";
-import { isPrivatePath } from "../after-build/private-files";
+import { isPrivatePath } from "../http/private-files";
 
 export interface AppOptions {
   publicDir: string;

@@ -1,7 +1,7 @@
 import http, { type RequestListener } from "node:http";
 import type { Socket } from "node:net";
 import { clientKey } from "../waitlist/client-address";
-import { securityHeaders } from "../after-build/headers";
+import { replyHeaders } from "../http/headers";
 
 export interface ServerLimits {
   /** The whole request, headers and body, must arrive within this (Node's default: 5 minutes). */
@@ -40,10 +40,8 @@ function refusalFor(error: NodeJS.ErrnoException): { status: number; text: strin
 function rawReply(status: number, text: string, message: string, extra: Record<string, string> = {}): string {
   const body = `${message}\n`;
   const headers = {
-    ...securityHeaders,
-    "Content-Type": "text/plain; charset=utf-8",
+    ...replyHeaders("text"),
     "Content-Length": String(Buffer.byteLength(body)),
-    "Cache-Control": "no-store",
     Connection: "close",
     ...extra,
   };

@@ -1,5 +1,6 @@
 import type { RateLimiterMemory } from "rate-limiter-flexible";
 import { siteSettings } from "../config/env";
+import { linkPageHeaders } from "../http/headers";
 import { site } from "../src/site";
 import {
   acceptsHtml,
@@ -13,7 +14,6 @@ import {
   type Outcome,
 } from "./form-request";
 import { maskEmail } from "./email-address";
-import { privateHeaders } from "./leave";
 import type { WaitlistStore } from "./store";
 import { confirmPath, leavePath, leaveToken, verifyConfirmToken, type ConfirmingSignup } from "./tokens";
 
@@ -152,7 +152,7 @@ export function createConfirm({
       };
     }
     const { outcome, html } = decided;
-    return formReply(request, { ...outcome, headers: { ...outcome.headers, ...privateHeaders } }, { html });
+    return formReply(request, { ...outcome, headers: { ...outcome.headers, ...linkPageHeaders } }, { html });
   }
 
   return { handle };

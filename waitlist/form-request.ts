@@ -6,7 +6,7 @@ import getRawBody from "raw-body";
 import { RateLimiterRes, type RateLimiterMemory } from "rate-limiter-flexible";
 import { clientKey } from "./client-address";
 import { siteSettings } from "../config/env";
-import { securityHeaders } from "../after-build/headers";
+import { replyHeaders } from "../http/headers";
 import { renderResultPage, resultPagePolicy, type PageAction, type PageLink } from "./pages";
 
 /*
@@ -264,13 +264,7 @@ export function formReply(
 ): FormReply {
   return {
     status: outcome.status,
-    headers: {
-      ...securityHeaders,
-      "Content-Type": html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
-      ...(html ? { "Content-Security-Policy": resultPagePolicy } : {}),
-      "Cache-Control": "no-store",
-      ...outcome.headers,
-    },
+    headers: { ...replyHeaders(html ? "page" : "text", resultPagePolicy), ...outcome.headers },
     body: html ? renderResultPage(outcome) : `${outcome.line ?? outcome.message}\n`,
     ...(outcome.status >= 400 ? { reason: outcome.message } : {}),
     ...(outcome.after ? { afterReply: outcome.after } : {}),

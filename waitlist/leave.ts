@@ -1,5 +1,6 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { siteSettings } from "../config/env";
+import { linkPageHeaders } from "../http/headers";
 import {
   acceptsHtml,
   formReply,
@@ -46,13 +47,6 @@ const done: Outcome = {
   message: "We won't e-mail you again.",
   line: "You're off the list. We won't e-mail you again.",
 };
-
-/**
- * Nothing here is for search engines, and the token in the address must not travel on in a Referer:
- * strict-origin sends the origin alone. (Not no-referrer: under it a browser sends the page's own form
- * post with "Origin: null", which the cross-site rule refuses.)
- */
-export const privateHeaders = { "Referrer-Policy": "strict-origin", "X-Robots-Tag": "noindex" };
 
 /**
  * The leave link's endpoint, one implementation for npm start, gatsby
@@ -116,7 +110,7 @@ export function createLeave({ secret, remove, limiter, warn = () => {} }: LeaveO
       };
     }
     const { outcome, html } = decided;
-    return formReply(request, { ...outcome, headers: { ...outcome.headers, ...privateHeaders } }, { html });
+    return formReply(request, { ...outcome, headers: { ...outcome.headers, ...linkPageHeaders } }, { html });
   }
 
   return { handle };

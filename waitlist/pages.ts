@@ -2,7 +2,7 @@ import escapeHtml from "escape-html";
 import { site } from "../src/site";
 
 const { colors } = site;
-import { contentSecurityPolicy, sha256 } from "../after-build/headers";
+import { contentSecurityPolicy, sha256 } from "../http/headers";
 
 /** Escapes text for HTML content and quoted attributes. */
 

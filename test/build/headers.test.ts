@@ -6,7 +6,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
-import { adapterMarkers, netlifyHeaders, securityHeaders } from "../../after-build/headers";
+import { adapterMarkers, netlifyHeaders } from "../../after-build/headers";
+import { securityHeaders } from "../../http/headers";
 import { request, serveBuildForSuite } from "../support/harness";
 
 /*

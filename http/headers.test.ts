@@ -1,16 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {
-  cacheControlFor,
-  contentSecurityPolicy,
-  htmlPages,
-  immutable,
-  inlineHashes,
-  netlifyHeaders,
-  revalidate,
-  sha256,
-} from "./headers";
+import { htmlPages, netlifyHeaders } from "../after-build/headers";
+import { cacheControlFor, contentSecurityPolicy, immutable, inlineHashes, revalidate, sha256 } from "./headers";
 
 describe("cacheControlFor", () => {
   it.each([
