@@ -135,12 +135,12 @@ describe("readEnv", () => {
   });
 });
 
-describe("the README's configuration table", () => {
+describe("the configuration table of docs/configuration.md", () => {
   it("lists every variable of the schema, in its order, with its default and use", () => {
-    const readme = readFileSync(path.join(root, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Configuration"));
+    const doc = readFileSync(path.join(root, "docs/configuration.md"), "utf8");
+    const section = doc.slice(doc.indexOf("| Variable"));
     const rows = section
-      .slice(0, section.indexOf("\n\n", section.indexOf("| Variable")))
+      .slice(0, section.indexOf("\n\n"))
       .split("\n")
       .filter((line) => line.startsWith("| `"))
       .map((line) => {

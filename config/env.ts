@@ -6,7 +6,7 @@ import { checkEmail } from "../waitlist/email-address";
  * The one place the environment is read. Every variable the build, the
  * server, the CLI and the Netlify functions use is declared here once, with
  * its schema (zod), its default and what it is for; everything else imports
- * the typed result. The README's configuration table lists the same rows
+ * the typed result. docs/configuration.md lists the same rows
  * (config/env.test.ts keeps the two in step).
  */
 
@@ -30,9 +30,9 @@ interface Variable {
   schema: z.ZodType;
   /** What a good value looks like, after "NAME must be ". */
   expected: string;
-  /** The default as the README shows it. */
+  /** The default as docs/configuration.md shows it. */
   defaultText: string;
-  /** What it is for, as the README shows it. */
+  /** What it is for, as docs/configuration.md shows it. */
   usedFor: string;
   /** Never echo the value back (passwords, tokens). */
   secret?: true;
@@ -162,7 +162,7 @@ const variables = {
     secret: true,
     defaultText: "not set",
     usedFor:
-      'A Postgres database for the waitlist of `npm start` and `npm run develop`, instead of `WAITLIST_DB` (migrated on start). See "The Postgres store".',
+      "A Postgres database for the waitlist of `npm start` and `npm run develop`, instead of `WAITLIST_DB` (migrated on start). See [The Postgres store](database.md).",
   },
   WAITLIST_RATE_LIMIT: {
     schema: wholeNumber(1, 1_000_000, 5),
@@ -177,7 +177,7 @@ const variables = {
     secret: true,
     defaultText: "made and kept in the store",
     usedFor:
-      'Encrypts the confirm and the leave link in every e-mail (AES-256-GCM, key derived with HKDF). Not set: the store makes a random one on first use and keeps it (in `WAITLIST_DB`, or in Netlify Blobs). See "Leaving the waitlist".',
+      "Encrypts the confirm and the leave link in every e-mail (AES-256-GCM, key derived with HKDF). Not set: the store makes a random one on first use and keeps it (in `WAITLIST_DB`, or in Netlify Blobs). See [Leaving the waitlist](waitlist.md#leaving-the-waitlist).",
   },
   WAITLIST_LEAVE_RATE_LIMIT: {
     schema: wholeNumber(1, 1_000_000, 60),
@@ -286,14 +286,14 @@ const variables = {
     expected: "the path of a Chromium or Chrome executable",
     defaultText: "looked for",
     usedFor:
-      'The browser of the browser tests, `npm run bench` and `scripts/make-images.ts`; not set: they look for one (see "Browser tests").',
+      "The browser of the browser tests, `npm run bench` and `scripts/make-images.ts`; not set: they look for one (see [Browser tests](testing.md#browser-tests)).",
   },
   FIREFOX_PATH: {
     schema: text.optional(),
     expected: "the path of a Firefox executable",
     defaultText: "looked for",
     usedFor:
-      'The Firefox of the browser tests; not set: Debian\'s `firefox-esr`, or a `firefox` on `PATH` (see "Browser tests").',
+      "The Firefox of the browser tests; not set: Debian's `firefox-esr`, or a `firefox` on `PATH` (see [Browser tests](testing.md#browser-tests)).",
   },
   PATH: {
     schema: text.optional(),
@@ -328,7 +328,7 @@ const envSchema = z.object(
 /** Every setting, checked and with its default. */
 export type Env = z.output<typeof envSchema>;
 
-/** The README's configuration table, one row per variable, in order. */
+/** The configuration table of docs/configuration.md, one row per variable, in order. */
 export const configurationRows = Object.entries(variables).map(([name, variable]) => ({
   name,
   defaultText: variable.defaultText,

@@ -44,7 +44,7 @@ import type {
  * ETag of the read it is based on; onlyIfNew for the first signup): Netlify
  * applies a conditional write atomically, so of two concurrent writers one
  * wins and the other reads again. (The local BlobsServer the tests use checks
- * then writes, so races are tested on the SQLite side; see the README.)
+ * then writes, so races are tested on the SQLite side; see docs/database.md.)
  */
 
 interface BlobRecord extends Signup {

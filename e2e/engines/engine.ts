@@ -34,7 +34,7 @@ export interface EnginePage {
 
 export interface Engine {
   name: EngineName;
-  /** The browser's own version string, for the README's table and the test names. */
+  /** The browser's own version string, for docs/testing.md's table and the test names. */
   version: string;
   open(options: { viewport: Viewport; javaScript?: boolean }): Promise<EnginePage>;
   /**

@@ -445,7 +445,7 @@ describe("a server error", () => {
 });
 
 describe.each(deployments)("14. invalid UTF-8 sent percent-encoded (%s)", (adapter) => {
-  it.each(["%FF", "%C3%28", "%ED%A0%80", "%E2%82"])("answers 400 for %s, as the README says", async (escape) => {
+  it.each(["%FF", "%C3%28", "%ED%A0%80", "%E2%82"])("answers 400 for %s, as docs/waitlist.md says", async (escape) => {
     server = await startServer(adapter);
     const reply = await post(server, `form-name=waitlist&email=ada${escape}%40example.com&bot-field=`);
     expect(reply.status).toBe(400);

@@ -234,7 +234,7 @@ describe("npm run waitlist -- import-forms --netlify", () => {
   });
 
   beforeEach(async () => {
-    // About four calls an address: more than Netlify's minute allows for 122 (README), so the stand-in lifts it here.
+    // About four calls an address: more than Netlify's minute allows for 122 (docs/founders.md), so the stand-in lifts it here.
     await api.close();
     api = await startNetlifyApi({ siteId: siteID, token, blobsUrl: blobs.url, perMinute: 10_000 });
     env.NETLIFY_API_URL = api.url;

@@ -138,7 +138,7 @@ describe("on Netlify (Blobs)", () => {
       expect(cost.status).toBe(200);
       expect(cost.counts.list ?? 0).toBe(0);
     }
-    // What each costs, as the README states it.
+    // What each costs, as docs/netlify.md states it.
     expect(full.newSignup.counts).toEqual({ set: 5, get: 2 });
     // A repeat: the same writes before the reply; after it, a read to see whether to send the e-mail again.
     expect(full.repeat.counts).toEqual({ set: 3, get: 1 });
