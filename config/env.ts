@@ -170,6 +170,13 @@ const variables = {
     defaultText: "`5`",
     usedFor: "Signups accepted per client IP per minute; more get 429.",
   },
+  WAITLIST_MAILBOX_DAILY_MAILS: {
+    schema: wholeNumber(1, 1000, 3),
+    expected: "a whole number from 1 to 1000",
+    defaultText: "`3`",
+    usedFor:
+      "Confirmation e-mails one mailbox gets per UTC day at most, however its address is spelled (`+tags`, and dots at Gmail, count as one); a signup past it is stored but not mailed. See [The waitlist receiver](waitlist.md#the-waitlist-receiver).",
+  },
   WAITLIST_SECRET: {
     schema: text.min(minSecretLength).optional(),
     expected: `at least ${minSecretLength} characters`,
@@ -393,6 +400,8 @@ export interface ServerConfig {
   publicDir: string;
   /** Signups accepted per client IP per minute. */
   rateLimitPerMinute: number;
+  /** Confirmation e-mails one mailbox gets per UTC day at most, however spelled. */
+  mailboxDailyMails: number;
   /**
    * Requests to the leave link per client IP per minute: more than signups, because mail providers send
    * their users' one-click POSTs from a few addresses of their own.
@@ -421,6 +430,7 @@ export function serverConfig(env: Env): ServerConfig {
     databaseUrl: env.DATABASE_URL,
     publicDir: env.PUBLIC_DIR,
     rateLimitPerMinute: env.WAITLIST_RATE_LIMIT,
+    mailboxDailyMails: env.WAITLIST_MAILBOX_DAILY_MAILS,
     leaveRateLimitPerMinute: env.WAITLIST_LEAVE_RATE_LIMIT,
     leaveSecret: env.WAITLIST_SECRET,
     trustProxy: env.TRUST_PROXY,

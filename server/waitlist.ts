@@ -31,6 +31,7 @@ export function waitlistSettings(env: Env, source: SignupSource) {
     mail: mailConfig(env),
     source,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    mailboxDailyMails: config.mailboxDailyMails,
     leaveRateLimitPerMinute: config.leaveRateLimitPerMinute,
     leaveSecret: config.leaveSecret,
     leaseMs: config.confirmationLeaseMs,

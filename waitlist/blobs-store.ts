@@ -456,6 +456,26 @@ export class BlobsStore implements FullStore {
     );
   }
 
+  /**
+   * A blob per mailbox and day. Read, then written: two senders at the same
+   * moment may both count one (last write wins on Blobs); the cap then lets
+   * one more through. Netlify Database counts in one statement.
+   */
+  async countMailboxMail(counter: string, day: string): Promise<number> {
+    const key = `mailbox/${day}/${counter}`;
+    const mails = Number((await this.blobs.get(key, { type: "text", consistency: "strong" })) ?? 0) + 1;
+    await this.blobs.set(key, String(mails));
+    return mails;
+  }
+
+  async forgetMailboxMailBefore(day: string): Promise<void> {
+    const { directories } = await this.blobs.list({ prefix: "mailbox/", directories: true });
+    for (const folder of directories.filter((name) => name.slice("mailbox/".length) < day)) {
+      const { blobs } = await this.blobs.list({ prefix: `${folder}/` });
+      for (const { key } of blobs) await this.blobs.delete(key);
+    }
+  }
+
   async secret(name: "leave", make: () => string): Promise<string> {
     const key = `settings/${name}-secret`;
     await this.blobs.set(key, make(), { onlyIfNew: true });

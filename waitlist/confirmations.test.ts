@@ -54,6 +54,22 @@ describe("confirmations under a burst", () => {
     await store.close();
   });
 
+  it("keeps as many in flight as it is told to, for a sweep that does nothing else", async () => {
+    const { store, owed } = await storeWith(40);
+    const { mailer, held, most } = heldMailer();
+    const confirmations = createConfirmations({ store, mailer, leaveSecret, sendsAtOnce: 16, log: () => {} });
+    owed.forEach(confirmations.sendSoon);
+    for (let sent = 0; sent < 40; sent++) {
+      while (held.length === 0) await tick();
+      held.shift()!();
+      await tick();
+    }
+    await confirmations.idle();
+    expect(most()).toBe(16);
+    expect(await store.pendingConfirmations()).toEqual([]);
+    await store.close();
+  });
+
   it("on close, finishes the sends under way and leaves the queued ones pending", async () => {
     const { store, owed } = await storeWith(10);
     const { mailer, held } = heldMailer();

@@ -1,5 +1,6 @@
 import { confirmationMessage } from "./confirmation-message";
 import { maskEmail } from "./email-address";
+import { mailboxCounterKey, mailDay } from "./mailbox";
 import type { Mailer } from "./mailer";
 import type { ConfirmationQueue, OwedConfirmation, WaitlistStore } from "./store";
 
@@ -14,6 +15,10 @@ export interface ConfirmationOptions {
   leaseMs?: number;
   /** How often the running server looks for owed confirmations (start()). */
   sweepMs?: number;
+  /** Messages in flight at most: a few for a server that also answers visitors, more for Netlify's sweep. */
+  sendsAtOnce?: number;
+  /** Confirmation e-mails one mailbox gets per UTC day at most, whatever the spelling (mailbox.ts). */
+  mailboxDailyMails?: number;
   log?: (line: string) => void;
   /** What time it is: the real clock, or a simulation's (the Netlify bench runs five minutes in seconds). */
   clock?: () => Date;
@@ -21,7 +26,6 @@ export interface ConfirmationOptions {
 
 /** The retry schedule after a failure that may pass: 5 s, 30 s, 2 min, 10 min, then hourly. */
 const defaultRetryDelaysMs = [5_000, 30_000, 120_000, 600_000, 3_600_000] as const;
-const maxConcurrentSends = 4;
 /** Owed confirmations one sweep takes on; the next sweep takes the rest. */
 const sweepBatch = 100;
 /** A repeat signup of an unconfirmed address is sent the e-mail again at most this often: a day. */
@@ -60,6 +64,8 @@ export function createConfirmations({
   retryDelaysMs = defaultRetryDelaysMs,
   leaseMs = 120_000,
   sweepMs = 30_000,
+  sendsAtOnce = 4,
+  mailboxDailyMails = 3,
   log = (line) => console.error(line),
   clock = () => new Date(),
 }: ConfirmationOptions) {
@@ -78,6 +84,17 @@ export function createConfirmations({
   async function deliver(owed: OwedConfirmation): Promise<Attempt> {
     const attempt = await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
     if (attempt === undefined) return { outcome: "not-ours" };
+    // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
+    // the cap it is not sent, for good: the visitor was answered as for any signup, and the founders see why.
+    if (attempt === 1) {
+      const mails = await store.countMailboxMail(mailboxCounterKey(owed.emailKey), mailDay(clock()));
+      if (mails > mailboxDailyMails) {
+        const reason = `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
+        await store.failConfirmation(owed.emailKey, reason, clock());
+        log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
+        return { outcome: "refused", reason };
+      }
+    }
     try {
       await mailer.send(messageFor(owed));
     } catch (error) {
@@ -105,7 +122,7 @@ export function createConfirmations({
   /** Runs `work` in a free slot; undefined, without running it, once the sender is closed. */
   async function withSlot<T>(work: () => Promise<T>): Promise<T | undefined> {
     if (closed) return undefined;
-    if (active < maxConcurrentSends) active++;
+    if (active < sendsAtOnce) active++;
     // A finished send hands its slot over; close() turns the waiters away.
     else if (!(await new Promise<boolean>((resolve) => waiting.push(resolve)))) return undefined;
     try {

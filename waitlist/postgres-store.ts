@@ -171,6 +171,19 @@ export class PostgresStore implements FullStore {
     );
   }
 
+  async countMailboxMail(counter: string, day: string): Promise<number> {
+    const row = await this.row<{ mails: number }>(
+      `INSERT INTO mailbox_mail (counter, day, mails) VALUES ($1, $2, 1)
+       ON CONFLICT (counter, day) DO UPDATE SET mails = mailbox_mail.mails + 1 RETURNING mails`,
+      [counter, day],
+    );
+    return row!.mails;
+  }
+
+  async forgetMailboxMailBefore(day: string): Promise<void> {
+    await this.pool.query("DELETE FROM mailbox_mail WHERE day < $1", [day]);
+  }
+
   async pendingConfirmations(): Promise<OwedConfirmation[]> {
     return this.rows<OwedConfirmation>(
       `SELECT ${owedColumns} FROM signups

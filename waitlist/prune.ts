@@ -1,4 +1,5 @@
 import { site } from "../src/site";
+import { mailDay } from "./mailbox";
 import type { FullStore, RemovedSignup } from "./store";
 
 /*
@@ -29,7 +30,7 @@ const batchSize = 250;
  * no batch after `deadline` (ms since the epoch).
  */
 export async function pruneUnconfirmed(
-  store: Pick<FullStore, "expiredUnconfirmed" | "removeUnconfirmed">,
+  store: Pick<FullStore, "expiredUnconfirmed" | "removeUnconfirmed" | "forgetMailboxMailBefore">,
   {
     olderThanMs = retentionMs,
     now = new Date(),
@@ -52,6 +53,8 @@ export async function pruneUnconfirmed(
     const found = await store.expiredUnconfirmed(before, limit);
     return { cutoff, addresses: found.map(({ emailKey: _key, ...address }) => address), more: false };
   }
+  // The per-mailbox counts of the days before yesterday (UTC) count against nothing any more.
+  await store.forgetMailboxMailBefore(mailDay(new Date(now.getTime() - 86_400_000)));
   const addresses: Pruned["addresses"] = [];
   for (;;) {
     const room = limit - addresses.length;
@@ -78,7 +81,7 @@ export function parseAge(text: string | undefined): number | undefined {
  * function for shutdown.
  */
 export function pruneHourly(
-  store: Pick<FullStore, "expiredUnconfirmed" | "removeUnconfirmed">,
+  store: Pick<FullStore, "expiredUnconfirmed" | "removeUnconfirmed" | "forgetMailboxMailBefore">,
   log: (line: string) => void = (line) => console.log(line),
 ): () => void {
   const pass = () =>

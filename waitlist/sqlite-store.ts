@@ -81,6 +81,11 @@ export const migrations: readonly string[] = [
   // 8: a repeat signup asks again (a message of its own, from asked_at) but never moves opt_in_since, the first
   // asking, which the retention counts its days from.
   `ALTER TABLE signups ADD COLUMN asked_at TEXT;`,
+  // 9: confirmation e-mails per mailbox per UTC day (mailbox.ts), for the daily cap: a digest of the mailbox,
+  // never its address; the retention drops the days gone by.
+  `CREATE TABLE mailbox_mail (counter TEXT NOT NULL, day TEXT NOT NULL, mails INTEGER NOT NULL,
+                              PRIMARY KEY (counter, day));
+   CREATE INDEX mailbox_mail_day ON mailbox_mail (day);`,
 ];
 
 export const schemaVersion = migrations.length;
@@ -294,6 +299,21 @@ export class SqliteStore implements FullStore {
          WHERE email_key = ?`,
       )
       .run(error.slice(0, 500), at.toISOString(), emailKey);
+  }
+
+  async countMailboxMail(counter: string, day: string): Promise<number> {
+    return (
+      this.db
+        .prepare(
+          `INSERT INTO mailbox_mail (counter, day, mails) VALUES (?, ?, 1)
+           ON CONFLICT (counter, day) DO UPDATE SET mails = mails + 1 RETURNING mails`,
+        )
+        .get(counter, day) as { mails: number }
+    ).mails;
+  }
+
+  async forgetMailboxMailBefore(day: string): Promise<void> {
+    this.db.prepare("DELETE FROM mailbox_mail WHERE day < ?").run(day);
   }
 
   async pendingConfirmations(): Promise<OwedConfirmation[]> {

@@ -475,6 +475,8 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await store.add(signup("left@example.com", later(8)));
       await store.remove("left@example.com", "link", later(9));
       await store.add(signup("owed@example.com", later(40 * day)));
+      // A mailbox's count from a day long gone: only the real pass forgets it.
+      await store.countMailboxMail("ab".repeat(16), "2025-05-01");
       await harness.settle(store);
       const before = await harness.snapshot();
 
@@ -537,6 +539,22 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await expect(store.secret("leave", make)).resolves.toBe(secret);
       const again = await harness.reopen();
       await expect(again.secret("leave", make)).resolves.toBe(secret);
+      await again.close();
+    });
+
+    it("counts the e-mails to each mailbox per day, for every store over the storage, and forgets the days gone by", async () => {
+      const anna = "0f".repeat(16);
+      const bob = "1e".repeat(16);
+      expect(await store.countMailboxMail(anna, "2025-06-01")).toBe(1);
+      expect(await store.countMailboxMail(anna, "2025-06-01")).toBe(2);
+      expect(await store.countMailboxMail(bob, "2025-06-01")).toBe(1);
+      const again = await harness.reopen();
+      expect(await again.countMailboxMail(anna, "2025-06-01")).toBe(3);
+      // A new day, a new count.
+      expect(await again.countMailboxMail(anna, "2025-06-02")).toBe(1);
+      await again.forgetMailboxMailBefore("2025-06-02");
+      expect(await again.countMailboxMail(anna, "2025-06-01")).toBe(1);
+      expect(await again.countMailboxMail(anna, "2025-06-02")).toBe(2);
       await again.close();
     });
   });

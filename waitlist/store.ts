@@ -132,6 +132,12 @@ export interface WaitlistStore {
    */
   add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }>;
   /**
+   * Counts one confirmation e-mail to a mailbox on a UTC day (mailbox.ts: its counter key, and the day as
+   * YYYY-MM-DD) and resolves with that day's count, this one included: one atomic step, so two senders never
+   * both see the same count.
+   */
+  countMailboxMail(counter: string, day: string): Promise<number>;
+  /**
    * Takes the right to send one address's confirmation until `now + leaseMs`,
    * so that two senders never both send it. Resolves with this attempt's
    * number (1 for the first), or undefined when it was sent already, failed
@@ -196,6 +202,8 @@ export interface ConfirmationQueue {
    * again since. Resolves with those removed.
    */
   removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]>;
+  /** Drops the counts of the days before `day` (the retention's pass does, never a dry run). */
+  forgetMailboxMailBefore(day: string): Promise<void>;
 }
 
 export interface WaitlistLedger {

@@ -9,7 +9,10 @@ import type { FullStore } from "./store";
 
 export interface WaitlistOptions<S extends FullStore = FullStore>
   extends
-    Pick<ConfirmationOptions, "retryDelaysMs" | "leaseMs" | "sweepMs" | "log" | "clock">,
+    Pick<
+      ConfirmationOptions,
+      "retryDelaysMs" | "leaseMs" | "sweepMs" | "sendsAtOnce" | "mailboxDailyMails" | "log" | "clock"
+    >,
     Pick<ReceiverOptions, "source" | "rateLimitPerMinute" | "warn"> {
   /** The deployment's store: SQLite for npm start and gatsby develop, Netlify Blobs on Netlify. */
   store: S;
@@ -77,6 +80,8 @@ export async function createWaitlist<S extends FullStore>({
   retryDelaysMs,
   leaseMs,
   sweepMs,
+  sendsAtOnce,
+  mailboxDailyMails,
   log,
   clock,
   leaveSecret,
@@ -93,6 +98,8 @@ export async function createWaitlist<S extends FullStore>({
     retryDelaysMs,
     leaseMs,
     sweepMs,
+    sendsAtOnce,
+    mailboxDailyMails,
     log,
     clock,
   });

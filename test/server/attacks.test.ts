@@ -5,6 +5,7 @@ import { createReceiver } from "../../waitlist/receiver";
 import { SqliteStore } from "../../waitlist/sqlite-store";
 import { form, formType, removeDir, request, signupBody, startServer, type TestServer } from "../support/harness";
 import { startSmtpServer } from "../support/smtp";
+import { until } from "../support/until";
 
 /*
  * One test per defect an attack on `npm run serve` found (issue 15), over
@@ -520,6 +521,54 @@ describe.each(deployments)("15. one address, one mailbox, one record (%s)", (ada
         { rcpt: ["anna@xn--strae-oqa.de"], to: [["", "anna@xn--strae-oqa.de"]] },
         { rcpt: ["victim@example.com"], to: [["", "victim@example.com"]] },
       ]);
+    } finally {
+      await smtp.close();
+    }
+  });
+});
+
+describe.each(deployments)("16. mail that cannot be aimed at one mailbox (%s)", (adapter) => {
+  // Six spellings of one Gmail inbox: case, dots, +tags and googlemail.com.
+  const variants = [
+    "anna.victim@gmail.com",
+    "annavictim@gmail.com",
+    "Anna.Victim+1@gmail.com",
+    "a.n.n.a.victim+tiktok@googlemail.com",
+    "annavictim+2@googlemail.com",
+    "ANNA.VICTIM+3@gmail.com",
+  ];
+
+  it("stores every spelling, answers each like any signup, and mails the mailbox three times a day at most", async () => {
+    const smtp = await startSmtpServer();
+    try {
+      server = await startServer(adapter, { smtpUrl: smtp.url });
+      const replies = [];
+      for (const email of variants) replies.push(await post(server, signupBody(email)));
+      expect(new Set(replies.map((reply) => `${reply.status} ${reply.body}`))).toEqual(
+        new Set(["200 Welcome to the waitlist! Check your email for a confirmation message.\n"]),
+      );
+      expect(await server.rows()).toHaveLength(6);
+      const capped = async () =>
+        (await server.signups()).filter((row) => /went to this mailbox today/.test(row.confirmationError ?? ""));
+      await until(async () => (await capped()).length === 3, 10_000);
+      await smtp.waitFor(3);
+      expect(smtp.deliveries).toHaveLength(3);
+      // The founders see why, and the others' mail went.
+      expect((await server.signups()).filter((row) => row.confirmationSentAt !== null)).toHaveLength(3);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("counts another mailbox on its own", async () => {
+    const smtp = await startSmtpServer();
+    try {
+      server = await startServer(adapter, { smtpUrl: smtp.url });
+      for (const email of [...variants.slice(0, 3), "bob@gmail.com", "anna.victim@example.com"]) {
+        expect((await post(server, signupBody(email))).status).toBe(200);
+      }
+      await smtp.waitFor(5);
+      expect(smtp.deliveries).toHaveLength(5);
     } finally {
       await smtp.close();
     }

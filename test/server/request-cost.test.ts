@@ -37,6 +37,7 @@ const keyed: readonly (keyof WaitlistStore)[] = [
   "confirm",
   "askToConfirm",
   "claimConfirmation",
+  "countMailboxMail",
   "markConfirmationSent",
   "releaseConfirmation",
   "failConfirmation",
@@ -139,7 +140,7 @@ describe("on Netlify (Blobs)", () => {
       expect(cost.counts.list ?? 0).toBe(0);
     }
     // What each costs, as docs/netlify.md states it.
-    expect(full.newSignup.counts).toEqual({ set: 5, get: 2 });
+    expect(full.newSignup.counts).toEqual({ set: 6, get: 3 });
     // A repeat: the same writes before the reply; after it, a read to see whether to send the e-mail again.
     expect(full.repeat.counts).toEqual({ set: 3, get: 1 });
     expect(full.confirmPage.counts).toEqual({ get: 1 });
@@ -198,6 +199,7 @@ describe("on npm start (SQLite)", () => {
         "askToConfirm",
         "claimConfirmation",
         "confirm",
+        "countMailboxMail",
         "lookup",
         "markConfirmationSent",
         "remove",
