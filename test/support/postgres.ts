@@ -30,7 +30,8 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/** `settings`: more server settings (`name=value`), such as a preloaded extension a benchmark counts with. */
+export async function startPostgres({ settings = [] }: { settings?: string[] } = {}): Promise<TestPostgres> {
   const bin = binDir();
   const dir = mkdtempSync(path.join(os.tmpdir(), "postgres-"));
   const asRoot = process.getuid?.() === 0;
@@ -70,6 +71,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       "full_page_writes=off",
       "-c",
       "max_connections=200",
+      ...settings.flatMap((setting) => ["-c", setting]),
     ]),
     { stdio: ["ignore", "ignore", "pipe"] },
   );
