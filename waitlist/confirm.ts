@@ -1,15 +1,12 @@
 import type { RateLimiterMemory } from "rate-limiter-flexible";
 import { siteSettings } from "../config/env";
-import { linkPageHeaders } from "../http/headers";
 import { site } from "../src/site";
 import {
-  acceptsHtml,
-  formReply,
+  linkPageHandler,
   isFromThisSite,
   openLinkRequest,
   readForm,
   refuse,
-  type FormReply,
   type FormRequest,
   type Outcome,
 } from "./form-request";
@@ -140,20 +137,11 @@ export function createConfirm({
     return page(confirmed(result.confirmedAt, result.first));
   }
 
-  async function handle(request: FormRequest): Promise<FormReply> {
-    let decided: { outcome: Outcome; html: boolean };
-    try {
-      decided = await decide(request);
-    } catch (error) {
-      warn(`waitlist: could not confirm a signup: ${(error as Error).message}`);
-      decided = {
-        outcome: refuse(500, "Your spot could not be confirmed just now. Please try again in a minute."),
-        html: request.method !== "POST" || acceptsHtml(request),
-      };
-    }
-    const { outcome, html } = decided;
-    return formReply(request, { ...outcome, headers: { ...outcome.headers, ...linkPageHeaders } }, { html });
-  }
+  const handle = linkPageHandler(decide, {
+    whatFailed: "confirm a signup",
+    failure: () => "Your spot could not be confirmed just now. Please try again in a minute.",
+    warn,
+  });
 
   return { handle };
 }

@@ -6,7 +6,7 @@ import getRawBody from "raw-body";
 import { RateLimiterRes, type RateLimiterMemory } from "rate-limiter-flexible";
 import { clientKey } from "./client-address";
 import { siteSettings } from "../config/env";
-import { replyHeaders } from "../http/headers";
+import { linkPageHeaders, replyHeaders } from "../http/headers";
 import { renderResultPage, resultPagePolicy, type PageAction, type PageLink } from "./pages";
 
 /*
@@ -268,5 +268,34 @@ export function formReply(
     body: html ? renderResultPage(outcome) : `${outcome.line ?? outcome.message}\n`,
     ...(outcome.status >= 400 ? { reason: outcome.message } : {}),
     ...(outcome.after ? { afterReply: outcome.after } : {}),
+  };
+}
+
+/** What a link page's endpoint made of a request: the outcome, and whether it is answered as a page. */
+export interface LinkPageDecision {
+  outcome: Outcome;
+  html: boolean;
+}
+
+/**
+ * The handler of a page a link from an e-mail opens (confirm, leave): what
+ * `decide` makes of the request, sent with the link pages' headers. An error
+ * in it (the store out of reach) is logged and answered 500 with
+ * `failure()`, as a page unless a script posted.
+ */
+export function linkPageHandler(
+  decide: (request: FormRequest) => Promise<LinkPageDecision>,
+  { whatFailed, failure, warn }: { whatFailed: string; failure: () => string; warn: (line: string) => void },
+): (request: FormRequest) => Promise<FormReply> {
+  return async (request) => {
+    let decided: LinkPageDecision;
+    try {
+      decided = await decide(request);
+    } catch (error) {
+      warn(`waitlist: could not ${whatFailed}: ${(error as Error).message}`);
+      decided = { outcome: refuse(500, failure()), html: request.method !== "POST" || acceptsHtml(request) };
+    }
+    const { outcome, html } = decided;
+    return formReply(request, { ...outcome, headers: { ...outcome.headers, ...linkPageHeaders } }, { html });
   };
 }

@@ -1,14 +1,12 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { siteSettings } from "../config/env";
-import { linkPageHeaders } from "../http/headers";
 import {
   acceptsHtml,
-  formReply,
+  linkPageHandler,
   isCrossSite,
   openLinkRequest,
   readForm,
   refuse,
-  type FormReply,
   type FormRequest,
   type Outcome,
 } from "./form-request";
@@ -95,23 +93,12 @@ export function createLeave({ secret, remove, limiter, warn = () => {} }: LeaveO
     return { outcome: done, html };
   }
 
-  async function handle(request: FormRequest): Promise<FormReply> {
-    let decided: { outcome: Outcome; html: boolean };
-    try {
-      decided = await decide(request);
-    } catch (error) {
-      warn(`waitlist: could not remove an address: ${(error as Error).message}`);
-      decided = {
-        outcome: refuse(
-          500,
-          `Your address could not be removed just now. Please try again in a minute, or write to ${siteSettings().contactEmail}.`,
-        ),
-        html: request.method !== "POST" || acceptsHtml(request),
-      };
-    }
-    const { outcome, html } = decided;
-    return formReply(request, { ...outcome, headers: { ...outcome.headers, ...linkPageHeaders } }, { html });
-  }
+  const handle = linkPageHandler(decide, {
+    whatFailed: "remove an address",
+    failure: () =>
+      `Your address could not be removed just now. Please try again in a minute, or write to ${siteSettings().contactEmail}.`,
+    warn,
+  });
 
   return { handle };
 }
