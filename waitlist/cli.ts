@@ -41,8 +41,10 @@ Commands:
   copy-to-database                  copy the signups the site's Netlify Blobs store holds (before it had
                                     Netlify Database) into the database DATABASE_URL names; needs --netlify
 
-The store is data/waitlist.db, or the file WAITLIST_DB names. With --netlify,
-it is the Netlify deployment's (Netlify Blobs), reached through Netlify's API
+The store is data/waitlist.db, or the file WAITLIST_DB names, or the Postgres
+database DATABASE_URL names (a Netlify site's Netlify Database: its connection
+string). With --netlify, it is a Netlify site's Netlify Blobs store (a site
+without Netlify Database), reached through Netlify's API
 with NETLIFY_API_TOKEN and NETLIFY_SITE_ID: 500 calls a minute per token, and
 a whole-list command reads about one blob per thousand signups. Mail goes
 through SMTP_URL, or to data/outbox/ as .eml files when it is not set. Days
