@@ -38,26 +38,13 @@ async function storeWith(count: number) {
 const leaveSecret = "a-secret-of-at-least-32-characters";
 
 describe("confirmations under a burst", () => {
-  it("keeps at most four messages in flight and sends every one", async () => {
-    const { store, owed } = await storeWith(10);
-    const { mailer, held, most } = heldMailer();
-    const confirmations = createConfirmations({ store, mailer, leaveSecret, log: () => {} });
-    owed.forEach(confirmations.sendSoon);
-    for (let sent = 0; sent < 10; sent++) {
-      while (held.length === 0) await tick();
-      held.shift()!();
-      await tick();
-    }
-    await confirmations.idle();
-    expect(most()).toBe(4);
-    expect(await store.pendingConfirmations()).toEqual([]);
-    await store.close();
-  });
-
-  it("keeps as many in flight as it is told to, for a sweep that does nothing else", async () => {
+  it.each([
+    ["four", undefined, 4],
+    ["as many as it is told to, for a sweep that does nothing else,", 16, 16],
+  ])("keeps at most %s messages in flight and sends every one", async (_name, sendsAtOnce, most) => {
     const { store, owed } = await storeWith(40);
-    const { mailer, held, most } = heldMailer();
-    const confirmations = createConfirmations({ store, mailer, leaveSecret, sendsAtOnce: 16, log: () => {} });
+    const { mailer, held, most: inFlight } = heldMailer();
+    const confirmations = createConfirmations({ store, mailer, leaveSecret, sendsAtOnce, log: () => {} });
     owed.forEach(confirmations.sendSoon);
     for (let sent = 0; sent < 40; sent++) {
       while (held.length === 0) await tick();
@@ -65,7 +52,7 @@ describe("confirmations under a burst", () => {
       await tick();
     }
     await confirmations.idle();
-    expect(most()).toBe(16);
+    expect(inFlight()).toBe(most);
     expect(await store.pendingConfirmations()).toEqual([]);
     await store.close();
   });

@@ -19,13 +19,7 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
-async function freshDatabase(): Promise<string> {
-  const url = await postgres.createDatabase();
-  const pool = new Pool({ connectionString: url });
-  await migrate(pool);
-  await pool.end();
-  return url;
-}
+const freshDatabase = () => postgres.createMigratedDatabase();
 
 describeStoreContract("Postgres", () => {
   let url: string | undefined;

@@ -3,8 +3,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { Pool } from "pg";
-import { migrate } from "../../waitlist/postgres-migrations";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { until } from "../support/until";
@@ -99,17 +97,7 @@ it("bundles every function in netlify/functions as an ES module for Node 24", ()
 });
 
 describe.each([
-  [
-    "Netlify Database",
-    async () => {
-      const url = await postgres.createDatabase();
-      const pool = new Pool({ connectionString: url });
-      await migrate(pool);
-      await pool.end();
-      return { NETLIFY_DB_URL: url };
-    },
-    "ada@example.com",
-  ],
+  ["Netlify Database", async () => ({ NETLIFY_DB_URL: await postgres.createMigratedDatabase() }), "ada@example.com"],
   ["Netlify Blobs", async () => ({ NETLIFY_BLOBS_CONTEXT: blobs.context() }), "grace@example.com"],
 ] as const)("on %s", (_name, environment, email) => {
   beforeAll(async () => {

@@ -11,7 +11,6 @@ import { readEnv } from "../../config/env";
 import { getDeployStore } from "@netlify/blobs";
 import { Pool } from "pg";
 import { BlobsStore, blobsStoreName } from "../../waitlist/blobs-store";
-import { migrate } from "../../waitlist/postgres-migrations";
 import { PostgresStore } from "../../waitlist/postgres-store";
 import type { FullStore } from "../../waitlist/store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
@@ -61,15 +60,6 @@ beforeAll(async () => {
 });
 afterAll(() => postgres?.stop());
 
-/** A fresh database with the schema applied, as Netlify's deploy leaves it; resolves with its URL. */
-async function migratedDatabase(): Promise<string> {
-  const url = await postgres.createDatabase();
-  const pool = new Pool({ connectionString: url });
-  await migrate(pool);
-  await pool.end();
-  return url;
-}
-
 /** Where the functions keep the list, as the environment tells them: set up for each test, and read by the test. */
 interface Backend {
   name: string;
@@ -85,7 +75,7 @@ const backends: Backend[] = [
   {
     name: "Netlify Database",
     async setUp() {
-      process.env.NETLIFY_DB_URL = await migratedDatabase();
+      process.env.NETLIFY_DB_URL = await postgres.createMigratedDatabase();
     },
     store() {
       const pool = new Pool({ connectionString: process.env.NETLIFY_DB_URL });
@@ -202,7 +192,7 @@ describe("a deploy preview on Netlify Database", () =>
       async (deployContext) => {
         const production = process.env.NETLIFY_DB_URL!;
         // Netlify gives each preview a branch of the database: NETLIFY_DB_URL names it in the preview's functions.
-        process.env.NETLIFY_DB_URL = await migratedDatabase();
+        process.env.NETLIFY_DB_URL = await postgres.createMigratedDatabase();
         const { context, settle } = netlifyContext();
         const preview = {
           ...context,

@@ -2,7 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "pg";
+import { Client, Pool } from "pg";
+import { migrate } from "../../waitlist/postgres-migrations";
 import { freePort } from "./free-port";
 
 /*
@@ -27,6 +28,8 @@ export interface TestPostgres {
   port: number;
   /** A new, empty database; resolves with its URL. */
   createDatabase(): Promise<string>;
+  /** A new database with the waitlist's schema, as Netlify's deploy or a server's start leaves it; resolves with its URL. */
+  createMigratedDatabase(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -101,7 +104,7 @@ export async function startPostgres({ settings = [] }: { settings?: string[] } =
   }
 
   let databases = 0;
-  return {
+  const postgres: TestPostgres = {
     port,
     async createDatabase() {
       const name = `test_${++databases}`;
@@ -114,6 +117,16 @@ export async function startPostgres({ settings = [] }: { settings?: string[] } =
       }
       return url(name);
     },
+    async createMigratedDatabase() {
+      const database = await postgres.createDatabase();
+      const pool = new Pool({ connectionString: database });
+      try {
+        await migrate(pool);
+      } finally {
+        await pool.end();
+      }
+      return database;
+    },
     async stop() {
       process.removeListener("exit", kill);
       if (server.exitCode === null) {
@@ -123,4 +136,5 @@ export async function startPostgres({ settings = [] }: { settings?: string[] } =
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return postgres;
 }
