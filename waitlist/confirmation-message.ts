@@ -45,36 +45,52 @@ export function confirmationMessage(
   const { confirmLabel, unconfirmedRetentionDays } = site.waitlist;
   const host = url.replace(/^https?:\/\//, "");
   const subject = `Confirm your spot on the ${site.name} waitlist`;
+  // Every sentence once; the text and the HTML part differ only in how they show them.
+  const said = {
+    thanks: `Thanks for joining the ${site.name} waitlist with`,
+    ifNot: `If you don't confirm, we won't e-mail you again, and we delete the address after ${unconfirmedRetentionDays} days.`,
+    next: "What happens next",
+    nextItems: [
+      `We plan to launch in ${site.claims.launch}, and we will e-mail you as soon as early access opens.`,
+      "Early access is free.",
+      site.waitlist.consent.statement,
+    ],
+    questions: "Questions? Reply to this e-mail or write to",
+    changedMind: "Changed your mind?",
+    howWeHandle: "How we handle your address:",
+    because: `You get this e-mail because this address was entered on the waitlist at`,
+    notYou: "If that was not you, ignore it, or",
+  };
   const text = `Hi there,
 
-thanks for joining the ${site.name} waitlist with ${to}.
+${said.thanks} ${to}.
 
 One step left: confirm your spot, so we know it was you who signed up.
 
 ${confirmLabel}:
 ${confirm}
 
-If you don't confirm, we won't e-mail you again, and we delete the address after ${unconfirmedRetentionDays} days.
+${said.ifNot}
 
-What happens next
-- We plan to launch in ${site.claims.launch}, and we will e-mail you as soon as early access opens.
-- Early access is free.
-- ${site.waitlist.consent.statement}
+${said.next}
+${said.nextItems.map((item) => `- ${item}`).join("\n")}
 
-Questions? Reply to this e-mail or write to ${contact}.
+${said.questions} ${contact}.
 
-Changed your mind? Leave the waitlist:
+${said.changedMind} Leave the waitlist:
 ${leave}
 
 ${site.name} - ${site.tagline}
 ${url}/
 
-How we handle your address: ${privacy}
-You get this e-mail because this address was entered on the waitlist at ${host}. If that was not you, ignore it, or leave with the link above.
+${said.howWeHandle} ${privacy}
+${said.because} ${host}. ${said.notYou} leave with the link above.
 `;
 
   const p = "margin:0 0 16px;";
   const { colors } = site;
+  const link = (href: string, label: string) =>
+    `<a href="${escapeHtml(href)}" style="color:${colors.brand};">${escapeHtml(label)}</a>`;
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -88,19 +104,17 @@ You get this e-mail because this address was entered on the waitlist at ${host}.
 <p style="${p}font-size:20px;font-weight:800;color:${colors.brand};">${escapeHtml(site.name)} <span style="font-weight:600;color:${colors.inkSoft};">· ${escapeHtml(site.tagline)}</span></p>
 <div style="padding:24px;border-radius:16px;background:${colors.paper};">
 <h1 style="margin:0 0 12px;font-size:24px;line-height:1.25;">One step left: confirm your spot</h1>
-<p style="${p}">Thanks for joining the ${escapeHtml(site.name)} waitlist with <strong>${escapeHtml(to)}</strong>. Press the button so we know it was you who signed up.</p>
+<p style="${p}">${escapeHtml(said.thanks)} <strong>${escapeHtml(to)}</strong>. Press the button so we know it was you who signed up.</p>
 <p style="margin:0 0 16px;"><a href="${escapeHtml(confirm)}" style="display:inline-block;padding:12px 24px;border-radius:999px;background:${colors.brand};color:${colors.brandInk};font-weight:700;text-decoration:none;">${escapeHtml(confirmLabel)}</a></p>
-<p style="${p}font-size:14px;color:${colors.inkSoft};">If you don't confirm, we won't e-mail you again, and we delete the address after ${unconfirmedRetentionDays} days.</p>
-<h2 style="margin:0 0 8px;font-size:17px;">What happens next</h2>
+<p style="${p}font-size:14px;color:${colors.inkSoft};">${escapeHtml(said.ifNot)}</p>
+<h2 style="margin:0 0 8px;font-size:17px;">${escapeHtml(said.next)}</h2>
 <ul style="margin:0 0 16px;padding-left:20px;">
-<li>We plan to launch in ${escapeHtml(site.claims.launch)}, and we will e-mail you as soon as early access opens.</li>
-<li>Early access is free.</li>
-<li>${escapeHtml(site.waitlist.consent.statement)}</li>
+${said.nextItems.map((item) => `<li>${escapeHtml(item)}</li>`).join("\n")}
 </ul>
-<p style="${p}">Questions? Reply to this e-mail or write to <a href="mailto:${escapeHtml(contact)}" style="color:${colors.brand};">${escapeHtml(contact)}</a>.</p>
-<p style="margin:0;">Changed your mind? <a href="${escapeHtml(leave)}" style="color:${colors.brand};">Leave the waitlist</a></p>
+<p style="${p}">${escapeHtml(said.questions)} <a href="mailto:${escapeHtml(contact)}" style="color:${colors.brand};">${escapeHtml(contact)}</a>.</p>
+<p style="margin:0;">${escapeHtml(said.changedMind)} ${link(leave, "Leave the waitlist")}</p>
 </div>
-<p style="margin:16px 0 0;font-size:13px;color:${colors.inkSoft};">How we handle your address: <a href="${escapeHtml(privacy)}" style="color:${colors.brand};">${escapeHtml(site.legalPages.privacyPolicy.title)}</a>.<br>You get this e-mail because this address was entered on the waitlist at <a href="${escapeHtml(url)}/" style="color:${colors.brand};">${escapeHtml(host)}</a>. If that was not you, ignore it, or <a href="${escapeHtml(leave)}" style="color:${colors.brand};">leave the waitlist</a>.</p>
+<p style="margin:16px 0 0;font-size:13px;color:${colors.inkSoft};">${escapeHtml(said.howWeHandle)} ${link(privacy, site.legalPages.privacyPolicy.title)}.<br>${escapeHtml(said.because)} ${link(`${url}/`, host)}. ${escapeHtml(said.notYou)} ${link(leave, "leave the waitlist")}.</p>
 </div>
 </body>
 </html>
