@@ -39,6 +39,9 @@ import type {
  *   departures/<iso>-<how>-<r>  that someone left, when and how; never who. (Before
  *                         the how was in the key: departures/<iso>-<r>.)
  *   settings/<name>       secrets the store keeps.
+ *   mailbox/<day>/<c>[.<n>]  the confirmation e-mails to one mailbox on a UTC day, for
+ *                         the cap (<c> a digest of the mailbox, never an address):
+ *                         one blob per e-mail, and the last number taken.
  *
  * Every change to signups/<h> is a compare-and-swap (onlyIfMatch with the
  * ETag of the read it is based on; onlyIfNew for the first signup): Netlify
@@ -457,15 +460,24 @@ export class BlobsStore implements FullStore {
   }
 
   /**
-   * A blob per mailbox and day. Read, then written: two senders at the same
-   * moment may both count one (last write wins on Blobs); the cap then lets
-   * one more through. Netlify Database counts in one statement.
+   * Each e-mail takes a numbered blob, mailbox/<day>/<counter>.<n>, written
+   * only if new: of senders counting at the same moment (a burst of
+   * signups, each in a function instance of its own), one takes n and the
+   * others go on to n + 1, so none sees a count another saw. A read, then
+   * a write, would give them all the same count, and the cap none. The
+   * blob mailbox/<day>/<counter> holds the last number taken, where a count
+   * starts: every number up to it is taken, and a stale one costs a write
+   * that changes nothing, never a count.
    */
   async countMailboxMail(counter: string, day: string): Promise<number> {
-    const key = `mailbox/${day}/${counter}`;
-    const mails = Number((await this.blobs.get(key, { type: "text", consistency: "strong" })) ?? 0) + 1;
-    await this.blobs.set(key, String(mails));
-    return mails;
+    const last = `mailbox/${day}/${counter}`;
+    const from = Number((await this.blobs.get(last, { type: "text", consistency: "strong" })) ?? 0);
+    for (let n = from + 1; ; n++) {
+      const { modified } = await this.blobs.set(`${last}.${n}`, "", { onlyIfNew: true });
+      if (!modified) continue;
+      await this.blobs.set(last, String(n));
+      return n;
+    }
   }
 
   async forgetMailboxMailBefore(day: string): Promise<void> {

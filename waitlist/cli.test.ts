@@ -392,3 +392,23 @@ describe("npm run waitlist", () => {
     expect(usage).not.toContain("daily");
   });
 });
+
+describe("resend-pending and the cap on e-mails per mailbox", () => {
+  it.each([
+    ["1", 1],
+    ["4", 4],
+  ])(
+    "sends one mailbox as many as WAITLIST_MAILBOX_DAILY_MAILS=%s allows, as the running site does",
+    async (cap, sent) => {
+      const store = new SqliteStore(env.WAITLIST_DB!);
+      for (const email of ["ada+1@gmail.com", "a.da@gmail.com", "ADA@googlemail.com", "ad.a+x@gmail.com"]) {
+        await store.add({ email, emailKey: email.toLowerCase(), source: "start" });
+      }
+      await store.close();
+      const outbox = { OUTBOX_DIR: path.join(dir, "outbox"), WAITLIST_MAILBOX_DAILY_MAILS: cap };
+      await expect(run(["resend-pending"], { ...env, ...outbox })).resolves.toMatch(
+        new RegExp(`^Sent ${sent} confirmations? \\(via .*\\); 0 still pending\\.`),
+      );
+    },
+  );
+});

@@ -345,7 +345,7 @@ async function askToConfirm(store: FullStore): Promise<string> {
 
 /** One attempt at every owed confirmation, through this machine's SMTP_URL (or outbox), signed as the site signs them. */
 async function resendPending({ store, netlify }: OpenedStore, env: Env): Promise<string> {
-  const configured = serverConfig(env).leaveSecret;
+  const { leaveSecret: configured, mailboxDailyMails } = serverConfig(env);
   const problem = await netlify?.store.signerProblem(configured);
   if (problem) throw new NetlifySetupError(problem);
   const mailer = createMailer(mailConfig(env));
@@ -354,6 +354,8 @@ async function resendPending({ store, netlify }: OpenedStore, env: Env): Promise
       store,
       mailer,
       leaveSecret: await signingSecret(store, configured),
+      // The site's cap, not the default: the founder's shell and the site read the same setting.
+      mailboxDailyMails,
       log: () => {},
     }).resendPending();
     // On Netlify the ledger the founders' commands read is the sweep's to keep: bring it up to date now.

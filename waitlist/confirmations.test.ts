@@ -73,3 +73,41 @@ describe("confirmations under a burst", () => {
     await store.close();
   });
 });
+
+describe("the cap on e-mails per mailbox", () => {
+  it("counts a message once however often it is retried, and never tries one past the cap again", async () => {
+    const store = new SqliteStore(":memory:");
+    const sent: string[] = [];
+    let failures = 2;
+    const mailer: Mailer = {
+      destination: "test",
+      send: async (message) => {
+        // The first two attempts fail for now, as a mail server's 4xx does: a retry is the same message.
+        if (failures-- > 0) throw new Error("451 try again later");
+        sent.push(String(message.to));
+      },
+      close: () => {},
+    };
+    const confirmations = createConfirmations({
+      store,
+      mailer,
+      leaveSecret,
+      mailboxDailyMails: 2,
+      retryDelaysMs: [0],
+      log: () => {},
+    });
+    for (const email of ["Ada+1@gmail.com", "a.da@gmail.com", "ADA@googlemail.com"]) {
+      await store.add({ email, emailKey: email.toLowerCase(), source: "start" });
+    }
+    // The first sweep: two failed for now, the third past the cap of two. Then the two retries, counted no more.
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 0, retrying: 2, refused: 1 });
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 2, retrying: 0, refused: 0 });
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 0, retrying: 0, refused: 0 });
+    expect(sent.sort()).toEqual(["Ada+1@gmail.com", "a.da@gmail.com"]);
+    const capped = (await store.all()).filter((row) => row.confirmationFailedAt !== null);
+    expect(capped.map((row) => row.email)).toEqual(["ADA@googlemail.com"]);
+    expect(capped[0]!.confirmationError).toMatch(/went to this mailbox today/);
+    await confirmations.close();
+    await store.close();
+  });
+});

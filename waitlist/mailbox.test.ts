@@ -19,6 +19,10 @@ describe("mailboxOf", () => {
     ["anna.maria@example.com", "anna.maria@example.com"],
     ["anna@straße.de", "anna@xn--strae-oqa.de"],
     ["ÄNNA+x@example.com", "änna@example.com"],
+    ["ΑΝΝΑ+1@example.gr", "αννα@example.gr"],
+    // Only Gmail's own domains drop dots: not a subdomain, nor a domain that merely ends like one.
+    ["a.nna@mail.gmail.com", "a.nna@mail.gmail.com"],
+    ["a.nna@notgmail.com", "a.nna@notgmail.com"],
   ])("files %s under %s", (address, mailbox) => {
     expect(mailboxOf(key(address))).toBe(mailbox);
   });

@@ -557,5 +557,18 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(await again.countMailboxMail(anna, "2025-06-02")).toBe(2);
       await again.close();
     });
+
+    it("gives each of the e-mails two instances count at once for one mailbox a number of its own", async () => {
+      // Two stores over one storage, as two processes or two function instances have: a count lost would let one
+      // more e-mail past the cap, or two past it at once.
+      const anna = "2d".repeat(16);
+      const other = await harness.reopen();
+      const counts = await Promise.all(
+        Array.from({ length: 8 }, (_, n) => (n % 2 ? other : store).countMailboxMail(anna, "2025-06-01")),
+      );
+      expect(counts.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(await store.countMailboxMail(anna, "2025-06-01")).toBe(9);
+      await other.close();
+    });
   });
 }
