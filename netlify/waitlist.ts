@@ -61,8 +61,8 @@ const previewContexts = new Set(["deploy-preview", "branch-deploy"]);
  *   Netlify each deploy preview gets a branch of the database of its own,
  *   and NETLIFY_DB_URL names it, so a preview never writes into production's
  *   list. Netlify applies netlify/database/migrations/ on deploy (and
- *   `netlify database migrations apply` locally), so the functions never change the
- *   schema.
+ *   `netlify database migrations apply` locally), so the functions never
+ *   change the schema.
  * - Without: the Blobs store, as this site kept its list before; a deploy
  *   preview or branch deploy keeps its signups in a store of its own deploy.
  *   `npm run waitlist -- copy-to-database` moves such a list across.
