@@ -119,7 +119,7 @@ export function netlifyWaitlist(name: string, deployContext = "production"): Pro
           leaveSecret: config.leaveSecret,
           leaseMs: config.confirmationLeaseMs,
           // Lambda gives an instance one request at a time, so this counts for the sweep: a backlog of 5,000 at
-          // 100 ms a message clears in three sweeps (npm run bench:netlify), where four at once took eight.
+          // 100 ms a message clears in three sweeps (npm run bench:netlify), where sixteen at once took four.
           sendsAtOnce: netlifySendsAtOnce,
           warn: log(name),
           log: log(name),
