@@ -1,5 +1,5 @@
 import { Client, Pool } from "pg";
-import { startPostgres, type TestPostgres } from "../test/support/postgres";
+import { suitePostgres } from "../test/support/postgres";
 import { until } from "../test/support/until";
 import { migrate, readMigrations } from "./postgres-migrations";
 import { openPostgresStore, PostgresStore } from "./postgres-store";
@@ -11,13 +11,7 @@ import { describeStoreContract } from "./store.contract";
  * database for each test.
  */
 
-let postgres: TestPostgres;
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 30_000);
-afterAll(async () => {
-  await postgres?.stop();
-});
+const postgres = suitePostgres();
 
 const freshDatabase = () => postgres.createMigratedDatabase();
 

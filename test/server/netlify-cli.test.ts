@@ -4,7 +4,7 @@ import { run } from "../../waitlist/cli";
 import { NetlifySetupError } from "../../waitlist/netlify-access";
 import type { WaitlistStats } from "../../waitlist/stats";
 import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blobs";
-import { startPostgres, type TestPostgres } from "../support/postgres";
+import { suitePostgres } from "../support/postgres";
 import { startNetlifyApi, type NetlifyApiStandIn, type StandInSubmission } from "../support/netlify-api";
 import { leaveLinks, startSmtpServer } from "../support/smtp";
 
@@ -292,11 +292,7 @@ describe("npm run waitlist -- import-forms --netlify", () => {
 });
 
 describe("npm run waitlist -- copy-to-database --netlify", () => {
-  let postgres: TestPostgres;
-  beforeAll(async () => {
-    postgres = await startPostgres();
-  });
-  afterAll(() => postgres?.stop());
+  const postgres = suitePostgres();
 
   it("copies every signup of the Blobs store into Netlify Database as it is, and again only what is missing", async () => {
     await seed();

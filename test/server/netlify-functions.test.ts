@@ -14,7 +14,7 @@ import { BlobsStore, blobsStoreName } from "../../waitlist/blobs-store";
 import { PostgresStore } from "../../waitlist/postgres-store";
 import type { FullStore } from "../../waitlist/store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
-import { startPostgres, type TestPostgres } from "../support/postgres";
+import { suitePostgres } from "../support/postgres";
 import { until } from "../support/until";
 import { form, signupBody } from "../support/harness";
 import { routes } from "../support/netlify-edge";
@@ -54,11 +54,7 @@ afterEach(async () => {
   await smtp.close();
 });
 
-let postgres: TestPostgres;
-beforeAll(async () => {
-  postgres = await startPostgres();
-});
-afterAll(() => postgres?.stop());
+const postgres = suitePostgres();
 
 /** Where the functions keep the list, as the environment tells them: set up for each test, and read by the test. */
 interface Backend {

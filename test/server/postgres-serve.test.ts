@@ -4,21 +4,15 @@ import path from "node:path";
 import { Pool } from "pg";
 import { run } from "../../waitlist/cli";
 import { PostgresStore } from "../../waitlist/postgres-store";
-import { startPostgres, type TestPostgres } from "../support/postgres";
+import { suitePostgres } from "../support/postgres";
 import { until } from "../support/until";
 import { formType, removeDir, request, signupBody, writePublicDir } from "../support/harness";
 import { runServe, spawnServe } from "../support/process";
 
 jest.setTimeout(60_000);
 
-let postgres: TestPostgres;
+const postgres = suitePostgres();
 let dir: string;
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 30_000);
-afterAll(async () => {
-  await postgres?.stop();
-});
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), "postgres-serve-"));
   writePublicDir(path.join(dir, "public"));

@@ -138,3 +138,28 @@ export async function startPostgres({ settings = [] }: { settings?: string[] } =
   };
   return postgres;
 }
+
+/**
+ * One Postgres for the suite it is called in, at its top level: started
+ * before its first test, stopped after its last. The methods reach it once
+ * it runs.
+ */
+export function suitePostgres(): TestPostgres {
+  let started: TestPostgres | undefined;
+  beforeAll(async () => {
+    started = await startPostgres();
+  }, 30_000);
+  afterAll(() => started?.stop());
+  const running = () => {
+    if (!started) throw new Error("Postgres has not started: call suitePostgres() at the top level of a suite.");
+    return started;
+  };
+  return {
+    get port() {
+      return running().port;
+    },
+    createDatabase: () => running().createDatabase(),
+    createMigratedDatabase: () => running().createMigratedDatabase(),
+    stop: () => running().stop(),
+  };
+}
