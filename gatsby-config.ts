@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { GatsbyConfig } from "gatsby";
 import rehypeSlug from "rehype-slug";
-import { site } from "./src/site";
+import { site } from "./config/site";
 import { ConfigError, readEnv, siteSettings } from "./config/env";
 import { netlifyAdapterWithSiteHeaders } from "./after-build/netlify-adapter";
 

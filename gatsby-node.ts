@@ -4,7 +4,7 @@ import path from "node:path";
 import type { GatsbyNode } from "gatsby";
 import { runAfterBuild } from "./after-build/steps";
 import { placeholderController, placeholderVerificationToken, readEnv } from "./config/env";
-import { duplicateSlugProblems, frontmatterProblems, historyProblems, sectionProblems } from "./src/lib/legal-rules";
+import { duplicateSlugProblems, frontmatterProblems, historyProblems, sectionProblems } from "./config/legal-rules";
 
 const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");
 

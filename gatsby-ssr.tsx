@@ -3,7 +3,7 @@ import React, { type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { Helmet } from "react-helmet";
 import type { GatsbySSR } from "gatsby";
-import { site } from "./src/site";
+import { site } from "./config/site";
 import { earlySubmitScript } from "./src/lib/early-submit";
 import { hydrationResources } from "./src/lib/hydration-resources";
 
@@ -44,7 +44,7 @@ const brandColors = Object.entries(site.colors)
 /**
  * In every page, before anything paints:
  * - the brand's colours and the spec's scroll offset as CSS variables, read
- *   by global.css and the CSS modules, so src/site.ts stays their one source;
+ *   by global.css and the CSS modules, so config/site.ts stays their one source;
  * - the capture that holds back a waitlist submit made before hydration
  *   (src/lib/early-submit.ts);
  * - in a production build, the page's own component chunk, which Gatsby

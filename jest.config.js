@@ -47,6 +47,8 @@ module.exports = {
         "<rootDir>/server/**/*.test.ts",
         "<rootDir>/config/**/*.test.ts",
         "<rootDir>/waitlist/**/*.test.ts",
+        "<rootDir>/cli/**/*.test.ts",
+        "<rootDir>/scripts/**/*.test.ts",
         "<rootDir>/test/server/**/*.test.ts",
         "<rootDir>/after-build/**/*.test.ts",
         "<rootDir>/http/**/*.test.ts",

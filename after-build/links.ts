@@ -24,7 +24,7 @@ function buildPath(publicDir: string, pathname: string): string | undefined {
 /**
  * Every link of the built pages that stays on this site (a path, or a URL on
  * `siteUrl`) whose target no page or file of the build has, as one line per
- * link naming the page. The legal routes live in src/site.ts and in each
+ * link naming the page. The legal routes live in config/site.ts and in each
  * policy's `slug`: this is what keeps the two in step.
  */
 export function brokenLinks(publicDir: string, siteUrl: string): string[] {

@@ -159,7 +159,7 @@ describe("a bad value at an entry point", () => {
 
   it.each([
     ["the build (gatsby-config.ts)", "gatsby-config.ts"],
-    ["the CLI", "waitlist/cli.ts"],
+    ["the CLI", "cli/cli.ts"],
   ])("stops %s with the one line", async (_what, file) => {
     const failure = await run(process.execPath, ["--import", "tsx", path.join(root, file), "count"], {
       cwd: root,

@@ -2,9 +2,9 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Context } from "@netlify/functions";
 import { ConfigError, readEnv, type Env } from "../config/env";
-import { formReply, refuse, type FormReply, type FormRequest } from "../waitlist/form-request";
-import type { Waitlist } from "../waitlist/waitlist";
-import { log, netlifySiteOrigins, netlifyWaitlist, settled } from "./waitlist";
+import { formReply, refuse, type FormReply, type FormRequest } from "../waitlist/endpoints/form-request";
+import type { Waitlist } from "../waitlist/create-waitlist";
+import { log, netlifySiteOrigins, netlifyWaitlist, settled } from "./netlify-waitlist";
 
 /*
  * The HTTP adapter of Netlify's functions (Functions 2.0: a web Request in, a

@@ -1,6 +1,6 @@
-import { BlobsStore } from "../waitlist/blobs-store";
+import { BlobsStore } from "../waitlist/stores/blobs-store";
 import { pruneUnconfirmed } from "../waitlist/prune";
-import { log, netlifyWaitlist } from "./waitlist";
+import { log, netlifyWaitlist } from "./netlify-waitlist";
 
 /** Scheduled functions stop at 30 s; the sweep starts no new batch after this, and the next sweep goes on. */
 const budgetMs = 20_000;

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { SqliteStore } from "../waitlist/sqlite-store";
+import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import { spawnServe } from "../test/support/process";
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);

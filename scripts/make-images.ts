@@ -1,4 +1,4 @@
-// Renders the favicon, the social-sharing image and the PNG icons, with Chromium, from src/site.ts and the logo:
+// Renders the favicon, the social-sharing image and the PNG icons, with Chromium, from config/site.ts and the logo:
 //   npx tsx scripts/make-images.ts
 // The results are committed in static/; run this again after a brand change.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -7,7 +7,7 @@ import { chromium, type Page } from "playwright-core";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createElement } from "react";
 import { LogoMark } from "../src/components/icons";
-import { site } from "../src/site";
+import { site } from "../config/site";
 import chromiumSettings from "./chromium.json";
 import { findChromium, machine } from "./find-chromium";
 

@@ -6,7 +6,7 @@ import expressStaticGzip from "express-static-gzip";
 import { cacheControlFor, htmlHeaders, securityHeaders } from "../http/headers";
 import { encodings } from "../http/encodings";
 import { requestLog, waitlistMiddleware, type WaitlistEndpoints } from "./http";
-import { renderResultPage, resultPagePolicy } from "../waitlist/pages";
+import { renderResultPage, resultPagePolicy } from "../waitlist/endpoints/pages";
 import { isPrivatePath } from "../http/private-files";
 
 export interface AppOptions {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readEnv, type EnvSource } from "../config/env";
 import { requestLog, waitlistEndpoint, waitlistMiddleware } from "./http";
-import { openSqliteWaitlist, waitlistSettings } from "./waitlist";
+import { openSqliteWaitlist, waitlistSettings } from "./server-waitlist";
 
 type Next = (error?: unknown) => void;
 

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import morgan from "morgan";
 import { listeningOrigins } from "./listening-origins";
-import type { FormReply, FormRequest } from "../waitlist/form-request";
-import { isConfirmPath, type Confirm } from "../waitlist/confirm";
-import { isLeavePath, type Leave } from "../waitlist/leave";
-import type { Receiver } from "../waitlist/receiver";
+import type { FormReply, FormRequest } from "../waitlist/endpoints/form-request";
+import { isConfirmPath, type Confirm } from "../waitlist/endpoints/confirm";
+import { isLeavePath, type Leave } from "../waitlist/endpoints/leave";
+import type { Receiver } from "../waitlist/endpoints/signup";
 
 type Next = (error?: unknown) => void;
 type Request = IncomingMessage & { ip?: string; originalUrl?: string };

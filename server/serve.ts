@@ -3,10 +3,10 @@ import path from "node:path";
 import { createApp } from "./app";
 import { ConfigError, readEnv, serverConfig } from "../config/env";
 import { createHttpServer } from "./http-server";
-import { StoreError } from "../waitlist/store";
+import { StoreError } from "../waitlist/stores/store";
 import { pruneHourly } from "../waitlist/prune";
-import { openSqliteWaitlist, waitlistSettings } from "./waitlist";
-import { site } from "../src/site";
+import { openSqliteWaitlist, waitlistSettings } from "./server-waitlist";
+import { site } from "../config/site";
 
 /** Where the signups go, never with the database's password. */
 function storedIn({ databaseUrl, dbFile }: { databaseUrl: string | undefined; dbFile: string }): string {

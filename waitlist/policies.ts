@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
-import { policyVersion } from "../src/lib/legal-rules";
-import { site } from "../src/site";
+import { policyVersion } from "../config/legal-rules";
+import { site } from "../config/site";
 
 /*
  * Which version of the Privacy Policy is in force, for the record of each
@@ -25,7 +25,7 @@ export function privacyPolicyVersion(): string | null {
 /**
  * What a person consents to, for the record kept with their signup and
  * their confirmation: the version of the consent statement they were shown
- * (src/site.ts) and the Privacy Policy in force, by its version and the
+ * (config/site.ts) and the Privacy Policy in force, by its version and the
  * fingerprint of its text (the frontmatter's, which the content check keeps
  * true), and how: "statement 2026-11-25; Privacy Policy 2026-11-24 #3f1c0a9b2d4e;
  * by the waitlist form".

@@ -1,5 +1,5 @@
 import { parseAge, pruneUnconfirmed, retentionMs } from "./prune";
-import { SqliteStore } from "./sqlite-store";
+import { SqliteStore } from "./stores/sqlite-store";
 
 const now = new Date("2026-11-23T12:00:00Z");
 const ago = (days: number) => new Date(now.getTime() - days * 86_400_000);

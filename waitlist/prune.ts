@@ -1,6 +1,6 @@
-import { site } from "../src/site";
-import { mailDay } from "./mailbox";
-import type { FullStore, RemovedSignup } from "./store";
+import { site } from "../config/site";
+import { mailDay } from "./mail/mailbox";
+import type { FullStore, RemovedSignup } from "./stores/store";
 
 /*
  * Unconfirmed addresses are not kept forever: a signup asked to confirm

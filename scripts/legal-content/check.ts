@@ -1,14 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import {
-  duplicateSlugProblems,
-  frontmatterProblems,
-  historyProblems,
-  sectionProblems,
-} from "../../src/lib/legal-rules";
+import { duplicateSlugProblems, frontmatterProblems, historyProblems, sectionProblems } from "../../config/legal-rules";
 import { legalShortcodes } from "../../src/components/legal-shortcodes";
-import { site } from "../../src/site";
+import { site } from "../../config/site";
 import { siteSettings } from "../../config/env";
 import { baseRevision, historySince } from "./history";
 

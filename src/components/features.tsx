@@ -1,5 +1,5 @@
 import React from "react";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { ChatIcon, GroupIcon, MatchIcon } from "./icons";
 import * as styles from "./features.module.css";
 

@@ -1,5 +1,5 @@
 import React from "react";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { LogoMark } from "./icons";
 import { PrivacyPolicyLink, TermsLink } from "./legal-shortcodes";
 import { useSiteSettings } from "./use-site-settings";

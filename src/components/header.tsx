@@ -1,6 +1,6 @@
 import React, { useEffect, useRef } from "react";
 import { Link } from "gatsby";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { CloseIcon, LogoMark, MenuIcon } from "./icons";
 import { SectionLink } from "./section-link";
 import * as styles from "./header.module.css";

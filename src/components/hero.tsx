@@ -1,5 +1,5 @@
 import React from "react";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { SectionLink } from "./section-link";
 import * as styles from "./hero.module.css";
 

@@ -1,5 +1,5 @@
 import React from "react";
-import { site } from "../site";
+import { site } from "../../config/site";
 
 /* Inline SVG icons: no image requests, they inherit currentColor. */
 

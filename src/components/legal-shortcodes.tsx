@@ -1,11 +1,11 @@
 import React from "react";
 import { Link } from "gatsby";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { useSiteSettings } from "./use-site-settings";
 
 /*
  * Components the legal MDX files may use, so names, addresses and figures
- * come from src/site.ts instead of being typed into a policy.
+ * come from config/site.ts instead of being typed into a policy.
  */
 
 export function SiteName() {

@@ -1,6 +1,6 @@
 import React, { type MouseEvent, type ReactNode } from "react";
 import { Link } from "gatsby";
-import type { SectionId } from "../site";
+import type { SectionId } from "../../config/site";
 import { sectionHref, type ScrollIntent } from "../lib/section-links";
 import { focusSection } from "../lib/scroll";
 

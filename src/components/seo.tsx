@@ -1,5 +1,5 @@
 import React from "react";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { useSiteSettings, type SiteSettings } from "./use-site-settings";
 
 interface SeoProps {

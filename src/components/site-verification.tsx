@@ -1,6 +1,6 @@
 import React from "react";
 import { Helmet } from "react-helmet";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { useSiteSettings } from "./use-site-settings";
 
 /**

@@ -1,5 +1,5 @@
 import React, { useEffect, useReducer, useRef, useState, type FormEvent } from "react";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { isAcceptableEmail } from "../lib/email-precheck";
 import { takeEarlySubmit } from "../lib/early-submit";
 import { submitWaitlist } from "../lib/waitlist-request";

@@ -1,6 +1,6 @@
 import React from "react";
 import { render, screen } from "@testing-library/react";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { WaitlistSection } from "./waitlist-section";
 
 describe("WaitlistSection", () => {

@@ -1,6 +1,6 @@
 import React from "react";
 import { PrivacyPolicyLink } from "./legal-shortcodes";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { WaitlistForm } from "./waitlist-form";
 import * as styles from "./waitlist-section.module.css";
 

@@ -1,6 +1,6 @@
 /*
  * The offset and the motion are CSS: every section has scroll-margin-top
- * (the spec's 80 px, from src/site.ts) and the page scrolls smoothly only
+ * (the spec's 80 px, from config/site.ts) and the page scrolls smoothly only
  * under prefers-reduced-motion: no-preference. Scripts only choose the
  * section and move focus there.
  */

@@ -1,4 +1,4 @@
-import { site, type SectionId } from "../site";
+import { site, type SectionId } from "../../config/site";
 
 /*
  * Links to the landing page's sections are plain links: they work from the

@@ -1,4 +1,4 @@
-import { site } from "../site";
+import { site } from "../../config/site";
 import type { SubmitOutcome } from "./waitlist-request";
 
 /** The four states of spec section 4. */

@@ -1,6 +1,6 @@
 import React from "react";
 import { Link, type HeadFC } from "gatsby";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { Layout } from "../components/layout";
 import { Seo } from "../components/seo";
 import * as styles from "./404.module.css";

@@ -1,6 +1,6 @@
 import React from "react";
 import type { HeadFC, PageProps } from "gatsby";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { Layout } from "../components/layout";
 import { Seo } from "../components/seo";
 import type { SiteSettings } from "../components/use-site-settings";

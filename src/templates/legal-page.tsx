@@ -1,7 +1,7 @@
 import React, { useEffect, type ReactNode } from "react";
 import { graphql, Link, type HeadProps, type PageProps } from "gatsby";
 import { MDXProvider } from "@mdx-js/react";
-import { site } from "../site";
+import { site } from "../../config/site";
 import { Layout } from "../components/layout";
 import { Seo } from "../components/seo";
 import { SiteVerification } from "../components/site-verification";

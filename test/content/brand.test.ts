@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { site } from "../../src/site";
+import { site } from "../../config/site";
 
 const root = path.resolve(__dirname, "../..");
 const hexColour = /#[0-9a-f]{3,8}\b/gi;
@@ -13,9 +13,12 @@ function sources(dir: string): string[] {
 }
 
 describe("the brand's colours", () => {
-  it("are typed in src/site.ts only: styles, pages, e-mails and image scripts read them from there", () => {
-    const typed = [...sources("src"), ...sources("server"), ...sources("scripts"), "gatsby-ssr.tsx"]
-      .filter((file) => file !== path.join("src", "site.ts"))
+  it("are typed in config/site.ts only: styles, pages, e-mails and image scripts read them from there", () => {
+    const typed = [
+      ...["src", "config", "waitlist", "server", "netlify", "scripts"].flatMap(sources),
+      "gatsby-ssr.tsx",
+    ]
+      .filter((file) => file !== path.join("config", "site.ts"))
       .flatMap((file) => (readFileSync(path.join(root, file), "utf8").match(hexColour) ?? []).map((hex) => `${file}: ${hex}`));
     expect(typed).toEqual([]);
   });

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import os from "node:os";
 import path from "node:path";
 import matter from "gray-matter";
-import { historyProblems, policyVersion, textFingerprint } from "../../src/lib/legal-rules";
+import { historyProblems, policyVersion, textFingerprint } from "../../config/legal-rules";
 import { checkLegalContent } from "../../scripts/legal-content/check";
 
 const root = path.resolve(__dirname, "../..");

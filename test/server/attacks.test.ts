@@ -1,8 +1,8 @@
 import net from "node:net";
 import { domainToASCII } from "node:url";
 import { ConfigError, readEnv, serverConfig } from "../../config/env";
-import { createReceiver } from "../../waitlist/receiver";
-import { SqliteStore } from "../../waitlist/sqlite-store";
+import { createReceiver } from "../../waitlist/endpoints/signup";
+import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import { form, formType, removeDir, request, signupBody, startServer, type TestServer } from "../support/harness";
 import { startSmtpServer } from "../support/smtp";
 import { until } from "../support/until";

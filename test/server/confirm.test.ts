@@ -1,8 +1,8 @@
 import type { ParsedMail } from "mailparser";
-import { resultPagePolicy } from "../../waitlist/pages";
+import { resultPagePolicy } from "../../waitlist/endpoints/pages";
 import { confirmToken, legacyConfirmToken } from "../../waitlist/tokens";
 import escapeHtml from "escape-html";
-import { site } from "../../src/site";
+import { site } from "../../config/site";
 import { consentRecord, privacyPolicyVersion } from "../../waitlist/policies";
 import {
   form,

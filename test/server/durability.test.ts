@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SqliteStore } from "../../waitlist/sqlite-store";
+import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import { formType, removeDir, request, signupBody, writePublicDir } from "../support/harness";
 import { runServe, spawnServe } from "../support/process";
 import { until } from "../support/until";

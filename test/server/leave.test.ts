@@ -1,5 +1,5 @@
 import { legacyLeaveToken, leaveToken, verifyLeaveToken } from "../../waitlist/tokens";
-import { resultPagePolicy } from "../../waitlist/pages";
+import { resultPagePolicy } from "../../waitlist/endpoints/pages";
 import {
   form,
   formType,

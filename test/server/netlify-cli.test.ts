@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
-import { BlobsStore } from "../../waitlist/blobs-store";
-import { run } from "../../waitlist/cli";
-import { NetlifySetupError } from "../../waitlist/netlify-access";
+import { BlobsStore } from "../../waitlist/stores/blobs-store";
+import { run } from "../../cli/cli";
+import { NetlifySetupError } from "../../cli/netlify-access";
 import type { WaitlistStats } from "../../waitlist/stats";
 import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { suitePostgres } from "../support/postgres";

@@ -10,9 +10,9 @@ import sweep, { config as sweepConfig } from "../../netlify/functions/waitlist-s
 import { readEnv } from "../../config/env";
 import { getDeployStore } from "@netlify/blobs";
 import { Pool } from "pg";
-import { BlobsStore, blobsStoreName } from "../../waitlist/blobs-store";
-import { PostgresStore } from "../../waitlist/postgres-store";
-import type { FullStore } from "../../waitlist/store";
+import { BlobsStore, blobsStoreName } from "../../waitlist/stores/blobs-store";
+import { PostgresStore } from "../../waitlist/stores/postgres-store";
+import type { FullStore } from "../../waitlist/stores/store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { suitePostgres } from "../support/postgres";
 import { until } from "../support/until";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { getStore, type Store } from "@netlify/blobs";
-import { blobsStoreName } from "../../waitlist/blobs-store";
+import { blobsStoreName } from "../../waitlist/stores/blobs-store";
 
 /** One operation the local Blobs server answered: get, getMetadata, list, set or delete. */
 export interface BlobsOperation {

@@ -8,19 +8,19 @@ import express from "express";
 import { createApp } from "../../server/app";
 import { developWaitlistMiddleware } from "../../server/develop";
 import { createHttpServer, type ServerLimits } from "../../server/http-server";
-import type { Confirmations } from "../../waitlist/confirmations";
+import type { Confirmations } from "../../waitlist/mail/confirmations";
 import { readEnv } from "../../config/env";
-import { mailConfig } from "../../waitlist/mailer";
+import { mailConfig } from "../../waitlist/mail/mailer";
 import { precompress } from "../../after-build/precompress";
-import type { Waitlist } from "../../waitlist/waitlist";
-import { BlobsStore } from "../../waitlist/blobs-store";
-import { SqliteStore } from "../../waitlist/sqlite-store";
-import type { Signup } from "../../waitlist/store";
+import type { Waitlist } from "../../waitlist/create-waitlist";
+import { BlobsStore } from "../../waitlist/stores/blobs-store";
+import { SqliteStore } from "../../waitlist/stores/sqlite-store";
+import type { Signup } from "../../waitlist/stores/store";
 import { startLocalBlobs } from "./blobs";
 import { startNetlifyEdge } from "./netlify-edge";
 import { startSmtpServer } from "./smtp";
-import type { FullStore } from "../../waitlist/store";
-import { openSqliteWaitlist } from "../../server/waitlist";
+import type { FullStore } from "../../waitlist/stores/store";
+import { openSqliteWaitlist } from "../../server/server-waitlist";
 
 /** Which deployment serves the waitlist: npm start, gatsby develop, or Netlify's functions (netlify-edge.ts). */
 export type Adapter = "start" | "develop" | "netlify";

@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import os from "node:os";
 import path from "node:path";
 import { Client, Pool } from "pg";
-import { migrate } from "../../waitlist/postgres-migrations";
+import { migrate } from "../../waitlist/stores/postgres-migrations";
 import { freePort } from "./free-port";
 
 /*

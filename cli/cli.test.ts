@@ -1,0 +1,414 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse } from "csv-parse/sync";
+import { run, UsageError } from "./cli";
+import { SqliteStore } from "../waitlist/stores/sqlite-store";
+import { StoreError } from "../waitlist/stores/store";
+import { verifyLeaveToken } from "../waitlist/tokens";
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "cli-"));
+  env = { WAITLIST_DB: path.join(dir, "waitlist.db") };
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Where Ada came from: a comma in the campaign, for CSV's quoting. */
+const adaAttribution = {
+  utmSource: "tiktok",
+  utmMedium: "social",
+  utmCampaign: "launch, week 1",
+  utmContent: null,
+  utmTerm: null,
+  ref: "maya",
+  landingPath: "/",
+};
+
+async function seed() {
+  const store = new SqliteStore(env.WAITLIST_DB!);
+  await store.add({
+    email: "ada@example.com",
+    emailKey: "ada@example.com",
+    source: "start",
+    at: new Date("2025-06-01T09:00:00Z"),
+    attribution: adaAttribution,
+    privacyPolicy: "2025-06-01",
+  });
+  await store.add({
+    email: '"Byron, Lord"@example.com',
+    emailKey: '"byron, lord"@example.com',
+    source: "develop",
+    at: new Date("2025-06-02T09:00:00Z"),
+  });
+  await store.add({
+    email: "=2*5@example.com",
+    emailKey: "=2*5@example.com",
+    source: "start",
+    at: new Date("2025-06-03T09:00:00Z"),
+  });
+  await store.markConfirmationSent("ada@example.com", new Date("2025-06-01T09:00:01Z"));
+  await store.confirm("ada@example.com", {
+    createdAt: "2025-06-01T09:00:00.000Z",
+    at: new Date("2025-06-01T09:05:00Z"),
+    privacyPolicy: "2025-06-01",
+  });
+  await store.claimConfirmation('"byron, lord"@example.com', {
+    now: new Date("2025-06-02T09:00:01Z"),
+    leaseMs: 60_000,
+  });
+  await store.failConfirmation(
+    '"byron, lord"@example.com',
+    "550 5.1.1 mailbox unavailable",
+    new Date("2025-06-02T09:00:02Z"),
+  );
+  await store.close();
+}
+
+describe("npm run waitlist", () => {
+  it("counts the addresses", async () => {
+    await seed();
+    await expect(run(["count"], env)).resolves.toBe(
+      [
+        "3 addresses on the waitlist: 1 confirmed, 2 not (yet).",
+        "Confirmation e-mails: 1 sent, 1 pending, 1 refused by the mail server.",
+        '  refused: "Byron, Lord"@example.com (2025-06-02T09:00:02.000Z): 550 5.1.1 mailbox unavailable',
+      ].join("\n"),
+    );
+  });
+
+  it("exports CSV that a spreadsheet reads back, quotes and commas included", async () => {
+    await seed();
+    expect(parse(await run(["export", "--format", "csv"], env), { columns: true })).toEqual([
+      {
+        email: "ada@example.com",
+        created_at: "2025-06-01T09:00:00.000Z",
+        source: "start",
+        confirmation_sent_at: "2025-06-01T09:00:01.000Z",
+        confirmation_failed_at: "",
+        confirmation_error: "",
+        utm_source: "tiktok",
+        utm_medium: "social",
+        utm_campaign: "launch, week 1",
+        utm_content: "",
+        utm_term: "",
+        ref: "maya",
+        landing_path: "/",
+        confirmed_at: "2025-06-01T09:05:00.000Z",
+        privacy_policy_at_signup: "2025-06-01",
+        privacy_policy_at_confirm: "2025-06-01",
+        opt_in_since: "2025-06-01T09:00:00.000Z",
+        consent_at_signup: "",
+        consent_at_confirm: "",
+      },
+      {
+        email: '"Byron, Lord"@example.com',
+        created_at: "2025-06-02T09:00:00.000Z",
+        source: "develop",
+        confirmation_sent_at: "",
+        confirmation_failed_at: "2025-06-02T09:00:02.000Z",
+        confirmation_error: "550 5.1.1 mailbox unavailable",
+        utm_source: "",
+        utm_medium: "",
+        utm_campaign: "",
+        utm_content: "",
+        utm_term: "",
+        ref: "",
+        landing_path: "",
+        confirmed_at: "",
+        privacy_policy_at_signup: "",
+        privacy_policy_at_confirm: "",
+        opt_in_since: "2025-06-02T09:00:00.000Z",
+        consent_at_signup: "",
+        consent_at_confirm: "",
+      },
+      expect.objectContaining({ email: "'=2*5@example.com" }),
+    ]);
+  });
+
+  it.each(["=2*5@example.com", "+1-2@example.com", "-2+3@example.com", "@SUM(1+9)@example.com", "\t=1@example.com"])(
+    "exports %j as text a spreadsheet will not run as a formula",
+    async (email) => {
+      const store = new SqliteStore(env.WAITLIST_DB!);
+      await store.add({ email, emailKey: email, source: "start" });
+      await store.close();
+      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true }) as { email: string }[];
+      expect(row!.email).toBe(`'${email}`);
+    },
+  );
+
+  it.each(['=HYPERLINK("https://evil.test")', "+1", "-1", "@SUM(A1)", "\tcmd", "\rcmd"])(
+    "exports the campaign tag %j, which came from a visitor's link, as text in CSV",
+    async (tag) => {
+      const store = new SqliteStore(env.WAITLIST_DB!);
+      const attribution = { utmMedium: null, utmCampaign: null, utmContent: null, utmTerm: null, landingPath: "/" };
+      await store.add({
+        email: "a@example.com",
+        emailKey: "a@example.com",
+        source: "start",
+        attribution: { ...attribution, utmSource: tag, ref: tag },
+      });
+      await store.close();
+      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true }) as Record<string, string>[];
+      expect([row!.utm_source, row!.ref]).toEqual([`'${tag}`, `'${tag}`]);
+    },
+  );
+
+  it("exports only those who confirmed with --confirmed: the list to mail at launch", async () => {
+    await seed();
+    const rows = JSON.parse(await run(["export", "--format", "json", "--confirmed"], env)) as Record<string, unknown>[];
+    expect(rows).toEqual([
+      expect.objectContaining({
+        email: "ada@example.com",
+        confirmedAt: "2025-06-01T09:05:00.000Z",
+        privacyPolicyAtSignup: "2025-06-01",
+        privacyPolicyAtConfirm: "2025-06-01",
+      }),
+    ]);
+    const csv = parse(await run(["export", "--format", "csv", "--confirmed"], env), { columns: true }) as object[];
+    expect(csv).toEqual([
+      expect.objectContaining({ email: "ada@example.com", confirmed_at: "2025-06-01T09:05:00.000Z" }),
+    ]);
+  });
+
+  it("exports with --leave-urls each signup's own one-click leave link, for the launch tool's merge field", async () => {
+    await seed();
+    const rows = JSON.parse(await run(["export", "--format", "json", "--confirmed", "--leave-urls"], env)) as {
+      email: string;
+      createdAt: string;
+      leaveUrl: string;
+    }[];
+    expect(rows.map((row) => row.email)).toEqual(["ada@example.com"]);
+    const link = new URL(rows[0]!.leaveUrl);
+    expect(`${link.origin}${link.pathname}`).toBe("https://jointandem.app/waitlist/leave");
+    expect(rows[0]!.leaveUrl).not.toMatch(/ada|YWRh/i);
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const secret = await store.secret("leave", () => "never made here");
+    await store.close();
+    expect(verifyLeaveToken(link.searchParams.get("token"), secret)).toEqual({
+      email: "ada@example.com",
+      key: "ada@example.com",
+      createdAt: rows[0]!.createdAt,
+    });
+    const csv = parse(await run(["export", "--format", "csv", "--leave-urls"], env), { columns: true }) as {
+      leave_url: string;
+    }[];
+    expect(csv).toHaveLength(3);
+    for (const row of csv) expect(row.leave_url).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/);
+    // Without the flag, no link leaves the machine.
+    expect(await run(["export", "--format", "csv"], env)).not.toContain("leave");
+  });
+
+  it("removes the addresses of a mailing tool's unsubscribe export, as a leave would, and says what it skipped", async () => {
+    await seed();
+    const file = path.join(dir, "unsubscribed_members_export.csv");
+    writeFileSync(
+      file,
+      "\uFEFFEmail Address,First Name,UNSUB_TIME,UNSUB_REASON\n" +
+        "ADA@example.com,Ada,2026-11-20 10:00:00,No longer interested\n" +
+        "nobody@example.com,,2026-11-21 10:00:00,\n" +
+        "not an address,,2026-11-22 10:00:00,\n",
+    );
+    await expect(run(["remove-unsubscribed", "--from", file], env)).resolves.toBe(
+      [
+        `Removed 1 of the 2 addresses in ${file}; 1 was not on the list.`,
+        '  line 4: "not an address" skipped: The e-mail address needs a name, an @ and a domain.',
+      ].join("\n"),
+    );
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    expect((await store.all()).map((signup) => signup.email)).not.toContain("ada@example.com");
+    expect(await store.departures()).toBe(1);
+    await store.close();
+  });
+
+  it("refuses an unsubscribe file it cannot read, changing nothing", async () => {
+    await seed();
+    const file = path.join(dir, "list.csv");
+    writeFileSync(file, "Name,Phone\nAda,123\n");
+    await expect(run(["remove-unsubscribed", "--from", file], env)).rejects.toThrow(
+      `${file} has no column named Email or Email Address in its first line.`,
+    );
+    await expect(run(["remove-unsubscribed"], env)).rejects.toThrow(
+      "Say which file: remove-unsubscribed --from FILE.csv",
+    );
+    await expect(run(["count"], env)).resolves.toMatch(/^3 addresses on the waitlist:/);
+  });
+
+  it("prunes signups asked to confirm longer ago than given that never did, after a dry run that lists them", async () => {
+    await seed();
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const now = Date.now();
+    for (const [email, daysAgo] of [
+      ["old@example.com", 31],
+      ["recent@example.com", 29],
+    ] as const) {
+      await store.add({ email, emailKey: email, source: "start", at: new Date(now - daysAgo * 86_400_000) });
+    }
+    // From before the confirm step, never asked: never pruned, however old.
+    await store.add({
+      email: "earlier@example.com",
+      emailKey: "earlier@example.com",
+      source: "start",
+      at: new Date(0),
+      earlier: true,
+    });
+    await store.close();
+    const dry = await run(["prune", "--unconfirmed-older-than", "30d", "--dry-run"], env);
+    expect(dry.split("\n")).toEqual([
+      expect.stringMatching(/^Would remove 3 unconfirmed signups asked to confirm before \d{4}-\d\d-\d\dT/),
+      '  "Byron, Lord"@example.com (asked 2025-06-02T09:00:00.000Z)',
+      "  =2*5@example.com (asked 2025-06-03T09:00:00.000Z)",
+      expect.stringMatching(/^ {2}old@example\.com \(asked /),
+    ]);
+    await expect(run(["count"], env)).resolves.toMatch(/^6 addresses/);
+    await expect(run(["prune", "--unconfirmed-older-than", "30d"], env)).resolves.toMatch(
+      /^Removed 3 unconfirmed signups asked to confirm before /,
+    );
+    const left = JSON.parse(await run(["export", "--format", "json"], env)) as { email: string }[];
+    expect(left.map((row) => row.email).sort()).toEqual([
+      "ada@example.com",
+      "earlier@example.com",
+      "recent@example.com",
+    ]);
+    // Pruned, not left: nobody used a leave link.
+    expect(JSON.parse(await run(["stats", "--json"], env))).toMatchObject({ left: 0, pruned: 3 });
+    // Run again: nothing is left to remove, and it says so.
+    await expect(run(["prune", "--unconfirmed-older-than", "30d", "--dry-run"], env)).resolves.toMatch(
+      /^No unconfirmed signup was asked to confirm before \d{4}-\d\d-\d\dT[\d:.]+Z: nothing to remove\.$/,
+    );
+  });
+
+  it.each([[], ["--unconfirmed-older-than", "30"], ["--unconfirmed-older-than", "a month"]])(
+    "refuses prune without an age in days or hours: %j",
+    async (...args) => {
+      await expect(run(["prune", ...(args as string[])], env)).rejects.toThrow(UsageError);
+    },
+  );
+
+  it("asks the signups from before the confirm step to confirm, once", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const at = new Date("2025-01-01T00:00:00Z");
+    await store.add({
+      email: "earlier@example.com",
+      emailKey: "earlier@example.com",
+      source: "start",
+      at,
+      earlier: true,
+      confirmationSentAt: at,
+    });
+    await store.close();
+    await expect(run(["count"], env)).resolves.toContain(
+      "1 signed up before the confirm step and were never asked to confirm: npm run waitlist -- ask-to-confirm",
+    );
+    await expect(run(["ask-to-confirm"], env)).resolves.toMatch(/^Asked 1 signup from before the confirm step/);
+    await expect(run(["ask-to-confirm"], env)).resolves.toMatch(/^Asked 0 signups/);
+    await expect(run(["count"], env)).resolves.toContain("0 sent, 1 pending");
+  });
+
+  it("exports JSON to a file", async () => {
+    await seed();
+    const out = path.join(dir, "signups.json");
+    await expect(run(["export", "--format", "json", "--out", out], env)).resolves.toBe(`Wrote ${out}.`);
+    expect(JSON.parse(readFileSync(out, "utf8"))).toEqual([
+      {
+        email: "ada@example.com",
+        createdAt: "2025-06-01T09:00:00.000Z",
+        source: "start",
+        confirmationSentAt: "2025-06-01T09:00:01.000Z",
+        confirmationFailedAt: null,
+        confirmationError: null,
+        ...adaAttribution,
+        confirmedAt: "2025-06-01T09:05:00.000Z",
+        privacyPolicyAtSignup: "2025-06-01",
+        privacyPolicyAtConfirm: "2025-06-01",
+        optInSince: "2025-06-01T09:00:00.000Z",
+        consentAtSignup: null,
+        consentAtConfirm: null,
+      },
+      expect.objectContaining({
+        email: '"Byron, Lord"@example.com',
+        createdAt: "2025-06-02T09:00:00.000Z",
+        source: "develop",
+        confirmationSentAt: null,
+        confirmationFailedAt: "2025-06-02T09:00:02.000Z",
+        confirmationError: "550 5.1.1 mailbox unavailable",
+        utmSource: null,
+      }),
+      // JSON is data, not a sheet: the address stays as typed.
+      expect.objectContaining({ email: "=2*5@example.com" }),
+    ]);
+  });
+
+  it("explains a missing store, a missing or unknown format and an unknown command", async () => {
+    await expect(run(["count"], env)).rejects.toThrow(StoreError);
+    await expect(run(["count"], env)).rejects.toThrow(
+      /No waitlist store at .*\(npm start\); set WAITLIST_DB to read another file\./,
+    );
+    await seed();
+    await expect(run(["export"], env)).rejects.toThrow(
+      new UsageError("Say which format: --format csv or --format json."),
+    );
+    await expect(run(["export", "--format", "xml"], env)).rejects.toThrow(
+      /Unknown format "xml": use --format csv or --format json\./,
+    );
+    await expect(run(["delete-all"], env)).rejects.toThrow(/Unknown command "delete-all"/);
+  });
+
+  it("removes an address however it is spelled, with any confirmation still owed, and says so", async () => {
+    await seed();
+    await expect(run(["remove", "  =2*5@EXAMPLE.com "], env)).resolves.toBe(
+      "Removed =2*5@example.com (on the list since 2025-06-03T09:00:00.000Z); any confirmation still owed to it is cancelled.",
+    );
+    await expect(run(["remove", "=2*5@example.com"], env)).resolves.toBe(
+      "=2*5@example.com is not on the waitlist; nothing removed.",
+    );
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    expect((await store.all()).map((signup) => signup.email)).toEqual(["ada@example.com", '"Byron, Lord"@example.com']);
+    expect(await store.pendingConfirmations()).toEqual([]);
+    expect(await store.departures()).toBe(1);
+    await store.close();
+  });
+
+  it("refuses to remove without exactly one valid address", async () => {
+    await seed();
+    await expect(run(["remove"], env)).rejects.toThrow(
+      "Say which address to remove: npm run waitlist -- remove <address>",
+    );
+    await expect(run(["remove", "a@example.com", "b@example.com"], env)).rejects.toThrow(UsageError);
+    await expect(run(["remove", "not-an-address"], env)).rejects.toThrow(
+      '"not-an-address" is not a valid address: The e-mail address needs a name, an @ and a domain.',
+    );
+    await expect(run(["count"], env)).resolves.toMatch(/^3 addresses on the waitlist:/);
+  });
+
+  it("prints its usage without a command", async () => {
+    await expect(run([], env)).resolves.toMatch(/^Usage: npm run waitlist -- <command>/);
+  });
+
+  it("says how often the running site prunes: npm start every hour, Netlify's sweep every five minutes", async () => {
+    const usage = (await run([], env)).replace(/\s+/g, " ");
+    expect(usage).toContain("npm start does it every hour, Netlify's sweep every five minutes");
+    expect(usage).not.toContain("daily");
+  });
+});
+
+describe("resend-pending and the cap on e-mails per mailbox", () => {
+  it.each([
+    ["1", 1],
+    ["4", 4],
+  ])(
+    "sends one mailbox as many as WAITLIST_MAILBOX_DAILY_MAILS=%s allows, as the running site does",
+    async (cap, sent) => {
+      const store = new SqliteStore(env.WAITLIST_DB!);
+      for (const email of ["ada+1@gmail.com", "a.da@gmail.com", "ADA@googlemail.com", "ad.a+x@gmail.com"]) {
+        await store.add({ email, emailKey: email.toLowerCase(), source: "start" });
+      }
+      await store.close();
+      const outbox = { OUTBOX_DIR: path.join(dir, "outbox"), WAITLIST_MAILBOX_DAILY_MAILS: cap };
+      await expect(run(["resend-pending"], { ...env, ...outbox })).resolves.toMatch(
+        new RegExp(`^Sent ${sent} confirmations? \\(via .*\\); 0 still pending\\.`),
+      );
+    },
+  );
+});

@@ -1,0 +1,321 @@
+import { createHash } from "node:crypto";
+import matter from "gray-matter";
+import { site } from "./site";
+
+/**
+ * What every legal MDX file must hold: complete frontmatter, and for the two
+ * policies of the spec, every required section as an `##` heading in the
+ * spec's order. Pure functions shared by gatsby-node (the build fails) and
+ * the content check in the test suite (the pull request fails).
+ */
+
+export interface LegalFrontmatter {
+  title: string;
+  slug: string;
+  description: string;
+  /** YYYY-MM-DD: when the policy first took effect. Never changes. */
+  effectiveDate: string;
+  /** Every change since, newest first: when it took effect (YYYY-MM-DD) and what changed, in a sentence or two. */
+  updates?: { date: string; summary: string }[];
+  /** textFingerprint() of the text as it stands: the content check prints it when the text changes. */
+  fingerprint: string;
+}
+
+export interface RequiredSection {
+  /** How the spec names it; used in messages. */
+  name: string;
+  /** What the `##` heading must contain. */
+  heading: RegExp;
+}
+
+const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const datePattern = /^(\d{4})-(\d{2})-(\d{2})(?:T00:00:00(?:\.000)?Z)?$/;
+const maxDescription = 300;
+
+export const requiredSections: Readonly<Record<string, readonly RequiredSection[]>> = {
+  [site.legalPages.privacyPolicy.slug]: [
+    { name: "information we collect", heading: /information we collect|information collected/i },
+    { name: "how we use it", heading: /\buse\b/i },
+    { name: "sharing", heading: /shar(e|ing)/i },
+    { name: "cookies and tracking", heading: /cookies/i },
+    { name: "your choices", heading: /choices/i },
+    { name: "data security", heading: /security/i },
+    { name: "children under 13", heading: /children/i },
+    { name: "changes to this policy", heading: /changes/i },
+    { name: "contact", heading: /contact/i },
+    { name: "monetization and payments", heading: /monetization|payments/i },
+  ],
+  [site.legalPages.termsOfService.slug]: [
+    { name: "eligibility", heading: /eligibility/i },
+    { name: "your account", heading: /account/i },
+    { name: "user conduct", heading: /conduct/i },
+    { name: "AI-based matching", heading: /matching/i },
+    { name: "collaborations", heading: /collaborations?/i },
+    { name: "paid services", heading: /paid services|fees/i },
+    { name: "intellectual property", heading: /intellectual property/i },
+    { name: "termination", heading: /termination/i },
+    { name: "third-party services", heading: /third[- ]party/i },
+    { name: "limitation of liability", heading: /liability/i },
+    { name: "changes to these terms", heading: /changes/i },
+    { name: "contact", heading: /contact/i },
+  ],
+};
+
+/** Normalises a YAML date, a Date or an ISO string to YYYY-MM-DD, or null when it is not a real date. */
+export function isoDate(value: unknown): string | null {
+  const text = value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value;
+  if (typeof text !== "string") return null;
+  const match = datePattern.exec(text.trim());
+  if (!match) return null;
+  const [, year, month, day] = match;
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day)
+    ? `${year}-${month}-${day}`
+    : null;
+}
+
+/**
+ * The fingerprint of a policy's text (the MDX after its frontmatter), for
+ * telling a changed text from an unchanged one without history: line endings
+ * and trailing spaces do not count. Twelve hex digits of its SHA-256.
+ */
+export function textFingerprint(body: string): string {
+  const normal = body
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .trim();
+  return createHash("sha256").update(normal, "utf8").digest("hex").slice(0, 12);
+}
+
+/**
+ * The version of a policy in force: the date of its last dated change, else its effective date (YYYY-MM-DD). A day
+ * with several changes numbers them from its first: its second change is "2026-12-01.2", its third ".3", so every
+ * version names one text, and a change added later never renumbers one already recorded with a signup.
+ */
+export function policyVersion(frontmatter: unknown): string | null {
+  const fields = (typeof frontmatter === "object" && frontmatter !== null ? frontmatter : {}) as Record<
+    string,
+    unknown
+  >;
+  const updates = Array.isArray(fields.updates) ? (fields.updates as { date?: unknown }[]) : [];
+  const newest = isoDate(updates[0]?.date);
+  if (newest === null) return isoDate(fields.effectiveDate);
+  const sameDay = updates.filter((entry) => isoDate(entry?.date) === newest).length;
+  return sameDay > 1 ? `${newest}.${sameDay}` : newest;
+}
+
+/** Today's date in UTC (YYYY-MM-DD): the entry the content check suggests, and the latest an entry may carry. */
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** The summary the content check suggests, to be replaced; it must never reach the page. */
+export const placeholderSummary = "<what changed, in a sentence or two>";
+/** A summary still holding a placeholder: anything in angle brackets, or words left to fill in. */
+const placeholder = /<[^>]*>|\b(?:TODO|TBD|FIXME|lorem ipsum)\b|^\s*(?:\.{3}|…)\s*$/i;
+
+/**
+ * Problems with a policy's record of changes: the dated entries are a list,
+ * newest first, each after the one before and after the effective date, each
+ * saying what changed; and the text is the one the last entry describes (its
+ * fingerprint), so that a changed text without a dated entry fails, telling
+ * the editor what to add.
+ */
+export function historyProblems(file: string, frontmatter: unknown, body: string): string[] {
+  const fields = (typeof frontmatter === "object" && frontmatter !== null ? frontmatter : {}) as Record<
+    string,
+    unknown
+  >;
+  const problems: string[] = [];
+  const updates = fields.updates ?? [];
+  if (!Array.isArray(updates)) {
+    return [`${file}: frontmatter field "updates" must be a list of changes, each with a "date" and a "summary".`];
+  }
+  let newer: string | null = null;
+  const latest = today();
+  updates.forEach((entry: unknown, index) => {
+    const where = `${file}: entry ${index + 1} of "updates"`;
+    const given = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+    const { date, summary } = given;
+    const at = isoDate(date);
+    if (at === null) problems.push(`${where} needs a "date" written as YYYY-MM-DD (got "${String(date)}").`);
+    // A summary written after "summary:" on one line that holds a quotation mark or a colon reads as other fields.
+    for (const field of Object.keys(given).filter((name) => name !== "date" && name !== "summary")) {
+      problems.push(
+        `${where} has a field "${field}" besides "date" and "summary": part of its summary, it seems. Write the summary on the lines under "summary: >-", indented, as the check prints it.`,
+      );
+    }
+    if (typeof summary !== "string" || summary.trim() === "") {
+      problems.push(`${where} needs a "summary": what changed, in a sentence or two.`);
+    } else if (placeholder.test(summary)) {
+      problems.push(`${where} still has a placeholder in its "summary"; write what changed, in a sentence or two.`);
+    } else if (summary.trim().length > maxDescription) {
+      problems.push(`${where}: keep the "summary" to ${maxDescription} characters or fewer.`);
+    }
+    // Newest first; several changes on one day are in the order they were made, the latest on top.
+    if (at !== null && newer !== null && at > newer) {
+      problems.push(`${where} (${at}) must not be newer than the one above it (${newer}): newest first.`);
+    }
+    if (at !== null && at > latest) {
+      problems.push(
+        `${where} (${at}) is after today (${latest}): date a change the day it takes effect, in the pull request that publishes it.`,
+      );
+    }
+    const effective = isoDate(fields.effectiveDate);
+    if (at !== null && effective !== null && at <= effective) {
+      problems.push(`${where} (${at}) must be later than the effective date (${effective}).`);
+    }
+    if (at !== null) newer = at;
+  });
+  const expected = textFingerprint(body);
+  if (fields.fingerprint !== expected) {
+    const last = isoDate((updates[0] as { date?: unknown } | undefined)?.date) ?? isoDate(fields.effectiveDate);
+    problems.push(
+      fields.fingerprint === undefined
+        ? `${file}: frontmatter field "fingerprint" is missing; set it to ${expected}.`
+        : `${file}: the text changed since its last dated entry (${last ?? "none"}). Replace "updates" and "fingerprint" in its frontmatter with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):\n\n` +
+            suggestedRecord(updates, expected),
+    );
+  }
+  return problems;
+}
+
+/**
+ * What to paste over the frontmatter's "updates" and "fingerprint", as plain YAML: today's entry on top (its summary
+ * a placeholder the check refuses until it is written), the entries already there, and the new fingerprint.
+ */
+export function suggestedRecord(updates: readonly unknown[], fingerprint: string): string {
+  const entries = [
+    { date: today(), summary: placeholderSummary },
+    ...(updates as { date?: unknown; summary?: unknown }[]),
+  ];
+  const lines = entries.flatMap((entry) => [
+    `  - date: ${isoDate(entry?.date) ?? String(entry?.date)}`,
+    ...summaryLines(String(entry?.summary ?? "")),
+  ]);
+  return ["updates:", ...lines, `fingerprint: ${fingerprint}`].join("\n");
+}
+
+/**
+ * A summary as YAML: a folded block (`>-`), its text on the lines below, where quotation marks, colons and the like
+ * need no escaping, so an editor can write anything in place of the placeholder. Double-quoted (JSON) in the rare
+ * case the block would not read back as the same text.
+ */
+function summaryLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const word of text.trim().split(" ")) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + 1 + word.length <= 100) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  const block = ["    summary: >-", ...lines.map((line) => `      ${line}`)];
+  try {
+    if (matter(`---\n${block.join("\n")}\n---\n`).data.summary === text) return block;
+  } catch {
+    // Not YAML as written: quoted below.
+  }
+  return [`    summary: ${JSON.stringify(text)}`];
+}
+
+/** Problems with a file's frontmatter, each naming the file and the field. */
+export function frontmatterProblems(file: string, data: unknown): string[] {
+  const fields = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
+  const problems: string[] = [];
+  const text = (field: keyof LegalFrontmatter) => {
+    const value = fields[field];
+    if (value === undefined || value === null || value === "") {
+      problems.push(`${file}: frontmatter field "${field}" is missing.`);
+      return null;
+    }
+    if (typeof value !== "string" || value.trim() === "") {
+      problems.push(`${file}: frontmatter field "${field}" must be text.`);
+      return null;
+    }
+    return value.trim();
+  };
+  const title = text("title");
+  const slug = text("slug");
+  const linked = Object.values(site.legalPages).find((page) => page.slug === slug);
+  if (linked && title !== null && title !== linked.title) {
+    problems.push(
+      `${file}: frontmatter field "title" must be "${linked.title}", the name the site's links to it use (config/site.ts, legalPages; change both together) (got "${title}").`,
+    );
+  }
+  if (slug !== null && !slugPattern.test(slug)) {
+    problems.push(
+      `${file}: frontmatter field "slug" must be lowercase words joined by hyphens, like "privacy-policy" (got "${slug}").`,
+    );
+  }
+  const description = text("description");
+  if (description !== null && description.length > maxDescription) {
+    problems.push(
+      `${file}: frontmatter field "description" is ${description.length} characters; keep it to ${maxDescription} or fewer.`,
+    );
+  }
+  const date = fields.effectiveDate;
+  if (date === undefined || date === null || date === "") {
+    problems.push(`${file}: frontmatter field "effectiveDate" is missing.`);
+  } else if (isoDate(date) === null) {
+    problems.push(
+      `${file}: frontmatter field "effectiveDate" must be a date written as YYYY-MM-DD (got "${String(date)}").`,
+    );
+  }
+  return problems;
+}
+
+/** Positions (into `values`) of one longest strictly increasing subsequence. */
+function longestIncreasing(values: readonly number[]): Set<number> {
+  const best: number[][] = [];
+  values.forEach((value, index) => {
+    let chain: number[] = [];
+    for (let before = 0; before < index; before++) {
+      if (values[before]! < value && best[before]!.length > chain.length) chain = best[before]!;
+    }
+    best[index] = [...chain, index];
+  });
+  return new Set(best.reduce<number[]>((longest, chain) => (chain.length > longest.length ? chain : longest), []));
+}
+
+/**
+ * Problems with a policy's `##` headings: every required section must be
+ * present, in the spec's order. Files whose slug has no rules (a future
+ * policy) pass.
+ */
+export function sectionProblems(file: string, slug: string, headings: readonly string[]): string[] {
+  const rules = requiredSections[slug];
+  if (!rules) return [];
+  const found = rules.map((rule) => ({ rule, at: headings.findIndex((heading) => rule.heading.test(heading)) }));
+  const present = found.filter(({ at }) => at >= 0);
+  const inOrder = longestIncreasing(present.map(({ at }) => at));
+  const problems: string[] = [];
+  for (const { rule, at } of found) {
+    if (at < 0) {
+      problems.push(`${file}: required section "${rule.name}" is missing; add an "## " heading for it.`);
+      continue;
+    }
+    const position = present.findIndex((entry) => entry.rule === rule);
+    if (inOrder.has(position)) continue;
+    const next = present.find((entry, index) => index > position && inOrder.has(index));
+    const previous = [...present]
+      .reverse()
+      .find((entry, index) => present.length - 1 - index < position && inOrder.has(present.length - 1 - index));
+    const where = next ? `before "## ${headings[next.at]}"` : `after "## ${headings[previous!.at]}"`;
+    problems.push(
+      `${file}: required section "${rule.name}" ("## ${headings[at]}") is out of the spec's order; move it ${where}.`,
+    );
+  }
+  return problems;
+}
+
+/** Problems with slugs shared by two files. */
+export function duplicateSlugProblems(files: readonly { file: string; slug: string }[]): string[] {
+  const seen = new Map<string, string>();
+  const problems: string[] = [];
+  for (const { file, slug } of files) {
+    const first = seen.get(slug);
+    if (first) problems.push(`${file}: frontmatter field "slug" is "${slug}", already used by ${first}.`);
+    else seen.set(slug, file);
+  }
+  return problems;
+}

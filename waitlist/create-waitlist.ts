@@ -1,0 +1,135 @@
+import { createConfirm } from "./endpoints/confirm";
+import { createConfirmations, type ConfirmationOptions } from "./mail/confirmations";
+import { createLeave, leaveLimiter } from "./endpoints/leave";
+import { newLeaveSecret } from "./tokens";
+import type { Mailer } from "./mail/mailer";
+import { consentRecord, privacyPolicyVersion, type ConsentMethod } from "./policies";
+import { createReceiver, type ReceiverOptions } from "./endpoints/signup";
+import type { FullStore } from "./stores/store";
+
+export interface WaitlistOptions<S extends FullStore = FullStore>
+  extends
+    Pick<
+      ConfirmationOptions,
+      "retryDelaysMs" | "leaseMs" | "sweepMs" | "sendsAtOnce" | "mailboxDailyMails" | "log" | "clock"
+    >,
+    Pick<ReceiverOptions, "source" | "rateLimitPerMinute" | "warn"> {
+  /** The deployment's store: SQLite for npm start and gatsby develop, Netlify Blobs on Netlify. */
+  store: S;
+  mailer: Mailer;
+  /** WAITLIST_SECRET; without it, the one the store made and keeps. */
+  leaveSecret?: string;
+  /** Requests to the links in the e-mail (leave and confirm) per client IP per minute. */
+  leaveRateLimitPerMinute?: number;
+  /** The version of the Privacy Policy in force (policies.ts); a test's own. */
+  privacyPolicy?: () => string | null;
+  /** What a person consents to, and how (policies.ts, consentRecord); a test's own. */
+  consent?: (how: ConsentMethod) => string;
+}
+
+/** What leave links are signed with: WAITLIST_SECRET when set, else the one the store made and keeps. */
+export function signingSecret(store: Pick<FullStore, "secret">, configured: string | undefined): Promise<string> {
+  return configured ? Promise.resolve(configured) : store.secret("leave", newLeaveSecret);
+}
+
+/**
+ * The store, such that whatever takes a signup off the list (a leave, a
+ * founder's remove, the retention's prune) also deletes the copies of its
+ * mail the mailer keeps: "when you leave, we delete your entry at once".
+ */
+export function forgettingMail<S extends FullStore>(store: S, mailer: Pick<Mailer, "forget">): S {
+  const { forget } = mailer;
+  if (!forget) return store;
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === "remove") {
+        return async (...args: Parameters<FullStore["remove"]>) => {
+          const removed = await target.remove(...args);
+          if (removed) forget(removed.email);
+          return removed;
+        };
+      }
+      if (property === "removeUnconfirmed") {
+        return async (...args: Parameters<FullStore["removeUnconfirmed"]>) => {
+          const removed = await target.removeUnconfirmed(...args);
+          for (const { email } of removed) forget(email);
+          return removed;
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * The waitlist as every deployment runs it (npm start, gatsby develop,
+ * Netlify's functions, the tests): the receiver behind POST /, a
+ * confirmation e-mail sent after each new signup (a server starts the
+ * confirmations' schedule with confirmations.start(); on Netlify a scheduled
+ * function sweeps), and the two links that e-mail carries: confirm (double
+ * opt-in) and leave. Only the store and the HTTP adapter differ between
+ * deployments.
+ */
+export async function createWaitlist<S extends FullStore>({
+  store: given,
+  mailer,
+  source,
+  rateLimitPerMinute,
+  warn,
+  retryDelaysMs,
+  leaseMs,
+  sweepMs,
+  sendsAtOnce,
+  mailboxDailyMails,
+  log,
+  clock,
+  leaveSecret,
+  leaveRateLimitPerMinute = 60,
+  privacyPolicy = privacyPolicyVersion,
+  consent = consentRecord,
+}: WaitlistOptions<S>) {
+  const store = forgettingMail(given, mailer);
+  const secret = await signingSecret(store, leaveSecret);
+  const confirmations = createConfirmations({
+    store,
+    mailer,
+    leaveSecret: secret,
+    retryDelaysMs,
+    leaseMs,
+    sweepMs,
+    sendsAtOnce,
+    mailboxDailyMails,
+    log,
+    clock,
+  });
+  const receiver = createReceiver({
+    store,
+    source,
+    rateLimitPerMinute,
+    onNewSignup: confirmations.sendSoon,
+    onRepeatSignup: confirmations.askAgainSoon,
+    privacyPolicy,
+    consent: () => consent("signup"),
+    warn,
+  });
+  const leave = createLeave({
+    secret,
+    remove: async (address, how) =>
+      void (await store.remove(address.key, how, clock?.() ?? new Date(), address.createdAt)),
+    limiter: leaveLimiter(leaveRateLimitPerMinute),
+    warn,
+  });
+  const confirm = createConfirm({
+    secret,
+    store,
+    privacyPolicy,
+    consent: () => consent("confirm"),
+    limiter: leaveLimiter(leaveRateLimitPerMinute),
+    clock,
+    warn,
+  });
+  return { store, mailer, confirmations, receiver, leave, confirm };
+}
+
+export type Waitlist<S extends FullStore = FullStore> = Awaited<ReturnType<typeof createWaitlist<S>>>;

@@ -1,0 +1,149 @@
+import type { RateLimiterMemory } from "rate-limiter-flexible";
+import { siteSettings } from "../../config/env";
+import { site } from "../../config/site";
+import {
+  linkPageHandler,
+  isFromThisSite,
+  openLinkRequest,
+  readForm,
+  refuse,
+  type FormRequest,
+  type Outcome,
+} from "./form-request";
+import { maskEmail } from "../email-address";
+import type { WaitlistStore } from "../stores/store";
+import { confirmPath, leavePath, leaveToken, verifyConfirmToken, type ConfirmingSignup } from "../tokens";
+
+export interface ConfirmOptions {
+  /** The secret the links are signed with (tokens.ts). */
+  secret: string;
+  store: Pick<WaitlistStore, "lookup" | "confirm">;
+  /** The version of the Privacy Policy in force now (policies.ts), kept with the confirmation. */
+  privacyPolicy: () => string | null;
+  /** What the person consents to now (policies.ts, consentRecord), kept likewise. */
+  consent?: () => string;
+  /** Requests per client IP per minute (GET and POST alike). */
+  limiter: RateLimiterMemory;
+  clock?: () => Date;
+  /** Where failures are reported; never given an address or a token. */
+  warn?: (message: string) => void;
+}
+
+/** Requests the confirm endpoint answers: /waitlist/confirm, with or without a trailing slash. */
+export function isConfirmPath(path: string): boolean {
+  return path === confirmPath || path === `${confirmPath}/`;
+}
+
+const notValid = (): Outcome => ({
+  status: 400,
+  heading: "This link is not valid",
+  message: `This confirmation link is not valid. Open the link in the e-mail we sent you, or write to ${siteSettings().contactEmail}.`,
+});
+
+/** The link was for a signup the list no longer holds: the address left, or signed up again since. */
+const notListed = (): Outcome => ({
+  status: 410,
+  heading: "This signup is no longer on the list",
+  message:
+    "The address left the waitlist, or signed up again since this e-mail was sent: use the link in the newest e-mail, or join again on the home page.",
+});
+
+const day = (iso: string) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
+
+const confirmed = (confirmedAt: string, first: boolean): Outcome => ({
+  status: 200,
+  heading: first ? "Your spot is confirmed." : "You're already confirmed.",
+  message: first
+    ? `Thanks! We'll e-mail you as soon as early access to ${site.name} opens.`
+    : `You confirmed your spot on ${day(confirmedAt)}. Nothing more to do: we'll e-mail you when early access opens.`,
+});
+
+/**
+ * The confirm link in every confirmation e-mail (double opt-in), one
+ * implementation for npm start, gatsby develop and the Netlify function:
+ *   GET  /waitlist/confirm?token=…  a page with the button, the address masked (not in its title: tabs, history
+ *                                   and scanners' reports show titles), the Privacy Policy, and "This wasn't
+ *                                   me" (the signup's leave page); changes nothing (mail scanners and link
+ *                                   previews follow links)
+ *   POST /waitlist/confirm          token=… from that page: records the confirmation, once; answers a page
+ */
+export function createConfirm({
+  secret,
+  store,
+  privacyPolicy,
+  consent,
+  limiter,
+  clock = () => new Date(),
+  warn = () => {},
+}: ConfirmOptions) {
+  /** The signup a link names, when the list still holds that very signup. */
+  async function listed(signup: ConfirmingSignup) {
+    const found = await store.lookup(signup.key);
+    return found?.createdAt === signup.createdAt ? found : undefined;
+  }
+
+  async function decide(request: FormRequest): Promise<{ outcome: Outcome; html: boolean }> {
+    const page = (outcome: Outcome) => ({ outcome, html: true });
+    const opened = await openLinkRequest(request, limiter);
+    if ("refusal" in opened) return page(opened.refusal);
+    const { query } = opened;
+    if (!query) return page(notValid());
+
+    if (request.method !== "POST") {
+      const tokens = query.getAll("token");
+      const signup = tokens.length === 1 ? verifyConfirmToken(tokens[0], secret) : undefined;
+      if (!signup) return page(notValid());
+      const found = await listed(signup);
+      if (!found) return page(notListed());
+      if (found.confirmedAt) return page(confirmed(found.confirmedAt, false));
+      return page({
+        status: 200,
+        heading: "Confirm your spot on the waitlist?",
+        message: `One press and the spot for ${maskEmail(found.email)} is confirmed. ${site.waitlist.consent.statement}`,
+        action: { label: site.waitlist.confirmLabel, url: confirmPath, fields: { token: tokens[0]! } },
+        links: [
+          { label: site.legalPages.privacyPolicy.title, url: site.routes.privacyPolicy },
+          // The leave page of this very signup: its button removes the address at once, a GET changes nothing.
+          {
+            label: "This wasn't me: remove this address",
+            url: `${leavePath}?token=${leaveToken(found.email, found.createdAt, secret)}`,
+          },
+        ],
+      });
+    }
+
+    const form = await readForm(request);
+    if ("refusal" in form) return page(form.refusal);
+    if (!isFromThisSite(request)) {
+      return page(
+        refuse(403, "Confirmations are accepted from this site only: press the button on the page the link opens."),
+      );
+    }
+    // The token from the page's form (or the link's query, or both: then the same).
+    const tokens = [...query.getAll("token"), ...form.fields.getAll("token")];
+    const signup =
+      tokens.length > 0 && tokens.every((token) => token === tokens[0])
+        ? verifyConfirmToken(tokens[0], secret)
+        : undefined;
+    if (!signup) return page(notValid());
+    const result = await store.confirm(signup.key, {
+      createdAt: signup.createdAt,
+      at: clock(),
+      privacyPolicy: privacyPolicy(),
+      consent: consent?.() ?? null,
+    });
+    if (!result) return page(notListed());
+    return page(confirmed(result.confirmedAt, result.first));
+  }
+
+  const handle = linkPageHandler(decide, {
+    whatFailed: "confirm a signup",
+    failure: () => "Your spot could not be confirmed just now. Please try again in a minute.",
+    warn,
+  });
+
+  return { handle };
+}
+
+export type Confirm = ReturnType<typeof createConfirm>;

@@ -1,0 +1,114 @@
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import { site } from "../../config/site";
+import { attributionFrom } from "../attribution";
+import { checkEmail } from "../email-address";
+import {
+  formReply,
+  header,
+  isCrossSite,
+  rateLimited,
+  readForm,
+  refuse,
+  siteOrigins,
+  type FormReply,
+  type FormRequest,
+  type Outcome,
+} from "./form-request";
+import type { OwedConfirmation, SignupSource, WaitlistStore } from "../stores/store";
+
+export interface ReceiverOptions {
+  store: WaitlistStore;
+  source: SignupSource;
+  rateLimitPerMinute: number;
+  /** Called once a new address is stored and its reply written; must not throw or wait. */
+  onNewSignup?: (signup: OwedConfirmation) => void;
+  /** Called once a listed address's repeat signup is answered (by its key); must not throw or wait. */
+  onRepeatSignup?: (emailKey: string) => void;
+  /** The version of the Privacy Policy in force (policies.ts), kept with each signup. */
+  privacyPolicy?: () => string | null;
+  /** What the person consents to: the statement's version and the policy's text (policies.ts), kept likewise. */
+  consent?: () => string;
+  /** Where failures are reported; never given a full address. */
+  warn?: (message: string) => void;
+}
+
+const { formName, emailField, honeypotField } = site.waitlist;
+
+// The spec's success message, the same with and without JavaScript.
+const success: Outcome = {
+  status: 200,
+  heading: site.waitlist.successHeading,
+  message: site.waitlist.messages.success,
+};
+
+/**
+ * The waitlist receiver behind POST / (the form's contract): parse,
+ * validate, normalise, store, answer. Framework-neutral: the develop and
+ * start adapters hand it a request and write back its reply.
+ */
+export function createReceiver(options: ReceiverOptions) {
+  const limiter = new RateLimiterMemory({ points: options.rateLimitPerMinute, duration: 60 });
+  const warn = options.warn ?? (() => {});
+
+  async function decide(request: FormRequest): Promise<Outcome> {
+    if (request.method !== "POST") {
+      return refuse(405, "Only POST is accepted here.", { Allow: "GET, HEAD, POST" });
+    }
+    if (isCrossSite(request)) {
+      return refuse(403, "Signups are accepted from this site only.");
+    }
+
+    const form = await readForm(request);
+    if ("refusal" in form) return form.refusal;
+    const { fields } = form;
+
+    if (fields.getAll("form-name").length !== 1 || fields.get("form-name") !== formName) {
+      return refuse(404, "There is no such form on this site.");
+    }
+
+    const limited = await rateLimited(limiter, request.clientIp, "signups");
+    if (limited) return limited;
+
+    // A filled honeypot, in any of its copies, is a bot: answer exactly like a success, keep nothing.
+    if (fields.getAll(honeypotField).some((value) => value !== "")) return success;
+
+    const emails = fields.getAll(emailField);
+    if (emails.length > 1) return refuse(400, "Send one e-mail address at a time.");
+    const checked = checkEmail(emails[0]);
+    if (!checked.ok) return refuse(422, checked.reason);
+
+    // Where it came from: the page the form was on, as the browser names it (attribution.ts).
+    const referer = header(request.headers, "referer");
+    const attribution = referer ? attributionFrom(referer, siteOrigins(request)) : undefined;
+    const { added, createdAt } = await options.store.add({
+      email: checked.email,
+      emailKey: checked.key,
+      source: options.source,
+      attribution,
+      privacyPolicy: options.privacyPolicy?.() ?? undefined,
+      consent: options.consent?.(),
+    });
+    // New and repeat addresses get the same answer, after the same work: nobody can learn who is listed. What
+    // follows (the e-mail; for a repeat, perhaps the e-mail again) happens after the reply.
+    const { onNewSignup, onRepeatSignup } = options;
+    if (!added) return onRepeatSignup ? { ...success, after: () => onRepeatSignup(checked.key) } : success;
+    if (!onNewSignup) return success;
+    const owed = { email: checked.email, emailKey: checked.key, createdAt, optInSince: createdAt };
+    return { ...success, after: () => onNewSignup(owed) };
+  }
+
+  async function handle(request: FormRequest): Promise<FormReply> {
+    let outcome: Outcome;
+    try {
+      outcome = await decide(request);
+    } catch (error) {
+      warn(`waitlist: could not store a signup: ${(error as Error).message}`);
+      outcome = refuse(500, "The signup could not be saved; please try again in a moment.");
+    }
+    return formReply(request, outcome);
+  }
+
+  return { handle };
+}
+
+export type Receiver = ReturnType<typeof createReceiver>;

@@ -1,0 +1,113 @@
+import { createConfirmations } from "./confirmations";
+import type { Mailer } from "./mailer";
+import { SqliteStore } from "../stores/sqlite-store";
+
+/** A mailer whose sends finish only when the test says so. */
+function heldMailer() {
+  const held: (() => void)[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const mailer: Mailer = {
+    destination: "held",
+    send: () =>
+      new Promise<void>((resolve) => {
+        most = Math.max(most, ++inFlight);
+        held.push(() => {
+          inFlight--;
+          resolve();
+        });
+      }),
+    close: () => {},
+  };
+  return { mailer, held, most: () => most };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+async function storeWith(count: number) {
+  const store = new SqliteStore(":memory:");
+  const owed = [];
+  for (let i = 0; i < count; i++) {
+    const entry = { email: `c${i}@example.com`, emailKey: `c${i}@example.com` };
+    const { createdAt } = await store.add({ ...entry, source: "start" });
+    owed.push({ ...entry, createdAt, optInSince: createdAt });
+  }
+  return { store, owed };
+}
+
+const leaveSecret = "a-secret-of-at-least-32-characters";
+
+describe("confirmations under a burst", () => {
+  it.each([
+    ["four", undefined, 4],
+    ["as many as it is told to, for a sweep that does nothing else,", 16, 16],
+  ])("keeps at most %s messages in flight and sends every one", async (_name, sendsAtOnce, most) => {
+    const { store, owed } = await storeWith(40);
+    const { mailer, held, most: inFlight } = heldMailer();
+    const confirmations = createConfirmations({ store, mailer, leaveSecret, sendsAtOnce, log: () => {} });
+    owed.forEach(confirmations.sendSoon);
+    for (let sent = 0; sent < 40; sent++) {
+      while (held.length === 0) await tick();
+      held.shift()!();
+      await tick();
+    }
+    await confirmations.idle();
+    expect(inFlight()).toBe(most);
+    expect(await store.pendingConfirmations()).toEqual([]);
+    await store.close();
+  });
+
+  it("on close, finishes the sends under way and leaves the queued ones pending", async () => {
+    const { store, owed } = await storeWith(10);
+    const { mailer, held } = heldMailer();
+    const confirmations = createConfirmations({ store, mailer, leaveSecret, log: () => {} });
+    owed.forEach(confirmations.sendSoon);
+    while (held.length < 4) await tick();
+    const closing = confirmations.close();
+    for (const release of held.splice(0)) release();
+    await closing;
+    expect(await store.pendingConfirmations()).toHaveLength(6);
+    confirmations.sendSoon(owed[9]!);
+    await confirmations.idle();
+    expect(await store.pendingConfirmations()).toHaveLength(6);
+    await store.close();
+  });
+});
+
+describe("the cap on e-mails per mailbox", () => {
+  it("counts a message once however often it is retried, and never tries one past the cap again", async () => {
+    const store = new SqliteStore(":memory:");
+    const sent: string[] = [];
+    let failures = 2;
+    const mailer: Mailer = {
+      destination: "test",
+      send: async (message) => {
+        // The first two attempts fail for now, as a mail server's 4xx does: a retry is the same message.
+        if (failures-- > 0) throw new Error("451 try again later");
+        sent.push(String(message.to));
+      },
+      close: () => {},
+    };
+    const confirmations = createConfirmations({
+      store,
+      mailer,
+      leaveSecret,
+      mailboxDailyMails: 2,
+      retryDelaysMs: [0],
+      log: () => {},
+    });
+    for (const email of ["Ada+1@gmail.com", "a.da@gmail.com", "ADA@googlemail.com"]) {
+      await store.add({ email, emailKey: email.toLowerCase(), source: "start" });
+    }
+    // The first sweep: two failed for now, the third past the cap of two. Then the two retries, counted no more.
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 0, retrying: 2, refused: 1 });
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 2, retrying: 0, refused: 0 });
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 0, retrying: 0, refused: 0 });
+    expect(sent.sort()).toEqual(["Ada+1@gmail.com", "a.da@gmail.com"]);
+    const capped = (await store.all()).filter((row) => row.confirmationFailedAt !== null);
+    expect(capped.map((row) => row.email)).toEqual(["ADA@googlemail.com"]);
+    expect(capped[0]!.confirmationError).toMatch(/went to this mailbox today/);
+    await confirmations.close();
+    await store.close();
+  });
+});

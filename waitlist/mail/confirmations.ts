@@ -1,0 +1,249 @@
+import { confirmationMessage } from "./confirmation-message";
+import { maskEmail } from "../email-address";
+import { mailboxCounterKey, mailDay } from "./mailbox";
+import type { Mailer } from "./mailer";
+import type { ConfirmationQueue, OwedConfirmation, WaitlistStore } from "../stores/store";
+
+export interface ConfirmationOptions {
+  store: WaitlistStore & ConfirmationQueue;
+  mailer: Mailer;
+  /** What each message's leave link is signed with (tokens.ts). */
+  leaveSecret: string;
+  /** Waits before each retry after a failure that may pass; the last one repeats. */
+  retryDelaysMs?: readonly number[];
+  /** How long one attempt holds an address before another sender may take it over. */
+  leaseMs?: number;
+  /** How often the running server looks for owed confirmations (start()). */
+  sweepMs?: number;
+  /** Messages in flight at most: a few for a server that also answers visitors, more for Netlify's sweep. */
+  sendsAtOnce?: number;
+  /** Confirmation e-mails one mailbox gets per UTC day at most, whatever the spelling (mailbox.ts). */
+  mailboxDailyMails?: number;
+  log?: (line: string) => void;
+  /** What time it is: the real clock, or a simulation's (the Netlify bench runs five minutes in seconds). */
+  clock?: () => Date;
+}
+
+/** The retry schedule after a failure that may pass: 5 s, 30 s, 2 min, 10 min, then hourly. */
+const defaultRetryDelaysMs = [5_000, 30_000, 120_000, 600_000, 3_600_000] as const;
+/** Owed confirmations one sweep takes on; the next sweep takes the rest. */
+const sweepBatch = 100;
+/** A repeat signup of an unconfirmed address is sent the e-mail again at most this often: a day. */
+export const askAgainAfterMs = 86_400_000;
+
+/** What one attempt came to. */
+export type Attempt =
+  | { outcome: "sent" }
+  /** Another sender holds it, or it was sent or failed meanwhile. */
+  | { outcome: "not-ours" }
+  /** Failed for now; due again later. */
+  | { outcome: "retry"; reason: string }
+  /** Refused for good by the mail server; no more attempts. */
+  | { outcome: "refused"; reason: string };
+
+/** A 5xx reply: the mail server refuses the address for good (RFC 5321, 4.2.1); a 4xx or a lost connection may pass. */
+function isPermanentFailure(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === "number" && code >= 500 && code < 600;
+}
+
+/**
+ * Sends each stored address exactly one confirmation (one more, a day or more
+ * later, to one that signs up again without having confirmed; see
+ * askAgainSoon). The signup is stored and answered first; a first attempt
+ * follows at once. Everything owed after
+ * that (a failure that may pass, or a hold left by a server that died while
+ * sending) is picked up by the running server's sweep, on a schedule, with
+ * backoff; an address the mail server refuses for good is marked failed and
+ * left alone.
+ */
+export function createConfirmations({
+  store,
+  mailer,
+  leaveSecret,
+  retryDelaysMs = defaultRetryDelaysMs,
+  leaseMs = 120_000,
+  sweepMs = 30_000,
+  sendsAtOnce = 4,
+  mailboxDailyMails = 3,
+  log = (line) => console.error(line),
+  clock = () => new Date(),
+}: ConfirmationOptions) {
+  const inFlight = new Set<Promise<unknown>>();
+
+  /** The signup's confirmation, with the Message-ID every attempt at it shares. */
+  const messageFor = (owed: OwedConfirmation) =>
+    confirmationMessage(owed.email, {
+      // Each asking is a message of its own: the signup's, or a later one for a signup from before the confirm step.
+      seed: `${owed.emailKey} ${owed.optInSince ?? owed.createdAt}`,
+      createdAt: owed.createdAt,
+      leaveSecret,
+    });
+
+  /** One attempt, holding the address in the store while it runs, so no two senders send it. */
+  async function deliver(owed: OwedConfirmation): Promise<Attempt> {
+    const attempt = await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
+    if (attempt === undefined) return { outcome: "not-ours" };
+    // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
+    // the cap it is not sent, for good: the visitor was answered as for any signup, and the founders see why.
+    if (attempt === 1) {
+      const mails = await store.countMailboxMail(mailboxCounterKey(owed.emailKey), mailDay(clock()));
+      if (mails > mailboxDailyMails) {
+        const reason = `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
+        await store.failConfirmation(owed.emailKey, reason, clock());
+        log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
+        return { outcome: "refused", reason };
+      }
+    }
+    try {
+      await mailer.send(messageFor(owed));
+    } catch (error) {
+      const reason = (error as Error).message.split("\n")[0] || "unknown error";
+      if (isPermanentFailure(error)) {
+        await store.failConfirmation(owed.emailKey, reason, clock());
+        log(`confirmation to ${maskEmail(owed.email)} refused for good (${reason}); no more attempts`);
+        return { outcome: "refused", reason };
+      }
+      const delay = retryDelaysMs[Math.min(attempt, retryDelaysMs.length) - 1] ?? 60_000;
+      await store.releaseConfirmation(owed.emailKey, reason, new Date(clock().getTime() + delay));
+      log(`confirmation to ${maskEmail(owed.email)} failed (${reason}); retrying in ${delay / 1000} s`);
+      return { outcome: "retry", reason };
+    }
+    await store.markConfirmationSent(owed.emailKey, clock());
+    return { outcome: "sent" };
+  }
+
+  // At most a few messages in flight: a burst of signups must neither open a
+  // connection per signup to the mail server nor starve the receiver that
+  // acknowledges them (the rest wait here, in order).
+  let active = 0;
+  let closed = false;
+  const waiting: ((granted: boolean) => void)[] = [];
+  /** Runs `work` in a free slot; undefined, without running it, once the sender is closed. */
+  async function withSlot<T>(work: () => Promise<T>): Promise<T | undefined> {
+    if (closed) return undefined;
+    if (active < sendsAtOnce) active++;
+    // A finished send hands its slot over; close() turns the waiters away.
+    else if (!(await new Promise<boolean>((resolve) => waiting.push(resolve)))) return undefined;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next(true);
+      else active--;
+    }
+  }
+
+  /** An attempt in a slot, tracked for idle() and close(); a store error is logged, never thrown. */
+  function attempt(owed: OwedConfirmation): Promise<Attempt | undefined> {
+    const work = withSlot(() => deliver(owed)).catch((error: Error) => {
+      log(`confirmation to ${maskEmail(owed.email)} could not be recorded: ${error.message}`);
+      return undefined;
+    });
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+    return work;
+  }
+
+  /** The first attempt for a newly stored address; never throws, never delays the caller. */
+  function sendSoon(owed: OwedConfirmation): void {
+    setImmediate(() => void attempt(owed));
+  }
+
+  /**
+   * A repeat signup of a listed address: one that has not confirmed, whose
+   * last e-mail went out a day or more ago (the person may have lost it), is
+   * asked again and sent a new e-mail; any other is left as it is. Never
+   * throws, never delays the caller: it runs after the reply, so the reply
+   * does not tell who is listed.
+   */
+  function askAgainSoon(emailKey: string): void {
+    setImmediate(() => {
+      const work = store
+        .askToConfirm(emailKey, clock(), { resendAfterMs: askAgainAfterMs })
+        .then((owed) => owed && attempt(owed))
+        .catch((error: Error) => log(`a repeat signup could not be asked to confirm again: ${error.message}`));
+      inFlight.add(work);
+      void work.finally(() => inFlight.delete(work));
+    });
+  }
+
+  let sweeping: Promise<SweepResult> | undefined;
+  /** One attempt for every owed confirmation that is due: nobody holds it, and its retry time has come. */
+  function sweep(): Promise<SweepResult> {
+    sweeping ??= (async () => {
+      const result: SweepResult = { sent: 0, retrying: 0, refused: 0 };
+      try {
+        const due = await store.dueConfirmations(clock(), sweepBatch);
+        for (const done of await Promise.all(due.map(attempt))) {
+          if (done?.outcome === "sent") result.sent++;
+          else if (done?.outcome === "retry") result.retrying++;
+          else if (done?.outcome === "refused") result.refused++;
+        }
+      } finally {
+        sweeping = undefined;
+      }
+      return result;
+    })();
+    return sweeping;
+  }
+
+  let timer: ReturnType<typeof setInterval> | undefined;
+  /** The running server's schedule: a sweep now, then every sweepMs. Resolves with the first sweep's result. */
+  function start(): Promise<SweepResult> {
+    timer ??= setInterval(() => {
+      if (!closed) void sweep();
+    }, sweepMs);
+    timer.unref();
+    return sweep();
+  }
+
+  /** For `npm run waitlist -- resend-pending`: one attempt for every owed address, due or not. */
+  async function resendPending(): Promise<ResendResult> {
+    const result: ResendResult = { sent: 0, held: 0, pending: [], refused: [] };
+    for (const owed of await store.pendingConfirmations()) {
+      const done = await deliver(owed);
+      if (done.outcome === "sent") result.sent++;
+      else if (done.outcome === "not-ours") result.held++;
+      else if (done.outcome === "retry") result.pending.push({ email: owed.email, reason: done.reason });
+      else result.refused.push({ email: owed.email, reason: done.reason });
+    }
+    return result;
+  }
+
+  /** Resolves when every attempt under way has finished. */
+  async function idle(): Promise<void> {
+    while (inFlight.size > 0 || sweeping) await Promise.allSettled([...inFlight, sweeping]);
+  }
+
+  /**
+   * For shutdown: stops the schedule, lets the sends under way finish and
+   * starts no more; what is still owed stays in the store for the next start.
+   */
+  async function close(): Promise<void> {
+    closed = true;
+    if (timer) clearInterval(timer);
+    for (const turnAway of waiting.splice(0)) turnAway(false);
+    await idle();
+  }
+
+  return { sendSoon, askAgainSoon, sweep, start, resendPending, idle, close };
+}
+
+export interface SweepResult {
+  sent: number;
+  retrying: number;
+  refused: number;
+}
+
+export interface ResendResult {
+  sent: number;
+  /** Held by a running server's attempt right now: it will finish them. */
+  held: number;
+  /** Failed for now; still owed. */
+  pending: { email: string; reason: string }[];
+  /** Refused for good by the mail server: marked failed, never tried again. */
+  refused: { email: string; reason: string }[];
+}
+
+export type Confirmations = ReturnType<typeof createConfirmations>;

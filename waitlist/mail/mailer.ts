@@ -1,0 +1,94 @@
+import { chmodSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import { site } from "../../config/site";
+import type { Env } from "../../config/env";
+import type { MailMessage } from "./confirmation-message";
+
+export interface MailConfig {
+  /** smtp:// or smtps:// URL of the mail server; without it, messages go to outboxDir as .eml files. */
+  smtpUrl?: string;
+  from: string;
+  outboxDir: string;
+}
+
+export interface Mailer {
+  /** Where messages go, for logs (never with a password). */
+  readonly destination: string;
+  send(message: MailMessage): Promise<void>;
+  /** Deletes every copy this mailer keeps of mail to `email` (the outbox's files); nothing to do over SMTP. */
+  forget?(email: string): void;
+  close(): void;
+}
+
+const digest = (text: string, length: number) =>
+  createHash("sha256").update(text, "utf8").digest("hex").slice(0, length);
+
+/**
+ * An outbox file's name: who it is to, then which message. One file per
+ * message (a resend of the same message, after a crash between sending and
+ * recording it, replaces it), found by its recipient when they leave.
+ */
+export function outboxFileName(to: string, messageId: string): string {
+  return `${digest(to.toLowerCase(), 16)}-${digest(messageId, 24)}.eml`;
+}
+
+/** Where confirmations go, from SMTP_URL, MAIL_FROM and OUTBOX_DIR (config/env.ts checks them). */
+export function mailConfig(env: Env): MailConfig {
+  return {
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM ?? `"${site.name}" <${env.CONTACT_EMAIL}>`,
+    outboxDir: env.OUTBOX_DIR,
+  };
+}
+
+/**
+ * nodemailer over SMTP, or, with no SMTP_URL (a fresh machine), nodemailer's
+ * stream transport writing each message as an .eml file to the outbox.
+ */
+export function createMailer(config: MailConfig): Mailer {
+  if (config.smtpUrl) {
+    const url = new URL(config.smtpUrl);
+    const transport = nodemailer.createTransport({
+      url: config.smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
+    return {
+      destination: `${url.protocol}//${url.host}`,
+      async send(message) {
+        await transport.sendMail({ ...message, from: config.from });
+      },
+      close: () => transport.close(),
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    destination: path.relative(process.cwd(), config.outboxDir) || config.outboxDir,
+    async send(message) {
+      const info = await transport.sendMail({ ...message, from: config.from });
+      // Each message holds its confirm and leave links: the folder and the files are this user's only, whatever the
+      // umask (an outbox an earlier version made 0755 is made 0700).
+      mkdirSync(config.outboxDir, { recursive: true, mode: 0o700 });
+      chmodSync(config.outboxDir, 0o700);
+      const file = path.join(config.outboxDir, outboxFileName(message.to, message.messageId));
+      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      chmodSync(file, 0o600);
+    },
+    // A leave deletes the person's entry at once, and so their mail here: the outbox is a folder on a developer's
+    // machine or a server without SMTP_URL, so reading its names on a leave is cheap.
+    forget(email) {
+      const prefix = `${digest(email.toLowerCase(), 16)}-`;
+      let names: string[];
+      try {
+        names = readdirSync(config.outboxDir);
+      } catch {
+        return;
+      }
+      for (const name of names) if (name.startsWith(prefix)) rmSync(path.join(config.outboxDir, name), { force: true });
+    },
+    close: () => transport.close(),
+  };
+}

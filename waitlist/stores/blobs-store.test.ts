@@ -1,0 +1,281 @@
+import { createHash, createHmac, scryptSync } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { BlobsStore, hashOf } from "./blobs-store";
+import { pruneUnconfirmed } from "../prune";
+import { describeStoreContract } from "./store.contract";
+import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
+import type { FullStore, Signup } from "./store";
+
+describeStoreContract("Netlify Blobs", () => {
+  let blobs: (LocalBlobs & { directory: string }) | undefined;
+  const open = async () => {
+    blobs ??= await startLocalBlobs();
+    return new BlobsStore(blobs.store());
+  };
+  return {
+    open,
+    reopen: open,
+    settle: async (store: FullStore) => void (await (store as BlobsStore).fold()),
+    snapshot: async () => {
+      await blobs!.settled();
+      const files = readdirSync(blobs!.directory, { recursive: true, withFileTypes: true }).filter((entry) =>
+        entry.isFile(),
+      );
+      return Object.fromEntries(
+        files
+          .map((entry) => path.join(entry.parentPath, entry.name))
+          .sort()
+          .map((file) => [path.relative(blobs!.directory, file), readFileSync(file, "utf8")]),
+      );
+    },
+    cleanup: async () => blobs?.stop(),
+  };
+});
+
+describe("BlobsStore", () => {
+  let blobs: LocalBlobs;
+  beforeEach(async () => {
+    blobs = await startLocalBlobs();
+  });
+  afterEach(() => blobs.stop());
+
+  const at = (ms: number) => new Date(Date.UTC(2026, 10, 1) + ms);
+  const add = (store: BlobsStore, n: number) =>
+    store.add({ email: `p${n}@example.com`, emailKey: `p${n}@example.com`, source: "netlify", at: at(n) });
+  const count = async (type: string, during: () => Promise<unknown>) => {
+    await blobs.settled();
+    blobs.operations.length = 0;
+    await during();
+    await blobs.settled();
+    return blobs.operations.filter((operation) => operation.type === type).length;
+  };
+
+  it("files the list in blobs of so many rows, so reading the list costs a get per blob and one list", async () => {
+    // Ten rows a blob here, a thousand on Netlify: the same arithmetic, a hundred times fewer signups to make.
+    const store = new BlobsStore(blobs.store(), { chunkRows: 10 });
+    await Promise.all(Array.from({ length: 25 }, (_, n) => add(store, n)));
+    await store.fold();
+    expect((await blobs.store().list({ prefix: "ledger/" })).blobs.map(({ key }) => key)).toEqual([
+      "ledger/000001",
+      "ledger/000002",
+      "ledger/000003",
+    ]);
+    // Everything still owes its confirmation, so the notes stay: mark them sent and fold again to clear them.
+    await Promise.all(
+      Array.from({ length: 25 }, (_, n) => store.markConfirmationSent(`p${n}@example.com`, at(3_000_000))),
+    );
+    await store.fold();
+    expect((await blobs.store().list({ prefix: "pending/" })).blobs).toEqual([]);
+    let rows: Awaited<ReturnType<BlobsStore["all"]>> = [];
+    expect(await count("get", async () => (rows = await store.all()))).toBe(3);
+    expect(rows).toHaveLength(25);
+    expect(rows[0]).toMatchObject({ email: "p0@example.com", confirmationSentAt: at(3_000_000).toISOString() });
+    expect(rows.map((row) => row.createdAt)).toEqual([...rows.map((row) => row.createdAt)].sort());
+  });
+
+  it("keeps no row of an address that leaves while a sweep is folding it", async () => {
+    const plain = new BlobsStore(blobs.store());
+    await add(plain, 1);
+    await add(plain, 2);
+    await plain.fold();
+    await add(plain, 1); // a repeat: the address is noted again, so the next fold writes its row again
+
+    // A sweep that has read the records, held up just before it writes the ledger: the leave runs then, to the end.
+    const client = blobs.store();
+    const setJSON = client.setJSON.bind(client);
+    let leave: Promise<unknown> | undefined;
+    client.setJSON = async (key, data, options) => {
+      if (key.startsWith("ledger/") && !leave) {
+        leave = plain.remove("p1@example.com", "link", at(10_000));
+        await leave;
+      }
+      return setJSON(key, data, options);
+    };
+    await new BlobsStore(client).fold();
+    expect(leave).toBeDefined();
+
+    const rows = async () => {
+      const chunk = (await blobs.store().get("ledger/000001", { type: "json" })) as {
+        rows: Record<string, { email: string }>;
+      };
+      return Object.values(chunk.rows).map((row) => row.email);
+    };
+    expect(await rows()).toEqual(["p2@example.com"]);
+    expect((await plain.all()).map((row) => row.email)).toEqual(["p2@example.com"]);
+  });
+
+  it("finishes a leave whose function died half-way: the sweep erases the row and the record, and counts it", async () => {
+    const store = new BlobsStore(blobs.store());
+    await add(store, 1);
+    await store.fold();
+    // What remove() writes before it erases anything, and nothing after: the function was killed there.
+    const client = blobs.store();
+    const setJSON = client.setJSON.bind(client);
+    client.setJSON = async (key, data, options) => {
+      const result = await setJSON(key, data, options);
+      if (key.startsWith("signups/") && (data as { leaving?: unknown }).leaving) throw new Error("killed");
+      return result;
+    };
+    await expect(new BlobsStore(client).remove("p1@example.com", "one-click", at(5_000))).rejects.toThrow("killed");
+    expect(await store.pendingConfirmations()).toEqual([]);
+
+    await store.add({ email: "p9@example.com", emailKey: "p9@example.com", source: "netlify", at: at(9) });
+    await store.fold();
+    expect((await store.all()).map((row) => row.email)).toEqual(["p9@example.com"]);
+    expect(await store.departures()).toBe(1);
+    expect((await blobs.store().list({ prefix: "signups/" })).blobs).toHaveLength(1);
+  });
+
+  it("tells pruned from left by the keys alone, and reads only the departures filed before the how was in the key", async () => {
+    const store = new BlobsStore(blobs.store());
+    await add(store, 1);
+    await add(store, 2);
+    await store.remove("p1@example.com", "link", at(1_000));
+    await store.remove("p2@example.com", "pruned", at(2_000));
+    // Two departures as they were filed before: departures/<iso>-<r>, the how in the blob only.
+    const client = blobs.store();
+    await client.setJSON(`departures/${at(3_000).toISOString()}-0a1b2c3d`, { how: "pruned" });
+    await client.setJSON(`departures/${at(4_000).toISOString()}-deadbeef`, { how: "one-click" });
+    expect(await count("get", () => store.departureCounts())).toBe(2);
+    expect(await store.departureCounts()).toEqual({ left: 2, pruned: 2 });
+    expect(await store.departures()).toBe(4);
+  });
+
+  it("reads a store written before the confirm step as unconfirmed and never asked, and asks it when told", async () => {
+    // A record and a ledger row as the version before the confirm step wrote them: no consent fields at all.
+    const before = new BlobsStore(blobs.store());
+    await add(before, 1);
+    await before.markConfirmationSent("p1@example.com", at(1_000));
+    await before.fold();
+    const client = blobs.store();
+    const h = hashOf("p1@example.com");
+    const strip = ({
+      confirmedAt: _c,
+      privacyPolicyAtSignup: _s,
+      privacyPolicyAtConfirm: _p,
+      optInSince: _o,
+      ...rest
+    }: Signup) => rest;
+    const record = (await client.get(`signups/${h}`, { type: "json" })) as Signup;
+    await client.setJSON(`signups/${h}`, strip(record));
+    const chunk = (await client.get("ledger/000001", { type: "json" })) as { rows: Record<string, Signup> };
+    await client.setJSON("ledger/000001", { rows: { [h]: strip(chunk.rows[h]!) } });
+
+    const store = new BlobsStore(blobs.store());
+    expect(await store.all()).toEqual([
+      expect.objectContaining({
+        email: "p1@example.com",
+        confirmedAt: null,
+        optInSince: null,
+        privacyPolicyAtSignup: null,
+      }),
+    ]);
+    expect(await store.statsRows()).toEqual([expect.objectContaining({ confirmedAt: null })]);
+    await expect(store.lookup("p1@example.com")).resolves.toMatchObject({ confirmedAt: null });
+    await expect(store.expiredUnconfirmed(at(100 * 86_400_000), 10)).resolves.toEqual([]);
+    // ask-to-confirm reaches it: owed the mail with the confirm link, and pruned if it never confirms.
+    await expect(store.askToConfirm("p1@example.com", at(2_000))).resolves.toMatchObject({ email: "p1@example.com" });
+    expect(await store.pendingConfirmations()).toEqual([expect.objectContaining({ email: "p1@example.com" })]);
+    await expect(store.expiredUnconfirmed(at(2 * 3_600_000), 10)).resolves.toEqual([
+      expect.objectContaining({ email: "p1@example.com", optInSince: at(2_000).toISOString() }),
+    ]);
+  });
+
+  it("finds expired signups by their hour, without listing the records or reading the ledger", async () => {
+    const store = new BlobsStore(blobs.store());
+    const hour = 3_600_000;
+    // 30 signups an hour apart, and one expired in the first hour.
+    for (let n = 0; n < 30; n++) await add(store, n * hour);
+    await store.fold();
+    const reads = async (before: Date) => {
+      await blobs.settled();
+      blobs.operations.length = 0;
+      const found = await store.expiredUnconfirmed(before, 100);
+      await blobs.settled();
+      return { found: found.length, operations: blobs.operations.map((operation) => operation.url) };
+    };
+    const first = await reads(at(hour));
+    expect(first.found).toBe(1);
+    // One list of the hours, one of the hour due, one read of its record: nothing of the other 29 signups.
+    expect(first.operations.filter((url) => /signups|ledger/.test(url))).toHaveLength(1);
+    expect(first.operations).toHaveLength(3);
+  });
+
+  it("removes a batch of expired signups with one write per ledger blob, and finishes a pass that died half-way", async () => {
+    const store = new BlobsStore(blobs.store(), { chunkRows: 10 });
+    await Promise.all(Array.from({ length: 25 }, (_, n) => add(store, n)));
+    await Promise.all(Array.from({ length: 25 }, (_, n) => store.markConfirmationSent(`p${n}@example.com`, at(n))));
+    await store.fold();
+    const later = at(31 * 86_400_000);
+
+    // The first pass dies once it has marked the records as leaving: the function was killed there.
+    const client = blobs.store();
+    const setJSON = client.setJSON.bind(client);
+    let marked = 0;
+    client.setJSON = async (key, data, options) => {
+      const result = await setJSON(key, data, options);
+      if (key.startsWith("signups/") && (data as { leaving?: unknown }).leaving && ++marked === 25) {
+        throw new Error("killed");
+      }
+      return result;
+    };
+    const dying = new BlobsStore(client, { chunkRows: 10 });
+    await expect(pruneUnconfirmed(dying, { now: later })).rejects.toThrow("killed");
+
+    // The next pass finds them by their asked/ notes and finishes them: three ledger blobs, each written once.
+    const writes = await blobs.settled().then(async () => {
+      blobs.operations.length = 0;
+      const { addresses } = await pruneUnconfirmed(store, { now: later });
+      expect(addresses).toHaveLength(25);
+      await blobs.settled();
+      return blobs.operations.filter((operation) => operation.type === "set" && /ledger/.test(operation.url)).length;
+    });
+    expect(writes).toBe(3);
+    await store.fold();
+    expect(await store.all()).toEqual([]);
+    expect(await store.departures()).toBe(25);
+    expect((await blobs.store().list({ prefix: "signups/" })).blobs).toEqual([]);
+    expect((await blobs.store().list({ prefix: "asked/" })).blobs).toEqual([]);
+  });
+
+  it("recognises WAITLIST_SECRET by a salted scrypt, so a weak secret cannot be found by hashing guesses", async () => {
+    const store = new BlobsStore(blobs.store());
+    const weak = "correct horse battery staple";
+    const marker = async () => (await blobs.store().get("settings/leave-signer", { type: "text" })) ?? "";
+    await store.noteSigner(weak);
+    const noted = await marker();
+    const [prefix, salt, key] = noted.split(" ");
+    expect(prefix).toBe("environment-scrypt");
+    expect(Buffer.from(salt!, "base64url")).toHaveLength(16);
+    expect(key).toBe(
+      scryptSync(weak, Buffer.from(salt!, "base64url"), 32, { N: 2 ** 14, r: 8, p: 1 }).toString("base64url"),
+    );
+    // Nothing a fast guess can be checked against: no plain hash, no HMAC of a fixed label, in any encoding.
+    for (const digest of [
+      createHash("sha256").update(weak, "utf8").digest(),
+      createHmac("sha256", weak).update("tandem waitlist: the secret links are signed with").digest(),
+    ]) {
+      for (const encoded of [digest.toString("hex"), digest.toString("base64"), digest.toString("base64url")]) {
+        expect(noted).not.toContain(encoded);
+      }
+    }
+    await expect(store.signerProblem(weak)).resolves.toBeUndefined();
+    await expect(store.signerProblem(`${weak}!`)).resolves.toMatch(/set the same value in your shell/);
+    await expect(store.signerProblem(undefined)).resolves.toMatch(/set the same value in your shell/);
+    // A function opening again with the same secret leaves the mark alone; another secret replaces it.
+    await store.noteSigner(weak);
+    expect(await marker()).toBe(noted);
+    await store.noteSigner(`${weak}!`);
+    await expect(store.signerProblem(`${weak}!`)).resolves.toBeUndefined();
+    await expect(store.signerProblem(weak)).resolves.toMatch(/set the same value in your shell/);
+  });
+
+  it("still recognises the plain hash an earlier version wrote, until the functions next write theirs", async () => {
+    const store = new BlobsStore(blobs.store());
+    const secret = "a-secret-of-at-least-32-characters";
+    await blobs.store().set("settings/leave-signer", `environment ${hashOf(secret)}`);
+    await expect(store.signerProblem(secret)).resolves.toBeUndefined();
+    await expect(store.signerProblem(`${secret}!`)).resolves.toMatch(/set the same value in your shell/);
+  });
+});

@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { Pool } from "pg";
+import { StoreError } from "./store";
+
+/**
+ * The Postgres schema is plain SQL in netlify/database/migrations/, where
+ * Netlify applies it on deploy (to production's database, and to each deploy
+ * preview's branch) and `netlify database migrations apply` locally. A
+ * self-hosted server (DATABASE_URL) applies it here instead: in name order,
+ * each once, recorded where Netlify records them (netlify.migrations, by name
+ * without ".sql"), so a database migrated by either is up to date for the
+ * other. Append only: a database written by an older version is migrated,
+ * never wiped.
+ */
+export const migrationsDir = path.join(__dirname, "..", "..", "netlify", "database", "migrations");
+
+/** Any number, so two processes of this site take the same lock and no other application's. */
+const lockKey = 0x74616e64; // "tand"
+
+/** Netlify's record of applied migrations (@netlify/database-dev's initializeTrackingTable). */
+const trackingTable = "netlify.migrations";
+
+export function readMigrations(dir = migrationsDir): { name: string; sql: string }[] {
+  return readdirSync(dir)
+    .filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({ name: file.slice(0, -".sql".length), sql: readFileSync(path.join(dir, file), "utf8") }));
+}
+
+/**
+ * Applies the migrations not yet applied, all in one transaction under an
+ * advisory lock: two servers starting at once take turns, and the second
+ * finds nothing left to do. Resolves with the names it applied.
+ */
+export async function migrate(pool: Pick<Pool, "connect">, dir = migrationsDir): Promise<string[]> {
+  const migrations = readMigrations(dir);
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [lockKey]);
+    await client.query(
+      `CREATE SCHEMA IF NOT EXISTS netlify;
+       CREATE TABLE IF NOT EXISTS ${trackingTable} (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    // This site's first Postgres version kept its own record, by file name: carried over once.
+    await client.query(
+      `DO $$ BEGIN
+         IF to_regclass('public.waitlist_migrations') IS NOT NULL THEN
+           INSERT INTO ${trackingTable} (name, applied_at)
+             SELECT regexp_replace(name, '\\.sql$', ''), applied_at FROM public.waitlist_migrations
+             ON CONFLICT (name) DO NOTHING;
+           DROP TABLE public.waitlist_migrations;
+         END IF;
+       END $$`,
+    );
+    const done = new Set(
+      (await client.query<{ name: string }>(`SELECT name FROM ${trackingTable}`)).rows.map((row) => row.name),
+    );
+    const known = new Set(migrations.map((one) => one.name));
+    const unknown = [...done].filter((name) => !known.has(name));
+    if (unknown.length > 0) {
+      throw new StoreError(
+        `The database was migrated by a newer version (${unknown.join(", ")}); update the site before using it.`,
+      );
+    }
+    const applied: string[] = [];
+    for (const { name, sql } of migrations) {
+      if (done.has(name)) continue;
+      await client.query(sql);
+      await client.query(`INSERT INTO ${trackingTable} (name) VALUES ($1)`, [name]);
+      applied.push(name);
+    }
+    await client.query("COMMIT");
+    return applied;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
