@@ -1,5 +1,5 @@
 // Five projects: "unit" runs in jsdom against the source; "content" checks
-// the legal MDX files; "server" runs the waitlist receiver and the preview
+// the legal MDX files; "server" runs the signup endpoint and the preview
 // server for real on 127.0.0.1; "build" reads the output of `gatsby build`
 // in public/, and "e2e" drives Chromium against it through the project's own
 // server. Both run after the build (see npm test).

@@ -1,7 +1,7 @@
 import type { NetlifyAPI } from "@netlify/api";
 import { site } from "../config/site";
 import { attributionFrom, type Attribution } from "../waitlist/attribution";
-import { checkEmail } from "../waitlist/email-address";
+import { checkEmail } from "../config/email-address";
 
 /*
  * Netlify Forms, where an earlier version of this site kept the waitlist on
@@ -38,7 +38,7 @@ function originOf(url: unknown): string | undefined {
 /**
  * The waitlist form's signups, one per address (its first submission, however
  * later ones spelled it), oldest first; submissions without a valid address
- * are left out, as the receiver refuses them. Undefined when the site has no
+ * are left out, as the signup endpoint refuses them. Undefined when the site has no
  * waitlist form: nothing to import.
  */
 export async function formsSignups(

@@ -55,9 +55,9 @@ describe("readEnv", () => {
     ["PORT", "-1", 'PORT must be a whole number from 0 to 65535 (got "-1").'],
     ["WAITLIST_RATE_LIMIT", "0", 'WAITLIST_RATE_LIMIT must be a whole number from 1 to 1000000 (got "0").'],
     [
-      "WAITLIST_LEAVE_RATE_LIMIT",
+      "WAITLIST_LINK_RATE_LIMIT",
       "1.5",
-      'WAITLIST_LEAVE_RATE_LIMIT must be a whole number from 1 to 1000000 (got "1.5").',
+      'WAITLIST_LINK_RATE_LIMIT must be a whole number from 1 to 1000000 (got "1.5").',
     ],
     [
       "CONFIRMATION_LEASE_SECONDS",
@@ -135,6 +135,44 @@ describe("readEnv", () => {
   });
 });
 
+describe("WAITLIST_LEAVE_RATE_LIMIT, the old name of WAITLIST_LINK_RATE_LIMIT", () => {
+  const warnings: { message: string; type?: string; code?: string }[] = [];
+  beforeEach(() => {
+    warnings.length = 0;
+    jest.spyOn(process, "emitWarning").mockImplementation(((
+      message: string,
+      options?: { type?: string; code?: string },
+    ) => {
+      warnings.push({ message, type: options?.type, code: options?.code });
+    }) as typeof process.emitWarning);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it("still sets the limit when the new name is not set, and says once per process to use the new one", () => {
+    expect(readEnv({ WAITLIST_LEAVE_RATE_LIMIT: "7" }).WAITLIST_LINK_RATE_LIMIT).toBe(7);
+    expect(readEnv({ WAITLIST_LEAVE_RATE_LIMIT: "8" }).WAITLIST_LINK_RATE_LIMIT).toBe(8);
+    expect(warnings).toEqual([
+      {
+        message:
+          "WAITLIST_LEAVE_RATE_LIMIT is now called WAITLIST_LINK_RATE_LIMIT; the old name still works, but set the new one.",
+        type: "DeprecationWarning",
+        code: "WAITLIST_LEAVE_RATE_LIMIT",
+      },
+    ]);
+  });
+
+  it("gives way to the new name when both are set", () => {
+    expect(readEnv({ WAITLIST_LEAVE_RATE_LIMIT: "7", WAITLIST_LINK_RATE_LIMIT: "9" }).WAITLIST_LINK_RATE_LIMIT).toBe(9);
+    expect(readEnv({}).WAITLIST_LINK_RATE_LIMIT).toBe(60);
+  });
+
+  it("is named in the message when its value is bad", () => {
+    expect(problem({ WAITLIST_LEAVE_RATE_LIMIT: "lots" })).toBe(
+      'WAITLIST_LEAVE_RATE_LIMIT must be a whole number from 1 to 1000000 (got "lots").',
+    );
+  });
+});
+
 describe("the configuration table of docs/configuration.md", () => {
   it("lists every variable of the schema, in its order, with its default and use", () => {
     const doc = readFileSync(path.join(root, "docs/configuration.md"), "utf8");
@@ -159,7 +197,7 @@ describe("a bad value at an entry point", () => {
 
   it.each([
     ["the build (gatsby-config.ts)", "gatsby-config.ts"],
-    ["the CLI", "cli/cli.ts"],
+    ["the CLI", "cli/main.ts"],
   ])("stops %s with the one line", async (_what, file) => {
     const failure = await run(process.execPath, ["--import", "tsx", path.join(root, file), "count"], {
       cwd: root,

@@ -1,13 +1,14 @@
-import path from "node:path";
 import { z } from "zod";
-import { checkEmail } from "../waitlist/email-address";
+import { site } from "./site";
+import { renamedVariables, variables, type Variable } from "./variables";
+
+export { placeholderController, placeholderVerificationToken } from "./variables";
 
 /*
- * The one place the environment is read. Every variable the build, the
- * server, the CLI and the Netlify functions use is declared here once, with
- * its schema (zod), its default and what it is for; everything else imports
- * the typed result. docs/configuration.md lists the same rows
- * (config/env.test.ts keeps the two in step).
+ * The one place the environment is read: the build, the server, the CLI and
+ * the Netlify functions call readEnv() once and pass what they need on.
+ * Every variable is declared in variables.ts, with its schema, its default
+ * and what it is for.
  */
 
 /** A bad value: the message is one line that names the variable and says what it expects. */
@@ -15,314 +16,6 @@ export class ConfigError extends Error {}
 
 /** Where the values come from: process.env, or a test's own object. */
 export type EnvSource = Readonly<Record<string, string | undefined>>;
-
-const minSecretLength = 32;
-export const placeholderVerificationToken = "set-TIKTOK_SITE_VERIFICATION-at-build-time";
-/** What the policies name as the controller until CONTROLLER_NAME and CONTROLLER_ADDRESS are set (never in production). */
-export const placeholderController = {
-  name: "[the company that runs this site: set CONTROLLER_NAME]",
-  address: "[its postal address: set CONTROLLER_ADDRESS]",
-} as const;
-const defaultContactEmail = "hello@jointandem.app";
-const root = path.resolve(__dirname, "..");
-
-interface Variable {
-  schema: z.ZodType;
-  /** What a good value looks like, after "NAME must be ". */
-  expected: string;
-  /** The default as docs/configuration.md shows it. */
-  defaultText: string;
-  /** What it is for, as docs/configuration.md shows it. */
-  usedFor: string;
-  /** Never echo the value back (passwords, tokens). */
-  secret?: true;
-  /** Said after the problem, when there is a usual fix. */
-  hint?: string;
-}
-
-const text = z.string().trim().min(1);
-const wholeNumber = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/)
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    .optional()
-    .transform((value) => value ?? fallback);
-/** Whether value is a URL with one of these protocols ("https:"). */
-function isUrl(value: string, protocols: RegExp): boolean {
-  try {
-    return protocols.test(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}
-const httpUrl = text.refine((value) => isUrl(value, /^https?:$/));
-/** One line of text a page shows as it is: no control characters, nothing that reads as markup. */
-const oneLine = (max: number) =>
-  text
-    .max(max)
-    .regex(/^[^<>{}\p{Cc}]+$/u)
-    .optional();
-const projectPath = (fallback: string) => text.optional().transform((value) => path.resolve(root, value ?? fallback));
-
-const variables = {
-  SITE_URL: {
-    schema: text
-      .regex(/^https?:\/\/[^/?#\s]+\/*$/)
-      .optional()
-      .transform((value) => (value ?? "https://jointandem.app").replace(/\/+$/, "")),
-    expected: "the site's origin, such as https://jointandem.app (no path)",
-    defaultText: "`https://jointandem.app`",
-    usedFor:
-      "Build time: canonical URLs, the sitemap and robots.txt. At run time: links in e-mails and which Origin counts as this site. Set it to the production origin.",
-  },
-  CONTACT_EMAIL: {
-    schema: text
-      .refine((value) => checkEmail(value).ok)
-      .optional()
-      .transform((value) => value ?? defaultContactEmail),
-    expected: "an e-mail address",
-    defaultText: `\`${defaultContactEmail}\``,
-    usedFor: "Build time and run time: the contact address in the footer, the policies, the pages and the e-mails.",
-  },
-  TIKTOK_SITE_VERIFICATION: {
-    schema: text
-      .regex(/^[\w.-]{1,200}$/)
-      .optional()
-      .transform((value) => value ?? placeholderVerificationToken),
-    expected: "the token from the developer portal (letters, digits, '.', '-' and '_')",
-    defaultText: "a placeholder",
-    usedFor:
-      'Build time: the developer portal\'s site verification token, in a `<meta name="tiktok-developers-site-verification">` tag on the two legal pages only. Without it the build warns; a Netlify production build fails.',
-  },
-  CONTROLLER_NAME: {
-    schema: oneLine(200).transform((value) => value ?? placeholderController.name),
-    expected: "the legal name of the company or person that runs the site (one line, up to 200 characters, no < > { })",
-    defaultText: "a placeholder",
-    usedFor:
-      "Build time: who the Privacy Policy names as the controller of the personal information, such as `Tandem Labs GmbH`. Without it the build warns; a Netlify production build fails.",
-  },
-  CONTROLLER_ADDRESS: {
-    schema: oneLine(300).transform((value) => value ?? placeholderController.address),
-    expected: "a postal address on one line, its parts separated by commas (up to 300 characters, no < > { })",
-    defaultText: "a placeholder",
-    usedFor:
-      "Build time: the controller's postal address in the Privacy Policy, such as `Example Street 1, 10115 Berlin, Germany`. Without it the build warns; a Netlify production build fails.",
-  },
-  CONTEXT: {
-    schema: text.optional(),
-    expected: "Netlify's build context, such as production",
-    defaultText: "set by Netlify",
-    usedFor:
-      "Build time: `production` makes a missing `TIKTOK_SITE_VERIFICATION`, `CONTROLLER_NAME` or `CONTROLLER_ADDRESS` fail the build.",
-  },
-  AFTER_BUILD_SKIP: {
-    schema: z
-      .string()
-      .optional()
-      .transform((value) =>
-        (value ?? "")
-          .split(",")
-          .map((name) => name.trim())
-          .filter(Boolean),
-      ),
-    expected: "after-build step names joined by commas",
-    defaultText: "not set",
-    usedFor: "Build time: leaves the named steps of `after-build/steps.ts` out (`npm run bench` weighs each).",
-  },
-  PORT: {
-    schema: wholeNumber(0, 65535, 9000),
-    expected: "a whole number from 0 to 65535",
-    defaultText: "`9000`",
-    usedFor: "Where `npm run serve` / `npm start` listen.",
-  },
-  HOST: {
-    schema: text.optional().transform((value) => value ?? "127.0.0.1"),
-    expected: "a host name or IP address",
-    defaultText: "`127.0.0.1`",
-    usedFor: "The address `npm run serve` / `npm start` listen on.",
-  },
-  PUBLIC_DIR: {
-    schema: projectPath("public"),
-    expected: "a folder",
-    defaultText: "`public`",
-    usedFor: "The build `npm run serve` serves.",
-  },
-  WAITLIST_DB: {
-    schema: projectPath("data/waitlist.db"),
-    expected: "a file path",
-    defaultText: "`data/waitlist.db`",
-    usedFor: "The SQLite file of the waitlist (its folder is created).",
-  },
-  DATABASE_URL: {
-    schema: text.refine((value) => isUrl(value, /^postgres(?:ql)?:$/)).optional(),
-    expected: "a URL like postgres://user:password@db.example.com:5432/waitlist",
-    secret: true,
-    defaultText: "not set",
-    usedFor:
-      "A Postgres database for the waitlist of `npm start` and `npm run develop`, instead of `WAITLIST_DB` (migrated on start). See [The Postgres store](database.md).",
-  },
-  WAITLIST_RATE_LIMIT: {
-    schema: wholeNumber(1, 1_000_000, 5),
-    expected: "a whole number from 1 to 1000000",
-    defaultText: "`5`",
-    usedFor: "Signups accepted per client IP per minute; more get 429.",
-  },
-  WAITLIST_MAILBOX_DAILY_MAILS: {
-    schema: wholeNumber(1, 1000, 3),
-    expected: "a whole number from 1 to 1000",
-    defaultText: "`3`",
-    usedFor:
-      "Confirmation e-mails one mailbox gets per UTC day at most, however its address is spelled (`+tags`, and dots at Gmail, count as one); a signup past it is stored but not mailed. See [The waitlist receiver](waitlist.md#the-waitlist-receiver).",
-  },
-  WAITLIST_SECRET: {
-    schema: text.min(minSecretLength).optional(),
-    expected: `at least ${minSecretLength} characters`,
-    hint: `make one with: node -e "console.log(require('node:crypto').randomBytes(32).toString('base64url'))"`,
-    secret: true,
-    defaultText: "made and kept in the store",
-    usedFor:
-      "Encrypts the confirm and the leave link in every e-mail (AES-256-GCM, key derived with HKDF). Not set: the store makes a random one on first use and keeps it (in `WAITLIST_DB`, or in Netlify Blobs). See [Leaving the waitlist](waitlist.md#leaving-the-waitlist).",
-  },
-  WAITLIST_LEAVE_RATE_LIMIT: {
-    schema: wholeNumber(1, 1_000_000, 60),
-    expected: "a whole number from 1 to 1000000",
-    defaultText: "`60`",
-    usedFor:
-      "Requests to the leave link per client IP per minute (mail providers send their users' one-click requests from few addresses), and as many again to the confirm link; more get 429.",
-  },
-  TRUST_PROXY: {
-    schema: wholeNumber(0, 10, 0),
-    expected: "the number of your proxies in front of the server, from 0 to 10",
-    hint: "behind one proxy: TRUST_PROXY=1.",
-    defaultText: "`0`",
-    usedFor:
-      "How many proxies of yours stand in front of `npm start`. `1`: the client is the address your proxy saw (the last entry of `X-Forwarded-For`); whatever a client writes before it is ignored. Never `true`.",
-  },
-  SMTP_URL: {
-    schema: text.refine((value) => isUrl(value, /^smtps?:$/)).optional(),
-    expected: "a URL like smtps://user:password@smtp.example.com:465",
-    secret: true,
-    defaultText: "not set",
-    usedFor: "The mail server for confirmation e-mails. Not set: messages are written to `OUTBOX_DIR` instead.",
-  },
-  MAIL_FROM: {
-    schema: text.optional(),
-    expected: 'a sender such as "Tandem" <hello@jointandem.app>',
-    defaultText: "the name and `CONTACT_EMAIL`",
-    usedFor: "The sender of confirmation e-mails.",
-  },
-  OUTBOX_DIR: {
-    schema: projectPath("data/outbox"),
-    expected: "a folder",
-    defaultText: "`data/outbox`",
-    usedFor: "Where confirmation e-mails go as `.eml` files when `SMTP_URL` is not set.",
-  },
-  CONFIRMATION_LEASE_SECONDS: {
-    schema: wholeNumber(1, 3600, 120),
-    expected: "a whole number from 1 to 3600",
-    defaultText: "`120`",
-    usedFor: "How long one sender holds an owed confirmation; a server that died while sending gives it up after this.",
-  },
-  CONFIRMATION_SWEEP_SECONDS: {
-    schema: wholeNumber(1, 3600, 30),
-    expected: "a whole number from 1 to 3600",
-    defaultText: "`30`",
-    usedFor: "How often the running server looks for owed confirmations (expired holds, failures due a retry).",
-  },
-  NETLIFY_API_TOKEN: {
-    schema: text.optional(),
-    expected: "a Netlify personal access token",
-    secret: true,
-    defaultText: "not set",
-    usedFor:
-      "For `npm run waitlist -- … --netlify` on your machine: a personal access token, with which the commands reach the Netlify deployment's store through Netlify's API. The functions need none.",
-  },
-  SITE_ID: {
-    schema: text.optional(),
-    expected: "a Netlify site id",
-    defaultText: "set by Netlify",
-    usedFor:
-      "The site's id, which Netlify sets in builds and functions; the `--netlify` commands use it when `NETLIFY_SITE_ID` is not set.",
-  },
-  NETLIFY_SITE_ID: {
-    schema: text.optional(),
-    expected: "a Netlify site id",
-    defaultText: "not set",
-    usedFor:
-      "For `npm run waitlist -- … --netlify` on your machine: the site whose waitlist to read (_Site configuration → General → Site ID_).",
-  },
-  NETLIFY_API_URL: {
-    schema: httpUrl.optional().transform((value) => value ?? "https://api.netlify.com/api/v1"),
-    expected: "an http:// or https:// URL",
-    defaultText: "Netlify's API",
-    usedFor: "Points the Netlify client at another address, such as a proxy (the tests' stand-in).",
-  },
-  URL: {
-    schema: httpUrl.optional(),
-    expected: "an http:// or https:// URL",
-    defaultText: "set by Netlify",
-    usedFor: "The site's Netlify address, also counted as this site's origin by the functions.",
-  },
-  NETLIFY_BLOBS_CONTEXT: {
-    schema: text.optional(),
-    expected: "Netlify's Blobs context (base64 JSON)",
-    defaultText: "set by Netlify",
-    usedFor:
-      "Where a function's Netlify Blobs store is: Netlify sets it for every function; read by `@netlify/blobs`. The tests point it at a local Blobs server.",
-  },
-  NETLIFY_DB_URL: {
-    schema: text.refine((value) => isUrl(value, /^postgres(?:ql)?:$/)).optional(),
-    expected: "a URL like postgres://user:password@db.example.com:5432/waitlist",
-    secret: true,
-    defaultText: "set by Netlify",
-    usedFor:
-      "The functions' Netlify Database (in a deploy preview, its own branch), read by `@netlify/database`; `netlify dev` sets its local one. Not set: the functions use Netlify Blobs.",
-  },
-  GITHUB_BASE_REF: {
-    schema: text.optional(),
-    expected: "a branch name",
-    defaultText: "set by GitHub Actions",
-    usedFor:
-      "On a pull request, the branch it goes to: the content check holds each policy's record of changes against the merge base with it.",
-  },
-  CHROME_PATH: {
-    schema: text.optional(),
-    expected: "the path of a Chromium or Chrome executable",
-    defaultText: "looked for",
-    usedFor:
-      "The browser of the browser tests, `npm run bench` and `scripts/make-images.ts`; not set: they look for one (see [Browser tests](testing.md#browser-tests)).",
-  },
-  FIREFOX_PATH: {
-    schema: text.optional(),
-    expected: "the path of a Firefox executable",
-    defaultText: "looked for",
-    usedFor:
-      "The Firefox of the browser tests; not set: Debian's `firefox-esr`, or a `firefox` on `PATH` (see [Browser tests](testing.md#browser-tests)).",
-  },
-  PATH: {
-    schema: text.optional(),
-    expected: "a list of folders",
-    defaultText: "the system's",
-    usedFor:
-      "Where the browser tests look for a system Chromium or Chrome (when `CHROME_PATH` is not set), Firefox, `WebKitWebDriver` and `Xvfb`.",
-  },
-  CI: {
-    schema: text.optional(),
-    expected: "any value",
-    defaultText: "set by CI services and `.ci/run`",
-    usedFor:
-      "Set: a browser engine the browser tests do not find fails the run; not set (a laptop), its tests are skipped with a line naming the package to install.",
-  },
-  GATSBY_TELEMETRY_DISABLED: {
-    schema: text.optional(),
-    expected: "1",
-    defaultText: "set to `1` by the scripts",
-    usedFor: "Keeps Gatsby from phoning home (read by Gatsby itself).",
-  },
-} satisfies Record<string, Variable>;
 
 export type EnvName = keyof typeof variables;
 
@@ -342,10 +35,22 @@ export const configurationRows = Object.entries(variables).map(([name, variable]
   usedFor: variable.usedFor,
 }));
 
-function problemLine(name: EnvName, raw: string | undefined): string {
+function problemLine(name: EnvName, raw: string | undefined, setAs: string = name): string {
   const variable: Variable = variables[name];
   const got = variable.secret ? `got ${raw?.trim().length ?? 0} characters` : `got ${JSON.stringify(raw)}`;
-  return `${name} must be ${variable.expected} (${got})${variable.hint ? `; ${variable.hint}` : "."}`;
+  return `${setAs} must be ${variable.expected} (${got})${variable.hint ? `; ${variable.hint}` : "."}`;
+}
+
+const warned = new Set<string>();
+
+/** Says once per process that a variable has a new name (Node prints it to stderr as a DeprecationWarning). */
+function warnRenamed(old: string, current: string): void {
+  if (warned.has(old)) return;
+  warned.add(old);
+  process.emitWarning(`${old} is now called ${current}; the old name still works, but set the new one.`, {
+    type: "DeprecationWarning",
+    code: old,
+  });
 }
 
 /** The values last checked and their result. */
@@ -362,16 +67,25 @@ export function readEnv(source: EnvSource = process.env): Env {
     const value = source[name];
     values[name] = value?.trim() === "" ? undefined : value;
   }
+  /** The variables set by an old name, and that name. */
+  const oldNames = new Map<string, string>();
+  for (const [old, current] of Object.entries(renamedVariables)) {
+    const value = source[old];
+    if (values[current] !== undefined || value === undefined || value.trim() === "") continue;
+    values[current] = value;
+    oldNames.set(current, old);
+  }
   // The server asks per request (its origin, the contact address): the same values are checked once.
   const key = JSON.stringify(values);
   if (last?.key === key) return last.env;
   const result = envSchema.safeParse(values);
   if (result.success) {
+    for (const [current, old] of oldNames) warnRenamed(old, current);
     last = { key, env: result.data };
     return result.data;
   }
   const name = result.error.issues[0]?.path[0] as EnvName;
-  throw new ConfigError(problemLine(name, values[name]));
+  throw new ConfigError(problemLine(name, values[name], oldNames.get(name)));
 }
 
 /**
@@ -398,30 +112,15 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** The built site. */
   publicDir: string;
-  /** Signups accepted per client IP per minute. */
-  rateLimitPerMinute: number;
-  /** Confirmation e-mails one mailbox gets per UTC day at most, however spelled. */
-  mailboxDailyMails: number;
-  /**
-   * Requests to the leave link per client IP per minute: more than signups, because mail providers send
-   * their users' one-click POSTs from a few addresses of their own.
-   */
-  leaveRateLimitPerMinute: number;
-  /** WAITLIST_SECRET, which signs the leave links; without it the store makes and keeps one. */
-  leaveSecret: string | undefined;
   /**
    * How many proxies of yours stand in front of the server. 0: none, the
    * client is the socket's peer. 1: one, the client is the address that proxy
    * saw, the last in X-Forwarded-For; anything a client wrote before it is ignored.
    */
   trustProxy: number;
-  /** How long one sender may hold an owed confirmation before another may take it over (a crashed one's). */
-  confirmationLeaseMs: number;
-  /** How often the running server looks for owed confirmations: expired holds, failures due a retry. */
-  confirmationSweepMs: number;
 }
 
-/** Settings of the waitlist receiver and the preview server. */
+/** Settings of npm start's server: where it listens, what it serves, where it keeps the waitlist. */
 export function serverConfig(env: Env): ServerConfig {
   return {
     host: env.HOST,
@@ -429,12 +128,39 @@ export function serverConfig(env: Env): ServerConfig {
     dbFile: env.WAITLIST_DB,
     databaseUrl: env.DATABASE_URL,
     publicDir: env.PUBLIC_DIR,
-    rateLimitPerMinute: env.WAITLIST_RATE_LIMIT,
-    mailboxDailyMails: env.WAITLIST_MAILBOX_DAILY_MAILS,
-    leaveRateLimitPerMinute: env.WAITLIST_LEAVE_RATE_LIMIT,
-    leaveSecret: env.WAITLIST_SECRET,
     trustProxy: env.TRUST_PROXY,
-    confirmationLeaseMs: env.CONFIRMATION_LEASE_SECONDS * 1000,
-    confirmationSweepMs: env.CONFIRMATION_SWEEP_SECONDS * 1000,
+  };
+}
+
+/**
+ * What every deployment tells the waitlist (waitlist/create-waitlist.ts's
+ * options), from the environment: npm start, gatsby develop, the functions
+ * and the CLI pass this in, so the waitlist never reads the environment.
+ */
+export function waitlistConfig(env: Env) {
+  return {
+    siteUrl: env.SITE_URL,
+    contactEmail: env.CONTACT_EMAIL,
+    /** Signups accepted per client IP per minute. */
+    rateLimitPerMinute: env.WAITLIST_RATE_LIMIT,
+    /** Confirmation e-mails one mailbox gets per UTC day at most, however spelled. */
+    mailboxDailyMails: env.WAITLIST_MAILBOX_DAILY_MAILS,
+    /** Requests to the links in the e-mail per client IP per minute: more than signups (one-click POSTs). */
+    linkRateLimitPerMinute: env.WAITLIST_LINK_RATE_LIMIT,
+    /** WAITLIST_SECRET, which seals the links; without it the store makes and keeps one. */
+    linkSecret: env.WAITLIST_SECRET,
+    /** How long one sender may hold an owed confirmation before another may take it over (a crashed one's). */
+    leaseMs: env.CONFIRMATION_LEASE_SECONDS * 1000,
+    /** How often the running server looks for owed confirmations: expired holds, failures due a retry. */
+    sweepMs: env.CONFIRMATION_SWEEP_SECONDS * 1000,
+  };
+}
+
+/** Where confirmations go (waitlist/mail/mailer.ts's MailConfig): SMTP_URL, MAIL_FROM and OUTBOX_DIR. */
+export function mailConfig(env: Env) {
+  return {
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM ?? `"${site.name}" <${env.CONTACT_EMAIL}>`,
+    outboxDir: env.OUTBOX_DIR,
   };
 }

@@ -37,7 +37,7 @@ function countPosts(page: Page) {
   return posts;
 }
 
-describe.each(["desktop", "phone"] as const)("the waitlist form against the real receiver (%s)", (viewport) => {
+describe.each(["desktop", "phone"] as const)("the waitlist form against the real signup endpoint (%s)", (viewport) => {
   it("stores a new address, writes its confirmation and shows the welcome message", async () => {
     const page = await open(viewport);
     const { input, button, status } = form(page);

@@ -59,7 +59,7 @@ export function functionResponse(
 }
 
 /** Which of the waitlist's endpoints a function serves. */
-export type EndpointName = "receiver" | "leave" | "confirm";
+export type EndpointName = "signup" | "leave" | "confirm";
 
 /**
  * A function that serves one endpoint: the request adapted, answered by the
@@ -77,7 +77,7 @@ export async function serveEndpoint(
   let env: Env;
   try {
     env = readEnv();
-    waitlist = await netlifyWaitlist(name, context.deploy?.context);
+    waitlist = await netlifyWaitlist(name, env, context.deploy?.context);
   } catch (error) {
     const problem =
       error instanceof ConfigError

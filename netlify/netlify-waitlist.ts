@@ -1,9 +1,9 @@
 import { getDeployStore, getStore } from "@netlify/blobs";
 import { getDatabase } from "@netlify/database";
 import type { Pool } from "pg";
-import { readEnv, serverConfig, type Env } from "../config/env";
+import { mailConfig, waitlistConfig, type Env } from "../config/env";
 import { BlobsStore, blobsStoreName } from "../waitlist/stores/blobs-store";
-import { createMailer, mailConfig, type Mailer } from "../waitlist/mail/mailer";
+import { createMailer, type Mailer } from "../waitlist/mail/mailer";
 import { PostgresStore } from "../waitlist/stores/postgres-store";
 import { StoreError } from "../waitlist/stores/store";
 import { createWaitlist, type Waitlist } from "../waitlist/create-waitlist";
@@ -67,7 +67,7 @@ const previewContexts = new Set(["deploy-preview", "branch-deploy"]);
  *   preview or branch deploy keeps its signups in a store of its own deploy.
  *   `npm run waitlist -- copy-to-database` moves such a list across.
  */
-async function netlifyStore(env: Env, preview: boolean, leaveSecret: string | undefined): Promise<NetlifyStore> {
+async function netlifyStore(env: Env, preview: boolean, linkSecret: string | undefined): Promise<NetlifyStore> {
   if (env.NETLIFY_DB_URL) {
     // pg's Pool where the database is a server (locally), Neon's serverless one on Netlify: the same API.
     const pool = getDatabase({ connectionString: env.NETLIFY_DB_URL }).pool as Pool;
@@ -89,35 +89,30 @@ async function netlifyStore(env: Env, preview: boolean, leaveSecret: string | un
   }
   const options = { name: blobsStoreName, consistency: "strong" } as const;
   const store = new BlobsStore(preview ? getDeployStore(options) : getStore(options));
-  await store.noteSigner(leaveSecret);
+  await store.noteSigner(linkSecret);
   return store;
 }
 
 /**
- * The waitlist of this function instance, for the environment as it is now
- * (readEnv gives the same object while no value changes, NETLIFY_DB_URL and
- * NETLIFY_BLOBS_CONTEXT included). A deploy preview or branch deploy
- * (`deployContext`, Netlify's context.deploy.context) marks its signups as a
- * preview's.
+ * The waitlist of this function instance, for the environment its request
+ * read (`env`: readEnv gives the same object while no value changes,
+ * NETLIFY_DB_URL and NETLIFY_BLOBS_CONTEXT included). A deploy preview or
+ * branch deploy (`deployContext`, Netlify's context.deploy.context) marks its
+ * signups as a preview's.
  */
-export function netlifyWaitlist(name: string, deployContext = "production"): Promise<Waitlist<NetlifyStore>> {
-  const env = readEnv();
+export function netlifyWaitlist(name: string, env: Env, deployContext = "production"): Promise<Waitlist<NetlifyStore>> {
   const preview = previewContexts.has(deployContext);
   if (opened?.env !== env || opened.preview !== preview) {
-    const config = serverConfig(env);
+    const config = waitlistConfig(env);
     opened = {
       env,
       preview,
-      waitlist: netlifyStore(env, preview, config.leaveSecret).then((store) =>
+      waitlist: netlifyStore(env, preview, config.linkSecret).then((store) =>
         createWaitlist({
           store,
           mailer: netlifyMailer(env),
           source: preview ? "netlify-preview" : "netlify",
-          rateLimitPerMinute: config.rateLimitPerMinute,
-          mailboxDailyMails: config.mailboxDailyMails,
-          leaveRateLimitPerMinute: config.leaveRateLimitPerMinute,
-          leaveSecret: config.leaveSecret,
-          leaseMs: config.confirmationLeaseMs,
+          ...config,
           // Lambda gives an instance one request at a time, so this counts for the sweep: a backlog of 5,000 at
           // 100 ms a message clears in three sweeps (npm run bench:netlify), where sixteen at once took four.
           sendsAtOnce: netlifySendsAtOnce,

@@ -1,3 +1,4 @@
+import { readEnv } from "../config/env";
 import { BlobsStore } from "../waitlist/stores/blobs-store";
 import { pruneUnconfirmed } from "../waitlist/prune";
 import { log, netlifyWaitlist } from "./netlify-waitlist";
@@ -16,7 +17,7 @@ const pruneLimit = 1000;
  */
 export async function sweep(clock: () => number = Date.now): Promise<Response> {
   const started = clock();
-  const waitlist = await netlifyWaitlist("waitlist-sweep");
+  const waitlist = await netlifyWaitlist("waitlist-sweep", readEnv());
   const total = { sent: 0, retrying: 0, refused: 0 };
   for (;;) {
     const { sent, retrying, refused } = await waitlist.confirmations.sweep();

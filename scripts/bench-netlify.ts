@@ -21,7 +21,7 @@ import FakeTimers from "@sinonjs/fake-timers";
 import type { Context } from "@netlify/functions";
 import { Pool } from "pg";
 import { BlobsStore, hashOf, rowsPerChunk } from "../waitlist/stores/blobs-store";
-import { run } from "../cli/cli";
+import { run } from "../cli/run";
 import { migrate } from "../waitlist/stores/postgres-migrations";
 import { PostgresStore } from "../waitlist/stores/postgres-store";
 import type { FullStore } from "../waitlist/stores/store";
@@ -101,7 +101,7 @@ async function main() {
   Object.assign(process.env, {
     SMTP_URL: smtp.url,
     WAITLIST_RATE_LIMIT: "1000000",
-    WAITLIST_LEAVE_RATE_LIMIT: "1000000",
+    WAITLIST_LINK_RATE_LIMIT: "1000000",
   });
   // The functions as Netlify deploys them: bundled by Netlify's own bundler with netlify.toml's settings, and
   // imported once the environment is Netlify's, since they open their waitlist from it.

@@ -11,7 +11,7 @@ import { isPrivatePath } from "../http/private-files";
 
 export interface AppOptions {
   publicDir: string;
-  /** The waitlist's receiver (POST /) and leave link (/waitlist/leave). */
+  /** The waitlist's signup endpoint (POST /) and leave link (/waitlist/leave). */
   endpoints: WaitlistEndpoints;
   /** How many proxies of yours stand in front (config/env.ts); 0 for none. */
   trustProxy?: number;
@@ -23,7 +23,7 @@ export interface AppOptions {
 /**
  * The npm start server: the built site from public/ (the copies compressed
  * at build time, see precompress.ts, else compressed on the fly; with ETags
- * and Gatsby's caching rules), the waitlist receiver on POST / and the
+ * and Gatsby's caching rules), the signup endpoint on POST / and the
  * leave link at /waitlist/leave.
  */
 export function createApp({

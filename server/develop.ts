@@ -7,7 +7,7 @@ type Next = (error?: unknown) => void;
 
 /**
  * The waitlist inside `gatsby develop` (developMiddleware in gatsby-config):
- * the same receiver and leave link as npm start, storing with source
+ * the same signup endpoint and leave link as npm start, storing with source
  * "develop" and sending the same confirmations. The store is opened on the
  * first request to either, so a build never touches it.
  */
@@ -20,12 +20,12 @@ export function developWaitlistMiddleware(source?: EnvSource, write?: (line: str
       return;
     }
     handler ??= (async () => {
-      const { receiver, leave, confirm, confirmations } = await openSqliteWaitlist(
+      const { signup, leave, confirm, confirmations } = await openSqliteWaitlist(
         waitlistSettings(readEnv(source), "develop"),
       );
       // Confirmations still owed (a failure, or a server that stopped while sending) go out on a schedule here too.
       void confirmations.start();
-      return waitlistMiddleware({ receiver, leave, confirm });
+      return waitlistMiddleware({ signup, leave, confirm });
     })();
     handler.then((run) => log(req, res, () => run(req, res, next)), next);
   };

@@ -2,16 +2,18 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import morgan from "morgan";
 import { listeningOrigins } from "./listening-origins";
 import type { FormReply, FormRequest } from "../waitlist/endpoints/form-request";
-import { isConfirmPath, type Confirm } from "../waitlist/endpoints/confirm";
-import { isLeavePath, type Leave } from "../waitlist/endpoints/leave";
-import type { Receiver } from "../waitlist/endpoints/signup";
+import type { Confirm } from "../waitlist/endpoints/confirm";
+import { isLinkPath } from "../waitlist/endpoints/form-request";
+import type { Leave } from "../waitlist/endpoints/leave";
+import { confirmPath, leavePath } from "../waitlist/tokens";
+import type { SignupEndpoint } from "../waitlist/endpoints/signup";
 
 type Next = (error?: unknown) => void;
 type Request = IncomingMessage & { ip?: string; originalUrl?: string };
 
-/** The waitlist's endpoints: the signup receiver, and the confirm and leave links. */
+/** The waitlist's endpoints: the signup endpoint, and the confirm and leave links. */
 export interface WaitlistEndpoints {
-  receiver: Receiver;
+  signup: SignupEndpoint;
   leave: Leave;
   confirm: Confirm;
 }
@@ -25,15 +27,15 @@ function splitUrl(req: Request): { path: string; query: string } {
 }
 
 /**
- * Which endpoint answers a request, with its query string: the receiver
+ * Which endpoint answers a request, with its query string: the signup endpoint
  * anything but GET and HEAD on the site root (the form's contract),
  * the leave and confirm endpoints their paths; undefined for the site's files.
  */
 export function waitlistEndpoint(req: Request): { name: EndpointName; query: string } | undefined {
   const { path, query } = splitUrl(req);
-  if (path === "/" && req.method !== "GET" && req.method !== "HEAD") return { name: "receiver", query };
-  if (isLeavePath(path)) return { name: "leave", query };
-  if (isConfirmPath(path)) return { name: "confirm", query };
+  if (path === "/" && req.method !== "GET" && req.method !== "HEAD") return { name: "signup", query };
+  if (isLinkPath(path, leavePath)) return { name: "leave", query };
+  if (isLinkPath(path, confirmPath)) return { name: "confirm", query };
   return undefined;
 }
 

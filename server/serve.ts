@@ -25,13 +25,13 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  const { store, mailer, confirmations, receiver, leave, confirm } = await openSqliteWaitlist({
+  const { store, mailer, confirmations, signup, leave, confirm } = await openSqliteWaitlist({
     ...waitlistSettings(env, "start"),
     warn: (message) => console.error(message),
   });
   const app = createApp({
     publicDir: config.publicDir,
-    endpoints: { receiver, leave, confirm },
+    endpoints: { signup, leave, confirm },
     trustProxy: config.trustProxy,
   });
   let stopPruning = () => {};

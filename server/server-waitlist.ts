@@ -1,5 +1,5 @@
-import { serverConfig, type Env } from "../config/env";
-import { createMailer, mailConfig, type MailConfig } from "../waitlist/mail/mailer";
+import { mailConfig, serverConfig, waitlistConfig, type Env } from "../config/env";
+import { createMailer, type MailConfig } from "../waitlist/mail/mailer";
 import { openPostgresStore } from "../waitlist/stores/postgres-store";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import type { FullStore, SignupSource } from "../waitlist/stores/store";
@@ -22,19 +22,8 @@ export async function openSqliteWaitlist({
   return createWaitlist({ ...options, store, mailer: createMailer(mail) });
 }
 
-/** The settings npm start and gatsby develop take from the environment (config/env.ts). */
+/** The settings npm start and gatsby develop take from the environment (config/env.ts), read once at start. */
 export function waitlistSettings(env: Env, source: SignupSource) {
-  const config = serverConfig(env);
-  return {
-    dbFile: config.dbFile,
-    databaseUrl: config.databaseUrl,
-    mail: mailConfig(env),
-    source,
-    rateLimitPerMinute: config.rateLimitPerMinute,
-    mailboxDailyMails: config.mailboxDailyMails,
-    leaveRateLimitPerMinute: config.leaveRateLimitPerMinute,
-    leaveSecret: config.leaveSecret,
-    leaseMs: config.confirmationLeaseMs,
-    sweepMs: config.confirmationSweepMs,
-  };
+  const { dbFile, databaseUrl } = serverConfig(env);
+  return { ...waitlistConfig(env), dbFile, databaseUrl, mail: mailConfig(env), source };
 }

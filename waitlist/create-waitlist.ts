@@ -1,10 +1,12 @@
 import { createConfirm } from "./endpoints/confirm";
 import { createConfirmations, type ConfirmationOptions } from "./mail/confirmations";
-import { createLeave, leaveLimiter } from "./endpoints/leave";
-import { newLeaveSecret } from "./tokens";
+import { linkLimiter } from "./endpoints/form-request";
+import { createLeave } from "./endpoints/leave";
+import { newLinkSecret } from "./tokens";
 import type { Mailer } from "./mail/mailer";
 import { consentRecord, privacyPolicyVersion, type ConsentMethod } from "./policies";
-import { createReceiver, type ReceiverOptions } from "./endpoints/signup";
+import { createSignup, type SignupOptions } from "./endpoints/signup";
+import type { SiteSettings } from "./settings";
 import type { FullStore } from "./stores/store";
 
 export interface WaitlistOptions<S extends FullStore = FullStore>
@@ -13,14 +15,15 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
       ConfirmationOptions,
       "retryDelaysMs" | "leaseMs" | "sweepMs" | "sendsAtOnce" | "mailboxDailyMails" | "log" | "clock"
     >,
-    Pick<ReceiverOptions, "source" | "rateLimitPerMinute" | "warn"> {
+    Pick<SignupOptions, "source" | "rateLimitPerMinute" | "warn">,
+    SiteSettings {
   /** The deployment's store: SQLite for npm start and gatsby develop, Netlify Blobs on Netlify. */
   store: S;
   mailer: Mailer;
   /** WAITLIST_SECRET; without it, the one the store made and keeps. */
-  leaveSecret?: string;
+  linkSecret?: string;
   /** Requests to the links in the e-mail (leave and confirm) per client IP per minute. */
-  leaveRateLimitPerMinute?: number;
+  linkRateLimitPerMinute?: number;
   /** The version of the Privacy Policy in force (policies.ts); a test's own. */
   privacyPolicy?: () => string | null;
   /** What a person consents to, and how (policies.ts, consentRecord); a test's own. */
@@ -29,7 +32,7 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
 
 /** What leave links are signed with: WAITLIST_SECRET when set, else the one the store made and keeps. */
 export function signingSecret(store: Pick<FullStore, "secret">, configured: string | undefined): Promise<string> {
-  return configured ? Promise.resolve(configured) : store.secret("leave", newLeaveSecret);
+  return configured ? Promise.resolve(configured) : store.secret("leave", newLinkSecret);
 }
 
 /**
@@ -64,72 +67,44 @@ export function forgettingMail<S extends FullStore>(store: S, mailer: Pick<Maile
 
 /**
  * The waitlist as every deployment runs it (npm start, gatsby develop,
- * Netlify's functions, the tests): the receiver behind POST /, a
+ * Netlify's functions, the tests): the signup endpoint behind POST /, a
  * confirmation e-mail sent after each new signup (a server starts the
  * confirmations' schedule with confirmations.start(); on Netlify a scheduled
  * function sweeps), and the two links that e-mail carries: confirm (double
  * opt-in) and leave. Only the store and the HTTP adapter differ between
  * deployments.
  */
-export async function createWaitlist<S extends FullStore>({
-  store: given,
-  mailer,
-  source,
-  rateLimitPerMinute,
-  warn,
-  retryDelaysMs,
-  leaseMs,
-  sweepMs,
-  sendsAtOnce,
-  mailboxDailyMails,
-  log,
-  clock,
-  leaveSecret,
-  leaveRateLimitPerMinute = 60,
-  privacyPolicy = privacyPolicyVersion,
-  consent = consentRecord,
-}: WaitlistOptions<S>) {
-  const store = forgettingMail(given, mailer);
-  const secret = await signingSecret(store, leaveSecret);
-  const confirmations = createConfirmations({
+export async function createWaitlist<S extends FullStore>(options: WaitlistOptions<S>) {
+  const { mailer, siteUrl, contactEmail, warn, clock, linkRateLimitPerMinute = 60 } = options;
+  const { privacyPolicy = privacyPolicyVersion, consent = consentRecord } = options;
+  const store = forgettingMail(options.store, mailer);
+  const secret = await signingSecret(store, options.linkSecret);
+  const confirmations = createConfirmations({ ...options, store, linkSecret: secret });
+  const signup = createSignup({
+    ...options,
     store,
-    mailer,
-    leaveSecret: secret,
-    retryDelaysMs,
-    leaseMs,
-    sweepMs,
-    sendsAtOnce,
-    mailboxDailyMails,
-    log,
-    clock,
-  });
-  const receiver = createReceiver({
-    store,
-    source,
-    rateLimitPerMinute,
     onNewSignup: confirmations.sendSoon,
     onRepeatSignup: confirmations.askAgainSoon,
     privacyPolicy,
     consent: () => consent("signup"),
-    warn,
   });
+  // The two links share the secret, the site and the limit (each endpoint its own count).
+  const link = { secret, siteUrl, contactEmail, warn };
   const leave = createLeave({
-    secret,
+    ...link,
     remove: async (address, how) =>
       void (await store.remove(address.key, how, clock?.() ?? new Date(), address.createdAt)),
-    limiter: leaveLimiter(leaveRateLimitPerMinute),
-    warn,
+    limiter: linkLimiter(linkRateLimitPerMinute),
   });
   const confirm = createConfirm({
-    secret,
+    ...link,
     store,
     privacyPolicy,
     consent: () => consent("confirm"),
-    limiter: leaveLimiter(leaveRateLimitPerMinute),
+    limiter: linkLimiter(linkRateLimitPerMinute),
     clock,
-    warn,
   });
-  return { store, mailer, confirmations, receiver, leave, confirm };
+  return { store, mailer, confirmations, signup, leave, confirm };
 }
 
 export type Waitlist<S extends FullStore = FullStore> = Awaited<ReturnType<typeof createWaitlist<S>>>;

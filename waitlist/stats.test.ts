@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { run } from "../cli/cli";
+import { run } from "../cli/run";
 import { renderStats, waitlistStats, type StatsSignup } from "./stats";
 import { SqliteStore } from "./stores/sqlite-store";
 
@@ -217,7 +217,7 @@ describe("npm run waitlist -- stats", () => {
     const before = expected();
     const output = execFileSync(
       process.execPath,
-      ["--import", "tsx", path.join(__dirname, "..", "cli", "cli.ts"), "stats", "--json", "--days", "3"],
+      ["--import", "tsx", path.join(__dirname, "..", "cli", "main.ts"), "stats", "--json", "--days", "3"],
       {
         env: { ...process.env, TZ: "Pacific/Kiritimati", WAITLIST_DB: file },
         encoding: "utf8",

@@ -1,4 +1,4 @@
-import { ConfigError, readEnv, serverConfig } from "../config/env";
+import { ConfigError, readEnv, waitlistConfig } from "../config/env";
 import {
   confirmToken,
   confirmUrl,
@@ -6,7 +6,7 @@ import {
   legacyLeaveToken,
   leaveToken,
   leaveUrl,
-  newLeaveSecret,
+  newLinkSecret,
   verifyConfirmToken,
   verifyLeaveToken,
 } from "./tokens";
@@ -52,7 +52,7 @@ describe.each([
   });
 
   it("is part of a link at the configured site", () => {
-    const link = new URL(url("ada@example.com", createdAt, secret));
+    const link = new URL(url("ada@example.com", createdAt, secret, "https://jointandem.app"));
     expect(`${link.origin}${link.pathname}`).toBe(`https://jointandem.app${path}`);
     expect(verify(link.searchParams.get("token"), secret)?.key).toBe("ada@example.com");
   });
@@ -69,7 +69,7 @@ describe.each([
     }
     expect(tried).toBe(token.length * 63);
     expect(verify(token, `${secret}!`)).toBeUndefined();
-    expect(verify(token, newLeaveSecret())).toBeUndefined();
+    expect(verify(token, newLinkSecret())).toBeUndefined();
   });
 
   it.each([
@@ -108,7 +108,7 @@ describe("the two tokens", () => {
   });
 
   it("makes secrets of 32 random bytes", () => {
-    const secrets = new Set(Array.from({ length: 20 }, newLeaveSecret));
+    const secrets = new Set(Array.from({ length: 20 }, newLinkSecret));
     expect(secrets.size).toBe(20);
     for (const made of secrets) expect(Buffer.from(made, "base64url")).toHaveLength(32);
   });
@@ -153,14 +153,14 @@ describe("links mailed before tokens were sealed", () => {
 
 describe("WAITLIST_SECRET", () => {
   it("is optional: without it the store makes one", () => {
-    expect(serverConfig(readEnv({})).leaveSecret).toBeUndefined();
-    expect(serverConfig(readEnv({ WAITLIST_SECRET: "  " })).leaveSecret).toBeUndefined();
-    expect(serverConfig(readEnv({ WAITLIST_SECRET: secret })).leaveSecret).toBe(secret);
+    expect(waitlistConfig(readEnv({})).linkSecret).toBeUndefined();
+    expect(waitlistConfig(readEnv({ WAITLIST_SECRET: "  " })).linkSecret).toBeUndefined();
+    expect(waitlistConfig(readEnv({ WAITLIST_SECRET: secret })).linkSecret).toBe(secret);
   });
 
   it("refuses a value too short to be a secret, saying how to make one", () => {
-    expect(() => serverConfig(readEnv({ WAITLIST_SECRET: "hunter2" }))).toThrow(ConfigError);
-    expect(() => serverConfig(readEnv({ WAITLIST_SECRET: "hunter2" }))).toThrow(
+    expect(() => waitlistConfig(readEnv({ WAITLIST_SECRET: "hunter2" }))).toThrow(ConfigError);
+    expect(() => waitlistConfig(readEnv({ WAITLIST_SECRET: "hunter2" }))).toThrow(
       /^WAITLIST_SECRET must be at least 32 characters \(got 7 characters\); make one with: node -e /,
     );
   });

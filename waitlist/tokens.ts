@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
-import { siteSettings } from "../config/env";
-import { checkEmail } from "./email-address";
+import { checkEmail } from "../config/email-address";
 
 /*
  * The two personal links in every confirmation e-mail, for every deployment
@@ -25,7 +24,7 @@ export const leavePath = "/waitlist/leave";
 export const confirmPath = "/waitlist/confirm";
 
 /** A new random secret: 32 bytes, base64url. */
-export function newLeaveSecret(): string {
+export function newLinkSecret(): string {
   return randomBytes(32).toString("base64url");
 }
 
@@ -93,14 +92,14 @@ export function confirmToken(email: string, createdAt: string, secret: string): 
   return seal(confirmPath, email, createdAt, secret);
 }
 
-/** The signup's personal leave link, at the canonical site (SITE_URL). */
-export function leaveUrl(email: string, createdAt: string, secret: string): string {
-  return `${siteSettings().siteUrl}${leavePath}?token=${leaveToken(email, createdAt, secret)}`;
+/** The signup's personal leave link, at the canonical site (`siteUrl`, SITE_URL). */
+export function leaveUrl(email: string, createdAt: string, secret: string, siteUrl: string): string {
+  return `${siteUrl}${leavePath}?token=${leaveToken(email, createdAt, secret)}`;
 }
 
-/** The signup's personal confirm link, at the canonical site (SITE_URL). */
-export function confirmUrl(email: string, createdAt: string, secret: string): string {
-  return `${siteSettings().siteUrl}${confirmPath}?token=${confirmToken(email, createdAt, secret)}`;
+/** The signup's personal confirm link, at the canonical site (`siteUrl`, SITE_URL). */
+export function confirmUrl(email: string, createdAt: string, secret: string, siteUrl: string): string {
+  return `${siteUrl}${confirmPath}?token=${confirmToken(email, createdAt, secret)}`;
 }
 
 export interface LeavingAddress {

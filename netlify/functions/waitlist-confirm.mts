@@ -7,6 +7,6 @@ export default (request: Request, context: Context) => serveEndpoint("waitlist-c
 
 export const config: Config = {
   path: ["/waitlist/confirm", "/waitlist/confirm/"],
-  // WAITLIST_LEAVE_RATE_LIMIT's default (config/env.ts), which the links in the e-mail share.
+  // WAITLIST_LINK_RATE_LIMIT's default (config/env.ts), which the links in the e-mail share.
   rateLimit: { windowLimit: 60, windowSize: 60, aggregateBy: ["ip", "domain"] },
 };

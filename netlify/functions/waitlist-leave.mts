@@ -7,6 +7,6 @@ export default (request: Request, context: Context) => serveEndpoint("waitlist-l
 
 export const config: Config = {
   path: ["/waitlist/leave", "/waitlist/leave/"],
-  // WAITLIST_LEAVE_RATE_LIMIT's default (config/env.ts): mail providers send one-click POSTs from few addresses.
+  // WAITLIST_LINK_RATE_LIMIT's default (config/env.ts): mail providers send one-click POSTs from few addresses.
   rateLimit: { windowLimit: 60, windowSize: 60, aggregateBy: ["ip", "domain"] },
 };

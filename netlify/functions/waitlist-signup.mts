@@ -3,7 +3,7 @@
 import type { Config, Context } from "@netlify/functions";
 import { serveEndpoint } from "../http";
 
-export default (request: Request, context: Context) => serveEndpoint("waitlist-signup", "receiver", request, context);
+export default (request: Request, context: Context) => serveEndpoint("waitlist-signup", "signup", request, context);
 
 export const config: Config = {
   // GET / stays the static page: only the form's POST reaches this function.

@@ -73,24 +73,23 @@ export function Header({ onLanding }: HeaderProps) {
 
 /** The header's two section links, in the bar and in the phone menu (where choosing one closes the menu). */
 function Entries({ onLanding, onChoose }: HeaderProps & { onChoose?: () => void }) {
+  const entries = [
+    { section: site.sections.features, look: "btn-ghost", label: site.labels.features },
+    { section: site.sections.waitlist, look: "btn-primary", label: site.labels.joinWaitlist },
+  ];
   return (
     <>
-      <SectionLink
-        section={site.sections.features}
-        onLanding={onLanding}
-        className={`btn btn-ghost ${styles.entry}`}
-        onClick={onChoose}
-      >
-        {site.labels.features}
-      </SectionLink>
-      <SectionLink
-        section={site.sections.waitlist}
-        onLanding={onLanding}
-        className={`btn btn-primary ${styles.entry}`}
-        onClick={onChoose}
-      >
-        {site.labels.joinWaitlist}
-      </SectionLink>
+      {entries.map(({ section, look, label }) => (
+        <SectionLink
+          key={section}
+          section={section}
+          onLanding={onLanding}
+          className={`btn ${look} ${styles.entry}`}
+          onClick={onChoose}
+        >
+          {label}
+        </SectionLink>
+      ))}
     </>
   );
 }

@@ -32,7 +32,7 @@ describe("public/index.html", () => {
     expect(email.hasAttribute("required")).toBe(true);
     expect(doc.querySelector(`label[for="${email.id}"]`)?.textContent).toBe("Email address");
     expect(form.querySelector('button[type="submit"]')?.textContent).toBe("Join Waitlist");
-    // Exactly the fields the receiver accepts, nothing else.
+    // Exactly the fields the signup endpoint accepts, nothing else.
     const names = [...form.querySelectorAll("input")].map((input) => input.getAttribute("name"));
     expect(names.sort()).toEqual(["bot-field", "email", "form-name"]);
   });

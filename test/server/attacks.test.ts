@@ -1,7 +1,7 @@
 import net from "node:net";
 import { domainToASCII } from "node:url";
 import { ConfigError, readEnv, serverConfig } from "../../config/env";
-import { createReceiver } from "../../waitlist/endpoints/signup";
+import { createSignup } from "../../waitlist/endpoints/signup";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import { form, formType, removeDir, request, signupBody, startServer, type TestServer } from "../support/harness";
 import { startSmtpServer } from "../support/smtp";
@@ -341,14 +341,15 @@ describe("12. membership cannot be timed", () => {
   it("queues a new signup's confirmation only once the reply is written", async () => {
     const store = new SqliteStore(":memory:");
     const queued: string[] = [];
-    const receiver = createReceiver({
+    const signup = createSignup({
       store,
+      siteUrl: "https://jointandem.app",
       source: "start",
       rateLimitPerMinute: 100,
       onNewSignup: (signup) => queued.push(signup.email),
     });
     const { Readable } = await import("node:stream");
-    const reply = await receiver.handle({
+    const reply = await signup.handle({
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/plain" },
       query: "",
@@ -415,12 +416,12 @@ describe("a server error", () => {
     const { createApp } = await import("../../server/app");
     const { createHttpServer } = await import("../../server/http-server");
     const dir = mkdtempSync(path.join(os.tmpdir(), "server-error-"));
-    // A receiver that fails in a way it does not handle itself.
-    const receiver = { handle: () => Promise.reject(new TypeError("boom at the receiver")) };
+    // A signup endpoint that fails in a way it does not handle itself.
+    const signup = { handle: () => Promise.reject(new TypeError("boom at the signup endpoint")) };
     const errors: unknown[] = [];
     const app = createApp({
       publicDir: dir,
-      endpoints: { receiver, leave: receiver, confirm: receiver },
+      endpoints: { signup, leave: signup, confirm: signup },
       log: () => {},
       logError: (error) => errors.push(error),
     });
@@ -437,7 +438,7 @@ describe("a server error", () => {
       expect(reply.headers["x-frame-options"]).toBe("DENY");
       expect(reply.body).toContain("Something went wrong");
       expect(reply.body).not.toMatch(/boom|TypeError/);
-      expect(errors).toEqual([new TypeError("boom at the receiver")]);
+      expect(errors).toEqual([new TypeError("boom at the signup endpoint")]);
     } finally {
       await new Promise((resolve) => http.close(resolve));
       removeDir(dir);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { simpleParser } from "mailparser";
-import { run } from "../../cli/cli";
+import { run } from "../../cli/run";
 import {
   formType,
   removeDir,

@@ -146,7 +146,7 @@ const badInputs: [string, Parameters<typeof request>[1], number, RegExp][] = [
   ],
 ];
 
-describe.each<Adapter>(["start", "develop", "netlify"])("the receiver through the %s adapter", (adapter) => {
+describe.each<Adapter>(["start", "develop", "netlify"])("the signup endpoint through the %s adapter", (adapter) => {
   const server = serverForEachTest(adapter);
 
   const post = (body: string | Buffer, headers: Record<string, string> = fetchHeaders) =>

@@ -195,7 +195,7 @@ describe.each<Adapter>(["start", "develop", "netlify"])("the leave link through 
     expect(await listed(server())).toEqual([]);
   });
 
-  it("takes forms only, as the receiver does", async () => {
+  it("takes forms only, as the signup endpoint does", async () => {
     const { text } = await signUpAndTakeLink(server(), "ada@example.com");
     const asText = await request(text, { method: "POST", headers: { "Content-Type": "text/plain" }, body: oneClick });
     // A mail provider asked for no page: the refusal is one line it can log.
@@ -257,11 +257,11 @@ describe("the leave link's secret", () => {
 
   it("is WAITLIST_SECRET when set; rotating it makes the old links invalid", async () => {
     const secret = "the-founders-secret-for-leave-links";
-    const first = await startServer("start", { smtpUrl: smtp.url, leaveSecret: secret });
+    const first = await startServer("start", { smtpUrl: smtp.url, linkSecret: secret });
     const { text } = await signUpAndTakeLink(first, "ada@example.com");
     expect(verifyLeaveToken(tokenOf(text), secret)?.email).toBe("ada@example.com");
     await first.close();
-    const rotated = await startServer("start", { smtpUrl: smtp.url, dir: first.dir, leaveSecret: `${secret}-2026` });
+    const rotated = await startServer("start", { smtpUrl: smtp.url, dir: first.dir, linkSecret: `${secret}-2026` });
     try {
       const local = `${rotated.url}${new URL(text).pathname}${new URL(text).search}`;
       expect((await request(local)).status).toBe(400);
@@ -275,7 +275,7 @@ describe("the leave link's secret", () => {
 
 describe("the leave link's rate limit", () => {
   it("counts requests per IP: the sixth in a minute is refused, another address is not", async () => {
-    const server = await startServer("start", { smtpUrl: smtp.url, leaveRateLimitPerMinute: 5 });
+    const server = await startServer("start", { smtpUrl: smtp.url, linkRateLimitPerMinute: 5 });
     try {
       const statuses: number[] = [];
       for (let n = 0; n < 6; n++) statuses.push((await request(`${server.url}/waitlist/leave?token=x`)).status);

@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
-import { run } from "../../cli/cli";
+import { run } from "../../cli/run";
 import { NetlifySetupError } from "../../cli/netlify-access";
 import type { WaitlistStats } from "../../waitlist/stats";
 import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blobs";

@@ -371,18 +371,18 @@ describe.each(backends)("on $name", (on) =>
         expect((await signUp("other@example.com", {}, "198.51.100.2")).status).toBe(200);
       });
 
-      it("declares Netlify's own rate limits per IP, the defaults of WAITLIST_RATE_LIMIT and WAITLIST_LEAVE_RATE_LIMIT", () => {
+      it("declares Netlify's own rate limits per IP, the defaults of WAITLIST_RATE_LIMIT and WAITLIST_LINK_RATE_LIMIT", () => {
         expect(signupConfig.rateLimit).toEqual({
           windowLimit: readEnv({}).WAITLIST_RATE_LIMIT,
           windowSize: 60,
           aggregateBy: ["ip", "domain"],
         });
         expect(leaveConfig.rateLimit).toMatchObject({
-          windowLimit: readEnv({}).WAITLIST_LEAVE_RATE_LIMIT,
+          windowLimit: readEnv({}).WAITLIST_LINK_RATE_LIMIT,
           windowSize: 60,
         });
         expect(confirmConfig.rateLimit).toMatchObject({
-          windowLimit: readEnv({}).WAITLIST_LEAVE_RATE_LIMIT,
+          windowLimit: readEnv({}).WAITLIST_LINK_RATE_LIMIT,
           windowSize: 60,
         });
         expect(confirmConfig.path).toEqual(["/waitlist/confirm", "/waitlist/confirm/"]);

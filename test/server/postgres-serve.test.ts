@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Pool } from "pg";
-import { run } from "../../cli/cli";
+import { run } from "../../cli/run";
 import { PostgresStore } from "../../waitlist/stores/postgres-store";
 import { suitePostgres } from "../support/postgres";
 import { until } from "../support/until";

@@ -45,7 +45,7 @@ describe("the npm start server's static side", () => {
     expect(reply.body).toContain("This page took a different route");
   });
 
-  it("answers a POST to another path 404, leaving it to no receiver", async () => {
+  it("answers a POST to another path 404, leaving it to no endpoint", async () => {
     const reply = await request(`${server.url}/privacy-policy/`, { method: "POST", body: "x=1" });
     expect(reply.status).toBe(404);
   });

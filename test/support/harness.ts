@@ -9,8 +9,8 @@ import { createApp } from "../../server/app";
 import { developWaitlistMiddleware } from "../../server/develop";
 import { createHttpServer, type ServerLimits } from "../../server/http-server";
 import type { Confirmations } from "../../waitlist/mail/confirmations";
-import { readEnv } from "../../config/env";
-import { mailConfig } from "../../waitlist/mail/mailer";
+import { mailConfig, readEnv } from "../../config/env";
+import { testSite } from "./site";
 import { precompress } from "../../after-build/precompress";
 import type { Waitlist } from "../../waitlist/create-waitlist";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
@@ -130,8 +130,8 @@ export async function startServer(
     sweepMs,
     trustProxy,
     limits,
-    leaveSecret,
-    leaveRateLimitPerMinute = 1_000_000,
+    linkSecret,
+    linkRateLimitPerMinute = 1_000_000,
   }: {
     rateLimitPerMinute?: number;
     dir?: string;
@@ -143,12 +143,12 @@ export async function startServer(
     /** The start adapter's HTTP server limits (http-server.ts); its defaults otherwise. */
     limits?: ServerLimits;
     /** WAITLIST_SECRET; without it the store makes and keeps one. */
-    leaveSecret?: string;
-    leaveRateLimitPerMinute?: number;
+    linkSecret?: string;
+    linkRateLimitPerMinute?: number;
   } = {},
 ): Promise<TestServer> {
   if (adapter === "netlify")
-    return startNetlify({ dir, rateLimitPerMinute, smtpUrl, leaveSecret, leaveRateLimitPerMinute });
+    return startNetlify({ dir, rateLimitPerMinute, smtpUrl, linkSecret, linkRateLimitPerMinute });
   const dbFile = path.join(dir, "data", "waitlist.db");
   const outboxDir = path.join(dir, "data", "outbox");
   const mailEnv = { OUTBOX_DIR: outboxDir, ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}) };
@@ -162,12 +162,13 @@ export async function startServer(
   let app: express.Express;
   if (adapter === "start") {
     const waitlist = await openSqliteWaitlist({
+      ...testSite,
       dbFile,
       mail: mailConfig(readEnv(mailEnv)),
       source: "start",
       rateLimitPerMinute,
-      leaveSecret,
-      leaveRateLimitPerMinute,
+      linkSecret,
+      linkRateLimitPerMinute,
       retryDelaysMs,
       sweepMs,
       log,
@@ -183,8 +184,8 @@ export async function startServer(
         {
           WAITLIST_DB: dbFile,
           WAITLIST_RATE_LIMIT: String(rateLimitPerMinute),
-          WAITLIST_LEAVE_RATE_LIMIT: String(leaveRateLimitPerMinute),
-          ...(leaveSecret ? { WAITLIST_SECRET: leaveSecret } : {}),
+          WAITLIST_LINK_RATE_LIMIT: String(linkRateLimitPerMinute),
+          ...(linkSecret ? { WAITLIST_SECRET: linkSecret } : {}),
           ...mailEnv,
         },
         log,
@@ -253,14 +254,14 @@ async function startNetlify({
   dir,
   rateLimitPerMinute,
   smtpUrl,
-  leaveSecret,
-  leaveRateLimitPerMinute,
+  linkSecret,
+  linkRateLimitPerMinute,
 }: {
   dir: string;
   rateLimitPerMinute: number;
   smtpUrl?: string;
-  leaveSecret?: string;
-  leaveRateLimitPerMinute: number;
+  linkSecret?: string;
+  linkRateLimitPerMinute: number;
 }): Promise<TestServer> {
   const publicDir = path.join(dir, "public");
   writePublicDir(publicDir);
@@ -271,9 +272,9 @@ async function startNetlify({
     NETLIFY_BLOBS_CONTEXT: blobs.context(),
     SMTP_URL: smtpUrl ?? smtp!.url,
     WAITLIST_RATE_LIMIT: String(rateLimitPerMinute),
-    WAITLIST_LEAVE_RATE_LIMIT: String(leaveRateLimitPerMinute),
+    WAITLIST_LINK_RATE_LIMIT: String(linkRateLimitPerMinute),
   });
-  if (leaveSecret) process.env.WAITLIST_SECRET = leaveSecret;
+  if (linkSecret) process.env.WAITLIST_SECRET = linkSecret;
   else delete process.env.WAITLIST_SECRET;
   const logs: string[] = [];
   const spy = jest.spyOn(console, "error").mockImplementation((line: unknown) => void logs.push(`${String(line)}\n`));
@@ -347,6 +348,7 @@ export function serveBuildForSuite(publicDir: string): { url: () => string; outb
   let server: http.Server;
   beforeAll(async () => {
     waitlist = await openSqliteWaitlist({
+      ...testSite,
       dbFile: path.join(dir, "waitlist.db"),
       mail: mailConfig(readEnv({ OUTBOX_DIR: dir })),
       source: "start",

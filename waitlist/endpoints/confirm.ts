@@ -1,43 +1,30 @@
-import type { RateLimiterMemory } from "rate-limiter-flexible";
-import { siteSettings } from "../../config/env";
 import { site } from "../../config/site";
 import {
   linkPageHandler,
+  postedToken,
   isFromThisSite,
-  openLinkRequest,
   readForm,
   refuse,
-  type FormRequest,
+  type LinkEndpointOptions,
   type Outcome,
 } from "./form-request";
-import { maskEmail } from "../email-address";
+import { maskEmail } from "../../config/email-address";
 import type { WaitlistStore } from "../stores/store";
 import { confirmPath, leavePath, leaveToken, verifyConfirmToken, type ConfirmingSignup } from "../tokens";
 
-export interface ConfirmOptions {
-  /** The secret the links are signed with (tokens.ts). */
-  secret: string;
+export interface ConfirmOptions extends LinkEndpointOptions {
   store: Pick<WaitlistStore, "lookup" | "confirm">;
   /** The version of the Privacy Policy in force now (policies.ts), kept with the confirmation. */
   privacyPolicy: () => string | null;
   /** What the person consents to now (policies.ts, consentRecord), kept likewise. */
   consent?: () => string;
-  /** Requests per client IP per minute (GET and POST alike). */
-  limiter: RateLimiterMemory;
   clock?: () => Date;
-  /** Where failures are reported; never given an address or a token. */
-  warn?: (message: string) => void;
 }
 
-/** Requests the confirm endpoint answers: /waitlist/confirm, with or without a trailing slash. */
-export function isConfirmPath(path: string): boolean {
-  return path === confirmPath || path === `${confirmPath}/`;
-}
-
-const notValid = (): Outcome => ({
+const notValid = (contactEmail: string): Outcome => ({
   status: 400,
   heading: "This link is not valid",
-  message: `This confirmation link is not valid. Open the link in the e-mail we sent you, or write to ${siteSettings().contactEmail}.`,
+  message: `This confirmation link is not valid. Open the link in the e-mail we sent you, or write to ${contactEmail}.`,
 });
 
 /** The link was for a signup the list no longer holds: the address left, or signed up again since. */
@@ -74,6 +61,8 @@ export function createConfirm({
   privacyPolicy,
   consent,
   limiter,
+  siteUrl,
+  contactEmail,
   clock = () => new Date(),
   warn = () => {},
 }: ConfirmOptions) {
@@ -83,25 +72,20 @@ export function createConfirm({
     return found?.createdAt === signup.createdAt ? found : undefined;
   }
 
-  async function decide(request: FormRequest): Promise<{ outcome: Outcome; html: boolean }> {
-    const page = (outcome: Outcome) => ({ outcome, html: true });
-    const opened = await openLinkRequest(request, limiter);
-    if ("refusal" in opened) return page(opened.refusal);
-    const { query } = opened;
-    if (!query) return page(notValid());
-
-    if (request.method !== "POST") {
-      const tokens = query.getAll("token");
-      const signup = tokens.length === 1 ? verifyConfirmToken(tokens[0], secret) : undefined;
-      if (!signup) return page(notValid());
+  const page = (outcome: Outcome) => ({ outcome, html: true });
+  const handle = linkPageHandler({
+    limiter,
+    invalid: notValid(contactEmail),
+    verify: (token) => verifyConfirmToken(token, secret),
+    async show(signup, token) {
       const found = await listed(signup);
-      if (!found) return page(notListed());
-      if (found.confirmedAt) return page(confirmed(found.confirmedAt, false));
-      return page({
+      if (!found) return notListed();
+      if (found.confirmedAt) return confirmed(found.confirmedAt, false);
+      return {
         status: 200,
         heading: "Confirm your spot on the waitlist?",
         message: `One press and the spot for ${maskEmail(found.email)} is confirmed. ${site.waitlist.consent.statement}`,
-        action: { label: site.waitlist.confirmLabel, url: confirmPath, fields: { token: tokens[0]! } },
+        action: { label: site.waitlist.confirmLabel, url: confirmPath, fields: { token } },
         links: [
           { label: site.legalPages.privacyPolicy.title, url: site.routes.privacyPolicy },
           // The leave page of this very signup: its button removes the address at once, a GET changes nothing.
@@ -110,34 +94,27 @@ export function createConfirm({
             url: `${leavePath}?token=${leaveToken(found.email, found.createdAt, secret)}`,
           },
         ],
+      };
+    },
+    async act(request, query) {
+      const form = await readForm(request);
+      if ("refusal" in form) return page(form.refusal);
+      if (!isFromThisSite(request, siteUrl)) {
+        return page(
+          refuse(403, "Confirmations are accepted from this site only: press the button on the page the link opens."),
+        );
+      }
+      const signup = verifyConfirmToken(postedToken(query, form.fields), secret);
+      if (!signup) return page(notValid(contactEmail));
+      const result = await store.confirm(signup.key, {
+        createdAt: signup.createdAt,
+        at: clock(),
+        privacyPolicy: privacyPolicy(),
+        consent: consent?.() ?? null,
       });
-    }
-
-    const form = await readForm(request);
-    if ("refusal" in form) return page(form.refusal);
-    if (!isFromThisSite(request)) {
-      return page(
-        refuse(403, "Confirmations are accepted from this site only: press the button on the page the link opens."),
-      );
-    }
-    // The token from the page's form (or the link's query, or both: then the same).
-    const tokens = [...query.getAll("token"), ...form.fields.getAll("token")];
-    const signup =
-      tokens.length > 0 && tokens.every((token) => token === tokens[0])
-        ? verifyConfirmToken(tokens[0], secret)
-        : undefined;
-    if (!signup) return page(notValid());
-    const result = await store.confirm(signup.key, {
-      createdAt: signup.createdAt,
-      at: clock(),
-      privacyPolicy: privacyPolicy(),
-      consent: consent?.() ?? null,
-    });
-    if (!result) return page(notListed());
-    return page(confirmed(result.confirmedAt, result.first));
-  }
-
-  const handle = linkPageHandler(decide, {
+      if (!result) return page(notListed());
+      return page(confirmed(result.confirmedAt, result.first));
+    },
     whatFailed: "confirm a signup",
     failure: () => "Your spot could not be confirmed just now. Please try again in a minute.",
     warn,

@@ -3,9 +3,9 @@ import { Readable } from "node:stream";
 import busboy from "busboy";
 import contentType from "content-type";
 import getRawBody from "raw-body";
-import { RateLimiterRes, type RateLimiterMemory } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { clientKey } from "../client-address";
-import { siteSettings } from "../../config/env";
+import type { SiteSettings } from "../settings";
 import { linkPageHeaders, replyHeaders } from "../../http/headers";
 import { renderResultPage, resultPagePolicy, type PageAction, type PageLink } from "./pages";
 
@@ -89,15 +89,32 @@ export async function rateLimited(
   }
 }
 
+/** What the endpoints of the e-mail's two links (confirm, leave) are given. */
+export interface LinkEndpointOptions extends SiteSettings {
+  /** The secret the links are sealed with (tokens.ts). */
+  secret: string;
+  /** Requests per client IP per minute (GET and POST alike): linkLimiter. */
+  limiter: RateLimiterMemory;
+  /** Where failures are reported; never given an address or a token. */
+  warn?: (message: string) => void;
+}
+
+/** Requests a link's endpoint answers: its path (/waitlist/leave), with or without a trailing slash. */
+export const isLinkPath = (path: string, linkPath: string) => path === linkPath || path === `${linkPath}/`;
+
+/** The e-mail links' limit (confirm and leave alike): `perMinute` requests per client per minute. */
+export const linkLimiter = (perMinute: number) => new RateLimiterMemory({ points: perMinute, duration: 60 });
+
 /**
  * How the e-mail links' endpoints (confirm, leave) open a request: GET, HEAD
- * or POST only, the client's share of `limiter`, then the link's query. A
- * refusal to answer with, or the query (undefined when it cannot be read).
+ * or POST only, the client's share of `limiter`, then the link's query; a
+ * query that cannot be read is `invalid`. A refusal to answer with, or the query.
  */
 export async function openLinkRequest(
   request: FormRequest,
   limiter: RateLimiterMemory,
-): Promise<{ refusal: Outcome } | { query: URLSearchParams | undefined }> {
+  invalid: Outcome,
+): Promise<{ refusal: Outcome } | { query: URLSearchParams }> {
   const { method } = request;
   if (method !== "GET" && method !== "HEAD" && method !== "POST") {
     return {
@@ -108,20 +125,33 @@ export async function openLinkRequest(
   }
   const limited = await rateLimited(limiter, request.clientIp, "requests");
   if (limited) return { refusal: limited };
-  return { query: parseUrlencoded(request.query) };
+  const query = parseUrlencoded(request.query);
+  return query ? { query } : { refusal: invalid };
+}
+
+/** The token a link opened with (GET ?token=…): exactly one, or none. */
+function linkToken(query: URLSearchParams): string | undefined {
+  const tokens = query.getAll("token");
+  return tokens.length === 1 ? tokens[0] : undefined;
+}
+
+/** The token a link's page posted: from the link's query, the page's form, or both (then the same). */
+export function postedToken(query: URLSearchParams, fields: URLSearchParams): string | undefined {
+  const tokens = [...query.getAll("token"), ...fields.getAll("token")];
+  return tokens.length > 0 && tokens.every((token) => token === tokens[0]) ? tokens[0] : undefined;
 }
 
 /**
  * This site's origins as a request may name them: the configured site's
- * (SITE_URL) and that of the address it came in on; never the request's own
- * Host, which a DNS-rebinding page sets to its own name.
+ * (`siteUrl`, SITE_URL) and that of the address it came in on; never the
+ * request's own Host, which a DNS-rebinding page sets to its own name.
  */
-export function siteOrigins(request: FormRequest): readonly string[] {
-  return [new URL(siteSettings().siteUrl).origin, ...request.ownOrigins()];
+export function siteOrigins(request: FormRequest, siteUrl: string): readonly string[] {
+  return [new URL(siteUrl).origin, ...request.ownOrigins()];
 }
 
 /** A browser tells us where a POST comes from; refuse other sites (CSRF): the Origin must be one of siteOrigins. */
-export function isCrossSite(request: FormRequest): boolean {
+export function isCrossSite(request: FormRequest, siteUrl: string): boolean {
   if (header(request.headers, "sec-fetch-site") === "cross-site") return true;
   const origin = header(request.headers, "origin");
   if (origin === undefined) return false;
@@ -131,7 +161,7 @@ export function isCrossSite(request: FormRequest): boolean {
   } catch {
     return true; // "null" (sandboxed or privacy-redirected) and garbage alike
   }
-  return !siteOrigins(request).includes(originOf);
+  return !siteOrigins(request, siteUrl).includes(originOf);
 }
 
 /**
@@ -140,8 +170,8 @@ export function isCrossSite(request: FormRequest): boolean {
  * form post; a POST with neither is a script's or a scanner's. (The leave link's one-click POST has neither, by
  * RFC 8058, and does not ask this.)
  */
-export function isFromThisSite(request: FormRequest): boolean {
-  if (isCrossSite(request)) return false;
+export function isFromThisSite(request: FormRequest, siteUrl: string): boolean {
+  if (isCrossSite(request, siteUrl)) return false;
   return header(request.headers, "origin") !== undefined || header(request.headers, "sec-fetch-site") === "same-origin";
 }
 
@@ -277,16 +307,50 @@ export interface LinkPageDecision {
   html: boolean;
 }
 
+/** What makes one link's endpoint (confirm, leave): everything else is the same for both. */
+export interface LinkPage<Found> {
+  limiter: RateLimiterMemory;
+  /** A link whose token does not open, or a query that cannot be read. */
+  invalid: Outcome;
+  /** What a token stands for (tokens.ts), undefined when it does not open. */
+  verify: (token: string | undefined) => Found | undefined;
+  /** GET and HEAD: the page the link opens, changing nothing (mail scanners follow links). */
+  show: (found: Found, token: string) => Promise<Outcome> | Outcome;
+  /** POST: what the page's button (or a mail client's one-click) does. */
+  act: (request: FormRequest, query: URLSearchParams) => Promise<LinkPageDecision>;
+  /** For the log: "could not confirm a signup". */
+  whatFailed: string;
+  /** The visitor's message when it fails (the store out of reach). */
+  failure: () => string;
+  warn: (line: string) => void;
+}
+
 /**
- * The handler of a page a link from an e-mail opens (confirm, leave): what
- * `decide` makes of the request, sent with the link pages' headers. An error
- * in it (the store out of reach) is logged and answered 500 with
- * `failure()`, as a page unless a script posted.
+ * The handler of a page a link from an e-mail opens (confirm, leave): the
+ * request opened (openLinkRequest), a GET shown, a POST acted on, and the
+ * answer sent with the link pages' headers. An error (the store out of
+ * reach) is logged and answered 500 with `failure()`, as a page unless a
+ * script posted.
  */
-export function linkPageHandler(
-  decide: (request: FormRequest) => Promise<LinkPageDecision>,
-  { whatFailed, failure, warn }: { whatFailed: string; failure: () => string; warn: (line: string) => void },
-): (request: FormRequest) => Promise<FormReply> {
+export function linkPageHandler<Found>({
+  limiter,
+  invalid,
+  verify,
+  show,
+  act,
+  whatFailed,
+  failure,
+  warn,
+}: LinkPage<Found>): (request: FormRequest) => Promise<FormReply> {
+  const page = (outcome: Outcome): LinkPageDecision => ({ outcome, html: true });
+  async function decide(request: FormRequest): Promise<LinkPageDecision> {
+    const opened = await openLinkRequest(request, limiter, invalid);
+    if ("refusal" in opened) return page(opened.refusal);
+    if (request.method === "POST") return act(request, opened.query);
+    const token = linkToken(opened.query);
+    const found = verify(token);
+    return page(found === undefined || token === undefined ? invalid : await show(found, token));
+  }
   return async (request) => {
     let decided: LinkPageDecision;
     try {

@@ -1,8 +1,8 @@
 import escapeHtml from "escape-html";
 import { site } from "../../config/site";
+import { contentSecurityPolicy, sha256 } from "../../http/headers";
 
 const { colors } = site;
-import { contentSecurityPolicy, sha256 } from "../../http/headers";
 
 /** Escapes text for HTML content and quoted attributes. */
 

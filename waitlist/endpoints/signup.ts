@@ -1,7 +1,7 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { site } from "../../config/site";
 import { attributionFrom } from "../attribution";
-import { checkEmail } from "../email-address";
+import { checkEmail } from "../../config/email-address";
 import {
   formReply,
   header,
@@ -14,9 +14,10 @@ import {
   type FormRequest,
   type Outcome,
 } from "./form-request";
+import type { SiteSettings } from "../settings";
 import type { OwedConfirmation, SignupSource, WaitlistStore } from "../stores/store";
 
-export interface ReceiverOptions {
+export interface SignupOptions extends Pick<SiteSettings, "siteUrl"> {
   store: WaitlistStore;
   source: SignupSource;
   rateLimitPerMinute: number;
@@ -42,11 +43,11 @@ const success: Outcome = {
 };
 
 /**
- * The waitlist receiver behind POST / (the form's contract): parse,
+ * The signup endpoint behind POST / (the form's contract): parse,
  * validate, normalise, store, answer. Framework-neutral: the develop and
  * start adapters hand it a request and write back its reply.
  */
-export function createReceiver(options: ReceiverOptions) {
+export function createSignup(options: SignupOptions) {
   const limiter = new RateLimiterMemory({ points: options.rateLimitPerMinute, duration: 60 });
   const warn = options.warn ?? (() => {});
 
@@ -54,7 +55,7 @@ export function createReceiver(options: ReceiverOptions) {
     if (request.method !== "POST") {
       return refuse(405, "Only POST is accepted here.", { Allow: "GET, HEAD, POST" });
     }
-    if (isCrossSite(request)) {
+    if (isCrossSite(request, options.siteUrl)) {
       return refuse(403, "Signups are accepted from this site only.");
     }
 
@@ -79,7 +80,7 @@ export function createReceiver(options: ReceiverOptions) {
 
     // Where it came from: the page the form was on, as the browser names it (attribution.ts).
     const referer = header(request.headers, "referer");
-    const attribution = referer ? attributionFrom(referer, siteOrigins(request)) : undefined;
+    const attribution = referer ? attributionFrom(referer, siteOrigins(request, options.siteUrl)) : undefined;
     const { added, createdAt } = await options.store.add({
       email: checked.email,
       emailKey: checked.key,
@@ -111,4 +112,4 @@ export function createReceiver(options: ReceiverOptions) {
   return { handle };
 }
 
-export type Receiver = ReturnType<typeof createReceiver>;
+export type SignupEndpoint = ReturnType<typeof createSignup>;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { site } from "../../config/site";
 import { confirmUrl, leaveUrl } from "../tokens";
 import escapeHtml from "escape-html";
-import { siteSettings } from "../../config/env";
+import type { SiteSettings } from "../settings";
 
 export interface MailMessage {
   to: string;
@@ -20,9 +20,9 @@ export interface MailMessage {
  * submission id). Mail systems recognise a message sent twice by it, and the
  * outbox keeps one file per message.
  */
-function confirmationMessageId(seed: string): string {
+function confirmationMessageId(seed: string, siteUrl: string): string {
   const digest = createHash("sha256").update(seed, "utf8").digest("hex").slice(0, 32);
-  return `<confirmation.${digest}@${new URL(siteSettings().siteUrl).hostname}>`;
+  return `<confirmation.${digest}@${new URL(siteUrl).hostname}>`;
 }
 
 /**
@@ -32,16 +32,21 @@ function confirmationMessageId(seed: string): string {
  * personal link to leave the list (also in List-Unsubscribe, for the mail
  * client's own button, RFC 8058). `seed` identifies the signup
  * (confirmationMessageId), `createdAt` is when it was stored (the confirm
- * link is for that signup), `leaveSecret` signs both links (tokens.ts).
+ * link is for that signup), `linkSecret` signs both links (tokens.ts).
  */
 export function confirmationMessage(
   to: string,
-  { seed, createdAt, leaveSecret }: { seed: string; createdAt: string; leaveSecret: string },
+  {
+    seed,
+    createdAt,
+    linkSecret,
+    siteUrl: url,
+    contactEmail: contact,
+  }: { seed: string; createdAt: string; linkSecret: string } & SiteSettings,
 ): MailMessage {
-  const { siteUrl: url, contactEmail: contact } = siteSettings();
   const privacy = `${url}${site.routes.privacyPolicy}`;
-  const leave = leaveUrl(to, createdAt, leaveSecret);
-  const confirm = confirmUrl(to, createdAt, leaveSecret);
+  const leave = leaveUrl(to, createdAt, linkSecret, url);
+  const confirm = confirmUrl(to, createdAt, linkSecret, url);
   const { confirmLabel, unconfirmedRetentionDays } = site.waitlist;
   const host = url.replace(/^https?:\/\//, "");
   const subject = `Confirm your spot on the ${site.name} waitlist`;
@@ -125,7 +130,7 @@ ${said.nextItems.map((item) => `<li>${escapeHtml(item)}</li>`).join("\n")}
     subject,
     text,
     html,
-    messageId: confirmationMessageId(seed),
+    messageId: confirmationMessageId(seed, url),
     headers: {
       "Reply-To": contact,
       "List-Unsubscribe": `<${leave}>, <mailto:${contact}?subject=unsubscribe>`,

@@ -1,6 +1,7 @@
 import { createConfirmations } from "./confirmations";
 import type { Mailer } from "./mailer";
 import { SqliteStore } from "../stores/sqlite-store";
+import { testSite } from "../../test/support/site";
 
 /** A mailer whose sends finish only when the test says so. */
 function heldMailer() {
@@ -35,7 +36,7 @@ async function storeWith(count: number) {
   return { store, owed };
 }
 
-const leaveSecret = "a-secret-of-at-least-32-characters";
+const linkSecret = "a-secret-of-at-least-32-characters";
 
 describe("confirmations under a burst", () => {
   it.each([
@@ -44,7 +45,7 @@ describe("confirmations under a burst", () => {
   ])("keeps at most %s messages in flight and sends every one", async (_name, sendsAtOnce, most) => {
     const { store, owed } = await storeWith(40);
     const { mailer, held, most: inFlight } = heldMailer();
-    const confirmations = createConfirmations({ store, mailer, leaveSecret, sendsAtOnce, log: () => {} });
+    const confirmations = createConfirmations({ ...testSite, store, mailer, linkSecret, sendsAtOnce, log: () => {} });
     owed.forEach(confirmations.sendSoon);
     for (let sent = 0; sent < 40; sent++) {
       while (held.length === 0) await tick();
@@ -60,7 +61,7 @@ describe("confirmations under a burst", () => {
   it("on close, finishes the sends under way and leaves the queued ones pending", async () => {
     const { store, owed } = await storeWith(10);
     const { mailer, held } = heldMailer();
-    const confirmations = createConfirmations({ store, mailer, leaveSecret, log: () => {} });
+    const confirmations = createConfirmations({ ...testSite, store, mailer, linkSecret, log: () => {} });
     owed.forEach(confirmations.sendSoon);
     while (held.length < 4) await tick();
     const closing = confirmations.close();
@@ -89,9 +90,10 @@ describe("the cap on e-mails per mailbox", () => {
       close: () => {},
     };
     const confirmations = createConfirmations({
+      ...testSite,
       store,
       mailer,
-      leaveSecret,
+      linkSecret,
       mailboxDailyMails: 2,
       retryDelaysMs: [0],
       log: () => {},

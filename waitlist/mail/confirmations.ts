@@ -1,14 +1,15 @@
 import { confirmationMessage } from "./confirmation-message";
-import { maskEmail } from "../email-address";
+import { maskEmail } from "../../config/email-address";
 import { mailboxCounterKey, mailDay } from "./mailbox";
 import type { Mailer } from "./mailer";
+import type { SiteSettings } from "../settings";
 import type { ConfirmationQueue, OwedConfirmation, WaitlistStore } from "../stores/store";
 
-export interface ConfirmationOptions {
+export interface ConfirmationOptions extends SiteSettings {
   store: WaitlistStore & ConfirmationQueue;
   mailer: Mailer;
   /** What each message's leave link is signed with (tokens.ts). */
-  leaveSecret: string;
+  linkSecret: string;
   /** Waits before each retry after a failure that may pass; the last one repeats. */
   retryDelaysMs?: readonly number[];
   /** How long one attempt holds an address before another sender may take it over. */
@@ -60,7 +61,9 @@ function isPermanentFailure(error: unknown): boolean {
 export function createConfirmations({
   store,
   mailer,
-  leaveSecret,
+  linkSecret,
+  siteUrl,
+  contactEmail,
   retryDelaysMs = defaultRetryDelaysMs,
   leaseMs = 120_000,
   sweepMs = 30_000,
@@ -77,7 +80,9 @@ export function createConfirmations({
       // Each asking is a message of its own: the signup's, or a later one for a signup from before the confirm step.
       seed: `${owed.emailKey} ${owed.optInSince ?? owed.createdAt}`,
       createdAt: owed.createdAt,
-      leaveSecret,
+      linkSecret,
+      siteUrl,
+      contactEmail,
     });
 
   /** One attempt, holding the address in the store while it runs, so no two senders send it. */
@@ -114,7 +119,7 @@ export function createConfirmations({
   }
 
   // At most a few messages in flight: a burst of signups must neither open a
-  // connection per signup to the mail server nor starve the receiver that
+  // connection per signup to the mail server nor starve the signup endpoint that
   // acknowledges them (the rest wait here, in order).
   let active = 0;
   let closed = false;

@@ -1,4 +1,4 @@
-import { checkEmail } from "../email-address";
+import { checkEmail } from "../../config/email-address";
 import { mailboxCounterKey, mailboxOf } from "./mailbox";
 
 const key = (address: string) => {

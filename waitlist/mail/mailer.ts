@@ -2,8 +2,6 @@ import { chmodSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:f
 import { createHash } from "node:crypto";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import { site } from "../../config/site";
-import type { Env } from "../../config/env";
 import type { MailMessage } from "./confirmation-message";
 
 export interface MailConfig {
@@ -32,15 +30,6 @@ const digest = (text: string, length: number) =>
  */
 export function outboxFileName(to: string, messageId: string): string {
   return `${digest(to.toLowerCase(), 16)}-${digest(messageId, 24)}.eml`;
-}
-
-/** Where confirmations go, from SMTP_URL, MAIL_FROM and OUTBOX_DIR (config/env.ts checks them). */
-export function mailConfig(env: Env): MailConfig {
-  return {
-    smtpUrl: env.SMTP_URL,
-    from: env.MAIL_FROM ?? `"${site.name}" <${env.CONTACT_EMAIL}>`,
-    outboxDir: env.OUTBOX_DIR,
-  };
 }
 
 /**

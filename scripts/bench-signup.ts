@@ -1,4 +1,4 @@
-// npm run bench:receiver: how many signups per second the npm start server
+// npm run bench:signup: how many signups per second the npm start server
 // acknowledges with synchronous=FULL, 50 connections for 10 s, every request
 // a new address. Then the timing of a new against a listed address, one at a
 // time: the medians, and how often the best threshold tells them apart.
@@ -15,7 +15,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 
 async function main() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-receiver-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-signup-"));
   const publicDir = path.join(dir, "public");
   mkdirSync(publicDir);
   writeFileSync(path.join(publicDir, "index.html"), "<!doctype html><title>bench</title>");
@@ -55,7 +55,7 @@ async function main() {
   rmSync(dir, { recursive: true, force: true });
 
   const acknowledged = result["2xx"];
-  console.log(`Receiver benchmark: ${connections} connections, ${duration} s, a new address per request`);
+  console.log(`SignupEndpoint benchmark: ${connections} connections, ${duration} s, a new address per request`);
   console.log(
     `  machine:                 ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}`,
   );

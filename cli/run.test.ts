@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
-import { run, UsageError } from "./cli";
+import { run, UsageError } from "./run";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import { StoreError } from "../waitlist/stores/store";
 import { verifyLeaveToken } from "../waitlist/tokens";

@@ -1,0 +1,63 @@
+import { mailConfig, waitlistConfig } from "../../config/env";
+import { createConfirmations } from "../../waitlist/mail/confirmations";
+import { createMailer } from "../../waitlist/mail/mailer";
+import { command } from "../command";
+import { PendingError } from "../errors";
+import { linkSecretOf } from "../open-store";
+
+/* The confirmation e-mails, from the founder's shell: what is owed now, and asking the signups from before the confirm step. */
+
+export const resendPending = command({
+  name: "resend-pending",
+  usage: ["resend-pending", "send the confirmation e-mails still owed now"],
+  // One attempt at every owed confirmation, through this machine's SMTP_URL (or outbox), sealed as the site seals them.
+  run: async ({ env, opened }) => {
+    const { store, netlify } = opened;
+    const settings = waitlistConfig(env);
+    const linkSecret = await linkSecretOf(opened, env);
+    const mailer = createMailer(mailConfig(env));
+    try {
+      const { sent, held, pending, refused } = await createConfirmations({
+        store,
+        mailer,
+        linkSecret,
+        siteUrl: settings.siteUrl,
+        contactEmail: settings.contactEmail,
+        // The site's cap, not the default: the founder's shell and the site read the same setting.
+        mailboxDailyMails: settings.mailboxDailyMails,
+        log: () => {},
+      }).resendPending();
+      // On Netlify the ledger the founders' commands read is the sweep's to keep: bring it up to date now.
+      await netlify?.store.fold();
+      const lines = [
+        `Sent ${sent} confirmation${sent === 1 ? "" : "s"} (via ${mailer.destination}); ${pending.length} still pending.`,
+      ];
+      if (held > 0) lines.push(`${held} being sent by the running site right now.`);
+      // Refused for good: marked failed, never retried, listed for the operator; not a reason to stay red.
+      for (const { email, reason } of refused) lines.push(`Refused for good, not retried: ${email}: ${reason}`);
+      if (pending.length > 0)
+        throw new PendingError(`${lines.join("\n")}\nThe mail server said: ${pending[0]!.reason}`);
+      return lines.join("\n");
+    } finally {
+      mailer.close();
+    }
+  },
+});
+
+export const askToConfirm = command({
+  name: "ask-to-confirm",
+  usage: ["ask-to-confirm", "send the signups from before the confirm step an e-mail to confirm"],
+  /*
+   * Every signup from before the confirm step that never confirmed is owed a
+   * confirmation e-mail with the confirm link, sent by the running site (or
+   * resend-pending), and pruned if it does not confirm in time.
+   */
+  run: async ({ opened: { store } }) => {
+    const now = new Date();
+    let asked = 0;
+    for (const row of await store.all()) {
+      if (row.confirmedAt === null && row.optInSince === null && (await store.askToConfirm(row.emailKey, now))) asked++;
+    }
+    return `Asked ${asked} signup${asked === 1 ? "" : "s"} from before the confirm step to confirm: each is owed an e-mail with the link, sent by the running site's next sweep or by resend-pending.`;
+  },
+});

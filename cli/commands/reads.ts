@@ -1,0 +1,147 @@
+import { writeFileSync } from "node:fs";
+import { stringify } from "csv-stringify/sync";
+import { waitlistConfig } from "../../config/env";
+import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/stats";
+import type { Signup } from "../../waitlist/stores/store";
+import { leaveUrl } from "../../waitlist/tokens";
+import { command } from "../command";
+import { UsageError } from "../errors";
+import { linkSecretOf } from "../open-store";
+
+/*
+ * The founders' reads of the whole list: stats, count and export. Each
+ * reads every signup once (about one blob per thousand on Netlify Blobs).
+ */
+
+const columns = [
+  "email",
+  "createdAt",
+  "source",
+  "confirmationSentAt",
+  "confirmationFailedAt",
+  "confirmationError",
+  "utmSource",
+  "utmMedium",
+  "utmCampaign",
+  "utmContent",
+  "utmTerm",
+  "ref",
+  "landingPath",
+  // The record of consent (double opt-in), after the columns founders' sheets already read.
+  "confirmedAt",
+  "privacyPolicyAtSignup",
+  "privacyPolicyAtConfirm",
+  "optInSince",
+  "consentAtSignup",
+  "consentAtConfirm",
+] as const;
+const csvColumn = (column: string) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+const formats = ["csv", "json"] as const;
+
+type ExportRow = Signup & { leaveUrl?: string };
+
+function exportSignups(
+  signups: readonly ExportRow[],
+  format: (typeof formats)[number],
+  withLeaveUrls: boolean,
+): string {
+  const chosen = withLeaveUrls ? [...columns, "leaveUrl" as const] : columns;
+  if (format === "csv") {
+    // Addresses come from visitors, and `=2*5@example.com` is a valid one: a
+    // spreadsheet must see text, never a formula (csv-stringify's escape_formulas).
+    return stringify(
+      signups.map((signup) => chosen.map((column) => signup[column] ?? null)),
+      { header: true, columns: chosen.map(csvColumn), escape_formulas: true },
+    );
+  }
+  return `${JSON.stringify(
+    signups.map((signup) => Object.fromEntries(chosen.map((column) => [column, signup[column] ?? null]))),
+    null,
+    2,
+  )}\n`;
+}
+
+export const stats = command({
+  name: "stats",
+  usage: [
+    "stats [--days N] [--json]",
+    "the total, the last day and week, signups per day (30 days), top",
+    "sources and campaigns, confirmations and departures",
+  ],
+  check: ({ days }) => {
+    const count = days === undefined ? 30 : Number(days);
+    if (!Number.isInteger(count) || count < 1 || count > 366) {
+      throw new UsageError(`--days must be a whole number from 1 to 366 (got "${days}").`);
+    }
+    return count;
+  },
+  run: async ({ input: days, options, opened: { store, name } }) => {
+    const figures: WaitlistStats = waitlistStats(await store.statsRows(), {
+      days,
+      confirmations: {
+        ...(await store.confirmationCounts()),
+        lastError: (await store.lastConfirmationError()) ?? null,
+      },
+      ...(await store.departureCounts()),
+    });
+    return options.json ? JSON.stringify(figures, null, 2) : renderStats(figures, { from: name });
+  },
+});
+
+export const count = command({
+  name: "count",
+  usage: ["count", "how many addresses are on the waitlist, confirmed or not, and their e-mails"],
+  run: async ({ opened: { store } }) => {
+    const rows = await store.all();
+    const confirmed = rows.filter((row) => row.confirmedAt !== null).length;
+    const neverAsked = rows.filter((row) => row.confirmedAt === null && row.optInSince === null).length;
+    const { sent, pending, failed } = await store.confirmationCounts();
+    const lines = [
+      `${rows.length} ${rows.length === 1 ? "address" : "addresses"} on the waitlist: ${confirmed} confirmed, ${rows.length - confirmed} not (yet).`,
+      `Confirmation e-mails: ${sent} sent, ${pending} pending, ${failed} refused by the mail server.`,
+    ];
+    if (neverAsked > 0) {
+      lines.push(
+        `${neverAsked} signed up before the confirm step and were never asked to confirm: npm run waitlist -- ask-to-confirm`,
+      );
+    }
+    for (const refused of await store.failedConfirmations()) {
+      lines.push(`  refused: ${refused.email} (${refused.failedAt}): ${refused.error}`);
+    }
+    return lines.join("\n");
+  },
+});
+
+export const exportCommand = command({
+  name: "export",
+  usage: [
+    "export --format csv|json [--out FILE] [--confirmed] [--leave-urls]",
+    "every signup (with --confirmed: those who confirmed, the list to mail at",
+    "launch) with where it came from and its consent, to standard output or FILE;",
+    "--leave-urls adds each signup's one-click leave link, for a mailing tool",
+  ],
+  check: ({ format }) => {
+    if (!format) throw new UsageError("Say which format: --format csv or --format json.");
+    const known = formats.find((name) => name === format);
+    if (!known) throw new UsageError(`Unknown format "${format}": use --format csv or --format json.`);
+    return known;
+  },
+  run: async ({ input: format, options, env, opened }) => {
+    const rows = await opened.store.all();
+    const chosen = options.confirmed ? rows.filter((row) => row.confirmedAt !== null) : rows;
+    const secret = options["leave-urls"] ? await linkSecretOf(opened, env) : undefined;
+    const { siteUrl } = waitlistConfig(env);
+    const output = exportSignups(
+      secret === undefined
+        ? chosen
+        : chosen.map((row) => ({ ...row, leaveUrl: leaveUrl(row.email, row.createdAt, secret, siteUrl) })),
+      format,
+      secret !== undefined,
+    );
+    if (options.out) {
+      writeFileSync(options.out, output);
+      return `Wrote ${options.out}.`;
+    }
+    return output.replace(/\n$/, "");
+  },
+});

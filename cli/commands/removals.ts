@@ -1,0 +1,117 @@
+import { readFileSync } from "node:fs";
+import { parse } from "csv-parse/sync";
+import { checkEmail } from "../../config/email-address";
+import { parseAge, pruneUnconfirmed } from "../../waitlist/prune";
+import { command } from "../command";
+import { UsageError } from "../errors";
+
+/*
+ * Taking people off the list on their behalf: an e-mailed request, a mailing
+ * tool's unsubscribes, and the retention's prune. Each removes as a leave
+ * link does, outbox copies included (open-store.ts).
+ */
+
+/**
+ * The addresses of a mailing tool's export of its unsubscribes, bounces or
+ * complaints: Mailchimp, Brevo, Buttondown and the like name the column
+ * "Email Address", "Email" or "email". Each is checked as the form checks it.
+ */
+function readUnsubscribed(file: string | undefined): {
+  file: string;
+  addresses: { key: string }[];
+  invalid: { line: number; value: string; reason: string }[];
+} {
+  if (!file) throw new UsageError("Say which file: remove-unsubscribed --from FILE.csv");
+  let records: string[][];
+  try {
+    records = parse(readFileSync(file, "utf8"), {
+      skip_empty_lines: true,
+      bom: true,
+      trim: true,
+      relax_column_count: true,
+    });
+  } catch (error) {
+    throw new UsageError(`${file} could not be read as CSV: ${(error as Error).message}`);
+  }
+  const column = (records[0] ?? []).findIndex((name) => /^e-?mail(?:[ _]address)?$/i.test(name));
+  if (column < 0) throw new UsageError(`${file} has no column named Email or Email Address in its first line.`);
+  const addresses: { key: string }[] = [];
+  const invalid: { line: number; value: string; reason: string }[] = [];
+  records.slice(1).forEach((record, index) => {
+    const value = record[column] ?? "";
+    const checked = checkEmail(value);
+    if (checked.ok) addresses.push({ key: checked.key });
+    else invalid.push({ line: index + 2, value, reason: checked.reason });
+  });
+  return { file, addresses, invalid };
+}
+
+export const remove = command({
+  name: "remove",
+  usage: ["remove <address>", "take an address off the list (a request by e-mail), as its leave link does"],
+  takesAddress: true,
+  check: (_options, _env, address) => {
+    const checked = checkEmail(address);
+    if (!checked.ok) throw new UsageError(`"${address}" is not a valid address: ${checked.reason}`);
+    return checked;
+  },
+  run: async ({ input: { key, email }, opened: { store } }) => {
+    const removed = await store.remove(key, "operator", new Date());
+    return removed
+      ? `Removed ${removed.email} (on the list since ${removed.createdAt}); any confirmation still owed to it is cancelled.`
+      : `${email} is not on the waitlist; nothing removed.`;
+  },
+});
+
+export const removeUnsubscribed = command({
+  name: "remove-unsubscribed",
+  usage: [
+    "remove-unsubscribed --from FILE",
+    "take off the list every address of a mailing tool's CSV export of its",
+    "unsubscribes, bounces or complaints (a column named Email or Email Address)",
+  ],
+  check: ({ from }) => readUnsubscribed(from),
+  run: async ({ input: { file, addresses, invalid }, opened: { store } }) => {
+    let removed = 0;
+    for (const { key } of addresses) if (await store.remove(key, "operator", new Date())) removed++;
+    const absent = addresses.length - removed;
+    const lines = [
+      `Removed ${removed} of the ${addresses.length} addresses in ${file}; ${absent} ${absent === 1 ? "was" : "were"} not on the list.`,
+    ];
+    for (const { line, value, reason } of invalid)
+      lines.push(`  line ${line}: ${JSON.stringify(value)} skipped: ${reason}`);
+    return lines.join("\n");
+  },
+});
+
+export const prune = command({
+  name: "prune",
+  usage: [
+    "prune --unconfirmed-older-than 30d [--dry-run]",
+    "remove every signup asked to confirm that long ago that never did",
+    "(npm start does it every hour, Netlify's sweep every five minutes, at",
+    "30 days); --dry-run lists them",
+  ],
+  check: (options) => {
+    const given = options["unconfirmed-older-than"];
+    const olderThanMs = parseAge(given);
+    if (olderThanMs === undefined) {
+      throw new UsageError(
+        `Say how old an unconfirmed signup must be to go, in days or hours: --unconfirmed-older-than 30d${given === undefined ? "" : ` (got "${given}")`}.`,
+      );
+    }
+    return olderThanMs;
+  },
+  run: async ({ input: olderThanMs, options, opened: { store } }) => {
+    const dryRun = Boolean(options["dry-run"]);
+    const { cutoff, addresses } = await pruneUnconfirmed(store, { olderThanMs, dryRun });
+    const list = addresses.map(({ email, optInSince }) => `  ${email} (asked ${optInSince})`);
+    const signups = `unconfirmed signup${addresses.length === 1 ? "" : "s"}`;
+    if (addresses.length === 0)
+      return `No unconfirmed signup was asked to confirm before ${cutoff}: nothing to remove.`;
+    if (dryRun) {
+      return [`Would remove ${addresses.length} ${signups} asked to confirm before ${cutoff}:`, ...list].join("\n");
+    }
+    return `Removed ${addresses.length} ${signups} asked to confirm before ${cutoff}.`;
+  },
+});

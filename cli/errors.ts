@@ -1,0 +1,5 @@
+/** A command line that cannot run as given: the message says what to type instead (exit code 2). */
+export class UsageError extends Error {}
+
+/** Confirmations still owed after resend-pending: the message lists them (exit code 1). */
+export class PendingError extends Error {}

@@ -1,0 +1,48 @@
+import path from "node:path";
+import { mailConfig, serverConfig, waitlistConfig, type Env } from "../config/env";
+import { forgettingMail, signingSecret } from "../waitlist/create-waitlist";
+import { createMailer } from "../waitlist/mail/mailer";
+import { openPostgresStore } from "../waitlist/stores/postgres-store";
+import { SqliteStore } from "../waitlist/stores/sqlite-store";
+import type { FullStore } from "../waitlist/stores/store";
+import { NetlifySetupError, openNetlifyAccess, type NetlifyAccess } from "./netlify-access";
+
+export interface OpenedStore {
+  store: FullStore;
+  /** Where the list is, for the reader: a file, or a Netlify site. */
+  name: string;
+  netlify?: NetlifyAccess;
+}
+
+/**
+ * The store the commands work on: a Netlify site's Blobs store (--netlify),
+ * the Postgres database of DATABASE_URL, or the SQLite file. What a command
+ * removes goes from the outbox too, as on the running site.
+ */
+export async function openStore(env: Env, netlify: boolean): Promise<OpenedStore> {
+  if (netlify) {
+    const access = await openNetlifyAccess(env);
+    return { store: access.store, name: `Netlify site ${access.siteName}`, netlify: access };
+  }
+  const { dbFile, databaseUrl } = serverConfig(env);
+  const mailer = createMailer(mailConfig(env));
+  if (databaseUrl) {
+    const store = forgettingMail(
+      await openPostgresStore(databaseUrl, { warn: (message) => console.error(message) }),
+      mailer,
+    );
+    const { host, pathname } = new URL(databaseUrl);
+    return { store, name: `the Postgres database ${pathname.slice(1)} on ${host}` };
+  }
+  const relative = path.relative(process.cwd(), dbFile);
+  const store = forgettingMail(SqliteStore.openExisting(dbFile), mailer);
+  return { store, name: relative.startsWith("..") ? dbFile : relative };
+}
+
+/** The secret the site's links are sealed with, as the site finds it; on Netlify, the site's own. */
+export async function linkSecretOf({ store, netlify }: OpenedStore, env: Env): Promise<string> {
+  const configured = waitlistConfig(env).linkSecret;
+  const problem = await netlify?.store.signerProblem(configured);
+  if (problem) throw new NetlifySetupError(problem);
+  return signingSecret(store, configured);
+}

@@ -1,0 +1,323 @@
+import path from "node:path";
+import { z } from "zod";
+import { checkEmail } from "./email-address";
+
+/*
+ * Every environment variable, once: its schema (zod), what a good value
+ * looks like, its default and what it is for. env.ts reads them;
+ * docs/configuration.md shows the same rows (config/env.test.ts keeps the
+ * two in step).
+ */
+
+const minSecretLength = 32;
+export const placeholderVerificationToken = "set-TIKTOK_SITE_VERIFICATION-at-build-time";
+/** What the policies name as the controller until CONTROLLER_NAME and CONTROLLER_ADDRESS are set (never in production). */
+export const placeholderController = {
+  name: "[the company that runs this site: set CONTROLLER_NAME]",
+  address: "[its postal address: set CONTROLLER_ADDRESS]",
+} as const;
+const defaultContactEmail = "hello@jointandem.app";
+const root = path.resolve(__dirname, "..");
+
+export interface Variable {
+  schema: z.ZodType;
+  /** What a good value looks like, after "NAME must be ". */
+  expected: string;
+  /** The default as docs/configuration.md shows it. */
+  defaultText: string;
+  /** What it is for, as docs/configuration.md shows it. */
+  usedFor: string;
+  /** Never echo the value back (passwords, tokens). */
+  secret?: true;
+  /** Said after the problem, when there is a usual fix. */
+  hint?: string;
+}
+
+const text = z.string().trim().min(1);
+const wholeNumber = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .optional()
+    .transform((value) => value ?? fallback);
+/** Whether value is a URL with one of these protocols ("https:"). */
+function isUrl(value: string, protocols: RegExp): boolean {
+  try {
+    return protocols.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+const httpUrl = text.refine((value) => isUrl(value, /^https?:$/));
+/** One line of text a page shows as it is: no control characters, nothing that reads as markup. */
+const oneLine = (max: number) =>
+  text
+    .max(max)
+    .regex(/^[^<>{}\p{Cc}]+$/u)
+    .optional();
+const projectPath = (fallback: string) => text.optional().transform((value) => path.resolve(root, value ?? fallback));
+
+/** Variables renamed: the old name is read while the new one is not set, with one deprecation warning. */
+export const renamedVariables = {
+  WAITLIST_LEAVE_RATE_LIMIT: "WAITLIST_LINK_RATE_LIMIT",
+} as const;
+
+export const variables = {
+  SITE_URL: {
+    schema: text
+      .regex(/^https?:\/\/[^/?#\s]+\/*$/)
+      .optional()
+      .transform((value) => (value ?? "https://jointandem.app").replace(/\/+$/, "")),
+    expected: "the site's origin, such as https://jointandem.app (no path)",
+    defaultText: "`https://jointandem.app`",
+    usedFor:
+      "Build time: canonical URLs, the sitemap and robots.txt. At run time: links in e-mails and which Origin counts as this site. Set it to the production origin.",
+  },
+  CONTACT_EMAIL: {
+    schema: text
+      .refine((value) => checkEmail(value).ok)
+      .optional()
+      .transform((value) => value ?? defaultContactEmail),
+    expected: "an e-mail address",
+    defaultText: `\`${defaultContactEmail}\``,
+    usedFor: "Build time and run time: the contact address in the footer, the policies, the pages and the e-mails.",
+  },
+  TIKTOK_SITE_VERIFICATION: {
+    schema: text
+      .regex(/^[\w.-]{1,200}$/)
+      .optional()
+      .transform((value) => value ?? placeholderVerificationToken),
+    expected: "the token from the developer portal (letters, digits, '.', '-' and '_')",
+    defaultText: "a placeholder",
+    usedFor:
+      'Build time: the developer portal\'s site verification token, in a `<meta name="tiktok-developers-site-verification">` tag on the two legal pages only. Without it the build warns; a Netlify production build fails.',
+  },
+  CONTROLLER_NAME: {
+    schema: oneLine(200).transform((value) => value ?? placeholderController.name),
+    expected: "the legal name of the company or person that runs the site (one line, up to 200 characters, no < > { })",
+    defaultText: "a placeholder",
+    usedFor:
+      "Build time: who the Privacy Policy names as the controller of the personal information, such as `Tandem Labs GmbH`. Without it the build warns; a Netlify production build fails.",
+  },
+  CONTROLLER_ADDRESS: {
+    schema: oneLine(300).transform((value) => value ?? placeholderController.address),
+    expected: "a postal address on one line, its parts separated by commas (up to 300 characters, no < > { })",
+    defaultText: "a placeholder",
+    usedFor:
+      "Build time: the controller's postal address in the Privacy Policy, such as `Example Street 1, 10115 Berlin, Germany`. Without it the build warns; a Netlify production build fails.",
+  },
+  CONTEXT: {
+    schema: text.optional(),
+    expected: "Netlify's build context, such as production",
+    defaultText: "set by Netlify",
+    usedFor:
+      "Build time: `production` makes a missing `TIKTOK_SITE_VERIFICATION`, `CONTROLLER_NAME` or `CONTROLLER_ADDRESS` fail the build.",
+  },
+  AFTER_BUILD_SKIP: {
+    schema: z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? "")
+          .split(",")
+          .map((name) => name.trim())
+          .filter(Boolean),
+      ),
+    expected: "after-build step names joined by commas",
+    defaultText: "not set",
+    usedFor: "Build time: leaves the named steps of `after-build/steps.ts` out (`npm run bench` weighs each).",
+  },
+  PORT: {
+    schema: wholeNumber(0, 65535, 9000),
+    expected: "a whole number from 0 to 65535",
+    defaultText: "`9000`",
+    usedFor: "Where `npm run serve` / `npm start` listen.",
+  },
+  HOST: {
+    schema: text.optional().transform((value) => value ?? "127.0.0.1"),
+    expected: "a host name or IP address",
+    defaultText: "`127.0.0.1`",
+    usedFor: "The address `npm run serve` / `npm start` listen on.",
+  },
+  PUBLIC_DIR: {
+    schema: projectPath("public"),
+    expected: "a folder",
+    defaultText: "`public`",
+    usedFor: "The build `npm run serve` serves.",
+  },
+  WAITLIST_DB: {
+    schema: projectPath("data/waitlist.db"),
+    expected: "a file path",
+    defaultText: "`data/waitlist.db`",
+    usedFor: "The SQLite file of the waitlist (its folder is created).",
+  },
+  DATABASE_URL: {
+    schema: text.refine((value) => isUrl(value, /^postgres(?:ql)?:$/)).optional(),
+    expected: "a URL like postgres://user:password@db.example.com:5432/waitlist",
+    secret: true,
+    defaultText: "not set",
+    usedFor:
+      "A Postgres database for the waitlist of `npm start` and `npm run develop`, instead of `WAITLIST_DB` (migrated on start). See [The Postgres store](database.md).",
+  },
+  WAITLIST_RATE_LIMIT: {
+    schema: wholeNumber(1, 1_000_000, 5),
+    expected: "a whole number from 1 to 1000000",
+    defaultText: "`5`",
+    usedFor: "Signups accepted per client IP per minute; more get 429.",
+  },
+  WAITLIST_MAILBOX_DAILY_MAILS: {
+    schema: wholeNumber(1, 1000, 3),
+    expected: "a whole number from 1 to 1000",
+    defaultText: "`3`",
+    usedFor:
+      "Confirmation e-mails one mailbox gets per UTC day at most, however its address is spelled (`+tags`, and dots at Gmail, count as one); a signup past it is stored but not mailed. See [The signup endpoint](waitlist.md#the-signup-endpoint).",
+  },
+  WAITLIST_SECRET: {
+    schema: text.min(minSecretLength).optional(),
+    expected: `at least ${minSecretLength} characters`,
+    hint: `make one with: node -e "console.log(require('node:crypto').randomBytes(32).toString('base64url'))"`,
+    secret: true,
+    defaultText: "made and kept in the store",
+    usedFor:
+      "Encrypts the confirm and the leave link in every e-mail (AES-256-GCM, key derived with HKDF). Not set: the store makes a random one on first use and keeps it (in `WAITLIST_DB`, or in Netlify Blobs). See [Leaving the waitlist](waitlist.md#leaving-the-waitlist).",
+  },
+  WAITLIST_LINK_RATE_LIMIT: {
+    schema: wholeNumber(1, 1_000_000, 60),
+    expected: "a whole number from 1 to 1000000",
+    defaultText: "`60`",
+    usedFor:
+      "Requests to the links in the e-mail per client IP per minute: the leave link (mail providers send their users' one-click requests from few addresses), and as many again the confirm link; more get 429. Its old name, `WAITLIST_LEAVE_RATE_LIMIT`, still works when this is not set, with a deprecation warning.",
+  },
+  TRUST_PROXY: {
+    schema: wholeNumber(0, 10, 0),
+    expected: "the number of your proxies in front of the server, from 0 to 10",
+    hint: "behind one proxy: TRUST_PROXY=1.",
+    defaultText: "`0`",
+    usedFor:
+      "How many proxies of yours stand in front of `npm start`. `1`: the client is the address your proxy saw (the last entry of `X-Forwarded-For`); whatever a client writes before it is ignored. Never `true`.",
+  },
+  SMTP_URL: {
+    schema: text.refine((value) => isUrl(value, /^smtps?:$/)).optional(),
+    expected: "a URL like smtps://user:password@smtp.example.com:465",
+    secret: true,
+    defaultText: "not set",
+    usedFor: "The mail server for confirmation e-mails. Not set: messages are written to `OUTBOX_DIR` instead.",
+  },
+  MAIL_FROM: {
+    schema: text.optional(),
+    expected: 'a sender such as "Tandem" <hello@jointandem.app>',
+    defaultText: "the name and `CONTACT_EMAIL`",
+    usedFor: "The sender of confirmation e-mails.",
+  },
+  OUTBOX_DIR: {
+    schema: projectPath("data/outbox"),
+    expected: "a folder",
+    defaultText: "`data/outbox`",
+    usedFor: "Where confirmation e-mails go as `.eml` files when `SMTP_URL` is not set.",
+  },
+  CONFIRMATION_LEASE_SECONDS: {
+    schema: wholeNumber(1, 3600, 120),
+    expected: "a whole number from 1 to 3600",
+    defaultText: "`120`",
+    usedFor: "How long one sender holds an owed confirmation; a server that died while sending gives it up after this.",
+  },
+  CONFIRMATION_SWEEP_SECONDS: {
+    schema: wholeNumber(1, 3600, 30),
+    expected: "a whole number from 1 to 3600",
+    defaultText: "`30`",
+    usedFor: "How often the running server looks for owed confirmations (expired holds, failures due a retry).",
+  },
+  NETLIFY_API_TOKEN: {
+    schema: text.optional(),
+    expected: "a Netlify personal access token",
+    secret: true,
+    defaultText: "not set",
+    usedFor:
+      "For `npm run waitlist -- … --netlify` on your machine: a personal access token, with which the commands reach the Netlify deployment's store through Netlify's API. The functions need none.",
+  },
+  SITE_ID: {
+    schema: text.optional(),
+    expected: "a Netlify site id",
+    defaultText: "set by Netlify",
+    usedFor:
+      "The site's id, which Netlify sets in builds and functions; the `--netlify` commands use it when `NETLIFY_SITE_ID` is not set.",
+  },
+  NETLIFY_SITE_ID: {
+    schema: text.optional(),
+    expected: "a Netlify site id",
+    defaultText: "not set",
+    usedFor:
+      "For `npm run waitlist -- … --netlify` on your machine: the site whose waitlist to read (_Site configuration → General → Site ID_).",
+  },
+  NETLIFY_API_URL: {
+    schema: httpUrl.optional().transform((value) => value ?? "https://api.netlify.com/api/v1"),
+    expected: "an http:// or https:// URL",
+    defaultText: "Netlify's API",
+    usedFor: "Points the Netlify client at another address, such as a proxy (the tests' stand-in).",
+  },
+  URL: {
+    schema: httpUrl.optional(),
+    expected: "an http:// or https:// URL",
+    defaultText: "set by Netlify",
+    usedFor: "The site's Netlify address, also counted as this site's origin by the functions.",
+  },
+  NETLIFY_BLOBS_CONTEXT: {
+    schema: text.optional(),
+    expected: "Netlify's Blobs context (base64 JSON)",
+    defaultText: "set by Netlify",
+    usedFor:
+      "Where a function's Netlify Blobs store is: Netlify sets it for every function; read by `@netlify/blobs`. The tests point it at a local Blobs server.",
+  },
+  NETLIFY_DB_URL: {
+    schema: text.refine((value) => isUrl(value, /^postgres(?:ql)?:$/)).optional(),
+    expected: "a URL like postgres://user:password@db.example.com:5432/waitlist",
+    secret: true,
+    defaultText: "set by Netlify",
+    usedFor:
+      "The functions' Netlify Database (in a deploy preview, its own branch), read by `@netlify/database`; `netlify dev` sets its local one. Not set: the functions use Netlify Blobs.",
+  },
+  GITHUB_BASE_REF: {
+    schema: text.optional(),
+    expected: "a branch name",
+    defaultText: "set by GitHub Actions",
+    usedFor:
+      "On a pull request, the branch it goes to: the content check holds each policy's record of changes against the merge base with it.",
+  },
+  CHROME_PATH: {
+    schema: text.optional(),
+    expected: "the path of a Chromium or Chrome executable",
+    defaultText: "looked for",
+    usedFor:
+      "The browser of the browser tests, `npm run bench` and `scripts/make-images.ts`; not set: they look for one (see [Browser tests](testing.md#browser-tests)).",
+  },
+  FIREFOX_PATH: {
+    schema: text.optional(),
+    expected: "the path of a Firefox executable",
+    defaultText: "looked for",
+    usedFor:
+      "The Firefox of the browser tests; not set: Debian's `firefox-esr`, or a `firefox` on `PATH` (see [Browser tests](testing.md#browser-tests)).",
+  },
+  PATH: {
+    schema: text.optional(),
+    expected: "a list of folders",
+    defaultText: "the system's",
+    usedFor:
+      "Where the browser tests look for a system Chromium or Chrome (when `CHROME_PATH` is not set), Firefox, `WebKitWebDriver` and `Xvfb`.",
+  },
+  CI: {
+    schema: text.optional(),
+    expected: "any value",
+    defaultText: "set by CI services and `.ci/run`",
+    usedFor:
+      "Set: a browser engine the browser tests do not find fails the run; not set (a laptop), its tests are skipped with a line naming the package to install.",
+  },
+  GATSBY_TELEMETRY_DISABLED: {
+    schema: text.optional(),
+    expected: "1",
+    defaultText: "set to `1` by the scripts",
+    usedFor: "Keeps Gatsby from phoning home (read by Gatsby itself).",
+  },
+} satisfies Record<string, Variable>;
