@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { noAttribution } from "../attribution";
-import { migrations, schemaVersion, SqliteStore } from "./sqlite-store";
+import { migrations, schemaVersion } from "./sqlite-migrations";
+import { SqliteStore } from "./sqlite-store";
 import { describeStoreContract } from "./store.contract";
 import { StoreError } from "./store";
 

@@ -16,86 +16,8 @@ import {
   type Signup,
   type UnconfirmedSignup,
 } from "./store";
+import { migrate } from "./sqlite-migrations";
 
-/**
- * Each entry migrates the schema one version up; `PRAGMA user_version` says
- * how many have run. Append only: a store written by an older version is
- * migrated, never wiped.
- */
-export const migrations: readonly string[] = [
-  `CREATE TABLE signups (
-     id INTEGER PRIMARY KEY,
-     email TEXT NOT NULL,
-     email_key TEXT NOT NULL UNIQUE,
-     created_at TEXT NOT NULL,
-     source TEXT NOT NULL CHECK (source IN ('develop', 'start'))
-   )`,
-  // 2: the confirmation e-mail. Rows from version 1 are owed one.
-  `ALTER TABLE signups ADD COLUMN confirmation_sent_at TEXT;
-   ALTER TABLE signups ADD COLUMN confirmation_attempts INTEGER NOT NULL DEFAULT 0;
-   ALTER TABLE signups ADD COLUMN confirmation_claimed_until TEXT;
-   ALTER TABLE signups ADD COLUMN confirmation_error TEXT;
-   CREATE INDEX signups_confirmation_pending ON signups (id) WHERE confirmation_sent_at IS NULL;`,
-  // 3: retries on a schedule, addresses the mail server refuses for good, and repeats counted (a durable write for
-  // a listed address too, so a repeat takes as long as a new signup).
-  `ALTER TABLE signups ADD COLUMN confirmation_next_at TEXT;
-   ALTER TABLE signups ADD COLUMN confirmation_failed_at TEXT;
-   ALTER TABLE signups ADD COLUMN repeat_signups INTEGER NOT NULL DEFAULT 0;`,
-  // 4: the leave link. The secret its tokens are signed with (unless WAITLIST_SECRET is set), and when people left
-  // and how: never who.
-  `CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-   CREATE TABLE departures (
-     id INTEGER PRIMARY KEY,
-     left_at TEXT NOT NULL,
-     how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator'))
-   );`,
-  // 5: where a signup came from (attribution.ts), first touch; rows from before have none.
-  `ALTER TABLE signups ADD COLUMN utm_source TEXT;
-   ALTER TABLE signups ADD COLUMN utm_medium TEXT;
-   ALTER TABLE signups ADD COLUMN utm_campaign TEXT;
-   ALTER TABLE signups ADD COLUMN utm_content TEXT;
-   ALTER TABLE signups ADD COLUMN utm_term TEXT;
-   ALTER TABLE signups ADD COLUMN ref TEXT;
-   ALTER TABLE signups ADD COLUMN landing_path TEXT;`,
-  // 6: double opt-in and the record of consent: when a signup was confirmed, and which Privacy Policy was in force
-  // at the signup and at the confirmation; since when it is asked to confirm. Rows from before are unconfirmed,
-  // their policy unknown, and never asked (opt_in_since NULL: never pruned until a founder asks them). Departures
-  // may now be "pruned" (never confirmed); SQLite changes a CHECK by copying the table.
-  `ALTER TABLE signups ADD COLUMN confirmed_at TEXT;
-   ALTER TABLE signups ADD COLUMN opt_in_since TEXT;
-   ALTER TABLE signups ADD COLUMN privacy_policy_at_signup TEXT;
-   ALTER TABLE signups ADD COLUMN privacy_policy_at_confirm TEXT;
-   CREATE TABLE departures_6 (
-     id INTEGER PRIMARY KEY,
-     left_at TEXT NOT NULL,
-     how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned'))
-   );
-   INSERT INTO departures_6 (id, left_at, how) SELECT id, left_at, how FROM departures;
-   DROP TABLE departures;
-   ALTER TABLE departures_6 RENAME TO departures;
-   CREATE INDEX signups_unconfirmed ON signups (opt_in_since) WHERE confirmed_at IS NULL AND opt_in_since IS NOT NULL;`,
-  // 7: the record of consent names what the person was told they would receive (the consent statement's version)
-  // and the policy's text (its fingerprint), at the signup and at the confirmation. Rows from before have none.
-  `ALTER TABLE signups ADD COLUMN consent_at_signup TEXT;
-   ALTER TABLE signups ADD COLUMN consent_at_confirm TEXT;`,
-  // 8: a repeat signup asks again (a message of its own, from asked_at) but never moves opt_in_since, the first
-  // asking, which the retention counts its days from.
-  `ALTER TABLE signups ADD COLUMN asked_at TEXT;`,
-  // 9: confirmation e-mails per mailbox per UTC day (mailbox.ts), for the daily cap: a digest of the mailbox,
-  // never its address; the retention drops the days gone by.
-  `CREATE TABLE mailbox_mail (counter TEXT NOT NULL, day TEXT NOT NULL, mails INTEGER NOT NULL,
-                              PRIMARY KEY (counter, day));
-   CREATE INDEX mailbox_mail_day ON mailbox_mail (day);`,
-];
-
-export const schemaVersion = migrations.length;
-
-/**
- * The waitlist of npm start and gatsby develop in one SQLite file. WAL with
- * synchronous=FULL: when add() resolves, the row is on disk and survives a
- * crash or power loss. better-sqlite3 is synchronous; each method is one
- * statement or one transaction, so no two requests interleave inside one.
- */
 /**
  * Every address and the link secret are in the file: readable by this user
  * only, whatever the umask. Its folder, when made here, is 0700; the file is
@@ -115,6 +37,12 @@ function makePrivate(file: string): void {
   }
 }
 
+/**
+ * The waitlist of npm start and gatsby develop in one SQLite file. WAL with
+ * synchronous=FULL: when add() resolves, the row is on disk and survives a
+ * crash or power loss. better-sqlite3 is synchronous; each method is one
+ * statement or one transaction, so no two requests interleave inside one.
+ */
 export class SqliteStore implements FullStore {
   readonly file: string;
   private readonly db: Database.Database;
@@ -134,7 +62,7 @@ export class SqliteStore implements FullStore {
     // A removed address is overwritten on disk, not left in a free page.
     this.db.pragma("secure_delete = ON");
     this.assertSettings();
-    this.migrate();
+    migrate(this.db, this.file);
     // A listed address is counted as a repeat: the same durable write as a new one, so that the time a
     // signup takes does not tell whether the address was listed. Its first attribution stays.
     this.insert = this.db.prepare(
@@ -170,22 +98,6 @@ export class SqliteStore implements FullStore {
     if ((!memory && settings.journal_mode !== "wal") || settings.synchronous !== 2 || settings.busy_timeout !== 5000) {
       throw new StoreError(`The waitlist store could not be made durable: ${JSON.stringify(settings)}.`);
     }
-  }
-
-  private migrate(): void {
-    const current = this.db.pragma("user_version", { simple: true }) as number;
-    if (current > schemaVersion) {
-      throw new StoreError(
-        `${this.file} was written by a newer version (schema ${current}, this one knows ${schemaVersion}); update the site before using it.`,
-      );
-    }
-    const upgrade = this.db.transaction(() => {
-      for (let version = current; version < schemaVersion; version++) {
-        this.db.exec(migrations[version]!);
-      }
-      this.db.pragma(`user_version = ${schemaVersion}`);
-    });
-    upgrade();
   }
 
   async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {

@@ -3,9 +3,9 @@ import type { StatsSignup } from "../stats";
 
 /*
  * The one store interface of the waitlist, in three parts by what they may
- * cost. Every deployment has a store that implements all three: SQLite for
- * npm start and gatsby develop (sqlite-store.ts), Netlify Blobs on Netlify
- * (blobs-store.ts); one contract suite runs against both (store.contract.ts).
+ * cost. Every deployment has a store that implements all three: SQLite,
+ * Postgres or Netlify Blobs (README.md says which deployment uses which); one
+ * contract suite runs against each (store.contract.ts).
  *
  *   WaitlistStore      what a request may do: read and write one address by
  *                      its key. Constant work, whatever the list's size.

@@ -1,0 +1,176 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Store } from "@netlify/blobs";
+import pLimit from "p-limit";
+import type { DepartureKind, Signup } from "../store";
+
+/*
+ * The waitlist on Netlify, in Netlify Blobs (one site-wide store, strong
+ * consistency for every read). Keys, by what they hold:
+ *
+ *   signups/<h>           one address: its signup, attribution and confirmation
+ *                         state. <h> is the SHA-256 of the address's key, so no
+ *                         address appears in a key or a listing. The source of truth.
+ *   pending/<h>/<stamp>   a note that <h> changed and may owe a confirmation. Written
+ *                         before every change, removed by the sweep once <h> owes
+ *                         nothing and its ledger row is up to date. The sweep lists
+ *                         this prefix: its length is the backlog, never the list.
+ *   ledger/<nnnnnn>       the list for the founders' commands, a thousand rows a
+ *                         blob, kept by the sweep: a whole-list read is N/1000 gets.
+ *   asked/<hour>/<h>      that <h> was asked to confirm in that UTC hour (YYYY-MM-DDTHH).
+ *                         Written before the record says so; read when the hour is
+ *                         past the retention, then deleted: the retention's work
+ *                         grows with the signups of the hours it reaches, never
+ *                         with the list.
+ *   left/<h>/<ms>         that <h> left at <ms>, for a sweep folding <h> at the same
+ *                         moment (fold() in ledger.ts); the sweep deletes it after an hour.
+ *   departures/<iso>-<how>-<r>  that someone left, when and how; never who. (Before
+ *                         the how was in the key: departures/<iso>-<r>.)
+ *   settings/<name>       secrets the store keeps.
+ *   mailbox/<day>/<c>[.<n>]  the confirmation e-mails to one mailbox on a UTC day, for
+ *                         the cap (<c> a digest of the mailbox, never an address):
+ *                         one blob per e-mail, and the last number taken.
+ *
+ * Every change to signups/<h> is a compare-and-swap (onlyIfMatch with the
+ * ETag of the read it is based on; onlyIfNew for the first signup): Netlify
+ * applies a conditional write atomically, so of two concurrent writers one
+ * wins and the other reads again. (The local BlobsServer the tests use checks
+ * then writes, so races are tested on the SQLite side; see docs/database.md.)
+ *
+ * This file holds that layout and what every part of the store shares: the
+ * record, its keys, and reading and changing one record.
+ */
+
+export interface BlobRecord extends Signup {
+  /** Attempts at the confirmation so far (each claim is one). */
+  attempts: number;
+  /** Who holds the confirmation: nobody, or a sender until this time. */
+  claimedUntil: string | null;
+  /** When a confirmation that failed for now is due again. */
+  confirmationNextAt: string | null;
+  /** The ledger blob holding this address's row, once the sweep has folded it. */
+  chunk: string | null;
+  /** Set by remove() before it erases anything; the record is gone to everyone but the one finishing the leave. */
+  leaving: { at: string; how: DepartureKind } | null;
+  /** When the asking now under way began: a repeat signup asks again, a message of its own; optInSince stays. */
+  askedAt?: string | null;
+}
+
+/** A record as read, with the ETag a compare-and-swap of it is based on. */
+export interface Found {
+  record: BlobRecord;
+  etag: string;
+}
+
+export const blobsStoreName = "waitlist";
+/** Reads and writes at once, for the sweep and the founders' commands. */
+export const concurrency = 16;
+/** Compare-and-swap attempts before giving up on a key others keep changing. */
+export const maxAttempts = 8;
+
+/** What an address is filed under: the SHA-256 of its key, in hex (the Netlify bench seeds a store with it). */
+export const hashOf = (emailKey: string) => createHash("sha256").update(emailKey, "utf8").digest("hex");
+const stamp = (at: Date) => `${String(at.getTime()).padStart(15, "0")}-${randomBytes(4).toString("hex")}`;
+export const signupKey = (h: string) => `signups/${h}`;
+/** How is in the key, so stats tells pruned from left by listing alone. */
+const departureKey = (at: string, how: DepartureKind) => `departures/${at}-${how}-${randomBytes(4).toString("hex")}`;
+
+/** The UTC hour an asking falls in, as its asked/ folder names it. */
+export const hourOf = (iso: string) => iso.slice(0, 13);
+
+/**
+ * A record or ledger row as this version reads it: one written before the
+ * confirm step lacks its fields, and is unconfirmed, under an unknown policy,
+ * and never asked (as the SQLite store's migration 6 makes its rows).
+ */
+export function upgraded<T extends Signup>(stored: T): T {
+  return {
+    ...stored,
+    confirmedAt: stored.confirmedAt ?? null,
+    privacyPolicyAtSignup: stored.privacyPolicyAtSignup ?? null,
+    privacyPolicyAtConfirm: stored.privacyPolicyAtConfirm ?? null,
+    optInSince: stored.optInSince ?? null,
+    consentAtSignup: stored.consentAtSignup ?? null,
+    consentAtConfirm: stored.consentAtConfirm ?? null,
+  };
+}
+
+/** Everything still owed: neither sent nor refused for good. */
+export const owes = (record: Pick<Signup, "confirmationSentAt" | "confirmationFailedAt">) =>
+  record.confirmationSentAt === null && record.confirmationFailedAt === null;
+
+export class BlobsStoreError extends Error {}
+
+/** The store's blobs and clock, and the reads and writes of single records that every part of the store makes. */
+export class Records {
+  constructor(
+    readonly blobs: Store,
+    readonly clock: () => Date,
+  ) {}
+
+  async read(h: string): Promise<Found | undefined> {
+    const found = await this.blobs.getWithMetadata(signupKey(h), { type: "json", consistency: "strong" });
+    if (!found) return undefined;
+    return { record: upgraded(found.data as BlobRecord), etag: found.etag ?? "" };
+  }
+
+  /**
+   * Changes one listed record by compare-and-swap: `change` gets the current
+   * record and returns the new one, or undefined to leave it. Read again and
+   * retried when another writer got there first. Resolves with what was
+   * written; undefined for an address that is not listed, or is leaving.
+   */
+  async update(h: string, change: (record: BlobRecord) => BlobRecord | undefined) {
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      const current = await this.read(h);
+      if (!current || current.record.leaving) return undefined;
+      const next = change(structuredClone(current.record));
+      if (!next) return undefined;
+      const { modified } = await this.blobs.setJSON(signupKey(h), next, { onlyIfMatch: current.etag });
+      if (modified) return next;
+    }
+    throw new BlobsStoreError(`signups/${h.slice(0, 8)}… kept changing under ${maxAttempts} writes; try again.`);
+  }
+
+  note(h: string): Promise<unknown> {
+    return this.blobs.set(`pending/${h}/${stamp(this.clock())}`, "");
+  }
+
+  /** That <h> is asked to confirm from `at` on: written before the record says so (expiredUnconfirmed() in queue.ts). */
+  askedNote(h: string, at: string): Promise<unknown> {
+    return this.blobs.set(`asked/${hourOf(at)}/${h}`, "");
+  }
+
+  /** That <h> left at `at` (ms), for a sweep folding it at the same moment (fold() in ledger.ts). */
+  leftNote(h: string, at: number): Promise<unknown> {
+    return this.blobs.set(`left/${h}/${String(at).padStart(15, "0")}`, "");
+  }
+
+  /** A leave's last steps, once its ledger row is erased: the record and its asked/ note deleted, the departure counted. */
+  async erase(h: string, record: BlobRecord) {
+    await this.blobs.delete(signupKey(h));
+    if (record.optInSince) await this.blobs.delete(`asked/${hourOf(record.optInSince)}/${h}`);
+    await this.blobs.setJSON(departureKey(record.leaving!.at, record.leaving!.how), {
+      how: record.leaving!.how,
+    });
+    return { email: record.email, createdAt: record.createdAt };
+  }
+
+  /** The records behind the pending notes: the backlog, read `concurrency` at a time. */
+  async noted(): Promise<{ h: string; keys: string[]; found?: Found }[]> {
+    const limit = pLimit(concurrency);
+    return Promise.all(
+      [...(await this.notes())].map(([h, keys]) => limit(async () => ({ h, keys, found: await this.read(h) }))),
+    );
+  }
+
+  /** Every address with a pending note, and the notes' keys. */
+  private async notes(): Promise<Map<string, string[]>> {
+    const { blobs } = await this.blobs.list({ prefix: "pending/" });
+    const byHash = new Map<string, string[]>();
+    for (const { key } of blobs) {
+      const h = key.split("/")[1]!;
+      byHash.set(h, [...(byHash.get(h) ?? []), key]);
+    }
+    return byHash;
+  }
+}

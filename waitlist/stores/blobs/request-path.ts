@@ -1,0 +1,227 @@
+import { noAttribution } from "../../attribution";
+import type { Confirmation, DepartureKind, ListedSignup, NewSignup, OwedConfirmation, WaitlistStore } from "../store";
+import type { Ledger } from "./ledger";
+import { hashOf, owes, signupKey, type BlobRecord, type Records } from "./records";
+
+/*
+ * What a signup, a confirm, a leave and the sending of one confirmation do:
+ * each reads and writes one address's blobs by key (and a leave, one ledger
+ * blob), a handful of requests whatever the list's size.
+ */
+
+export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
+  constructor(
+    private readonly records: Records,
+    private readonly ledger: Ledger,
+  ) {}
+
+  async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
+    const h = hashOf(entry.emailKey);
+    const createdAt = (entry.at ?? this.records.clock()).toISOString();
+    const record: BlobRecord = {
+      email: entry.email,
+      emailKey: entry.emailKey,
+      createdAt,
+      source: entry.source,
+      confirmationSentAt: entry.confirmationSentAt?.toISOString() ?? null,
+      confirmationFailedAt: null,
+      confirmationError: null,
+      confirmedAt: null,
+      privacyPolicyAtSignup: entry.privacyPolicy ?? null,
+      privacyPolicyAtConfirm: null,
+      consentAtSignup: entry.consent ?? null,
+      consentAtConfirm: null,
+      optInSince: entry.earlier ? null : createdAt,
+      ...noAttribution,
+      ...entry.attribution,
+      attempts: 0,
+      claimedUntil: null,
+      confirmationNextAt: null,
+      chunk: null,
+      leaving: null,
+    };
+    // The notes first: a record is never without them while it owes a confirmation or may expire, whatever fails
+    // after. A listed address makes the same writes, so a repeat takes as long as a new signup.
+    await Promise.all([this.records.note(h), entry.earlier ? undefined : this.records.askedNote(h, createdAt)]);
+    const { modified } = await this.records.blobs.setJSON(signupKey(h), record, { onlyIfNew: true });
+    return { added: modified, createdAt };
+  }
+
+  async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
+    const written = await this.records.update(hashOf(emailKey), (record) => {
+      const held = record.claimedUntil !== null && record.claimedUntil >= now.toISOString();
+      if (!owes(record) || held) return undefined;
+      return {
+        ...record,
+        attempts: record.attempts + 1,
+        claimedUntil: new Date(now.getTime() + leaseMs).toISOString(),
+      };
+    });
+    return written?.attempts;
+  }
+
+  async lookup(emailKey: string): Promise<ListedSignup | undefined> {
+    const found = await this.records.read(hashOf(emailKey));
+    if (!found || found.record.leaving) return undefined;
+    const { email, createdAt, confirmedAt } = found.record;
+    return { email, createdAt, confirmedAt };
+  }
+
+  /** The first confirmation is kept. The note first, so the sweep files it in the ledger whatever fails after. */
+  async confirm(emailKey: string, { createdAt, at, privacyPolicy, consent = null }: Confirmation) {
+    const h = hashOf(emailKey);
+    await this.records.note(h);
+    let earlier: string | undefined;
+    const written = await this.records.update(h, (record) => {
+      if (record.createdAt !== createdAt) return undefined;
+      if (record.confirmedAt !== null) {
+        earlier = record.confirmedAt;
+        return undefined;
+      }
+      return {
+        ...record,
+        confirmedAt: at.toISOString(),
+        privacyPolicyAtConfirm: privacyPolicy,
+        consentAtConfirm: consent,
+      };
+    });
+    if (earlier) return { confirmedAt: earlier, first: false };
+    return written ? { confirmedAt: written.confirmedAt!, first: true } : undefined;
+  }
+
+  async askToConfirm(
+    emailKey: string,
+    at: Date,
+    { resendAfterMs }: { resendAfterMs?: number } = {},
+  ): Promise<OwedConfirmation | undefined> {
+    const h = hashOf(emailKey);
+    const again = resendAfterMs !== undefined;
+    const sentBefore = new Date(at.getTime() - (resendAfterMs ?? 0)).toISOString();
+    const asks = (record: BlobRecord) =>
+      record.confirmedAt === null &&
+      (!again || record.confirmationFailedAt === null) &&
+      (record.optInSince === null ||
+        (again && record.confirmationSentAt !== null && record.confirmationSentAt <= sentBefore));
+    // Read first: a repeat signup of a confirmed address, the common case, writes nothing.
+    const current = await this.records.read(h);
+    if (!current || current.record.leaving || !asks(current.record)) return undefined;
+    // Asked from the first asking on: a repeat signup never moves the day the retention counts from.
+    await Promise.all([this.records.note(h), this.records.askedNote(h, current.record.optInSince ?? at.toISOString())]);
+    const written = await this.records.update(h, (record) =>
+      asks(record)
+        ? {
+            ...record,
+            optInSince: record.optInSince ?? at.toISOString(),
+            askedAt: at.toISOString(),
+            confirmationSentAt: null,
+            confirmationFailedAt: null,
+            confirmationError: null,
+            confirmationNextAt: null,
+            claimedUntil: null,
+            attempts: 0,
+          }
+        : undefined,
+    );
+    if (!written) return undefined;
+    const { email, createdAt, askedAt } = written;
+    return { email, emailKey, createdAt, optInSince: askedAt ?? null };
+  }
+
+  async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
+    const h = hashOf(emailKey);
+    // A record never asked before (one owed its mail since before the confirm step) is asked from now on: its
+    // asked/ note goes first, so such a record takes a second round.
+    let noted = false;
+    for (;;) {
+      let unasked = false;
+      await this.records.update(h, (record) => {
+        if (record.optInSince === null && !noted) {
+          unasked = true;
+          return undefined;
+        }
+        return {
+          ...record,
+          confirmationSentAt: at.toISOString(),
+          claimedUntil: null,
+          confirmationError: null,
+          confirmationNextAt: null,
+          optInSince: record.optInSince ?? at.toISOString(),
+        };
+      });
+      if (!unasked) return;
+      await this.records.askedNote(h, at.toISOString());
+      noted = true;
+    }
+  }
+
+  async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
+    await this.records.update(hashOf(emailKey), (record) => ({
+      ...record,
+      claimedUntil: null,
+      confirmationError: error.slice(0, 500),
+      confirmationNextAt: retryAt.toISOString(),
+    }));
+  }
+
+  async failConfirmation(emailKey: string, error: string, at: Date): Promise<void> {
+    await this.records.update(hashOf(emailKey), (record) => ({
+      ...record,
+      claimedUntil: null,
+      confirmationError: error.slice(0, 500),
+      confirmationFailedAt: at.toISOString(),
+      confirmationNextAt: null,
+    }));
+  }
+
+  /**
+   * In an order that leaves no copy behind and that the sweep can finish
+   * after a crash: a note for a sweep folding this address right now
+   * (fold() in ledger.ts), the record marked as leaving (after which no sweep
+   * files it anew), its ledger row erased, the record deleted, the departure
+   * counted.
+   */
+  async remove(emailKey: string, how: DepartureKind, at: Date, createdAt?: string) {
+    const h = hashOf(emailKey);
+    if (createdAt !== undefined) {
+      // A link for an earlier signup of the address: nothing to do, and no note that a sweep would act on.
+      const current = await this.records.read(h);
+      if (current && !current.record.leaving && current.record.createdAt !== createdAt) return undefined;
+    }
+    await this.records.leftNote(h, at.getTime());
+    const marked = await this.records.update(h, (record) =>
+      createdAt === undefined || record.createdAt === createdAt
+        ? { ...record, leaving: { at: at.toISOString(), how } }
+        : undefined,
+    );
+    if (!marked) {
+      // Not listed; or a leave that stopped half-way, which this one finishes.
+      const half = await this.records.read(h);
+      if (!half?.record.leaving) return undefined;
+      return this.ledger.finishLeave(h, half.record);
+    }
+    await this.records.note(h);
+    return this.ledger.finishLeave(h, marked);
+  }
+
+  /**
+   * Each e-mail takes a numbered blob, mailbox/<day>/<counter>.<n>, written
+   * only if new: of senders counting at the same moment (a burst of
+   * signups, each in a function instance of its own), one takes n and the
+   * others go on to n + 1, so none sees a count another saw. A read, then
+   * a write, would give them all the same count, and the cap none. The
+   * blob mailbox/<day>/<counter> holds the last number taken, where a count
+   * starts: every number up to it is taken, and a stale one costs a write
+   * that changes nothing, never a count.
+   */
+  async countMailboxMail(counter: string, day: string): Promise<number> {
+    const { blobs } = this.records;
+    const last = `mailbox/${day}/${counter}`;
+    const from = Number((await blobs.get(last, { type: "text", consistency: "strong" })) ?? 0);
+    for (let n = from + 1; ; n++) {
+      const { modified } = await blobs.set(`${last}.${n}`, "", { onlyIfNew: true });
+      if (!modified) continue;
+      await blobs.set(last, String(n));
+      return n;
+    }
+  }
+}
