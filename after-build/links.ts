@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
-import { htmlPages } from "./headers";
+import { htmlPages } from "./headers-file";
 
 /** Whether `file` is a file of the build: not a folder, not outside it, not a name that cannot be. */
 function isBuildFile(publicDir: string, file: string): boolean {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { AdapterInit, IAdapter } from "gatsby";
 import createNetlifyAdapter from "gatsby-adapter-netlify";
-import { headerRules } from "./headers";
+import { headerRules } from "./headers-file";
 
 /*
  * Gatsby's Netlify adapter, handed the site's header rules in place of

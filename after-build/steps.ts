@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { htmlPages, netlifyHeaders } from "./headers";
+import { htmlPages, netlifyHeaders } from "./headers-file";
 import { precompress } from "./precompress";
 import { netlifyRedirects } from "../http/private-files";
 import { siteSettings } from "../config/env";

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { htmlPages, netlifyHeaders } from "../after-build/headers";
+import { htmlPages, netlifyHeaders } from "../after-build/headers-file";
 import { cacheControlFor, contentSecurityPolicy, immutable, inlineHashes, revalidate, sha256 } from "./headers";
 
 describe("cacheControlFor", () => {

@@ -3,7 +3,7 @@ import * as cheerio from "cheerio";
 
 /*
  * Every HTTP header the site sends, in one place: the files' (Netlify gets
- * them through public/_headers, which after-build/headers.ts writes from
+ * them through public/_headers, which after-build/headers-file.ts writes from
  * these; `npm start` sends the same) and the waitlist's answers' (both
  * deployments send them as the endpoints return them).
  */

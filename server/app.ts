@@ -5,7 +5,7 @@ import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import { cacheControlFor, htmlHeaders, securityHeaders } from "../http/headers";
 import { encodings } from "../http/encodings";
-import { requestLog, waitlistMiddleware, type WaitlistEndpoints } from "./http";
+import { requestLog, waitlistMiddleware, type WaitlistEndpoints } from "./waitlist-middleware";
 import { renderResultPage, resultPagePolicy } from "../waitlist/endpoints/pages";
 import { isPrivatePath } from "../http/private-files";
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readEnv, type EnvSource } from "../config/env";
-import { requestLog, waitlistEndpoint, waitlistMiddleware } from "./http";
+import { requestLog, waitlistEndpoint, waitlistMiddleware } from "./waitlist-middleware";
 import { openSqliteWaitlist, waitlistSettings } from "./server-waitlist";
 
 type Next = (error?: unknown) => void;

@@ -1,7 +1,7 @@
 // The confirm link in every confirmation e-mail on Netlify (double opt-in): its page, and its button.
 // https://docs.netlify.com/build/functions/get-started/
 import type { Config, Context } from "@netlify/functions";
-import { serveEndpoint } from "../http";
+import { serveEndpoint } from "../serve-endpoint";
 
 export default (request: Request, context: Context) => serveEndpoint("waitlist-confirm", "confirm", request, context);
 

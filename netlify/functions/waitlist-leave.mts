@@ -1,7 +1,7 @@
 // The leave link in every confirmation e-mail on Netlify: its page, its button and mail clients' one-click POST.
 // https://docs.netlify.com/build/functions/get-started/
 import type { Config, Context } from "@netlify/functions";
-import { serveEndpoint } from "../http";
+import { serveEndpoint } from "../serve-endpoint";
 
 export default (request: Request, context: Context) => serveEndpoint("waitlist-leave", "leave", request, context);
 

@@ -1,7 +1,7 @@
 // The waitlist form's endpoint on Netlify: POST / (the form's contract), answered like npm start's.
 // https://docs.netlify.com/build/functions/get-started/
 import type { Config, Context } from "@netlify/functions";
-import { serveEndpoint } from "../http";
+import { serveEndpoint } from "../serve-endpoint";
 
 export default (request: Request, context: Context) => serveEndpoint("waitlist-signup", "signup", request, context);
 

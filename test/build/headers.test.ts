@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
-import { adapterMarkers, netlifyHeaders } from "../../after-build/headers";
+import { adapterMarkers, netlifyHeaders } from "../../after-build/headers-file";
 import { securityHeaders } from "../../http/headers";
 import { request, serveBuildForSuite } from "../support/harness";
 

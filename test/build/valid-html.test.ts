@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { simpleParser } from "mailparser";
-import { htmlPages } from "../../after-build/headers";
+import { htmlPages } from "../../after-build/headers-file";
 import { form, formType, removeDir, request, serveBuildForSuite, signupBody } from "../support/harness";
 
 /*

@@ -5,7 +5,7 @@ import { Ledger, rowsPerChunk } from "./blobs/ledger";
 import { Queue } from "./blobs/queue";
 import { Records } from "./blobs/records";
 import { RequestPath } from "./blobs/request-path";
-import { Settings } from "./blobs/settings";
+import { Settings } from "./blobs/secrets";
 import type {
   Confirmation,
   ConfirmationCounts,
@@ -30,7 +30,7 @@ export { rowsPerChunk } from "./blobs/ledger";
  *   queue.ts         the sweep's and the retention's work: the backlogs
  *   ledger.ts        the sweep's bookkeeping: the list in blobs of a thousand rows
  *   founders.ts      the founders' commands: whole-list reads
- *   settings.ts      the secrets the store keeps
+ *   secrets.ts       the secrets the store keeps
  */
 export class BlobsStore implements FullStore {
   private readonly requests: RequestPath;
@@ -164,7 +164,7 @@ export class BlobsStore implements FullStore {
     return this.founders.all();
   }
 
-  /** Notes which secret the functions sign links with (blobs/settings.ts): a function does when it opens the waitlist. */
+  /** Notes which secret the functions sign links with (blobs/secrets.ts): a function does when it opens the waitlist. */
   noteSigner(configured: string | undefined): Promise<void> {
     return this.settings.noteSigner(configured);
   }

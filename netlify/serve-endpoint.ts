@@ -8,7 +8,7 @@ import { log, netlifySiteOrigins, netlifyWaitlist, settled } from "./netlify-wai
 
 /*
  * The HTTP adapter of Netlify's functions (Functions 2.0: a web Request in, a
- * Response out), as server/http.ts is npm start's: the endpoints in
+ * Response out), as server/waitlist-middleware.ts is npm start's: the endpoints in
  * waitlist/ neither know nor care which one handed them the request.
  */
 
