@@ -26,14 +26,14 @@ describe.each([
     if (javaScriptEnabled) await form.getByRole("status").getByText("Welcome to the waitlist!").waitFor();
     else await page.getByRole("heading", { name: "You're on the list!" }).waitFor();
 
-    expect(suite.site.attributionOf(email)).toEqual({
-      utm_source: "tiktok",
-      utm_medium: null,
-      utm_campaign: "launch",
-      utm_content: null,
-      utm_term: null,
+    expect(await suite.site.attributionOf(email)).toEqual({
+      utmSource: "tiktok",
+      utmMedium: null,
+      utmCampaign: "launch",
+      utmContent: null,
+      utmTerm: null,
       ref: null,
-      landing_path: "/",
+      landingPath: "/",
     });
     await context.close();
   });
