@@ -1,9 +1,8 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import express from "express";
 import { createApp } from "../../server/app";
 import { developWaitlistMiddleware } from "../../server/develop";
@@ -14,11 +13,12 @@ import { mailConfig } from "../../waitlist/mail/mailer";
 import { precompress } from "../../after-build/precompress";
 import type { Waitlist } from "../../waitlist/create-waitlist";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
-import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import type { Signup } from "../../waitlist/stores/store";
 import { startLocalBlobs } from "./blobs";
 import { startNetlifyEdge } from "./netlify-edge";
 import { startSmtpServer } from "./smtp";
+import { outboxFiles } from "./outbox";
+import { sqliteSignups, withSqliteStore } from "./sqlite";
 import type { FullStore } from "../../waitlist/stores/store";
 import { openSqliteWaitlist } from "../../server/server-waitlist";
 
@@ -97,6 +97,14 @@ export function writePublicDir(dir: string): void {
   }
 }
 
+/** What TestServer.rows() gives of a stored signup. */
+const rowOf = (signup: Signup) => ({
+  email: signup.email,
+  email_key: signup.emailKey,
+  source: signup.source,
+  created_at: signup.createdAt,
+});
+
 export interface TestServer {
   url: string;
   dir: string;
@@ -106,7 +114,7 @@ export interface TestServer {
   confirmations?: Confirmations;
   logs: string[];
   /** Every stored signup, oldest first, from the adapter's store (SQLite, or Netlify Blobs). */
-  rows(): Promise<{ email: string; email_key: string; source: string; created_at: string }[]>;
+  rows(): Promise<ReturnType<typeof rowOf>[]>;
   /** Every stored signup as the store gives it (what `export` writes), oldest first. */
   signups(): Promise<Signup[]>;
   /** Runs `work` on a store over the adapter's storage (a founder's command, or a test putting a time back). */
@@ -202,37 +210,12 @@ export async function startServer(
     outboxDir,
     confirmations,
     logs,
-    rows: async () => {
-      if (!existsSync(dbFile)) return [];
-      const db = new Database(dbFile, { readonly: true });
-      try {
-        return db.prepare("SELECT email, email_key, source, created_at FROM signups ORDER BY id").all() as Awaited<
-          ReturnType<TestServer["rows"]>
-        >;
-      } finally {
-        db.close();
-      }
-    },
-    signups: async () => {
-      if (!existsSync(dbFile)) return [];
-      const reader = new SqliteStore(dbFile);
-      try {
-        return await reader.all();
-      } finally {
-        await reader.close();
-      }
-    },
-    withStore: async (work) => {
-      const other = new SqliteStore(dbFile);
-      try {
-        return await work(other);
-      } finally {
-        await other.close();
-      }
-    },
+    rows: async () => (await sqliteSignups(dbFile)).map(rowOf),
+    signups: () => sqliteSignups(dbFile),
+    withStore: (work) => withSqliteStore(dbFile, work),
     outbox: async () => {
       await confirmations?.idle();
-      return existsSync(outboxDir) ? readdirSync(outboxDir).filter((name) => name.endsWith(".eml")) : [];
+      return outboxFiles(outboxDir);
     },
     close: async () => {
       server.closeAllConnections();
@@ -285,13 +268,7 @@ async function startNetlify({
     dbFile: "",
     outboxDir: "",
     logs,
-    rows: async () =>
-      (await store.all()).map((row) => ({
-        email: row.email,
-        email_key: row.emailKey,
-        source: row.source,
-        created_at: row.createdAt,
-      })),
+    rows: async () => (await store.all()).map(rowOf),
     signups: () => store.all(),
     withStore: (work) => work(store),
     outbox: async () => {
