@@ -1,10 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Pool } from "pg";
 import { run } from "../../cli/cli";
-import { PostgresStore } from "../../waitlist/stores/postgres-store";
-import { suitePostgres } from "../support/postgres";
+import { suitePostgres, withPostgresStore } from "../support/postgres";
 import { until } from "../support/until";
 import { formType, removeDir, request, signupBody, writePublicDir } from "../support/harness";
 import { runServe, spawnServe } from "../support/process";
@@ -38,13 +36,10 @@ describe("npm start with DATABASE_URL", () => {
         body: signupBody("pg@example.com"),
       });
       expect(reply.status).toBe(200);
-      const store = new PostgresStore(new Pool({ connectionString: url }));
-      try {
+      await withPostgresStore(url, async (store) => {
         expect((await store.all()).map((row) => [row.email, row.source])).toEqual([["pg@example.com", "start"]]);
         await until(async () => (await store.confirmationCounts()).sent === 1, 20_000);
-      } finally {
-        await store.close();
-      }
+      });
       expect(readdirSync(path.join(dir, "outbox")).filter((name) => name.endsWith(".eml"))).toHaveLength(1);
       expect(existsSync(path.join(dir, "data", "waitlist.db"))).toBe(false);
       expect(server.output()).toMatch(/stored in the Postgres database test_\d+ on 127\.0\.0\.1:\d+/);
