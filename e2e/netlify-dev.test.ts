@@ -7,7 +7,7 @@ import { findChromium, machine } from "../scripts/find-chromium";
 import { startNetlifyDev, type NetlifyDev } from "../test/support/netlify-dev";
 import { withPostgresStore } from "../test/support/postgres";
 import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../test/support/smtp";
-import { viewports } from "./support";
+import { signUpOnPage, viewports } from "./support";
 
 /*
  * The Netlify deployment under Netlify's own local runtime (netlify-cli):
@@ -78,10 +78,7 @@ describe("the Netlify deployment under netlify dev", () => {
     });
 
     await page.goto(`${netlify.url}/`);
-    const form = page.locator("#waitlist");
-    await form.getByLabel("Email address").fill(email);
-    await form.locator('button[type="submit"]').click();
-    await form.getByRole("status").getByText("Welcome to the waitlist!").waitFor();
+    await signUpOnPage(page, email, true);
 
     const mail = await mailTo(email);
     const confirmLink = confirmLinks(mail).html;

@@ -136,6 +136,19 @@ export function setUpSuite(): { site: Site; browser: Browser } {
   return suite;
 }
 
+/**
+ * Signs `email` up through the form of the landing page open in `page`, as a
+ * visitor does, and waits for the answer: the form's welcome with JavaScript
+ * on, the server's own page after the native post with it off.
+ */
+export async function signUpOnPage(page: Page, email: string, javaScriptEnabled: boolean): Promise<void> {
+  const form = page.locator("#waitlist");
+  await form.getByLabel("Email address").fill(email);
+  await form.locator('button[type="submit"]').click();
+  if (javaScriptEnabled) await form.getByRole("status").getByText("Welcome to the waitlist!").waitFor();
+  else await page.getByRole("heading", { name: "You're on the list!" }).waitFor();
+}
+
 /** Signs `email` up through the landing page's form, with or without JavaScript, on a phone. */
 export async function signUpThroughForm(
   suite: { site: Site; browser: Browser },
@@ -145,11 +158,7 @@ export async function signUpThroughForm(
   const context = await suite.browser.newContext({ javaScriptEnabled, viewport: viewports.phone });
   const page = await context.newPage();
   await page.goto(`${suite.site.url}/`);
-  const form = page.locator("#waitlist");
-  await form.getByLabel("Email address").fill(email);
-  await form.locator('button[type="submit"]').click();
-  if (javaScriptEnabled) await form.getByRole("status").getByText("Welcome to the waitlist!").waitFor();
-  else await page.getByRole("heading", { name: "You're on the list!" }).waitFor();
+  await signUpOnPage(page, email, javaScriptEnabled);
   await context.close();
 }
 

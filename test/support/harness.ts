@@ -16,7 +16,7 @@ import { BlobsStore } from "../../waitlist/stores/blobs-store";
 import type { Signup } from "../../waitlist/stores/store";
 import { startLocalBlobs } from "./blobs";
 import { startNetlifyEdge } from "./netlify-edge";
-import { startSmtpServer } from "./smtp";
+import { startSmtpServer, type Delivery, type TestSmtpServer } from "./smtp";
 import { outboxFiles } from "./outbox";
 import { sqliteSignups, withSqliteStore } from "./sqlite";
 import type { FullStore } from "../../waitlist/stores/store";
@@ -69,6 +69,21 @@ export function form(fields: Record<string, string>): string {
 
 export function signupBody(email: string, extra: Record<string, string> = {}): string {
   return form({ "form-name": "waitlist", email, "bot-field": "", ...extra });
+}
+
+/**
+ * Signs `email` up over real HTTP, as the form's script posts it, and
+ * resolves with the confirmation `smtp` receives next: the one for `email`.
+ */
+export async function signUpForMail(server: { url: string }, smtp: TestSmtpServer, email: string): Promise<Delivery> {
+  const before = smtp.deliveries.length;
+  const reply = await request(`${server.url}/`, {
+    method: "POST",
+    headers: { ...formType, Accept: "text/plain" },
+    body: signupBody(email),
+  });
+  if (reply.status !== 200) throw new Error(`The signup of ${email} was answered ${reply.status}: ${reply.body}`);
+  return (await smtp.waitFor(before + 1))[before]!;
 }
 
 /** A small stand-in for public/, shaped like Gatsby's output. */
