@@ -1,5 +1,6 @@
 import { axeViolations, cspViolations, openOnPhone, setUpSuite, signUpThroughForm } from "./support";
 import { freshEmail } from "../test/support/addresses";
+import { confirmLinks } from "../test/support/smtp";
 
 jest.setTimeout(60_000);
 
@@ -9,11 +10,10 @@ const longEmail = () => freshEmail("confirm", ".with.a.long.name");
 
 /** The "Confirm my spot" link of the message addressed to `email`, pointed at this server. */
 async function confirmLinkFor(email: string): Promise<string> {
-  const mail = await suite.site.mailTo(email);
-  const link = /href="([^"]+\/waitlist\/confirm\?token=[^"]+)"[^>]*>Confirm my spot</.exec(String(mail.html))?.[1];
-  if (!link) throw new Error(`The message to ${email} has no confirm button.`);
-  expect(mail.text).toContain(link);
-  return suite.site.local(link);
+  const links = confirmLinks(await suite.site.mailTo(email));
+  if (!links.html) throw new Error(`The message to ${email} has no confirm button.`);
+  expect(links.text).toBe(links.html);
+  return suite.site.local(links.html);
 }
 
 const confirmedAt = (email: string) => suite.site.confirmedAt(email);
