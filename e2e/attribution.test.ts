@@ -1,4 +1,4 @@
-import { setUpSuite, viewports, whenHydrated } from "./support";
+import { setUpSuite, signUpOnPage, viewports, whenHydrated } from "./support";
 import { freshEmail } from "../test/support/addresses";
 
 jest.setTimeout(60_000);
@@ -20,20 +20,16 @@ describe.each([
     await page.waitForURL(`${suite.site.url}/${campaign}#waitlist`);
 
     const email = freshEmail("campaign");
-    const form = page.locator("#waitlist");
-    await form.getByLabel("Email address").fill(email);
-    await form.locator('button[type="submit"]').click();
-    if (javaScriptEnabled) await form.getByRole("status").getByText("Welcome to the waitlist!").waitFor();
-    else await page.getByRole("heading", { name: "You're on the list!" }).waitFor();
+    await signUpOnPage(page, email, javaScriptEnabled);
 
-    expect(suite.site.attributionOf(email)).toEqual({
-      utm_source: "tiktok",
-      utm_medium: null,
-      utm_campaign: "launch",
-      utm_content: null,
-      utm_term: null,
+    expect(await suite.site.attributionOf(email)).toEqual({
+      utmSource: "tiktok",
+      utmMedium: null,
+      utmCampaign: "launch",
+      utmContent: null,
+      utmTerm: null,
       ref: null,
-      landing_path: "/",
+      landingPath: "/",
     });
     await context.close();
   });

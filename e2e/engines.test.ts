@@ -11,13 +11,12 @@ import {
   sectionPosition,
   settledScroll,
   shownFor,
-  startSite,
   textChanges,
   warmUp,
   warmUps,
   viewports,
-  type Site,
 } from "./support";
+import { startSite, type Site } from "../test/support/site";
 import { freshEmail } from "../test/support/addresses";
 
 /*
@@ -58,7 +57,7 @@ afterAll(async () => {
   await shared.site?.stop();
 });
 
-const listed = (email: string) => shared.site.rows().some((row) => row.email === email);
+const listed = async (email: string) => (await shared.site.rows()).some((row) => row.email === email);
 const text = (page: EnginePage, selector: string) =>
   page.evaluate((target: string) => document.querySelector(target)?.textContent?.trim() ?? null, selector);
 const untilText = (page: EnginePage, selector: string, expected: string, timeoutMs?: number) =>
@@ -228,7 +227,7 @@ describe.each(available)("$name", (choice) => {
       await untilText(page, message, SUCCESS);
       expect(await text(page, submit)).toBe("Join Waitlist");
       expect([await disabled(email), await disabled(submit)]).toEqual([false, false]);
-      expect(listed(address)).toBe(true);
+      expect(await listed(address)).toBe(true);
       expect(await page.problems()).toEqual([]);
       await page.close();
     });
@@ -320,8 +319,8 @@ describe.each(available)("$name", (choice) => {
       await page.click(submit);
       if (javaScript) await untilText(page, message, SUCCESS);
       else await untilText(page, "h1", "You're on the list!");
-      expect(listed(address)).toBe(true);
-      expect(shared.site.confirmedAt(address)).toBeNull();
+      expect(await listed(address)).toBe(true);
+      expect(await shared.site.confirmedAt(address)).toBeNull();
 
       const mail = await shared.site.mailTo(address);
       const confirm = confirmLinks(mail).html;
@@ -330,13 +329,13 @@ describe.each(available)("$name", (choice) => {
       expect(await text(page, "h1")).toBe("Confirm your spot on the waitlist?");
       await page.click("form button");
       await untilText(page, "h1", "Your spot is confirmed.");
-      expect(shared.site.confirmedAt(address)).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(await shared.site.confirmedAt(address)).toMatch(/^\d{4}-\d\d-\d\dT/);
 
       await page.goto(shared.site.local(leaveLinks(mail).text));
       expect(await text(page, "h1")).toBe(`Remove ${address} from the waitlist?`);
       await page.click("form button");
       await untilText(page, "h1", "You're off the list.");
-      expect(listed(address)).toBe(false);
+      expect(await listed(address)).toBe(false);
       expect(await page.problems()).toEqual([]);
       await page.close();
     });

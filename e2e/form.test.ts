@@ -47,7 +47,7 @@ describe.each(["desktop", "phone"] as const)("the waitlist form against the real
     await button.click();
     await status.getByText(SUCCESS).waitFor();
     expect(await input.inputValue()).toBe("");
-    expect(suite.site.rows()).toContainEqual({ email, source: "start" });
+    expect(await suite.site.rows()).toContainEqual({ email, source: "start" });
     // The confirmation is sent after the reply: wait for it to land, and for no second one.
     await until(() => suite.site.outbox().length > outboxBefore);
     expect(suite.site.outbox().length).toBe(outboxBefore + 1);
@@ -151,7 +151,7 @@ describe("the waitlist form's states", () => {
       await status.getByText(SUCCESS).waitFor();
       await page.evaluate(() => (document.getElementById("waitlist-message")!.textContent = ""));
     }
-    expect(suite.site.rows().filter((row) => row.email.toLowerCase() === email)).toHaveLength(1);
+    expect((await suite.site.rows()).filter((row) => row.email.toLowerCase() === email)).toHaveLength(1);
     await page.close();
   });
 });
@@ -172,7 +172,7 @@ describe("without JavaScript", () => {
     expect((await posted).status()).toBe(200);
     await page.getByRole("heading", { level: 1, name: "You're on the list!" }).waitFor();
     expect(await page.getByRole("link", { name: /Back to/ }).getAttribute("href")).toBe("/");
-    expect(suite.site.rows()).toContainEqual({ email, source: "start" });
+    expect(await suite.site.rows()).toContainEqual({ email, source: "start" });
     await context.close();
   });
 });

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import path from "node:path";
-import { Pool } from "pg";
 import { chromium, type Browser } from "playwright-core";
 import { htmlHeaders, securityHeaders } from "../http/headers";
 import { findChromium, machine } from "../scripts/find-chromium";
 import { startNetlifyDev, type NetlifyDev } from "../test/support/netlify-dev";
+import { withPostgresStore } from "../test/support/postgres";
 import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../test/support/smtp";
-import { viewports } from "./support";
+import { signUpOnPage, viewports } from "./support";
 
 /*
  * The Netlify deployment under Netlify's own local runtime (netlify-cli):
@@ -22,16 +22,13 @@ const publicDir = path.resolve(__dirname, "../public");
 let smtp: TestSmtpServer;
 let netlify: NetlifyDev;
 let browser: Browser;
-/** An address's row, as the functions left it in netlify dev's database, read directly. */
-async function rowOf(email: string): Promise<unknown[]> {
-  const pool = new Pool({ connectionString: netlify.databaseUrl() });
-  try {
-    const sql = "SELECT email, source, confirmed_at IS NOT NULL AS confirmed FROM signups WHERE email = $1";
-    return (await pool.query(sql, [email])).rows;
-  } finally {
-    await pool.end();
-  }
-}
+/** An address's signup, as the functions left it in netlify dev's database, read through the store's API. */
+const rowOf = (email: string) =>
+  withPostgresStore(netlify.databaseUrl(), async (store) =>
+    (await store.all())
+      .filter((signup) => signup.email === email)
+      .map((signup) => ({ email: signup.email, source: signup.source, confirmed: signup.confirmedAt !== null })),
+  );
 beforeAll(async () => {
   smtp = await startSmtpServer();
   [netlify, browser] = await Promise.all([
@@ -81,10 +78,7 @@ describe("the Netlify deployment under netlify dev", () => {
     });
 
     await page.goto(`${netlify.url}/`);
-    const form = page.locator("#waitlist");
-    await form.getByLabel("Email address").fill(email);
-    await form.locator('button[type="submit"]').click();
-    await form.getByRole("status").getByText("Welcome to the waitlist!").waitFor();
+    await signUpOnPage(page, email, true);
 
     const mail = await mailTo(email);
     const confirmLink = confirmLinks(mail).html;

@@ -162,7 +162,7 @@ describe("the keyboard alone", () => {
       .locator("#waitlist")
       .getByText("Welcome to the waitlist! Check your email for a confirmation message.")
       .waitFor();
-    expect(suite.site.rows()).toContainEqual({ email, source: "start" });
+    expect(await suite.site.rows()).toContainEqual({ email, source: "start" });
     // The form submits under the production CSP without a violation.
     expect(await cspViolations(page)).toEqual([]);
     await page.close();

@@ -71,7 +71,7 @@ describe("on a slow phone, tapped the moment each control shows", () => {
     await page.locator('#waitlist button[type="submit"]').tap();
     await page.locator("#waitlist").getByRole("status").getByText(SUCCESS).waitFor();
     expect(sent).toHaveLength(1);
-    expect(suite.site.rows().filter((row) => row.email === email)).toHaveLength(1);
+    expect((await suite.site.rows()).filter((row) => row.email === email)).toHaveLength(1);
     await page.close();
   });
 });
@@ -119,7 +119,7 @@ describe("before Gatsby's bundles have run", () => {
     await release();
     await page.locator("#waitlist").getByRole("status").getByText(SUCCESS).waitFor();
     expect(sent).toHaveLength(1);
-    expect(suite.site.rows().filter((row) => row.email === email)).toHaveLength(1);
+    expect((await suite.site.rows()).filter((row) => row.email === email)).toHaveLength(1);
     await page.close();
   });
 
@@ -130,7 +130,7 @@ describe("before Gatsby's bundles have run", () => {
     await page.locator('#waitlist button[type="submit"]').tap();
     await drop();
     await page.getByRole("heading", { level: 1, name: "You're on the list!" }).waitFor();
-    expect(suite.site.rows().filter((row) => row.email === email)).toHaveLength(1);
+    expect((await suite.site.rows()).filter((row) => row.email === email)).toHaveLength(1);
     await page.close();
   });
 

@@ -1,12 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
-import { simpleParser, type ParsedMail } from "mailparser";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 import chromiumSettings from "../scripts/chromium.json";
-import { spawnServe } from "../test/support/process";
+import { startSite, type Site } from "../test/support/site";
 import { findChromium, machine } from "../scripts/find-chromium";
 
 const root = path.resolve(__dirname, "..");
@@ -123,99 +120,6 @@ export async function accessibleState(page: Page, selector: string) {
   }
 }
 
-export interface Site {
-  url: string;
-  dbFile: string;
-  outboxDir: string;
-  rows(): { email: string; source: string }[];
-  /** When `email` confirmed its spot: null before, undefined when it is not listed. */
-  confirmedAt(email: string): string | null | undefined;
-  /** Where one stored signup came from (server/attribution.ts); undefined when the address is not stored. */
-  attributionOf(email: string): Record<string, string | null> | undefined;
-  outbox(): string[];
-  /** The message in the outbox addressed to `email`, once it is there. */
-  mailTo(email: string): Promise<ParsedMail>;
-  /** `link` from an e-mail (which points at SITE_URL) pointed at this server. */
-  local(link: string): string;
-  stop(): Promise<void>;
-}
-
-/**
- * The project's own `npm run serve` (server/serve.ts) over the production
- * build in public/, on an ephemeral port, with a temporary store and outbox.
- */
-export async function startSite(): Promise<Site> {
-  if (!existsSync(path.join(root, "public", "index.html"))) {
-    throw new Error("public/index.html is missing: run `npm run build` before the browser tests.");
-  }
-  const dir = mkdtempSync(path.join(os.tmpdir(), "e2e-"));
-  const dbFile = path.join(dir, "waitlist.db");
-  const outboxDir = path.join(dir, "outbox");
-  const outbox = () => (existsSync(outboxDir) ? readdirSync(outboxDir).filter((name) => name.endsWith(".eml")) : []);
-  const { child, url } = await spawnServe({
-    WAITLIST_DB: dbFile,
-    OUTBOX_DIR: outboxDir,
-    WAITLIST_RATE_LIMIT: "10000",
-    SMTP_URL: "",
-  });
-  return {
-    url,
-    dbFile,
-    outboxDir,
-    rows() {
-      if (!existsSync(dbFile)) return [];
-      const db = new Database(dbFile, { readonly: true });
-      try {
-        return db.prepare("SELECT email, source FROM signups ORDER BY id").all() as ReturnType<Site["rows"]>;
-      } finally {
-        db.close();
-      }
-    },
-    confirmedAt(email) {
-      if (!existsSync(dbFile)) return undefined;
-      const db = new Database(dbFile, { readonly: true });
-      try {
-        const row = db.prepare("SELECT confirmed_at AS at FROM signups WHERE email = ?").get(email) as
-          { at: string | null } | undefined;
-        return row?.at;
-      } finally {
-        db.close();
-      }
-    },
-    attributionOf(email) {
-      const db = new Database(dbFile, { readonly: true });
-      try {
-        return db
-          .prepare(
-            `SELECT utm_source, utm_medium, utm_campaign, utm_content, utm_term, ref, landing_path
-             FROM signups WHERE email = ?`,
-          )
-          .get(email) as Record<string, string | null> | undefined;
-      } finally {
-        db.close();
-      }
-    },
-    outbox,
-    async mailTo(email) {
-      for (let poll = 0; poll < 200; poll++) {
-        for (const name of outbox()) {
-          const mail = await simpleParser(readFileSync(path.join(outboxDir, name)));
-          if (mail.to && !Array.isArray(mail.to) && mail.to.value.some((to) => to.address === email)) return mail;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error(`No message to ${email} in the outbox.`);
-    },
-    local: (link) => `${url}${new URL(link).pathname}${new URL(link).search}`,
-    async stop() {
-      const exited = new Promise((resolve) => child.on("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 /**
  * One server and one browser for a test file: started before its tests,
  * stopped after them. Read `suite.site` and `suite.browser` inside tests.
@@ -232,6 +136,19 @@ export function setUpSuite(): { site: Site; browser: Browser } {
   return suite;
 }
 
+/**
+ * Signs `email` up through the form of the landing page open in `page`, as a
+ * visitor does, and waits for the answer: the form's welcome with JavaScript
+ * on, the server's own page after the native post with it off.
+ */
+export async function signUpOnPage(page: Page, email: string, javaScriptEnabled: boolean): Promise<void> {
+  const form = page.locator("#waitlist");
+  await form.getByLabel("Email address").fill(email);
+  await form.locator('button[type="submit"]').click();
+  if (javaScriptEnabled) await form.getByRole("status").getByText("Welcome to the waitlist!").waitFor();
+  else await page.getByRole("heading", { name: "You're on the list!" }).waitFor();
+}
+
 /** Signs `email` up through the landing page's form, with or without JavaScript, on a phone. */
 export async function signUpThroughForm(
   suite: { site: Site; browser: Browser },
@@ -241,11 +158,7 @@ export async function signUpThroughForm(
   const context = await suite.browser.newContext({ javaScriptEnabled, viewport: viewports.phone });
   const page = await context.newPage();
   await page.goto(`${suite.site.url}/`);
-  const form = page.locator("#waitlist");
-  await form.getByLabel("Email address").fill(email);
-  await form.locator('button[type="submit"]').click();
-  if (javaScriptEnabled) await form.getByRole("status").getByText("Welcome to the waitlist!").waitFor();
-  else await page.getByRole("heading", { name: "You're on the list!" }).waitFor();
+  await signUpOnPage(page, email, javaScriptEnabled);
   await context.close();
 }
 

@@ -28,7 +28,7 @@ import type { FullStore } from "../waitlist/stores/store";
 import { startLocalBlobs } from "../test/support/blobs";
 import { startPostgres } from "../test/support/postgres";
 import { startNetlifyApi } from "../test/support/netlify-api";
-import { leaveLinks, startSmtpServer } from "../test/support/smtp";
+import { confirmLinks, leaveLinks, startSmtpServer } from "../test/support/smtp";
 
 const sizes = [0, 10_000, 100_000];
 const samples = 20;
@@ -178,7 +178,7 @@ async function main() {
       const email = `sample${n}-${k}@example.com`;
       signups.push(await measured(() => invoke(signup, post(email), nextIp())));
       const delivery = smtp.deliveries.find((candidate) => candidate.envelope.to.includes(email));
-      const confirmLink = /https:\/\/\S+\/waitlist\/confirm\?token=\S+/.exec(delivery!.mail.text ?? "")![0];
+      const confirmLink = confirmLinks(delivery!.mail).text;
       confirms.push(
         await measured(async () => {
           await invoke(confirm, new Request(confirmLink, { headers: { accept: "text/html" } }), nextIp());

@@ -20,13 +20,13 @@ async function main() {
   mkdirSync(publicDir);
   writeFileSync(path.join(publicDir, "index.html"), "<!doctype html><title>bench</title>");
   const dbFile = path.join(dir, "waitlist.db");
-  const { child, url: origin } = await spawnServe({
+  const server = await spawnServe({
     PUBLIC_DIR: publicDir,
     WAITLIST_DB: dbFile,
     OUTBOX_DIR: path.join(dir, "outbox"),
     WAITLIST_RATE_LIMIT: "1000000",
   });
-  const url = `${origin}/`;
+  const url = `${server.url}/`;
 
   let counter = 0;
   const result = await autocannon({
@@ -45,8 +45,7 @@ async function main() {
     ],
   });
   const timing = await newAgainstRepeat(url);
-  child.kill("SIGTERM");
-  await new Promise((resolve) => child.on("exit", resolve));
+  await server.stop();
 
   const store = new SqliteStore(dbFile);
   const stored = await store.count();

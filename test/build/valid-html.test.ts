@@ -2,13 +2,16 @@
  * @jest-environment node
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { simpleParser } from "mailparser";
 import { htmlPages } from "../../after-build/headers-file";
 import { form, formType, removeDir, request, serveBuildForSuite, signupBody } from "../support/harness";
+import { outboxFiles } from "../support/outbox";
+import { confirmLinks, leaveLinks } from "../support/smtp";
+import { until } from "../support/until";
 
 /*
  * Valid HTML on every page a visitor can get: the Nu HTML Checker (the W3C's
@@ -106,16 +109,19 @@ async function serverPages(): Promise<string[]> {
 /** The confirm and leave links of the confirmation in the suite's outbox, as paths on this server. */
 async function mailedLinks(): Promise<{ confirm: string; leave: string }> {
   const local = (link: string) => `${new URL(link).pathname}${new URL(link).search}`;
-  for (let poll = 0; poll < 100; poll++) {
-    for (const name of readdirSync(outboxDir).filter((file) => file.endsWith(".eml"))) {
-      const text = (await simpleParser(readFileSync(path.join(outboxDir, name)))).text ?? "";
-      const confirm = /https?:\/\/\S+\/waitlist\/confirm\?token=[\w-]+/.exec(text)?.[0];
-      const leave = /https?:\/\/\S+\/waitlist\/leave\?token=[\w-]+/.exec(text)?.[0];
-      if (confirm && leave) return { confirm: local(confirm), leave: local(leave) };
+  let links: { confirm: string; leave: string } | undefined;
+  const arrived = async () => {
+    for (const name of outboxFiles(outboxDir)) {
+      const mail = await simpleParser(readFileSync(path.join(outboxDir, name)));
+      const [confirm, leave] = [confirmLinks(mail).text, leaveLinks(mail).text];
+      if (confirm && leave) links = { confirm: local(confirm), leave: local(leave) };
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("The signup's confirmation never reached the outbox.");
+    return links !== undefined;
+  };
+  await until(arrived, 5_000).catch(() => {
+    throw new Error("The signup's confirmation never reached the outbox.");
+  });
+  return links!;
 }
 
 describe("the Nu HTML Checker", () => {

@@ -8,12 +8,13 @@ import {
   form,
   formType,
   request,
-  signupBody,
   serverForEachTest,
+  signupBody,
+  signUpForMail,
   type Adapter,
   type TestServer,
 } from "../support/harness";
-import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { atServer, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 
 /*
  * The confirm step (double opt-in) over real HTTP and SMTP, on npm start,
@@ -42,19 +43,9 @@ function confirmLinks(mail: ParsedMail) {
   };
 }
 
-async function signUp(server: TestServer, email: string) {
-  const before = smtp.deliveries.length;
-  const reply = await request(`${server.url}/`, {
-    method: "POST",
-    headers: { ...formType, Accept: "text/plain" },
-    body: signupBody(email),
-  });
-  expect(reply.status).toBe(200);
-  return (await smtp.waitFor(before + 1))[before]!;
-}
-
+const signUp = (server: TestServer, email: string) => signUpForMail(server, smtp, email);
 /** The link from the e-mail, pointed at the test server (links point at SITE_URL). */
-const local = (server: TestServer, link: string) => `${server.url}${new URL(link).pathname}${new URL(link).search}`;
+const local = (server: TestServer, link: string) => atServer(server.url, link);
 const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 
 const press = (server: TestServer, token: string, headers: Record<string, string> = {}) =>

@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import { formType, removeDir, request, signupBody, writePublicDir } from "../support/harness";
 import { runServe, spawnServe } from "../support/process";
+import { outboxFiles } from "../support/outbox";
+import { withSqliteStore } from "../support/sqlite";
 import { until } from "../support/until";
 
 jest.setTimeout(60_000);
@@ -28,10 +30,9 @@ const env = () => ({
 /** The recipient of every .eml in the outbox. */
 function outboxRecipients(): string[] {
   const outbox = env().OUTBOX_DIR;
-  if (!existsSync(outbox)) return [];
-  return readdirSync(outbox)
-    .filter((name) => name.endsWith(".eml"))
-    .map((name) => /^To: (.*)$/m.exec(readFileSync(path.join(outbox, name), "utf8"))![1]!.trim());
+  return outboxFiles(outbox).map((name) =>
+    /^To: (.*)$/m.exec(readFileSync(path.join(outbox, name), "utf8"))![1]!.trim(),
+  );
 }
 
 describe("the npm start server as a process", () => {
@@ -67,14 +68,11 @@ describe("the npm start server as a process", () => {
     await Promise.all(clients);
 
     expect(acknowledged.length).toBeGreaterThan(50);
-    const store = new SqliteStore(env().WAITLIST_DB);
-    try {
+    await withSqliteStore(env().WAITLIST_DB, async (store) => {
       expect(store.integrityCheck()).toBe("ok");
       const stored = new Set((await store.all()).map((row) => row.email));
       expect(acknowledged.filter((email) => !stored.has(email))).toEqual([]);
-    } finally {
-      await store.close();
-    }
+    });
 
     // And it starts again on the same file, with the data.
     const again = await spawnServe(env());
@@ -87,22 +85,15 @@ describe("the npm start server as a process", () => {
       expect(reply.status).toBe(200);
 
       // With no manual step, every owed confirmation goes out once the crashed sender's hold has run out.
-      const pending = async () => {
-        const store = new SqliteStore(env().WAITLIST_DB);
-        try {
-          return (await store.confirmationCounts()).pending;
-        } finally {
-          await store.close();
-        }
-      };
+      const pending = () =>
+        withSqliteStore(env().WAITLIST_DB, async (store) => (await store.confirmationCounts()).pending);
       await until(async () => (await pending()) === 0, 30_000);
       const recipients = outboxRecipients();
       expect(recipients.length).toBe(new Set(recipients).size); // never two for one address
       const mailed = new Set(recipients);
       expect(acknowledged.filter((email) => !mailed.has(email))).toEqual([]);
     } finally {
-      again.child.kill("SIGTERM");
-      await new Promise((resolve) => again.child.on("exit", resolve));
+      await again.stop();
     }
   });
 
@@ -160,9 +151,7 @@ describe("the npm start server as a process", () => {
       expect(await reader.departures()).toBe(1);
       await reader.close();
     } finally {
-      const exited = new Promise((resolve) => server.child.on("exit", resolve));
-      server.child.kill("SIGTERM");
-      await exited;
+      await server.stop();
     }
   });
 });

@@ -5,14 +5,14 @@ import {
   formType,
   removeDir,
   request,
-  signupBody,
   serverForEachTest,
+  signUpForMail,
   startServer,
   type Adapter,
   type RequestOptions,
   type TestServer,
 } from "../support/harness";
-import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { atServer, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 
 jest.setTimeout(30_000);
 
@@ -28,17 +28,10 @@ afterEach(() => smtp.close());
 
 /** Signs an address up and returns the leave link of the confirmation it receives, pointed at the test server. */
 async function signUpAndTakeLink(server: TestServer, email: string) {
-  const before = smtp.deliveries.length;
-  const reply = await request(`${server.url}/`, {
-    method: "POST",
-    headers: { ...formType, Accept: "text/plain" },
-    body: signupBody(email),
-  });
-  expect(reply.status).toBe(200);
-  const delivery = (await smtp.waitFor(before + 1))[before]!;
+  const delivery = await signUpForMail(server, smtp, email);
   const links = leaveLinks(delivery.mail);
   // Links point at SITE_URL; this deployment of it listens here.
-  const local = (link: string) => `${server.url}${new URL(link).pathname}${new URL(link).search}`;
+  const local = (link: string) => atServer(server.url, link);
   return { text: local(links.text), html: local(links.html), header: local(links.header), delivery };
 }
 
@@ -247,8 +240,7 @@ describe("the leave link's secret", () => {
     await first.close();
     const second = await startServer("start", { smtpUrl: smtp.url, dir: first.dir });
     try {
-      const local = `${second.url}${new URL(text).pathname}${new URL(text).search}`;
-      expect((await request(local)).status).toBe(200);
+      expect((await request(atServer(second.url, text))).status).toBe(200);
     } finally {
       await second.close();
       removeDir(first.dir);
@@ -263,8 +255,7 @@ describe("the leave link's secret", () => {
     await first.close();
     const rotated = await startServer("start", { smtpUrl: smtp.url, dir: first.dir, linkSecret: `${secret}-2026` });
     try {
-      const local = `${rotated.url}${new URL(text).pathname}${new URL(text).search}`;
-      expect((await request(local)).status).toBe(400);
+      expect((await request(atServer(rotated.url, text))).status).toBe(400);
       expect((await rotated.rows()).map((row) => row.email)).toEqual(["ada@example.com"]);
     } finally {
       await rotated.close();

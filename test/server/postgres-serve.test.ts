@@ -1,10 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Pool } from "pg";
 import { run } from "../../cli/run";
-import { PostgresStore } from "../../waitlist/stores/postgres-store";
-import { suitePostgres } from "../support/postgres";
+import { outboxFiles } from "../support/outbox";
+import { suitePostgres, withPostgresStore } from "../support/postgres";
 import { until } from "../support/until";
 import { formType, removeDir, request, signupBody, writePublicDir } from "../support/harness";
 import { runServe, spawnServe } from "../support/process";
@@ -30,7 +29,6 @@ describe("npm start with DATABASE_URL", () => {
       DATABASE_URL: url,
       CONFIRMATION_SWEEP_SECONDS: "1",
     });
-    const exited = new Promise((resolve) => server.child.on("exit", resolve));
     try {
       const reply = await request(`${server.url}/`, {
         method: "POST",
@@ -38,22 +36,18 @@ describe("npm start with DATABASE_URL", () => {
         body: signupBody("pg@example.com"),
       });
       expect(reply.status).toBe(200);
-      const store = new PostgresStore(new Pool({ connectionString: url }));
-      try {
+      await withPostgresStore(url, async (store) => {
         expect((await store.all()).map((row) => [row.email, row.source])).toEqual([["pg@example.com", "start"]]);
         await until(async () => (await store.confirmationCounts()).sent === 1, 20_000);
-      } finally {
-        await store.close();
-      }
-      expect(readdirSync(path.join(dir, "outbox")).filter((name) => name.endsWith(".eml"))).toHaveLength(1);
+      });
+      expect(outboxFiles(path.join(dir, "outbox"))).toHaveLength(1);
       expect(existsSync(path.join(dir, "data", "waitlist.db"))).toBe(false);
       expect(server.output()).toMatch(/stored in the Postgres database test_\d+ on 127\.0\.0\.1:\d+/);
       expect(server.output()).not.toContain("hunter2");
       // The founders' commands read the same database.
       await expect(run(["count"], { DATABASE_URL: url })).resolves.toMatch(/^1 address on the waitlist/);
     } finally {
-      server.child.kill("SIGTERM");
-      await exited;
+      await server.stop();
     }
   });
 

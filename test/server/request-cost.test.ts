@@ -11,7 +11,7 @@ import signup from "../../netlify/functions/waitlist-signup.mjs";
 import { createApp } from "../../server/app";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
 import { createMailer } from "../../waitlist/mail/mailer";
-import { testSite } from "../support/site";
+import { testSite } from "../support/site-settings";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import type { FullStore, WaitlistStore } from "../../waitlist/stores/store";
 import { createWaitlist } from "../../waitlist/create-waitlist";

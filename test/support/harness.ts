@@ -1,24 +1,24 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import express from "express";
 import { createApp } from "../../server/app";
 import { developWaitlistMiddleware } from "../../server/develop";
 import { createHttpServer, type ServerLimits } from "../../server/http-server";
 import type { Confirmations } from "../../waitlist/mail/confirmations";
 import { mailConfig, readEnv } from "../../config/env";
-import { testSite } from "./site";
+import { testSite } from "./site-settings";
 import { precompress } from "../../after-build/precompress";
 import type { Waitlist } from "../../waitlist/create-waitlist";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
-import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import type { Signup } from "../../waitlist/stores/store";
 import { startLocalBlobs } from "./blobs";
 import { startNetlifyEdge } from "./netlify-edge";
-import { startSmtpServer } from "./smtp";
+import { startSmtpServer, type Delivery, type TestSmtpServer } from "./smtp";
+import { outboxFiles } from "./outbox";
+import { sqliteSignups, withSqliteStore } from "./sqlite";
 import type { FullStore } from "../../waitlist/stores/store";
 import { openSqliteWaitlist } from "../../server/server-waitlist";
 
@@ -71,6 +71,21 @@ export function signupBody(email: string, extra: Record<string, string> = {}): s
   return form({ "form-name": "waitlist", email, "bot-field": "", ...extra });
 }
 
+/**
+ * Signs `email` up over real HTTP, as the form's script posts it, and
+ * resolves with the confirmation `smtp` receives next: the one for `email`.
+ */
+export async function signUpForMail(server: { url: string }, smtp: TestSmtpServer, email: string): Promise<Delivery> {
+  const before = smtp.deliveries.length;
+  const reply = await request(`${server.url}/`, {
+    method: "POST",
+    headers: { ...formType, Accept: "text/plain" },
+    body: signupBody(email),
+  });
+  if (reply.status !== 200) throw new Error(`The signup of ${email} was answered ${reply.status}: ${reply.body}`);
+  return (await smtp.waitFor(before + 1))[before]!;
+}
+
 /** A small stand-in for public/, shaped like Gatsby's output. */
 export function writePublicDir(dir: string): void {
   const files: Record<string, string> = {
@@ -97,6 +112,14 @@ export function writePublicDir(dir: string): void {
   }
 }
 
+/** What TestServer.rows() gives of a stored signup. */
+const rowOf = (signup: Signup) => ({
+  email: signup.email,
+  email_key: signup.emailKey,
+  source: signup.source,
+  created_at: signup.createdAt,
+});
+
 export interface TestServer {
   url: string;
   dir: string;
@@ -106,7 +129,7 @@ export interface TestServer {
   confirmations?: Confirmations;
   logs: string[];
   /** Every stored signup, oldest first, from the adapter's store (SQLite, or Netlify Blobs). */
-  rows(): Promise<{ email: string; email_key: string; source: string; created_at: string }[]>;
+  rows(): Promise<ReturnType<typeof rowOf>[]>;
   /** Every stored signup as the store gives it (what `export` writes), oldest first. */
   signups(): Promise<Signup[]>;
   /** Runs `work` on a store over the adapter's storage (a founder's command, or a test putting a time back). */
@@ -203,37 +226,12 @@ export async function startServer(
     outboxDir,
     confirmations,
     logs,
-    rows: async () => {
-      if (!existsSync(dbFile)) return [];
-      const db = new Database(dbFile, { readonly: true });
-      try {
-        return db.prepare("SELECT email, email_key, source, created_at FROM signups ORDER BY id").all() as Awaited<
-          ReturnType<TestServer["rows"]>
-        >;
-      } finally {
-        db.close();
-      }
-    },
-    signups: async () => {
-      if (!existsSync(dbFile)) return [];
-      const reader = new SqliteStore(dbFile);
-      try {
-        return await reader.all();
-      } finally {
-        await reader.close();
-      }
-    },
-    withStore: async (work) => {
-      const other = new SqliteStore(dbFile);
-      try {
-        return await work(other);
-      } finally {
-        await other.close();
-      }
-    },
+    rows: async () => (await sqliteSignups(dbFile)).map(rowOf),
+    signups: () => sqliteSignups(dbFile),
+    withStore: (work) => withSqliteStore(dbFile, work),
     outbox: async () => {
       await confirmations?.idle();
-      return existsSync(outboxDir) ? readdirSync(outboxDir).filter((name) => name.endsWith(".eml")) : [];
+      return outboxFiles(outboxDir);
     },
     close: async () => {
       server.closeAllConnections();
@@ -286,13 +284,7 @@ async function startNetlify({
     dbFile: "",
     outboxDir: "",
     logs,
-    rows: async () =>
-      (await store.all()).map((row) => ({
-        email: row.email,
-        email_key: row.emailKey,
-        source: row.source,
-        created_at: row.createdAt,
-      })),
+    rows: async () => (await store.all()).map(rowOf),
     signups: () => store.all(),
     withStore: (work) => work(store),
     outbox: async () => {

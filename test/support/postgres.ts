@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { Client, Pool } from "pg";
 import { migrate } from "../../waitlist/stores/postgres-migrations";
+import { PostgresStore } from "../../waitlist/stores/postgres-store";
 import { freePort } from "./free-port";
 
 /*
@@ -162,4 +163,18 @@ export function suitePostgres(): TestPostgres {
     createMigratedDatabase: () => running().createMigratedDatabase(),
     stop: () => running().stop(),
   };
+}
+
+/**
+ * Runs `work` on the waitlist's store over the database at `url` (a server's
+ * or the functions', running or not), connected for it and closed after: a
+ * test reads what was stored through the store's own API, never its tables.
+ */
+export async function withPostgresStore<T>(url: string, work: (store: PostgresStore) => Promise<T>): Promise<T> {
+  const store = new PostgresStore(new Pool({ connectionString: url }));
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
 }

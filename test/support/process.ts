@@ -7,6 +7,8 @@ export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
   url: string;
   output: () => string;
+  /** Ends the server as a supervisor does (SIGTERM) and resolves once it has exited. */
+  stop: () => Promise<void>;
 }
 
 /** `npm run serve` (tsx server/serve.ts) as its own process, on an ephemeral port. */
@@ -33,7 +35,7 @@ export function spawnServe(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
       const match = /running at http:\/\/localhost:(\d+)\//.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve({ child, url: `http://127.0.0.1:${match[1]}`, output: () => output });
+        resolve({ child, url: `http://127.0.0.1:${match[1]}`, output: () => output, stop: () => stop(child) });
       }
     };
     child.stdout.on("data", onData);
@@ -43,6 +45,13 @@ export function spawnServe(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
       reject(new Error(`The server exited with ${code}:\n${output}`));
     });
   });
+}
+
+function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  child.kill("SIGTERM");
+  return exited;
 }
 
 /** Runs serve.ts to completion (for start-up refusals). */

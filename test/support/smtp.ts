@@ -119,3 +119,9 @@ export async function closedPort(): Promise<number> {
   await probe.close();
   return probe.port;
 }
+
+/** A link from a message, which points at SITE_URL, pointed at the server under test (at `url`) instead. */
+export function atServer(url: string, link: string): string {
+  const { pathname, search } = new URL(link);
+  return `${url}${pathname}${search}`;
+}

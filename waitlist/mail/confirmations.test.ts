@@ -1,7 +1,7 @@
 import { createConfirmations } from "./confirmations";
 import type { Mailer } from "./mailer";
 import { SqliteStore } from "../stores/sqlite-store";
-import { testSite } from "../../test/support/site";
+import { testSite } from "../../test/support/site-settings";
 
 /** A mailer whose sends finish only when the test says so. */
 function heldMailer() {
