@@ -1,0 +1,60 @@
+// A viral minute: a thousand signups spread over one minute, then again with the mail server down for the first five
+// minutes; is every acknowledged address stored once and mailed once, and when did the last confirmation go out?
+import { type Harness, progress } from "./harness";
+
+export const burstSize = 1_000;
+
+/** A thousand signups spread over one minute, then a sweep every five minutes until nothing is owed. */
+async function burst(bench: Harness, label: string, mailDownMinutes: number) {
+  const { clock, store, smtp, invoke, signup, post, nextIp, sweep } = bench;
+  const began = Date.now();
+  bench.mail.downUntil = began + mailDownMinutes * 60_000;
+  const emails = Array.from({ length: burstSize }, (_, i) => `${label}${i}@example.com`);
+  const acknowledged: string[] = [];
+  let killed = 0;
+  for (let i = 0; i < emails.length; i += 25) {
+    clock.setSystemTime(began + (i * 60_000) / burstSize);
+    const replies = await Promise.all(emails.slice(i, i + 25).map((email) => invoke(signup, post(email), nextIp())));
+    replies.forEach((reply, j) => {
+      if (reply === "killed") killed++;
+      else if (reply.status === 200) acknowledged.push(emails[i + j]!);
+    });
+  }
+  let sweeps = 0;
+  const owed = async () => (await store.pendingConfirmations()).filter((one) => one.email.startsWith(label)).length;
+  while ((await owed()) > 0 && sweeps < 100) {
+    clock.setSystemTime(began + 60_000 + sweeps * 300_000 + 300_000 - 60_000);
+    await sweep();
+    sweeps++;
+  }
+  const rows = new Set((await store.all()).map((row) => row.email));
+  const deliveries = new Map<string, number>();
+  let last = began;
+  for (const delivery of smtp.deliveries) {
+    for (const to of delivery.envelope.to) {
+      if (!to.startsWith(label)) continue;
+      deliveries.set(to, (deliveries.get(to) ?? 0) + 1);
+      last = Math.max(last, delivery.at);
+    }
+  }
+  return {
+    signups: burstSize,
+    acknowledged: acknowledged.length,
+    killed,
+    storedOnce: acknowledged.filter((email) => rows.has(email)).length,
+    confirmedOnce: acknowledged.filter((email) => deliveries.get(email) === 1).length,
+    lost: acknowledged.filter((email) => !rows.has(email) || deliveries.get(email) !== 1).length,
+    sweeps,
+    lastConfirmationSeconds: Math.round((last - began) / 1000),
+  };
+}
+
+/** The burst, then an hour later the same burst with the mail down for its first five minutes. */
+export async function viralMinute(bench: Harness) {
+  progress("a burst of 1,000 signups in a minute");
+  const burstResult = await burst(bench, "burst", 0);
+  bench.clock.setSystemTime(Date.now() + 3_600_000);
+  progress("the same burst with the mail server down for 5 minutes");
+  const mailDownResult = await burst(bench, "down", 5);
+  return { burst: burstResult, mailDown: mailDownResult };
+}
