@@ -1,6 +1,6 @@
 import { Pool } from "pg";
-import { noAttribution } from "../attribution";
 import { migrate } from "./postgres-migrations";
+import { signupValues } from "./signup-values";
 import type { StatsSignup } from "../stats";
 import {
   StoreError,
@@ -54,7 +54,6 @@ export class PostgresStore implements FullStore {
 
   async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
     const at = entry.at ?? new Date();
-    const a = entry.attribution ?? noAttribution;
     // A listed address is counted as a repeat: the same durable write as a new one (see SqliteStore).
     const row = await this.row<{ repeats: number }>(
       `INSERT INTO signups (email, email_key, created_at, source,
@@ -63,23 +62,7 @@ export class PostgresStore implements FullStore {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        ON CONFLICT (email_key) DO UPDATE SET repeat_signups = signups.repeat_signups + 1
        RETURNING repeat_signups AS repeats`,
-      [
-        entry.email,
-        entry.emailKey,
-        at,
-        entry.source,
-        a.utmSource,
-        a.utmMedium,
-        a.utmCampaign,
-        a.utmContent,
-        a.utmTerm,
-        a.ref,
-        a.landingPath,
-        entry.confirmationSentAt ?? null,
-        entry.privacyPolicy ?? null,
-        entry.consent ?? null,
-        entry.earlier ? null : at,
-      ],
+      [...signupValues(entry, at, (instant) => instant)],
     );
     return { added: row!.repeats === 0, createdAt: at.toISOString() };
   }

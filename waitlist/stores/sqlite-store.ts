@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { noAttribution } from "../attribution";
+import { signupValues } from "./signup-values";
 import type { StatsSignup } from "../stats";
 import {
   StoreError,
@@ -101,27 +101,10 @@ export class SqliteStore implements FullStore {
   }
 
   async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
-    const createdAt = (entry.at ?? new Date()).toISOString();
-    const a = entry.attribution ?? noAttribution;
+    const at = entry.at ?? new Date();
     // A listed address is counted as a repeat: the same durable write as a new one (see the constructor).
-    const { repeats } = this.insert.get(
-      entry.email,
-      entry.emailKey,
-      createdAt,
-      entry.source,
-      a.utmSource,
-      a.utmMedium,
-      a.utmCampaign,
-      a.utmContent,
-      a.utmTerm,
-      a.ref,
-      a.landingPath,
-      entry.confirmationSentAt?.toISOString() ?? null,
-      entry.privacyPolicy ?? null,
-      entry.consent ?? null,
-      entry.earlier ? null : createdAt,
-    )!;
-    return { added: repeats === 0, createdAt };
+    const { repeats } = this.insert.get(...signupValues(entry, at, (instant) => instant.toISOString()))!;
+    return { added: repeats === 0, createdAt: at.toISOString() };
   }
 
   async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
