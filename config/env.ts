@@ -75,7 +75,7 @@ export function readEnv(source: EnvSource = process.env): Env {
     values[current] = value;
     oldNames.set(current, old);
   }
-  // The server asks per request (its origin, the contact address): the same values are checked once.
+  // A function reads it per request: the same values are checked once.
   const key = JSON.stringify(values);
   if (last?.key === key) return last.env;
   const result = envSchema.safeParse(values);
@@ -89,9 +89,9 @@ export function readEnv(source: EnvSource = process.env): Env {
 }
 
 /**
- * The settings pages and mails show, named as the pages read them
- * (use-site-settings.ts): gatsby-config puts them in siteMetadata, the server
- * reads them here.
+ * The settings pages show, named as the pages read them
+ * (use-site-settings.ts): gatsby-config puts them in siteMetadata, and the
+ * build's steps and the content check read them here.
  */
 export function siteSettings(env: Env = readEnv()) {
   return {
