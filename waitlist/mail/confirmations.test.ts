@@ -112,4 +112,49 @@ describe("the cap on e-mails per mailbox", () => {
     await confirmations.close();
     await store.close();
   });
+
+  it("asks an address past the cap again when it signs up a day later, as it never does one the server refused", async () => {
+    const store = new SqliteStore(":memory:");
+    let now = new Date("2026-11-26T09:00:00Z");
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      destination: "test",
+      send: async (message) => {
+        if (String(message.to) === "gone@example.com")
+          throw Object.assign(new Error("550 no such user"), { responseCode: 550 });
+        sent.push(String(message.to));
+      },
+      close: () => {},
+    };
+    const confirmations = createConfirmations({
+      ...testSite,
+      store,
+      mailer,
+      linkSecret,
+      mailboxDailyMails: 1,
+      log: () => {},
+      clock: () => now,
+    });
+    for (const email of ["ada@gmail.com", "a.da@gmail.com", "gone@example.com"]) {
+      await store.add({ email, emailKey: email, source: "start", at: now });
+    }
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 1, retrying: 0, refused: 2 });
+    const signUpAgain = async (emailKey: string) => {
+      confirmations.askAgainSoon(emailKey);
+      await tick();
+      await confirmations.idle();
+    };
+    // The same day, the mailbox has had its e-mail: a repeat signup is not mailed.
+    now = new Date("2026-11-26T21:00:00Z");
+    await signUpAgain("a.da@gmail.com");
+    expect(sent).toEqual(["ada@gmail.com"]);
+    // A day after the e-mail it was not sent, it is: the mailbox's new day has room. The refused address never is.
+    now = new Date("2026-11-27T09:00:01Z");
+    await signUpAgain("a.da@gmail.com");
+    await signUpAgain("gone@example.com");
+    expect(sent).toEqual(["ada@gmail.com", "a.da@gmail.com"]);
+    expect((await store.failedConfirmations()).map(({ email }) => email)).toEqual(["gone@example.com"]);
+    await confirmations.close();
+    await store.close();
+  });
 });

@@ -90,12 +90,13 @@ export function createConfirmations({
     const attempt = await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
     if (attempt === undefined) return { outcome: "not-ours" };
     // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
-    // the cap it is not sent, for good: the visitor was answered as for any signup, and the founders see why.
+    // the cap it is not sent and not retried: the visitor was answered as for any signup, and the founders see why.
+    // A repeat signup of the address a day later asks again (capped, unlike a refusal by the mail server).
     if (attempt === 1) {
       const mails = await store.countMailboxMail(mailboxCounterKey(owed.emailKey), mailDay(clock()));
       if (mails > mailboxDailyMails) {
         const reason = `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
-        await store.failConfirmation(owed.emailKey, reason, clock());
+        await store.failConfirmation(owed.emailKey, reason, clock(), { capped: true });
         log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
         return { outcome: "refused", reason };
       }

@@ -85,8 +85,8 @@ export class BlobsStore implements FullStore {
     return this.requests.releaseConfirmation(emailKey, error, retryAt);
   }
 
-  failConfirmation(emailKey: string, error: string, at: Date): Promise<void> {
-    return this.requests.failConfirmation(emailKey, error, at);
+  failConfirmation(emailKey: string, error: string, at: Date, options?: { capped?: boolean }): Promise<void> {
+    return this.requests.failConfirmation(emailKey, error, at, options);
   }
 
   remove(emailKey: string, how: DepartureKind, at: Date, createdAt?: string) {

@@ -118,11 +118,11 @@ export class PostgresStore implements FullStore {
       `UPDATE signups SET opt_in_since = coalesce(opt_in_since, $1), asked_at = $1,
                           confirmation_sent_at = NULL, confirmation_failed_at = NULL,
                           confirmation_error = NULL, confirmation_next_at = NULL, confirmation_claimed_until = NULL,
-                          confirmation_attempts = 0
+                          confirmation_attempts = 0, confirmation_capped = false
        WHERE email_key = $2 AND confirmed_at IS NULL
-         AND (NOT $3 OR confirmation_failed_at IS NULL)
+         AND (NOT $3 OR confirmation_failed_at IS NULL OR confirmation_capped)
          AND (opt_in_since IS NULL
-              OR ($3 AND confirmation_sent_at IS NOT NULL AND confirmation_sent_at <= $4))
+              OR ($3 AND coalesce(confirmation_sent_at, confirmation_failed_at) <= $4))
        RETURNING ${signupColumns}, ${iso("asked_at", "optInSince")}`,
       [at, emailKey, again, new Date(at.getTime() - (resendAfterMs ?? 0))],
     );
@@ -145,12 +145,12 @@ export class PostgresStore implements FullStore {
     );
   }
 
-  async failConfirmation(emailKey: string, error: string, at: Date): Promise<void> {
+  async failConfirmation(emailKey: string, error: string, at: Date, { capped = false } = {}): Promise<void> {
     await this.pool.query(
       `UPDATE signups SET confirmation_claimed_until = NULL, confirmation_error = $1, confirmation_failed_at = $2,
-                          confirmation_next_at = NULL
+                          confirmation_next_at = NULL, confirmation_capped = $4
        WHERE email_key = $3`,
-      [error.slice(0, 500), at, emailKey],
+      [error.slice(0, 500), at, emailKey, capped],
     );
   }
 
@@ -295,7 +295,7 @@ export class PostgresStore implements FullStore {
       `SELECT email, email_key AS "emailKey", ${iso("created_at", "createdAt")}, source,
               ${iso("confirmation_sent_at", "confirmationSentAt")},
               ${iso("confirmation_failed_at", "confirmationFailedAt")},
-              confirmation_error AS "confirmationError",
+              confirmation_error AS "confirmationError", confirmation_capped AS "confirmationCapped",
               utm_source AS "utmSource", utm_medium AS "utmMedium", utm_campaign AS "utmCampaign",
               utm_content AS "utmContent", utm_term AS "utmTerm", ref, landing_path AS "landingPath",
               ${iso("confirmed_at", "confirmedAt")}, privacy_policy_at_signup AS "privacyPolicyAtSignup",
@@ -317,16 +317,16 @@ export class PostgresStore implements FullStore {
     for (let start = 0; start < rows.length; start += batch) {
       const inserted = await this.rows(
         `INSERT INTO signups (email, email_key, created_at, source, utm_source, utm_medium, utm_campaign, utm_content,
-           utm_term, ref, landing_path, confirmation_sent_at, confirmation_failed_at, confirmation_error, confirmed_at,
-           opt_in_since, privacy_policy_at_signup, privacy_policy_at_confirm, consent_at_signup, consent_at_confirm)
+           utm_term, ref, landing_path, confirmation_sent_at, confirmation_failed_at, confirmation_error,
+           confirmation_capped, confirmed_at, opt_in_since, privacy_policy_at_signup, privacy_policy_at_confirm, consent_at_signup, consent_at_confirm)
          SELECT "email", "emailKey", "createdAt", "source", "utmSource", "utmMedium", "utmCampaign", "utmContent",
            "utmTerm", "ref", "landingPath", "confirmationSentAt", "confirmationFailedAt", "confirmationError",
-           "confirmedAt", "optInSince", "privacyPolicyAtSignup", "privacyPolicyAtConfirm", "consentAtSignup",
+           coalesce("confirmationCapped", false), "confirmedAt", "optInSince", "privacyPolicyAtSignup", "privacyPolicyAtConfirm", "consentAtSignup",
            "consentAtConfirm"
          FROM jsonb_to_recordset($1::jsonb) AS row("email" text, "emailKey" text, "createdAt" timestamptz,
            "source" text, "utmSource" text, "utmMedium" text, "utmCampaign" text, "utmContent" text, "utmTerm" text,
            "ref" text, "landingPath" text, "confirmationSentAt" timestamptz, "confirmationFailedAt" timestamptz,
-           "confirmationError" text, "confirmedAt" timestamptz, "optInSince" timestamptz,
+           "confirmationError" text, "confirmationCapped" boolean, "confirmedAt" timestamptz, "optInSince" timestamptz,
            "privacyPolicyAtSignup" text, "privacyPolicyAtConfirm" text, "consentAtSignup" text,
            "consentAtConfirm" text)
          ON CONFLICT (email_key) DO NOTHING

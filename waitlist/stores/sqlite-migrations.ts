@@ -70,6 +70,9 @@ export const migrations: readonly string[] = [
   `CREATE TABLE mailbox_mail (counter TEXT NOT NULL, day TEXT NOT NULL, mails INTEGER NOT NULL,
                               PRIMARY KEY (counter, day));
    CREATE INDEX mailbox_mail_day ON mailbox_mail (day);`,
+  // 10: a confirmation not sent because its mailbox had its day's e-mails, told apart from one the mail server
+  // refused: a repeat signup a day later asks again.
+  `ALTER TABLE signups ADD COLUMN confirmation_capped INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 export const schemaVersion = migrations.length;

@@ -152,11 +152,11 @@ export class SqliteStore implements FullStore {
         `UPDATE signups SET opt_in_since = coalesce(opt_in_since, @at), asked_at = @at,
                             confirmation_sent_at = NULL, confirmation_failed_at = NULL,
                             confirmation_error = NULL, confirmation_next_at = NULL, confirmation_claimed_until = NULL,
-                            confirmation_attempts = 0
+                            confirmation_attempts = 0, confirmation_capped = 0
          WHERE email_key = @emailKey AND confirmed_at IS NULL
-           AND (NOT @again OR confirmation_failed_at IS NULL)
+           AND (NOT @again OR confirmation_failed_at IS NULL OR confirmation_capped)
            AND (opt_in_since IS NULL
-                OR (@again AND confirmation_sent_at IS NOT NULL AND confirmation_sent_at <= @sentBefore))
+                OR (@again AND coalesce(confirmation_sent_at, confirmation_failed_at) <= @sentBefore))
          RETURNING email, email_key AS emailKey, created_at AS createdAt, asked_at AS optInSince`,
       )
       .get({
@@ -186,14 +186,14 @@ export class SqliteStore implements FullStore {
       .run(error.slice(0, 500), retryAt.toISOString(), emailKey);
   }
 
-  async failConfirmation(emailKey: string, error: string, at: Date): Promise<void> {
+  async failConfirmation(emailKey: string, error: string, at: Date, { capped = false } = {}): Promise<void> {
     this.db
       .prepare(
         `UPDATE signups SET confirmation_claimed_until = NULL, confirmation_error = ?, confirmation_failed_at = ?,
-                            confirmation_next_at = NULL
+                            confirmation_next_at = NULL, confirmation_capped = ?
          WHERE email_key = ?`,
       )
-      .run(error.slice(0, 500), at.toISOString(), emailKey);
+      .run(error.slice(0, 500), at.toISOString(), capped ? 1 : 0, emailKey);
   }
 
   async countMailboxMail(counter: string, day: string): Promise<number> {
@@ -352,7 +352,7 @@ export class SqliteStore implements FullStore {
       .prepare(
         `SELECT email, email_key AS emailKey, created_at AS createdAt, source,
                 confirmation_sent_at AS confirmationSentAt, confirmation_failed_at AS confirmationFailedAt,
-                confirmation_error AS confirmationError,
+                confirmation_error AS confirmationError, confirmation_capped AS confirmationCapped,
                 utm_source AS utmSource, utm_medium AS utmMedium, utm_campaign AS utmCampaign,
                 utm_content AS utmContent, utm_term AS utmTerm, ref, landing_path AS landingPath,
                 confirmed_at AS confirmedAt, privacy_policy_at_signup AS privacyPolicyAtSignup,
@@ -360,7 +360,11 @@ export class SqliteStore implements FullStore {
                 consent_at_signup AS consentAtSignup, consent_at_confirm AS consentAtConfirm
          FROM signups ORDER BY created_at, id`,
       )
-      .all() as Signup[];
+      .all()
+      .map((row) => ({
+        ...(row as Signup),
+        confirmationCapped: (row as { confirmationCapped: number }).confirmationCapped === 1,
+      }));
   }
 
   pragma(name: string): unknown {

@@ -70,6 +70,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
           confirmationSentAt: null,
           confirmationFailedAt: null,
           confirmationError: null,
+          confirmationCapped: false,
           ...attribution,
           confirmedAt: null,
           privacyPolicyAtSignup: "2026-11-23",
@@ -135,6 +136,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect((await store.all())[0]).toMatchObject({
         confirmationSentAt: "2025-06-01T12:01:02.000Z",
         confirmationError: null,
+        confirmationCapped: false,
       });
       expect(await store.confirmationCounts()).toEqual({ sent: 1, pending: 0, failed: 0 });
     });
@@ -374,6 +376,36 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         optInSince: now.toISOString(),
         confirmationSentAt: later(day + 3_000).toISOString(),
       });
+    });
+
+    it("asks a repeat signup again a day after its mailbox had its day's e-mails, unlike one the mail server refused", async () => {
+      const day = 86_400_000;
+      const again = { resendAfterMs: day };
+      await store.add(signup("capped@example.com"));
+      await store.add(signup("refused@example.com"));
+      const cap = "not sent: 3 confirmation e-mails went to this mailbox today, however spelled";
+      await store.failConfirmation("capped@example.com", cap, later(1_000), { capped: true });
+      await store.failConfirmation("refused@example.com", "550 no such mailbox", later(1_000));
+      // Neither is retried by the sweep, and both are listed for the founders with their reason.
+      expect(await store.dueConfirmations(later(30 * day), 10)).toEqual([]);
+      expect((await store.failedConfirmations()).map(({ email, error }) => [email, error]).sort()).toEqual([
+        ["capped@example.com", cap],
+        ["refused@example.com", "550 no such mailbox"],
+      ]);
+      // The same day: not yet. A day later: the capped one is asked again, owed a new e-mail; the refused one never.
+      await expect(store.askToConfirm("capped@example.com", later(day), again)).resolves.toBeUndefined();
+      await expect(store.askToConfirm("capped@example.com", later(day + 1_000), again)).resolves.toEqual({
+        email: "capped@example.com",
+        emailKey: "capped@example.com",
+        createdAt: now.toISOString(),
+        optInSince: later(day + 1_000).toISOString(),
+      });
+      await expect(store.askToConfirm("refused@example.com", later(30 * day), again)).resolves.toBeUndefined();
+      expect((await store.pendingConfirmations()).map((owed) => owed.email)).toEqual(["capped@example.com"]);
+      expect((await store.failedConfirmations()).map(({ email }) => email)).toEqual(["refused@example.com"]);
+      // Asked again, it is capped no more: refused by the mail server this time, it stays refused.
+      await store.failConfirmation("capped@example.com", "550 no such mailbox", later(day + 2_000));
+      await expect(store.askToConfirm("capped@example.com", later(30 * day), again)).resolves.toBeUndefined();
     });
 
     it("finds the signups asked to confirm before a time that never did, those asked first first, up to a limit", async () => {

@@ -65,6 +65,11 @@ export interface Signup extends Attribution {
   confirmationFailedAt: string | null;
   /** The mail server's last error for this address, if any. */
   confirmationError: string | null;
+  /**
+   * The confirmation failed because its mailbox had had its day's e-mails (mail/mailbox.ts), not because the mail
+   * server refused it: a repeat signup a day later asks again.
+   */
+  confirmationCapped: boolean;
   /** When the person confirmed with the link in their confirmation e-mail (double opt-in); null until then. */
   confirmedAt: string | null;
   /** The Privacy Policy in force at the signup and at the confirmation: versions, the dates of its last change. */
@@ -159,15 +164,18 @@ export interface WaitlistStore {
    * `resendAfterMs` (a repeat signup), one asked before is asked again once its last e-mail went out that long ago:
    * the person may have lost it. Resolves with the confirmation now owed; undefined when the address is not listed,
    * confirmed, refused for good by the mail server (with `resendAfterMs`), still owed its e-mail, or mailed too
-   * recently.
+   * recently. One not sent because its mailbox had its day's e-mails (`capped`) counts as mailed then.
    */
   askToConfirm(emailKey: string, at: Date, options?: { resendAfterMs?: number }): Promise<OwedConfirmation | undefined>;
   /** The confirmation went out: the mail with the confirm link. A signup not asked before is asked since then. */
   markConfirmationSent(emailKey: string, at: Date): Promise<void>;
   /** Gives a claim back after a failure that may pass, keeping the error; the next attempt is due at `retryAt`. */
   releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void>;
-  /** The mail server refused the address for good: no more attempts; the error stays for the operator. */
-  failConfirmation(emailKey: string, error: string, at: Date): Promise<void>;
+  /**
+   * No more attempts; the error stays for the operator. The mail server refused the address for good, or, with
+   * `capped`, its mailbox had its day's confirmation e-mails: then a repeat signup a day later asks again.
+   */
+  failConfirmation(emailKey: string, error: string, at: Date, options?: { capped?: boolean }): Promise<void>;
   /**
    * Deletes every record of one address, with any confirmation still owed,
    * and counts the departure (when and how, never who). Resolves with what

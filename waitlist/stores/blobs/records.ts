@@ -80,12 +80,14 @@ export const hourOf = (iso: string) => iso.slice(0, 13);
 /**
  * A record or ledger row as this version reads it: one written before the
  * confirm step lacks its fields, and is unconfirmed, under an unknown policy,
- * and never asked (as the SQLite store's migration 6 makes its rows).
+ * and never asked (as the SQLite store's migration 6 makes its rows); one
+ * written before the daily cap was never capped.
  */
 export function upgraded<T extends Signup>(stored: T): T {
   return {
     ...stored,
     confirmedAt: stored.confirmedAt ?? null,
+    confirmationCapped: stored.confirmationCapped ?? false,
     privacyPolicyAtSignup: stored.privacyPolicyAtSignup ?? null,
     privacyPolicyAtConfirm: stored.privacyPolicyAtConfirm ?? null,
     optInSince: stored.optInSince ?? null,

@@ -26,6 +26,7 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
       confirmationSentAt: entry.confirmationSentAt?.toISOString() ?? null,
       confirmationFailedAt: null,
       confirmationError: null,
+      confirmationCapped: false,
       confirmedAt: null,
       privacyPolicyAtSignup: entry.privacyPolicy ?? null,
       privacyPolicyAtConfirm: null,
@@ -97,11 +98,15 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
     const h = hashOf(emailKey);
     const again = resendAfterMs !== undefined;
     const sentBefore = new Date(at.getTime() - (resendAfterMs ?? 0)).toISOString();
-    const asks = (record: BlobRecord) =>
-      record.confirmedAt === null &&
-      (!again || record.confirmationFailedAt === null) &&
-      (record.optInSince === null ||
-        (again && record.confirmationSentAt !== null && record.confirmationSentAt <= sentBefore));
+    const asks = (record: BlobRecord) => {
+      // The last e-mail, or the day its mailbox had its e-mails (a refused one is left out just before).
+      const last = record.confirmationSentAt ?? record.confirmationFailedAt;
+      return (
+        record.confirmedAt === null &&
+        (!again || record.confirmationFailedAt === null || record.confirmationCapped) &&
+        (record.optInSince === null || (again && last !== null && last <= sentBefore))
+      );
+    };
     // Read first: a repeat signup of a confirmed address, the common case, writes nothing.
     const current = await this.records.read(h);
     if (!current || current.record.leaving || !asks(current.record)) return undefined;
@@ -119,6 +124,7 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
             confirmationNextAt: null,
             claimedUntil: null,
             attempts: 0,
+            confirmationCapped: false,
           }
         : undefined,
     );
@@ -163,13 +169,14 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
     }));
   }
 
-  async failConfirmation(emailKey: string, error: string, at: Date): Promise<void> {
+  async failConfirmation(emailKey: string, error: string, at: Date, { capped = false } = {}): Promise<void> {
     await this.records.update(hashOf(emailKey), (record) => ({
       ...record,
       claimedUntil: null,
       confirmationError: error.slice(0, 500),
       confirmationFailedAt: at.toISOString(),
       confirmationNextAt: null,
+      confirmationCapped: capped,
     }));
   }
 
