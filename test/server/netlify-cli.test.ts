@@ -1,5 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
+import { openPostgresStore } from "../../waitlist/stores/postgres-store";
 import { run } from "../../cli/run";
 import { NetlifySetupError } from "../../cli/netlify-access";
 import type { WaitlistStats } from "../../waitlist/stats";
@@ -295,7 +296,11 @@ describe("npm run waitlist -- copy-to-database --netlify", () => {
   const postgres = suitePostgres();
 
   it("copies every signup of the Blobs store into Netlify Database as it is, and again only what is missing", async () => {
-    await seed();
+    const source = await seed();
+    // Ada's e-mail was not sent, her mailbox capped for the day: on either store a repeat signup asks her again.
+    const cap = "not sent: 3 confirmation e-mails went to this mailbox today, however spelled";
+    await source.failConfirmation("ada@example.com", cap, new Date("2026-11-20T00:02:00Z"), { capped: true });
+    await source.fold();
     const blobsRows = JSON.parse(await run(["export", "--format", "json", "--netlify"], env)) as unknown[];
     const database = { DATABASE_URL: await postgres.createDatabase() };
     await expect(run(["copy-to-database", "--netlify"], { ...env, ...database })).resolves.toMatch(
@@ -303,6 +308,15 @@ describe("npm run waitlist -- copy-to-database --netlify", () => {
     );
     // What the founders export, and the record of each one's consent, is the same from either store.
     expect(JSON.parse(await run(["export", "--format", "json"], database))).toEqual(blobsRows);
+    const copied = await openPostgresStore(database.DATABASE_URL, { warn: () => {} });
+    try {
+      expect(await copied.all()).toEqual(await source.all());
+      expect((await copied.all()).filter((row) => row.confirmationCapped).map((row) => row.email)).toEqual([
+        "Ada@example.com",
+      ]);
+    } finally {
+      await copied.close();
+    }
     // A signup made on the database since the move keeps its row; the rest are there already.
     await run(["remove", "fan0@example.com"], database);
     await expect(run(["copy-to-database", "--netlify"], { ...env, ...database })).resolves.toMatch(
