@@ -5,7 +5,6 @@ import { Helmet } from "react-helmet";
 import type { GatsbySSR } from "gatsby";
 import { site } from "./config/site";
 import { hydrationResources } from "./src/lib/hydration-resources";
-import { waitlistBehaviourScript } from "./src/lib/waitlist-behaviour";
 
 /**
  * Renders each page synchronously and reads its react-helmet tags (the legal
@@ -35,6 +34,8 @@ export const replaceRenderer: GatsbySSR["replaceRenderer"] = ({
 
 /** Each chunk's files in a production build, null in develop: inlined by gatsby-node.ts into this renderer. */
 declare const BUILD_PAGE_CHUNKS: Record<string, string[]> | null;
+/** src/lib/waitlist-behaviour.ts's script, minified by gatsby-node.ts, which can run terser (this renderer is a bundle). */
+declare const WAITLIST_BEHAVIOUR_SCRIPT: string;
 
 /** site.colors as CSS custom properties: heroBg is --hero-bg. */
 const brandColors = Object.entries(site.colors)
@@ -63,7 +64,7 @@ export const onRenderBody: GatsbySSR["onRenderBody"] = ({
       key="site-tokens"
       dangerouslySetInnerHTML={{ __html: `:root{${brandColors};--section-offset:${site.scroll.offsetPx}px}` }}
     />,
-    <script key="waitlist-form" dangerouslySetInnerHTML={{ __html: waitlistBehaviourScript() }} />,
+    <script key="waitlist-form" dangerouslySetInnerHTML={{ __html: WAITLIST_BEHAVIOUR_SCRIPT }} />,
   ]);
   if (!BUILD_PAGE_CHUNKS) return;
   const pageData = loadPageDataSync(pathname) as unknown as { componentChunkName: string; staticQueryHashes: string[] };
