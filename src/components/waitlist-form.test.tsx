@@ -133,6 +133,18 @@ describe("WaitlistForm client-side validation", () => {
     },
   );
 
+  it("answers a submit the browser validated itself (no focus or click came first) with the spec's message", () => {
+    const fetchImpl: FetchMock = jest.fn();
+    stubNetwork(fetchImpl);
+    const { container } = render(<WaitlistForm />);
+    const form = container.querySelector("form")!;
+    expect(form.noValidate).toBe(false);
+    act(() => form.requestSubmit());
+    expect(screen.getByRole("status")).toHaveTextContent(INVALID);
+    expect(form.noValidate).toBe(true);
+    expect(fetchImpl).not.toHaveBeenCalled();
+  });
+
   it("clears the invalid mark on the next valid submission", async () => {
     const { fetchImpl, reply } = deferredFetch();
     const { user, input, button } = setup(fetchImpl);

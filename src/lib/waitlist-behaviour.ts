@@ -147,27 +147,15 @@ export function enhanceWaitlistForms(settings: WaitlistBehaviourSettings, parts:
   };
   document.addEventListener("focusin", takeOver, true);
   document.addEventListener("click", takeOver, true);
-  document.addEventListener(
-    "invalid",
-    (event) => {
-      const form = waitlistForm(event.target);
-      if (!form) return;
-      event.preventDefault();
-      form.noValidate = true;
-      submit(form);
-    },
-    true,
-  );
-  document.addEventListener(
-    "submit",
-    (event) => {
-      const form = waitlistForm(event.target);
-      if (!form) return;
-      event.preventDefault();
-      submit(form);
-    },
-    true,
-  );
+  const answer = (event: Event) => {
+    const form = waitlistForm(event.target);
+    if (!form) return;
+    event.preventDefault();
+    form.noValidate = true;
+    submit(form);
+  };
+  document.addEventListener("invalid", answer, true);
+  document.addEventListener("submit", answer, true);
 }
 
 /** The form's settings, from config/site.ts. */
