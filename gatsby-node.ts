@@ -2,9 +2,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
+import { minify_sync as minify } from "terser";
 import { runAfterBuild } from "./after-build/steps";
 import { placeholderController, placeholderVerificationToken, readEnv } from "./config/env";
 import { duplicateSlugProblems, frontmatterProblems, historyProblems, sectionProblems } from "./config/legal-rules";
+import { waitlistBehaviourScript } from "./src/lib/waitlist-behaviour";
 
 const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");
 
@@ -26,7 +28,17 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
             }
           ).assetsByChunkName
         : null;
-    actions.setWebpackConfig({ plugins: [plugins.define({ BUILD_PAGE_CHUNKS: JSON.stringify(chunks) })] });
+    // The form's behaviour, which every page carries inline, minified: 1.3 KB as Brotli sends it, against 1.5 KB.
+    const behaviour = minify(waitlistBehaviourScript(), { ecma: 2015, compress: { passes: 2 } }).code;
+    if (!behaviour) throw new Error("src/lib/waitlist-behaviour.ts: terser made nothing of the form's inline script.");
+    actions.setWebpackConfig({
+      plugins: [
+        plugins.define({
+          BUILD_PAGE_CHUNKS: JSON.stringify(chunks),
+          WAITLIST_BEHAVIOUR_SCRIPT: JSON.stringify(behaviour),
+        }),
+      ],
+    });
   }
   if (stage === "build-javascript") {
     actions.setWebpackConfig({

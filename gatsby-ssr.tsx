@@ -4,7 +4,6 @@ import { renderToString } from "react-dom/server";
 import { Helmet } from "react-helmet";
 import type { GatsbySSR } from "gatsby";
 import { site } from "./config/site";
-import { earlySubmitScript } from "./src/lib/early-submit";
 import { hydrationResources } from "./src/lib/hydration-resources";
 
 /**
@@ -35,6 +34,8 @@ export const replaceRenderer: GatsbySSR["replaceRenderer"] = ({
 
 /** Each chunk's files in a production build, null in develop: inlined by gatsby-node.ts into this renderer. */
 declare const BUILD_PAGE_CHUNKS: Record<string, string[]> | null;
+/** src/lib/waitlist-behaviour.ts's script, minified by gatsby-node.ts, which can run terser (this renderer is a bundle). */
+declare const WAITLIST_BEHAVIOUR_SCRIPT: string;
 
 /** site.colors as CSS custom properties: heroBg is --hero-bg. */
 const brandColors = Object.entries(site.colors)
@@ -45,8 +46,8 @@ const brandColors = Object.entries(site.colors)
  * In every page, before anything paints:
  * - the brand's colours and the spec's scroll offset as CSS variables, read
  *   by global.css and the CSS modules, so config/site.ts stays their one source;
- * - the capture that holds back a waitlist submit made before hydration
- *   (src/lib/early-submit.ts);
+ * - the waitlist form's behaviour, which answers the form from the first
+ *   paint, not from hydration (src/lib/waitlist-behaviour.ts);
  * - in a production build, the page's own component chunk, which Gatsby
  *   leaves to its loader, beside the app's bundles, and preloads of the data
  *   that loader fetches first (src/lib/hydration-resources.ts); when the
@@ -63,7 +64,7 @@ export const onRenderBody: GatsbySSR["onRenderBody"] = ({
       key="site-tokens"
       dangerouslySetInnerHTML={{ __html: `:root{${brandColors};--section-offset:${site.scroll.offsetPx}px}` }}
     />,
-    <script key="early-submit" dangerouslySetInnerHTML={{ __html: earlySubmitScript(site.waitlist.formName) }} />,
+    <script key="waitlist-form" dangerouslySetInnerHTML={{ __html: WAITLIST_BEHAVIOUR_SCRIPT }} />,
   ]);
   if (!BUILD_PAGE_CHUNKS) return;
   const pageData = loadPageDataSync(pathname) as unknown as { componentChunkName: string; staticQueryHashes: string[] };

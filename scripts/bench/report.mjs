@@ -80,6 +80,7 @@ export function printReport({ runs, routes, variants, steps, rewriting, warmUp, 
     console.log(
       `    hero link: tapped ${range(of("heroTap"), s)}, page scrolled ${range(pick(answered("heroScroll"), "heroScroll"), s)} (${range(after("heroScroll", "heroTap"), ms)} after the tap); ${count("heroScroll")}`,
     );
+    console.log(`    form live ${range(of("formLive"), s)} (${range(after("formLive", "load"), ms)} after load)`);
     console.log(
       `    form: tapped ${range(of("formTap"), s)}, client-side message ${range(pick(answered("formMessage"), "formMessage"), s)} (${range(after("formMessage", "load"), ms)} after load); ${count("formMessage")}`,
     );
@@ -96,6 +97,7 @@ export function printReport({ runs, routes, variants, steps, rewriting, warmUp, 
           `LCP ${s(median(pick(lighthouseRuns, "lcp")))}`,
           `TBT ${ms(median(pick(lighthouseRuns, "tbt")))}`,
           `hydrated ${s(median(pick(phoneRuns, "hydrated")))}`,
+          `form live ${s(median(pick(phoneRuns, "formLive")))}`,
           `form message ${s(median(pick(phoneRuns, "formMessage")))}`,
         ].join(", ");
       };
@@ -132,12 +134,17 @@ export function printReport({ runs, routes, variants, steps, rewriting, warmUp, 
     const at = (name, key) => median(controls[name].map((run) => run[key]));
     const lost = controls.compared.filter((run) => run.formMessage === null).length;
     goal(
-      at("site", "hydrated") < at("compared", "hydrated") && site.every((run) => run.formMessage !== null),
-      `the form's enhanced behaviour live sooner than the compared build's: hydrated ${s(at("site", "hydrated"))} vs ${s(at("compared", "hydrated"))}; the compared build lost ${lost} of ${controls.compared.length} early taps`,
+      at("site", "formLive") < at("compared", "formLive") && site.every((run) => run.formMessage !== null),
+      `the form's enhanced behaviour live sooner than the compared build's: ${s(at("site", "formLive"))} vs ${s(at("compared", "formLive"))}; the compared build lost ${lost} of ${controls.compared.length} early taps`,
     );
   }
-  const formAfterLoad = median(site.map((run) => run.formMessage - run.load));
-  goal(formAfterLoad <= 300, `the form's enhanced behaviour live within 0.3 s of load: ${ms(formAfterLoad)} after it`);
+  // Negative: live before load, as the inline behaviour is from the first paint.
+  const liveAfterLoad = median(site.map((run) => run.formLive - run.load));
+  const messageAfterLoad = median(site.map((run) => run.formMessage - run.load));
+  goal(
+    liveAfterLoad <= 300 && site.every((run) => run.formMessage !== null),
+    `the form's enhanced behaviour live within 0.3 s of load: live ${ms(liveAfterLoad)} after it, the tapped form's message ${ms(messageAfterLoad)} after it`,
+  );
 }
 
 export function printFileSizes(sizes) {

@@ -2,8 +2,16 @@ import React from "react";
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { hydrateRoot, type Root } from "react-dom/client";
-import { earlySubmitScript } from "../lib/early-submit";
+import { renderToString } from "react-dom/server";
+import { waitlistBehaviourScript } from "../lib/waitlist-behaviour";
 import { WaitlistForm } from "./waitlist-form";
+
+/*
+ * The form as a page has it: the component's markup, answered by the page's
+ * inline script (src/lib/waitlist-behaviour.ts), run here as the page runs it:
+ * the one string gatsby-ssr.tsx inlines, evaluated on its own.
+ */
+beforeAll(() => new Function(waitlistBehaviourScript())());
 
 const SUCCESS = "Welcome to the waitlist! Check your email for a confirmation message.";
 const INVALID = "Please enter a valid email address";
@@ -52,6 +60,13 @@ function setup(fetchImpl: FetchMock) {
 }
 
 beforeEach(() => jest.useFakeTimers());
+
+/** The next frame, and the task after it, once it is painted: a message's 7 s count from there. */
+const paint = () =>
+  act(() => {
+    jest.advanceTimersToNextFrame();
+    jest.advanceTimersByTime(1);
+  });
 afterEach(() => {
   jest.runOnlyPendingTimers();
   jest.useRealTimers();
@@ -89,9 +104,18 @@ describe("WaitlistForm markup", () => {
     expect(screen.queryByRole("textbox", { name: /leave this field empty/i })).toBeNull();
   });
 
-  it("turns off the browser's own validation bubble once hydrated", () => {
+  it("leaves the browser's own validation on until the visitor reaches the form, then hands it to the spec's message", async () => {
+    const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
     const { container } = render(<WaitlistForm />);
-    expect((container.querySelector("form") as HTMLFormElement).noValidate).toBe(true);
+    const form = container.querySelector("form")!;
+    expect(form.noValidate).toBe(false);
+    // A browser without fetch keeps its own validation, and posts the form natively.
+    Reflect.deleteProperty(globalThis, "fetch");
+    await user.click(screen.getByLabelText("Email address"));
+    expect(form.noValidate).toBe(false);
+    stubNetwork(jest.fn());
+    await user.click(screen.getByLabelText("Email address"));
+    expect(form.noValidate).toBe(true);
   });
 });
 
@@ -108,6 +132,18 @@ describe("WaitlistForm client-side validation", () => {
       expect(fetchImpl).not.toHaveBeenCalled();
     },
   );
+
+  it("answers a submit the browser validated itself (no focus or click came first) with the spec's message", () => {
+    const fetchImpl: FetchMock = jest.fn();
+    stubNetwork(fetchImpl);
+    const { container } = render(<WaitlistForm />);
+    const form = container.querySelector("form")!;
+    expect(form.noValidate).toBe(false);
+    act(() => form.requestSubmit());
+    expect(screen.getByRole("status")).toHaveTextContent(INVALID);
+    expect(form.noValidate).toBe(true);
+    expect(fetchImpl).not.toHaveBeenCalled();
+  });
 
   it("clears the invalid mark on the next valid submission", async () => {
     const { fetchImpl, reply } = deferredFetch();
@@ -201,6 +237,7 @@ describe("WaitlistForm message reset", () => {
     await reply(kind === "success");
     expect(status).toHaveTextContent(message);
 
+    await paint();
     act(() => jest.advanceTimersByTime(6999));
     expect(status).toHaveTextContent(message);
     act(() => jest.advanceTimersByTime(1));
@@ -212,6 +249,7 @@ describe("WaitlistForm message reset", () => {
   it("clears the client-side rejection at 7000 ms", async () => {
     const { user, button, status, input } = setup(jest.fn());
     await user.click(button());
+    await paint();
     act(() => jest.advanceTimersByTime(6999));
     expect(status).toHaveTextContent(INVALID);
     act(() => jest.advanceTimersByTime(1));
@@ -231,43 +269,24 @@ describe("WaitlistForm message reset", () => {
     expect(button()).toHaveTextContent("Joining...");
 
     await first.reply(true);
+    await paint();
     act(() => jest.advanceTimersByTime(6999));
     expect(status).toHaveTextContent(SUCCESS);
     act(() => jest.advanceTimersByTime(1));
     expect(status).toBeEmptyDOMElement();
   });
-
-  it("clears its timer when unmounted", async () => {
-    const { fetchImpl, reply } = deferredFetch();
-    stubNetwork(fetchImpl);
-    const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
-    const { unmount } = render(<WaitlistForm />);
-    await user.type(screen.getByLabelText("Email address"), "ada@example.com{Enter}");
-    await reply(true);
-    expect(jest.getTimerCount()).toBe(1);
-    unmount();
-    expect(jest.getTimerCount()).toBe(0);
-  });
 });
 
-describe("WaitlistForm and a submit made before it hydrated", () => {
+describe("WaitlistForm before its bundles hydrate it", () => {
   const roots: Root[] = [];
   afterEach(() => act(() => roots.splice(0).forEach((root) => root.unmount())));
 
-  /**
-   * The prerendered form with the page's inline capture (src/lib/early-submit.ts),
-   * not yet hydrated; `hydrate` runs what the bundles do once they arrive.
-   */
+  /** The form as the server renders it, on a page whose inline script runs; `hydrate` does what the bundles do. */
   function prerendered(fetchImpl: FetchMock) {
     stubNetwork(fetchImpl);
-    const { container: rendered, unmount } = render(<WaitlistForm />);
     const container = document.createElement("div");
-    // The server renders the form with the browser's validation on.
-    container.innerHTML = rendered.innerHTML.replace(' novalidate=""', "");
-    unmount();
-    expect(container.querySelector("form")!.noValidate).toBe(false);
+    container.innerHTML = renderToString(<WaitlistForm />);
     document.body.append(container);
-    new Function(earlySubmitScript("waitlist"))();
     const form = container.querySelector("form")!;
     return {
       form,
@@ -278,24 +297,16 @@ describe("WaitlistForm and a submit made before it hydrated", () => {
     };
   }
 
-  it("answers an empty one with the spec's message on hydration, sending nothing", async () => {
-    const fetchImpl: FetchMock = jest.fn();
-    const { button, status, input, hydrate } = prerendered(fetchImpl);
+  it("is answered from the first paint: an empty address gets the spec's message, a valid one is sent once", async () => {
+    const { fetchImpl, reply } = deferredFetch();
+    const { form, input, button, status } = prerendered(fetchImpl);
+    expect(form.noValidate).toBe(false);
     act(() => button().click());
-    expect(status).toBeEmptyDOMElement();
-    await hydrate();
     expect(status).toHaveTextContent(INVALID);
     expect(input).toHaveAttribute("aria-invalid", "true");
     expect(fetchImpl).not.toHaveBeenCalled();
-  });
-
-  it("sends a valid one exactly once on hydration, through the usual states", async () => {
-    const { fetchImpl, reply } = deferredFetch();
-    const { input, button, status, hydrate } = prerendered(fetchImpl);
     input.value = "early@example.com";
     act(() => button().click());
-    expect(fetchImpl).not.toHaveBeenCalled();
-    await hydrate();
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(new URLSearchParams(String(fetchImpl.mock.calls[0]![1]?.body)).get("email")).toBe("early@example.com");
     expect(button()).toHaveTextContent("Joining...");
@@ -303,7 +314,7 @@ describe("WaitlistForm and a submit made before it hydrated", () => {
     expect(status).toHaveTextContent(SUCCESS);
   });
 
-  it("sends nothing on hydration when nobody submitted, and answers later submits itself", async () => {
+  it("is answered once, not twice, after hydration", async () => {
     const { fetchImpl, reply } = deferredFetch();
     const { input, button, status, hydrate } = prerendered(fetchImpl);
     await hydrate();

@@ -1,4 +1,10 @@
-import { submitWaitlist, waitlistBody } from "./waitlist-request";
+import { site } from "../../config/site";
+import { submitWaitlist as submit, waitlistBody as body } from "./waitlist-request";
+
+const fields = site.waitlist;
+const waitlistBody = (email: string, honeypot = "") => body(fields, email, honeypot);
+const submitWaitlist = (email: string, { fetchImpl }: { fetchImpl: typeof fetch }) =>
+  submit(fields, waitlistBody(email), fetchImpl);
 
 function respond(status: number) {
   return jest.fn<Promise<Response>, Parameters<typeof fetch>>(() =>

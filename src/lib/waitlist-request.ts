@@ -1,16 +1,25 @@
-import { site } from "../../config/site";
-
 export type SubmitOutcome = "ok" | "server-error" | "network-error";
 
-const { formName, honeypotField, emailField, endpoint } = site.waitlist;
+/** The form's fields and where it posts (config/site.ts, site.waitlist). */
+export interface WaitlistFields {
+  formName: string;
+  emailField: string;
+  honeypotField: string;
+  endpoint: string;
+}
+
+/*
+ * The page inlines these (src/lib/waitlist-behaviour.ts) with toString(), so
+ * each uses nothing from outside its own body.
+ */
 
 /** The urlencoded body of spec section 7, identical to the native form post. */
-export function waitlistBody(email: string, honeypot = ""): string {
-  return new URLSearchParams({
-    "form-name": formName,
-    [emailField]: email,
-    [honeypotField]: honeypot,
-  }).toString();
+export function waitlistBody(fields: WaitlistFields, email: string, honeypot: string): string {
+  const body = new URLSearchParams();
+  body.append("form-name", fields.formName);
+  body.append(fields.emailField, email);
+  body.append(fields.honeypotField, honeypot);
+  return body.toString();
 }
 
 /**
@@ -18,18 +27,13 @@ export function waitlistBody(email: string, honeypot = ""): string {
  * `response.ok` is read: ok is a success, anything else a server error, and a
  * rejected fetch a network error.
  */
-export async function submitWaitlist(
-  email: string,
-  { honeypot = "", fetchImpl = globalThis.fetch }: { honeypot?: string; fetchImpl?: typeof fetch } = {},
-): Promise<SubmitOutcome> {
-  try {
-    const response = await fetchImpl(endpoint, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/plain" },
-      body: waitlistBody(email, honeypot),
-    });
-    return response.ok ? "ok" : "server-error";
-  } catch {
-    return "network-error";
-  }
+export function submitWaitlist(fields: WaitlistFields, body: string, fetchImpl: typeof fetch): Promise<SubmitOutcome> {
+  return fetchImpl(fields.endpoint, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/plain" },
+    body,
+  }).then(
+    (response): SubmitOutcome => (response.ok ? "ok" : "server-error"),
+    (): SubmitOutcome => "network-error",
+  );
 }

@@ -1,4 +1,12 @@
-import { initialWaitlistState, waitlistReducer, type WaitlistState } from "./waitlist-state";
+import { site } from "../../config/site";
+import {
+  initialWaitlistState,
+  waitlistReducer as reduce,
+  type WaitlistAction,
+  type WaitlistState,
+} from "./waitlist-state";
+
+const waitlistReducer = (state: WaitlistState, action: WaitlistAction) => reduce(state, action, site.waitlist.messages);
 
 const loading: WaitlistState = { status: "loading", message: null, invalid: false };
 

@@ -1,4 +1,3 @@
-import { site } from "../../config/site";
 import type { SubmitOutcome } from "./waitlist-request";
 
 /** The four states of spec section 4. */
@@ -14,20 +13,31 @@ export interface WaitlistState {
 export type WaitlistAction =
   { type: "rejected" } | { type: "submitted" } | { type: "settled"; outcome: SubmitOutcome } | { type: "reset" };
 
+/** The spec's four messages (config/site.ts, site.waitlist.messages). */
+export interface WaitlistMessages {
+  invalidEmail: string;
+  serverError: string;
+  networkError: string;
+  success: string;
+}
+
 export const initialWaitlistState: WaitlistState = { status: "idle", message: null, invalid: false };
 
-const { messages } = site.waitlist;
-
-const outcomeState: Record<SubmitOutcome, WaitlistState> = {
-  ok: { status: "success", message: messages.success, invalid: false },
-  "server-error": { status: "error", message: messages.serverError, invalid: false },
-  "network-error": { status: "error", message: messages.networkError, invalid: false },
-};
-
-export function waitlistReducer(state: WaitlistState, action: WaitlistAction): WaitlistState {
+/**
+ * The form's next state. While a request is in flight nothing but its
+ * outcome changes it: a second click must not hide that outcome. The page
+ * inlines it (src/lib/waitlist-behaviour.ts) with toString(), so it uses
+ * nothing from outside its own body, sticks to ES2015, and keeps its comments
+ * out of its body.
+ */
+export function waitlistReducer(
+  state: WaitlistState,
+  action: WaitlistAction,
+  messages: WaitlistMessages,
+): WaitlistState {
+  const idle = { status: "idle", message: null, invalid: false } as const;
   switch (action.type) {
     case "rejected":
-      // A second click while a request is in flight must not hide its outcome.
       if (state.status === "loading") return state;
       return { status: "error", message: messages.invalidEmail, invalid: true };
     case "submitted":
@@ -35,9 +45,14 @@ export function waitlistReducer(state: WaitlistState, action: WaitlistAction): W
       return { status: "loading", message: null, invalid: false };
     case "settled":
       if (state.status !== "loading") return state;
-      return outcomeState[action.outcome];
+      if (action.outcome === "ok") return { status: "success", message: messages.success, invalid: false };
+      return {
+        status: "error",
+        message: action.outcome === "network-error" ? messages.networkError : messages.serverError,
+        invalid: false,
+      };
     case "reset":
       if (state.status === "loading") return state;
-      return initialWaitlistState;
+      return idle;
   }
 }

@@ -56,15 +56,27 @@ describe.each(["/", "/privacy-policy/", "/terms-of-service/", "/404/"])("public%
     for (const [href] of preloads) expect(existsSync(path.join(publicDir, href!))).toBe(true);
   });
 
-  it("carries the early-submit capture in its head, and it runs on its own", () => {
-    const capture = [...doc.querySelectorAll("head script:not([src]):not([type])")].filter((script) =>
-      script.textContent?.includes("__earlySubmit"),
+  it("carries the waitlist form's behaviour in its head, and it runs on its own", () => {
+    const behaviour = [...doc.querySelectorAll("head script:not([src]):not([type])")].filter((script) =>
+      script.textContent?.includes("__waitlistForms"),
     );
-    expect(capture).toHaveLength(1);
-    const queue = () => (window as unknown as { __earlySubmit?: { claim: () => unknown } }).__earlySubmit;
-    Reflect.deleteProperty(window, "__earlySubmit");
-    new Function(capture[0]!.textContent!)();
-    expect(queue()?.claim()).toBeNull();
+    expect(behaviour).toHaveLength(1);
+    const installed = () => (window as unknown as { __waitlistForms?: boolean }).__waitlistForms;
+    Reflect.deleteProperty(window, "__waitlistForms");
+    new Function(behaviour[0]!.textContent!)();
+    expect(installed()).toBe(true);
+    // Any page's script answers the landing page's form, as after a client-side navigation to it.
+    document.body.innerHTML = builtPage("/").querySelector("form[name=waitlist]")!.outerHTML;
+    const fetchStub = jest.fn();
+    Object.assign(globalThis, { fetch: fetchStub });
+    try {
+      document.querySelector<HTMLButtonElement>("button[type=submit]")!.click();
+      expect(document.querySelector("[role=status]")!.textContent).toBe("Please enter a valid email address");
+      expect(fetchStub).not.toHaveBeenCalled();
+    } finally {
+      Reflect.deleteProperty(globalThis, "fetch");
+      document.body.innerHTML = "";
+    }
   });
 });
 
