@@ -28,7 +28,7 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
             }
           ).assetsByChunkName
         : null;
-    // The form's behaviour, which every page carries inline, minified: 1.3 KB as Brotli sends it, against 1.5 KB.
+    // The form's behaviour, which its page carries inline, minified: 1.3 KB as Brotli sends it, against 1.5 KB.
     const behaviour = minify(waitlistBehaviourScript(), { ecma: 2015, compress: { passes: 2 } }).code;
     if (!behaviour) throw new Error("src/lib/waitlist-behaviour.ts: terser made nothing of the form's inline script.");
     actions.setWebpackConfig({

@@ -46,8 +46,8 @@ const brandColors = Object.entries(site.colors)
  * In every page, before anything paints:
  * - the brand's colours and the spec's scroll offset as CSS variables, read
  *   by global.css and the CSS modules, so config/site.ts stays their one source;
- * - the waitlist form's behaviour, which answers the form from the first
- *   paint, not from hydration (src/lib/waitlist-behaviour.ts);
+ * - on the page with the waitlist form, its behaviour, which answers the
+ *   form from the first paint, not from hydration (src/lib/waitlist-behaviour.ts);
  * - in a production build, the page's own component chunk, which Gatsby
  *   leaves to its loader, beside the app's bundles, and preloads of the data
  *   that loader fetches first (src/lib/hydration-resources.ts); when the
@@ -64,8 +64,10 @@ export const onRenderBody: GatsbySSR["onRenderBody"] = ({
       key="site-tokens"
       dangerouslySetInnerHTML={{ __html: `:root{${brandColors};--section-offset:${site.scroll.offsetPx}px}` }}
     />,
-    <script key="waitlist-form" dangerouslySetInnerHTML={{ __html: WAITLIST_BEHAVIOUR_SCRIPT }} />,
   ]);
+  if (pathname === site.routes.home) {
+    setHeadComponents([<script key="waitlist-form" dangerouslySetInnerHTML={{ __html: WAITLIST_BEHAVIOUR_SCRIPT }} />]);
+  }
   if (!BUILD_PAGE_CHUNKS) return;
   const pageData = loadPageDataSync(pathname) as unknown as { componentChunkName: string; staticQueryHashes: string[] };
   const { scripts, data } = hydrationResources(pathname, pageData, BUILD_PAGE_CHUNKS);

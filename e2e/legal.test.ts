@@ -120,6 +120,25 @@ describe.each(["desktop", "phone"] as const)("the legal pages (%s)", (viewport) 
     },
   );
 
+  it.each(legalRoutes)(
+    "after a client-side navigation from %s, the landing page's form answers: its behaviour comes as a chunk",
+    async (route) => {
+      const page = await open(route, viewport);
+      await whenHydrated(page);
+      // Only the landing page carries the form's script inline: this page has none.
+      expect(await page.evaluate(() => "__waitlistForms" in window)).toBe(false);
+      await joinTheWaitlist(page);
+      await page.waitForFunction(() => (window as unknown as { __waitlistForms?: boolean }).__waitlistForms === true);
+      const posts: string[] = [];
+      page.on("request", (request) => void (request.method() === "POST" && posts.push(request.url())));
+      await page.locator('#waitlist button[type="submit"]').click();
+      await page.locator("#waitlist").getByRole("status").getByText("Please enter a valid email address").waitFor();
+      expect(new URL(page.url()).pathname).toBe("/");
+      expect(posts).toEqual([]);
+      await page.close();
+    },
+  );
+
   it.each([
     ["Privacy Policy", "/privacy-policy/"],
     ["Terms of Service", "/terms-of-service/"],

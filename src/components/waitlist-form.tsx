@@ -1,4 +1,4 @@
-import React from "react";
+import React, { useEffect } from "react";
 import { site } from "../../config/site";
 import * as styles from "./waitlist-form.module.css";
 
@@ -18,8 +18,21 @@ const messageId = "waitlist-message";
  * (the button's label and the message) are given as inner HTML, which
  * Preact's hydration and React's renders leave as they find it, and the
  * component holds no state that could render the form anew.
+ *
+ * Only the page with the form carries that script. When a visitor comes from
+ * another page by client-side navigation, the window has none: the component
+ * then loads the same module, as a chunk of its own, and installs it. Until
+ * it has, a submit posts natively, as without JavaScript.
  */
 export function WaitlistForm() {
+  useEffect(() => {
+    if ((window as unknown as { __waitlistForms?: boolean }).__waitlistForms) return;
+    void import("../lib/waitlist-behaviour").then(
+      ({ enhanceWaitlistForms, waitlistBehaviourSettings, waitlistBehaviourParts }) =>
+        enhanceWaitlistForms(waitlistBehaviourSettings(), waitlistBehaviourParts),
+    );
+  }, []);
+
   return (
     <form name={formName} method="POST" action={endpoint} className={styles.form}>
       <input type="hidden" name="form-name" value={formName} />

@@ -6,12 +6,14 @@ import { waitlistReducer, type WaitlistAction, type WaitlistMessages, type Waitl
 /*
  * The waitlist form's behaviour: the spec's messages, states, 7 s reset and
  * focus. It runs from the first paint, not from hydration: gatsby-ssr.tsx
- * inlines it into every page's <head>, where it listens on the document, so
- * it answers the form of the page being parsed, and the form of a page
- * reached later by client-side navigation, without waiting for Gatsby's
- * bundles (on the slow phone they come half a second after `load`). The
- * React component (src/components/waitlist-form.tsx) only renders the form;
- * a browser without JavaScript, or too old for this script, posts it natively.
+ * inlines it into the <head> of the form's page, where it listens on the document, so
+ * it answers the form as soon as the page shows it, without waiting for
+ * Gatsby's bundles (on the slow phone they come half a second after `load`).
+ * Only the page with the form carries it: a page reached from another by
+ * client-side navigation is given it by the form's component, which loads
+ * this module as a chunk of its own when the window has none
+ * (src/components/waitlist-form.tsx). A browser without JavaScript, or too
+ * old for this script, posts the form natively.
  *
  * enhanceWaitlistForms is serialised with toString(), as are the parts it is
  * given: none may use anything from outside its own body, and they stick to
@@ -158,6 +160,14 @@ export function enhanceWaitlistForms(settings: WaitlistBehaviourSettings, parts:
   document.addEventListener("submit", answer, true);
 }
 
+/** The parts, as the page's script is given them (waitlistBehaviourScript) and as a bundle gives them. */
+export const waitlistBehaviourParts: WaitlistBehaviourParts = {
+  next: waitlistReducer,
+  accepts: isAcceptableEmail,
+  body: waitlistBody,
+  send: submitWaitlist,
+};
+
 /** The form's settings, from config/site.ts. */
 export function waitlistBehaviourSettings(): WaitlistBehaviourSettings {
   const { formName, emailField, honeypotField, endpoint, submitLabel, loadingLabel, messageResetMs, messages } =
@@ -169,6 +179,7 @@ export function waitlistBehaviourSettings(): WaitlistBehaviourSettings {
 export function waitlistBehaviourScript(settings = waitlistBehaviourSettings()): string {
   // The settings are text in a <script>: no "</script>" may end it early.
   const json = JSON.stringify(settings).replace(/</g, "\\u003c");
-  const parts = `{next:${waitlistReducer},accepts:${isAcceptableEmail},body:${waitlistBody},send:${submitWaitlist}}`;
+  const { next, accepts, body, send } = waitlistBehaviourParts;
+  const parts = `{next:${next},accepts:${accepts},body:${body},send:${send}}`;
   return `(${enhanceWaitlistForms})(${json},${parts});`;
 }
