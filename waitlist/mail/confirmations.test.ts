@@ -25,6 +25,21 @@ function heldMailer() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A mailer that records whom it sent to, and fails a message whenever `failure` gives an error for it. */
+function recordingMailer(failure: (to: string) => Error | undefined) {
+  const sent: string[] = [];
+  const mailer: Mailer = {
+    destination: "test",
+    send: async (message) => {
+      const error = failure(String(message.to));
+      if (error) throw error;
+      sent.push(String(message.to));
+    },
+    close: () => {},
+  };
+  return { mailer, sent };
+}
+
 async function storeWith(count: number) {
   const store = new SqliteStore(":memory:");
   const owed = [];
@@ -78,17 +93,9 @@ describe("confirmations under a burst", () => {
 describe("the cap on e-mails per mailbox", () => {
   it("counts a message once however often it is retried, and never tries one past the cap again", async () => {
     const store = new SqliteStore(":memory:");
-    const sent: string[] = [];
     let failures = 2;
-    const mailer: Mailer = {
-      destination: "test",
-      send: async (message) => {
-        // The first two attempts fail for now, as a mail server's 4xx does: a retry is the same message.
-        if (failures-- > 0) throw new Error("451 try again later");
-        sent.push(String(message.to));
-      },
-      close: () => {},
-    };
+    // The first two attempts fail for now, as a mail server's 4xx does: a retry is the same message.
+    const { mailer, sent } = recordingMailer(() => (failures-- > 0 ? new Error("451 try again later") : undefined));
     const confirmations = createConfirmations({
       ...testSite,
       store,
@@ -116,16 +123,9 @@ describe("the cap on e-mails per mailbox", () => {
   it("asks an address past the cap again when it signs up a day later, as it never does one the server refused", async () => {
     const store = new SqliteStore(":memory:");
     let now = new Date("2026-11-26T09:00:00Z");
-    const sent: string[] = [];
-    const mailer: Mailer = {
-      destination: "test",
-      send: async (message) => {
-        if (String(message.to) === "gone@example.com")
-          throw Object.assign(new Error("550 no such user"), { responseCode: 550 });
-        sent.push(String(message.to));
-      },
-      close: () => {},
-    };
+    const { mailer, sent } = recordingMailer((to) =>
+      to === "gone@example.com" ? Object.assign(new Error("550 no such user"), { responseCode: 550 }) : undefined,
+    );
     const confirmations = createConfirmations({
       ...testSite,
       store,
