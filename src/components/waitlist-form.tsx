@@ -22,14 +22,16 @@ const messageId = "waitlist-message";
  * Only the page with the form carries that script. When a visitor comes from
  * another page by client-side navigation, the window has none: the component
  * then loads the same module, as a chunk of its own, and installs it. Until
- * it has, a submit posts natively, as without JavaScript.
+ * it has, or if it never comes, a submit posts natively, as without JavaScript.
  */
 export function WaitlistForm() {
   useEffect(() => {
     if ((window as unknown as { __waitlistForms?: boolean }).__waitlistForms) return;
-    void import("../lib/waitlist-behaviour").then(
+    import("../lib/waitlist-behaviour").then(
       ({ enhanceWaitlistForms, waitlistBehaviourSettings, waitlistBehaviourParts }) =>
         enhanceWaitlistForms(waitlistBehaviourSettings(), waitlistBehaviourParts),
+      // A chunk that never comes (the connection dropped) leaves the form native: it still posts.
+      () => {},
     );
   }, []);
 
