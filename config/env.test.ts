@@ -194,22 +194,28 @@ describe("the configuration table of docs/configuration.md", () => {
 
 describe("a bad value at an entry point", () => {
   const run = promisify(execFile);
+  // Each test starts a process that compiles TypeScript as it starts (tsx): seconds on a busy machine, not Jest's 5.
+  const startsTsx = 30_000;
 
   it.each([
     ["the build (gatsby-config.ts)", "gatsby-config.ts"],
     ["the CLI", "cli/main.ts"],
-  ])("stops %s with the one line", async (_what, file) => {
-    const failure = await run(process.execPath, ["--import", "tsx", path.join(root, file), "count"], {
-      cwd: root,
-      env: { ...process.env, SITE_URL: "jointandem.app" },
-    }).then(
-      () => undefined,
-      (error: { code: number; stderr: string }) => error,
-    );
-    expect(failure).toBeDefined();
-    expect(failure!.code).toBeGreaterThan(0);
-    expect(failure!.stderr.trim()).toBe(
-      'SITE_URL must be the site\'s origin, such as https://jointandem.app (no path) (got "jointandem.app").',
-    );
-  });
+  ])(
+    "stops %s with the one line",
+    async (_what, file) => {
+      const failure = await run(process.execPath, ["--import", "tsx", path.join(root, file), "count"], {
+        cwd: root,
+        env: { ...process.env, SITE_URL: "jointandem.app" },
+      }).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure).toBeDefined();
+      expect(failure!.code).toBeGreaterThan(0);
+      expect(failure!.stderr.trim()).toBe(
+        'SITE_URL must be the site\'s origin, such as https://jointandem.app (no path) (got "jointandem.app").',
+      );
+    },
+    startsTsx,
+  );
 });

@@ -79,6 +79,18 @@ const hydrated = (page: EnginePage) =>
 /** How long the page must hold still to count as done scrolling (support.ts settledScroll). */
 const quiet = 750;
 
+/**
+ * Clicks `selector`, then waits for the scroll it starts to begin: a page that
+ * has not yet moved would otherwise count as still. WebKit on a virtual display
+ * draws its first frame up to a third of a second after the click, and later on
+ * a busy machine.
+ */
+async function clickAndScroll(page: EnginePage, selector: string): Promise<void> {
+  const before = await page.evaluate(() => window.scrollY);
+  await page.click(selector);
+  await waitInPage(page, `a scroll from ${before} px`, (from: number) => window.scrollY !== from, [before]);
+}
+
 const email = "#waitlist-email";
 const submit = '#waitlist button[type="submit"]';
 const message = "#waitlist-message";
@@ -155,7 +167,7 @@ describe.each(available)("$name", (choice) => {
       ["the hero's Join the Waitlist", "waitlist", 'main a[href="#waitlist"]'],
     ])("%s puts #%s 80 px below the top", async (_name, id, link) => {
       const page = await open("/");
-      await page.click(link);
+      await clickAndScroll(page, link);
       expectAtOffset(await sectionPosition(page, id, quiet));
       expect(new URL(await page.url()).hash).toBe(`#${id}`);
       expect(await page.problems()).toEqual([]);
@@ -181,7 +193,7 @@ describe.each(available)("$name", (choice) => {
       expect(await menuOpen(page)).toBe(false);
       for (const id of ["features", "waitlist"]) {
         await page.click(toggle);
-        await page.click(`header nav[aria-label="Mobile"] a[href="#${id}"]`);
+        await clickAndScroll(page, `header nav[aria-label="Mobile"] a[href="#${id}"]`);
         expectAtOffset(await sectionPosition(page, id, quiet));
         expect(await menuOpen(page)).toBe(false);
       }
