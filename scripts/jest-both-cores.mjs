@@ -3,12 +3,12 @@
 // The browser tests (the e2e project) measure time: the 7 s reset, the 200 ms
 // scroll, a page come to rest. They run one file at a time, at the machine's
 // normal priority, with their output as it comes. The other projects check
-// no timing rule in real time (their timers are fake, or their clocks passed
-// in): they run beside the browsers at a lower priority (nice 10), so they take the CPU the
-// browsers leave idle and never hold up a browser's timer. Their output comes
-// in one piece when they end. On two cores, one run after the other took
-// 953 s; side by side, the browser tests took 757 s (640 alone) and the
-// others ended inside them (docs/testing.md).
+// the spec's timings with fake timers or clocks passed in: they run beside the
+// browsers at a lower priority (nice 10), so they take the CPU the browsers
+// leave idle and never hold up a browser's timer.
+// Their output comes in one piece when they end. On two cores, one run after
+// the other took 953 s; side by side, the browser tests took 757 s (640 alone)
+// and the others ended inside them (docs/testing.md).
 //
 // Arguments go to both runs: `npm test -- --ci`. To run one file, call Jest:
 // `npx jest e2e/form.test.ts`.
@@ -28,8 +28,9 @@ function run(projects, { workers, nice = 0, quiet = false }) {
   const kept = [];
   if (quiet) for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => kept.push(chunk));
   return new Promise((resolve) => {
+    // A run that cannot start (no `nice` on this machine) fails with its reason.
     child.once("error", (error) => {
-      kept.push(Buffer.from(`${error.message}\n`));
+      console.error(`Jest on ${projects.join(", ")} did not start: ${error.message}`);
       resolve(1);
     });
     child.once("close", (code, signal) => {
