@@ -12,6 +12,7 @@ import { form, formType, removeDir, request, serveBuildForSuite, signupBody } fr
 import { outboxFiles } from "../support/outbox";
 import { confirmLinks, leaveLinks } from "../support/smtp";
 import { until } from "../support/until";
+import { patience } from "../support/patience";
 
 /*
  * Valid HTML on every page a visitor can get: the Nu HTML Checker (the W3C's
@@ -20,7 +21,7 @@ import { until } from "../support/until";
  * it answers them. One JVM for all of them: it takes seconds to start.
  */
 
-jest.setTimeout(120_000);
+jest.setTimeout(patience(120_000));
 
 const publicDir = path.resolve(__dirname, "../../public");
 const { url, outboxDir } = serveBuildForSuite(publicDir);

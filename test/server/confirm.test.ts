@@ -15,6 +15,7 @@ import {
   type TestServer,
 } from "../support/harness";
 import { atServer, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { patience } from "../support/patience";
 
 /*
  * The confirm step (double opt-in) over real HTTP and SMTP, on npm start,
@@ -22,7 +23,7 @@ import { atServer, leaveLinks, startSmtpServer, type TestSmtpServer } from "../s
  * its button, and what the store keeps.
  */
 
-jest.setTimeout(30_000);
+jest.setTimeout(patience(30_000));
 
 let smtp: TestSmtpServer;
 beforeEach(async () => {

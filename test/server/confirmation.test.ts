@@ -14,8 +14,9 @@ import {
 } from "../support/harness";
 import { atServer, closedPort, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 import { until } from "../support/until";
+import { patience } from "../support/patience";
 
-jest.setTimeout(30_000);
+jest.setTimeout(patience(30_000));
 
 const fetchHeaders = { ...formType, Accept: "text/plain" };
 const post = (server: TestServer, body: string) =>

@@ -1,7 +1,8 @@
 import { formType, request, signupBody, serverForEachTest, form, type Adapter } from "../support/harness";
+import { patience } from "../support/patience";
 
 // The Netlify adapter sends each new signup's confirmation through its SMTP server before it closes.
-jest.setTimeout(30_000);
+jest.setTimeout(patience(30_000));
 
 const fetchHeaders = { ...formType, Accept: "text/plain" };
 const success = "Welcome to the waitlist! Check your email for a confirmation message.\n";

@@ -7,8 +7,9 @@ import { runServe, spawnServe } from "../support/process";
 import { outboxFiles } from "../support/outbox";
 import { withSqliteStore } from "../support/sqlite";
 import { until } from "../support/until";
+import { patience } from "../support/patience";
 
-jest.setTimeout(60_000);
+jest.setTimeout(patience(60_000));
 
 let dir: string;
 beforeEach(() => {

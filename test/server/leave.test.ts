@@ -13,8 +13,9 @@ import {
   type TestServer,
 } from "../support/harness";
 import { atServer, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { patience } from "../support/patience";
 
-jest.setTimeout(30_000);
+jest.setTimeout(patience(30_000));
 
 const oneClick = "List-Unsubscribe=One-Click";
 const notValid =

@@ -8,6 +8,7 @@ import { startPostgres, type TestPostgres } from "../support/postgres";
 import { until } from "../support/until";
 import { form, signupBody } from "../support/harness";
 import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { patience } from "../support/patience";
 
 /*
  * The functions as Netlify deploys them, not as the other tests import them: bundled by Netlify's own bundler with
@@ -16,7 +17,7 @@ import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "
  * package answers every request with 500 there, however well its source passes the tests that import it.
  */
 
-jest.setTimeout(120_000);
+jest.setTimeout(patience(120_000));
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, "../..");

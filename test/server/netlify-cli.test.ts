@@ -8,6 +8,7 @@ import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blo
 import { suitePostgres } from "../support/postgres";
 import { startNetlifyApi, type NetlifyApiStandIn, type StandInSubmission } from "../support/netlify-api";
 import { leaveLinks, startSmtpServer } from "../support/smtp";
+import { patience } from "../support/patience";
 
 /*
  * npm run waitlist -- … --netlify: the founders' commands against the Netlify
@@ -15,7 +16,7 @@ import { leaveLinks, startSmtpServer } from "../support/smtp";
  * stand-in that passes the Blobs API on to @netlify/blobs' local server).
  */
 
-jest.setTimeout(30_000);
+jest.setTimeout(patience(30_000));
 
 const { siteID, token } = localBlobsSite;
 let blobs: LocalBlobs;

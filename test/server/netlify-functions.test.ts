@@ -19,6 +19,7 @@ import { until } from "../support/until";
 import { form, signupBody } from "../support/harness";
 import { routes } from "../support/netlify-edge";
 import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { patience } from "../support/patience";
 
 /*
  * The Netlify functions through their own handlers, with real web Requests,
@@ -28,7 +29,7 @@ import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smt
  * theirs.
  */
 
-jest.setTimeout(30_000);
+jest.setTimeout(patience(30_000));
 
 const root = path.resolve(__dirname, "../..");
 const site = "https://jointandem.app";

@@ -7,8 +7,9 @@ import { suitePostgres, withPostgresStore } from "../support/postgres";
 import { until } from "../support/until";
 import { formType, removeDir, request, signupBody, writePublicDir } from "../support/harness";
 import { runServe, spawnServe } from "../support/process";
+import { patience } from "../support/patience";
 
-jest.setTimeout(60_000);
+jest.setTimeout(patience(60_000));
 
 const postgres = suitePostgres();
 let dir: string;

@@ -18,6 +18,7 @@ import { createWaitlist } from "../../waitlist/create-waitlist";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { form, formType, removeDir, request, signupBody, writePublicDir } from "../support/harness";
 import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { patience } from "../support/patience";
 
 /*
  * No request reads the whole list: a signup, a repeat, its confirmation
@@ -25,7 +26,7 @@ import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "
  * and touch one address's keys only. Whole-list reads belong to the founders' commands.
  */
 
-jest.setTimeout(60_000);
+jest.setTimeout(patience(60_000));
 
 /** The token of the confirm link in a confirmation e-mail's text. */
 const confirmTokenOf = (mail: ParsedMail) => new URL(confirmLinks(mail).text).searchParams.get("token")!;

@@ -6,6 +6,7 @@ import { Client, Pool } from "pg";
 import { migrate } from "../../waitlist/stores/postgres-migrations";
 import { PostgresStore } from "../../waitlist/stores/postgres-store";
 import { freePort } from "./free-port";
+import { patience } from "./patience";
 
 /*
  * A real Postgres for a test file: Debian's binaries (apt-get install
@@ -86,7 +87,8 @@ export async function startPostgres({ settings = [] }: { settings?: string[] } =
   process.once("exit", kill);
 
   const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
-  const deadline = Date.now() + 20_000;
+  const limit = patience(20_000);
+  const deadline = Date.now() + limit;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`postgres exited: ${log}`);
     const client = new Client({ connectionString: url("postgres") });
@@ -98,7 +100,7 @@ export async function startPostgres({ settings = [] }: { settings?: string[] } =
       await client.end().catch(() => {});
       if (Date.now() > deadline) {
         kill();
-        throw new Error(`postgres did not start in 20 s: ${log}`);
+        throw new Error(`postgres did not start in ${limit / 1000} s: ${log}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -149,7 +151,7 @@ export function suitePostgres(): TestPostgres {
   let started: TestPostgres | undefined;
   beforeAll(async () => {
     started = await startPostgres();
-  }, 30_000);
+  }, patience(30_000));
   afterAll(() => started?.stop());
   const running = () => {
     if (!started) throw new Error("Postgres has not started: call suitePostgres() at the top level of a suite.");

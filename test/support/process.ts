@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
+import { patience } from "./patience";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -29,7 +30,7 @@ export function spawnServe(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const child = serveProcess(env);
   let output = "";
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The server did not start:\n${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`The server did not start:\n${output}`)), patience(20_000));
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /running at http:\/\/localhost:(\d+)\//.exec(output);
