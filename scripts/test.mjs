@@ -1,0 +1,80 @@
+// npm test: every check a pull request must pass, on both of a small machine's
+// cores, in two lanes that start together.
+//
+// - The build's lane, at the machine's normal priority, output as it comes:
+//   the type check, lint, the build as Netlify does it, then the tests that
+//   read the build (the build project) and the browser tests (e2e). Those
+//   measure time (the 7 s reset, the 200 ms scroll, a page come to rest), so
+//   they run one file at a time.
+// - The lane that needs no build, at nice 10, output in one piece at its end:
+//   the unit, content and server projects. They check the spec's timings with
+//   fake timers or clocks passed in, and take the CPU the build and the
+//   browsers leave idle. At nice 10 they can wait seconds for a core, so their
+//   guards against a hang wait 4 times as long (test/support/patience.ts): CI's
+//   machine once starved a 1 s scrypt past Jest's 5 s.
+//
+// The figures are in docs/testing.md. Arguments go to both Jest runs
+// (`npm test -- --ci`). To run one file, call Jest: `npx jest e2e/form.test.ts`.
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+
+const jest = createRequire(import.meta.url).resolve("jest/bin/jest");
+const extra = process.argv.slice(2);
+// Half the cores each; on two, each Jest run is one process (in band).
+const workers = Math.max(1, Math.floor(availableParallelism() / 2));
+
+/**
+ * Runs `command` with `args`; resolves with its exit code. `quiet` keeps its
+ * output until it ends. `stop()` ends it early, its output dropped.
+ */
+function run(command, args, { nice = 0, quiet = false, env = {} } = {}) {
+  const [file, fileArgs] = nice > 0 ? ["nice", ["-n", String(nice), command, ...args]] : [command, args];
+  const child = spawn(file, fileArgs, {
+    stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
+    env: { ...process.env, ...env },
+  });
+  const kept = [];
+  if (quiet) for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => kept.push(chunk));
+  let stopped = false;
+  const done = new Promise((resolve) => {
+    // A command that cannot start (no `nice` on this machine) fails with its reason.
+    child.once("error", (error) => {
+      console.error(`${[command, ...args].join(" ")} did not start: ${error.message}`);
+      resolve(1);
+    });
+    child.once("close", (code, signal) => {
+      if (quiet && !stopped) process.stdout.write(Buffer.concat(kept));
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+  const stop = () => {
+    stopped = true;
+    child.kill("SIGTERM");
+  };
+  return { done, stop };
+}
+
+const jestRun = (projects, options) =>
+  run(process.execPath, [jest, ...extra, `--maxWorkers=${workers}`, "--selectProjects", ...projects], options);
+
+const noBuild = ["unit", "content", "server"];
+const fromBuild = ["build", "e2e"];
+const side = jestRun(noBuild, { nice: 10, quiet: true, env: { TEST_PATIENCE: "4" } });
+
+const checks = ["typecheck", "lint", "build:netlify"];
+for (const script of checks) {
+  const code = await run("npm", ["run", script]).done;
+  if (code !== 0) {
+    side.stop();
+    console.error(`\nnpm run ${script} failed; the ${noBuild.join(", ")} projects were stopped.`);
+    process.exit(1);
+  }
+}
+const [buildCode, sideCode] = await Promise.all([jestRun(fromBuild).done, side.done]);
+const failed = [buildCode !== 0 && fromBuild, sideCode !== 0 && noBuild].filter(Boolean).flat();
+if (failed.length > 0) {
+  console.error(`\nJest failed in the ${failed.join(", ")} project${failed.length > 1 ? "s" : ""}.`);
+  process.exit(1);
+}
+console.log("\nThe type check, lint, the build and every Jest project passed: unit, content, server, build and e2e.");
