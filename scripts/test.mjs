@@ -6,12 +6,12 @@
 //   read the build (the build project) and the browser tests (e2e). Those
 //   measure time (the 7 s reset, the 200 ms scroll, a page come to rest), so
 //   they run one file at a time.
-// - The lane that needs no build, at nice 10, output in one piece at its end:
+// - The lane that needs no build, at nice 19, output in one piece at its end:
 //   the unit, content and server projects. They check the spec's timings with
 //   fake timers or clocks passed in, and take the CPU the build and the
-//   browsers leave idle. At nice 10 they can wait seconds for a core, so their
-//   guards against a hang wait 4 times as long (test/support/patience.ts): CI's
-//   machine once starved a 1 s scrypt past Jest's 5 s.
+//   browsers leave idle. At nice 19 they can wait many seconds for a core, so
+//   their guards against a hang wait 8 times as long (test/support/patience.ts):
+//   at nice 10, CI's machine starved a 1 s scrypt past Jest's 5 s.
 //
 // The figures are in docs/testing.md. Arguments go to both Jest runs
 // (`npm test -- --ci`). To run one file, call Jest: `npx jest e2e/form.test.ts`.
@@ -60,7 +60,7 @@ const jestRun = (projects, options) =>
 
 const noBuild = ["unit", "content", "server"];
 const fromBuild = ["build", "e2e"];
-const side = jestRun(noBuild, { nice: 10, quiet: true, env: { TEST_PATIENCE: "4" } });
+const side = jestRun(noBuild, { nice: 19, quiet: true, env: { TEST_PATIENCE: "8" } });
 
 const checks = ["typecheck", "lint", "build:netlify"];
 for (const script of checks) {
