@@ -13,11 +13,15 @@
 //   their guards against a hang wait 8 times as long (test/support/patience.ts):
 //   at nice 10, CI's machine starved a 1 s scrypt past Jest's 5 s.
 //
-// The figures are in docs/testing.md. Arguments go to both Jest runs
+// With TEST_OTHER_NODES (folders holding a `node`, separated as in PATH; CI
+// names Node 22's and 26's), the lane that needs no build then runs the server
+// files where Node's version shows on each of them, one after the other, in the
+// time the browser tests still take. The figures are in docs/testing.md. Arguments go to both Jest runs
 // (`npm test -- --ci`). To run one file, call Jest: `npx jest e2e/form.test.ts`.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import path from "node:path";
 
 const jest = createRequire(import.meta.url).resolve("jest/bin/jest");
 const extra = process.argv.slice(2);
@@ -26,9 +30,9 @@ const workers = Math.max(1, Math.floor(availableParallelism() / 2));
 
 /**
  * Runs `command` with `args`; resolves with its exit code. `quiet` keeps its
- * output until it ends. `stop()` ends it early, its output dropped.
+ * output until it ends, under `title`. `stop()` ends it early, its output dropped.
  */
-function run(command, args, { nice = 0, quiet = false, env = {} } = {}) {
+function run(command, args, { nice = 0, quiet = false, env = {}, title } = {}) {
   const [file, fileArgs] = nice > 0 ? ["nice", ["-n", String(nice), command, ...args]] : [command, args];
   const child = spawn(file, fileArgs, {
     stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
@@ -44,7 +48,8 @@ function run(command, args, { nice = 0, quiet = false, env = {} } = {}) {
       resolve(1);
     });
     child.once("close", (code, signal) => {
-      if (quiet && !stopped) process.stdout.write(Buffer.concat(kept));
+      if (quiet && !stopped)
+        process.stdout.write(Buffer.concat([...(title ? [Buffer.from(`${title}\n`)] : []), ...kept]));
       resolve(code ?? (signal ? 1 : 0));
     });
   });
@@ -55,12 +60,53 @@ function run(command, args, { nice = 0, quiet = false, env = {} } = {}) {
   return { done, stop };
 }
 
-const jestRun = (projects, options) =>
-  run(process.execPath, [jest, ...extra, `--maxWorkers=${workers}`, "--selectProjects", ...projects], options);
+const jestArgs = (projects) => [jest, ...extra, `--maxWorkers=${workers}`, "--selectProjects", ...projects];
+const jestRun = (projects, options) => run(process.execPath, jestArgs(projects), options);
+
+/**
+ * The server files that meet Node itself: SQLite's native module, Postgres's
+ * driver, Unicode's tables (ICU), SMTP, the CLI and the environment's checks,
+ * and npm start as a process of its own (tsx), killed and started again. The
+ * rest of the server project runs on this Node only: the endpoints' contract
+ * on every adapter, the Blobs and Postgres stores' own suites, the Netlify
+ * functions and CLI (Netlify runs them on 24), and hostile HTTP.
+ */
+const meetNode = [
+  "config/",
+  "cli/",
+  "http/",
+  "after-build/",
+  "waitlist/mail/",
+  "waitlist/stores/sqlite-store",
+  "test/server/(durability|signup-source|postgres-serve|production-build|static|confirmation)[.]test",
+];
 
 const noBuild = ["unit", "content", "server"];
 const fromBuild = ["build", "e2e"];
-const side = jestRun(noBuild, { nice: 19, quiet: true, env: { TEST_PATIENCE: "8" } });
+const otherNodes = (process.env.TEST_OTHER_NODES ?? "").split(path.delimiter).filter(Boolean);
+const sideOptions = { nice: 19, quiet: true, env: { TEST_PATIENCE: "8" } };
+
+/** The lane that needs no build: its projects, then each other Node on `meetNode`. Resolves with what failed. */
+function sideLane() {
+  let current;
+  const failed = [];
+  const done = (async () => {
+    current = jestRun(noBuild, sideOptions);
+    if ((await current.done) !== 0) failed.push(noBuild.join(", "));
+    for (const folder of otherNodes) {
+      const node = path.join(folder, "node");
+      const version = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout?.trim() || node;
+      const env = { ...sideOptions.env, PATH: `${folder}${path.delimiter}${process.env.PATH}` };
+      const title = `\nNode ${version}: the server files that meet Node itself`;
+      current = run(node, [...jestArgs(["server"]), "--", ...meetNode], { ...sideOptions, env, title });
+      if ((await current.done) !== 0) failed.push(`the server files that meet Node itself, on Node ${version}`);
+    }
+    return failed;
+  })();
+  return { done, stop: () => current.stop() };
+}
+
+const side = sideLane();
 
 const checks = ["typecheck", "lint", "build:netlify"];
 for (const script of checks) {
@@ -71,10 +117,11 @@ for (const script of checks) {
     process.exit(1);
   }
 }
-const [buildCode, sideCode] = await Promise.all([jestRun(fromBuild).done, side.done]);
-const failed = [buildCode !== 0 && fromBuild, sideCode !== 0 && noBuild].filter(Boolean).flat();
+const [buildCode, sideFailed] = await Promise.all([jestRun(fromBuild).done, side.done]);
+const failed = [...(buildCode !== 0 ? [fromBuild.join(", ")] : []), ...sideFailed];
 if (failed.length > 0) {
-  console.error(`\nJest failed in the ${failed.join(", ")} project${failed.length > 1 ? "s" : ""}.`);
+  console.error(`\nJest failed in: ${failed.join("; ")}.`);
   process.exit(1);
 }
-console.log("\nThe type check, lint, the build and every Jest project passed: unit, content, server, build and e2e.");
+const others = otherNodes.length > 0 ? `, and the server files that meet Node itself on ${otherNodes.length} more` : "";
+console.log(`\nThe type check, lint, the build and every Jest project passed on Node ${process.version}${others}.`);
