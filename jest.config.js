@@ -9,7 +9,6 @@
 const patience = Math.max(1, Number(process.env.TEST_PATIENCE) || 1);
 
 const shared = {
-  testTimeout: 5_000 * patience,
   // .mts: the Netlify functions are ES modules, as Lambda loads them with require(esm) off.
   transform: { "^.+\\.(?:[jt]sx?|mts)$": "<rootDir>/jest-preprocess.js" },
   moduleFileExtensions: ["js", "mjs", "cjs", "jsx", "ts", "tsx", "mts", "json", "node"],
@@ -29,6 +28,8 @@ const shared = {
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // A global option: in a project's config Jest ignores it.
+  testTimeout: 5_000 * patience,
   projects: [
     {
       ...shared,
