@@ -101,9 +101,12 @@ function otherNode(folder) {
 }
 
 /**
- * The lane that needs no build: its projects, then every other Node at once.
- * One after the other, at nice 19 beside the browser tests, Node 22 and 26
- * took 93 and 99 s (40 s each alone). Resolves with what failed.
+ * The lane that needs no build: its projects, then every other Node at once,
+ * so that each has a core once the browser tests end (on a machine that
+ * starves this lane, they end first). Beside the browser tests' last minutes,
+ * at nice 19, Node 22 and 26 took 93 and 99 s one after the other, and 215 s
+ * at once; both ways they ended with the browser tests. Resolves with what
+ * failed.
  */
 function sideLane() {
   let current = [];
