@@ -3,10 +3,11 @@
 // server for real on 127.0.0.1; "build" reads the output of `gatsby build`
 // in public/, and "e2e" drives Chromium against it through the project's own
 // server. Both run after the build (see npm test).
-// Jest's guard against a hung test, stretched by TEST_PATIENCE as
-// test/support/patience.ts stretches the tests' own (npm test sets it for the
-// projects that run at a low priority beside the browsers).
-const patience = Math.max(1, Number(process.env.TEST_PATIENCE) || 1);
+// Jest's guard against a hung test, stretched by TEST_PATIENCE by the rule of
+// test/support/patience.ts, which stretches the tests' own (npm test sets it
+// for the projects that run at a low priority beside the browsers).
+const factor = Number(process.env.TEST_PATIENCE ?? "1");
+const patience = Number.isFinite(factor) && factor > 1 ? factor : 1;
 
 const shared = {
   // .mts: the Netlify functions are ES modules, as Lambda loads them with require(esm) off.
