@@ -110,8 +110,7 @@ describe.each(["desktop", "phone"] as const)("the legal pages (%s)", (viewport) 
       // The same document: a client-side navigation, not a page load.
       expect(times.click).toBeGreaterThan(0);
       expect(times.scroll - times.shown).toBeGreaterThanOrEqual(195);
-      // A busy machine runs the timer late: 607 ms once, with the other projects beside the browsers.
-      expect(times.scroll - times.shown).toBeLessThan(1000);
+      expect(times.scroll - times.shown).toBeLessThan(600);
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("waitlist");
       await page.goBack();
       await page.waitForURL(`${suite.site.url}${route}`);
