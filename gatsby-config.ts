@@ -6,7 +6,7 @@ import type { GatsbyConfig } from "gatsby";
 import rehypeSlug from "rehype-slug";
 import { site } from "./config/site";
 import { ConfigError, readEnv, siteSettings } from "./config/env";
-import { netlifyAdapterWithSiteHeaders } from "./after-build/netlify-adapter";
+import { buildsForNetlify, netlifyAdapterWithSiteHeaders } from "./after-build/netlify-adapter";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -34,8 +34,9 @@ const config: GatsbyConfig = {
   },
   graphqlTypegen: { generateOnBuild: true },
   trailingSlash: "always",
-  // On Netlify's build (NETLIFY=true) Gatsby would pick its Netlify adapter by itself; this one writes the site's _headers.
-  ...(process.env.NETLIFY === "true" ? { adapter: netlifyAdapterWithSiteHeaders() } : {}),
+  // Where Gatsby would pick its Netlify adapter by itself (on Netlify, and under `netlify serve`), this one, which writes
+  // the site's _headers.
+  ...(buildsForNetlify() ? { adapter: netlifyAdapterWithSiteHeaders() } : {}),
   // `gatsby develop` answers the waitlist's POST / like npm start and Netlify's signup function do.
   // Imported on the first request, so a build, which never calls this, never loads the store (SQLite).
   developMiddleware: (app: { use: (handler: Handler) => void }) => {

@@ -25,3 +25,13 @@ export const netlifyAdapterWithSiteHeaders: AdapterInit = (options) => {
     },
   };
 };
+
+/**
+ * Whether Gatsby would pick its own Netlify adapter for this build
+ * (gatsby/adapters.js): on Netlify (NETLIFY) and under netlify-cli's
+ * `netlify serve` (NETLIFY_LOCAL alone). Then gatsby-config.ts names this one
+ * instead, or Gatsby's defaults replace the site's _headers.
+ */
+export function buildsForNetlify(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.NETLIFY) || Boolean(env.NETLIFY_LOCAL);
+}
