@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { accessibleState, expectAtOffset, sectionPosition, setUpSuite, viewports } from "./support";
+import { accessibleState, expectAtOffset, pageOfItsOwn, sectionPosition, setUpSuite, viewports } from "./support";
 
 jest.setTimeout(60_000);
 
@@ -7,9 +7,7 @@ const suite = setUpSuite();
 
 /** A page with JavaScript off: only HTML and CSS. */
 async function open(path: string, viewport: keyof typeof viewports): Promise<Page> {
-  const context = await suite.browser.newContext({ javaScriptEnabled: false, viewport: viewports[viewport] });
-  const page = await context.newPage();
-  page.on("close", () => void context.close());
+  const page = await pageOfItsOwn(suite.browser, { javaScriptEnabled: false, viewport: viewports[viewport] });
   await page.goto(`${suite.site.url}${path}`);
   return page;
 }

@@ -2,6 +2,7 @@ import {
   accessibleState,
   axeViolations,
   cspViolations,
+  pageOfItsOwn,
   recordCspViolations,
   routes,
   screenshotPath,
@@ -26,9 +27,7 @@ const suite = setUpSuite();
  * visitor acts.
  */
 async function visit(route: string, viewport: ViewportName, { bypassCSP = false }: { bypassCSP?: boolean } = {}) {
-  const context = await suite.browser.newContext({ viewport: viewports[viewport], bypassCSP });
-  const page = await context.newPage();
-  page.on("close", () => void context.close());
+  const page = await pageOfItsOwn(suite.browser, { viewport: viewports[viewport], bypassCSP });
   await recordCspViolations(page);
   const problems: string[] = [];
   const origin = new URL(suite.site.url).origin;

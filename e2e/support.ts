@@ -23,20 +23,30 @@ export function launchBrowser(): Promise<Browser> {
 const { slowPhone } = chromiumSettings;
 
 /**
+ * A page in a context of its own (Playwright's browser.newPage): its close()
+ * resolves once the context has closed too. A context closed from the page's
+ * "close" event instead could still be closing when the file's browser closes,
+ * right after its last test; that close then fails, and Jest charges the
+ * failure to the beforeAll that launched the browser, that is to every test of
+ * the file (e2e/support.test.ts).
+ */
+export function pageOfItsOwn(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  return browser.newPage(options);
+}
+
+/**
  * A page on the slow phone: Lighthouse's mobile conditions (150 ms RTT,
  * 1.6 Mbps, CPU x4), applied by scripts/chromium.json's DevTools protocol
  * commands, with touch. Closing the page closes its context.
  */
 export async function slowPhonePage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext({
+  const page = await pageOfItsOwn(browser, {
     viewport: slowPhone.viewport,
     isMobile: true,
     hasTouch: true,
     ...options,
   });
-  const page = await context.newPage();
-  page.on("close", () => void context.close());
-  const cdp = await context.newCDPSession(page);
+  const cdp = await page.context().newCDPSession(page);
   // The commands are data: CDPSession's types want one known method at a time.
   for (const [method, params] of slowPhone.commands) await cdp.send(method as "Network.enable", params);
   return page;
@@ -172,9 +182,7 @@ export async function openOnPhone(
   url: string,
   options: { javaScriptEnabled: boolean; bypassCSP?: boolean },
 ): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: viewports.phone, ...options });
-  const page = await context.newPage();
-  page.on("close", () => void context.close());
+  const page = await pageOfItsOwn(browser, { viewport: viewports.phone, ...options });
   const errors: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error" && /Content Security Policy|Refused to/.test(message.text())) {

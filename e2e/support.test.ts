@@ -1,0 +1,31 @@
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, openOnPhone, slowPhonePage } from "./support";
+
+jest.setTimeout(60_000);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+
+/*
+ * A file's browser closes in its afterAll, right after the last test closed
+ * its page. A close still running then fails; and as it runs from an event of
+ * the browser launched in beforeAll, Jest charges the failure to that hook,
+ * that is to every test of the file ("Target page, context or browser has
+ * been closed"). CI lost runs to it in e2e/leave.test.ts and
+ * e2e/confirm.test.ts. So a helper's page has closed its context by the time
+ * its close() resolves.
+ */
+describe.each([
+  ["openOnPhone", () => openOnPhone(browser, "about:blank", { javaScriptEnabled: true }).then(({ page }) => page)],
+  ["slowPhonePage", () => slowPhonePage(browser)],
+])("a page of %s", (_name, open: () => Promise<Page>) => {
+  it("has closed its context, and left nothing running, once its close() resolves", async () => {
+    const page = await open();
+    expect(browser.contexts()).toEqual([page.context()]);
+    await page.close();
+    expect(browser.contexts()).toEqual([]);
+  });
+});
