@@ -1,8 +1,9 @@
-import { chmodSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { MailMessage } from "./confirmation-message";
+import { privateFiles, privateFolder } from "../private-file";
 
 export interface MailConfig {
   /** smtp:// or smtps:// URL of the mail server; without it, messages go to outboxDir as .eml files. */
@@ -60,11 +61,10 @@ export function createMailer(config: MailConfig): Mailer {
       const info = await transport.sendMail({ ...message, from: config.from });
       // Each message holds its confirm and leave links: the folder and the files are this user's only, whatever the
       // umask (an outbox an earlier version made 0755 is made 0700).
-      mkdirSync(config.outboxDir, { recursive: true, mode: 0o700 });
-      chmodSync(config.outboxDir, 0o700);
+      privateFolder(config.outboxDir);
       const file = path.join(config.outboxDir, outboxFileName(message.to, message.messageId));
-      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
-      chmodSync(file, 0o600);
+      privateFiles(file);
+      writeFileSync(file, info.message as Buffer);
     },
     // A leave deletes the person's entry at once, and so their mail here: the outbox is a folder on a developer's
     // machine or a server without SMTP_URL, so reading its names on a leave is cheap.

@@ -3,15 +3,10 @@ import path from "node:path";
 import type { Pool } from "pg";
 import { StoreError } from "./store";
 
-/**
- * The Postgres schema is plain SQL in netlify/database/migrations/, where
- * Netlify applies it on deploy (to production's database, and to each deploy
- * preview's branch) and `netlify database migrations apply` locally. A
- * self-hosted server (DATABASE_URL) applies it here instead: in name order,
- * each once, recorded where Netlify records them (netlify.migrations, by name
- * without ".sql"), so a database migrated by either is up to date for the
- * other. Append only: a database written by an older version is migrated,
- * never wiped.
+/*
+ * The Postgres schema is plain SQL in netlify/database/migrations/, which Netlify applies on deploy. A self-hosted
+ * server (DATABASE_URL) applies it here: in name order, each once, recorded where Netlify records them
+ * (netlify.migrations, by name without ".sql"), so a database migrated by either is current for the other.
  */
 export const migrationsDir = path.join(__dirname, "..", "..", "netlify", "database", "migrations");
 
@@ -28,11 +23,7 @@ export function readMigrations(dir = migrationsDir): { name: string; sql: string
     .map((file) => ({ name: file.slice(0, -".sql".length), sql: readFileSync(path.join(dir, file), "utf8") }));
 }
 
-/**
- * Applies the migrations not yet applied, all in one transaction under an
- * advisory lock: two servers starting at once take turns, and the second
- * finds nothing left to do. Resolves with the names it applied.
- */
+/** Applies what is not yet applied in one transaction under an advisory lock; resolves with the names applied. */
 export async function migrate(pool: Pick<Pool, "connect">, dir = migrationsDir): Promise<string[]> {
   const migrations = readMigrations(dir);
   const client = await pool.connect();

@@ -1,11 +1,7 @@
 import type Database from "better-sqlite3";
 import { StoreError } from "./store";
 
-/**
- * Each entry migrates the schema one version up; `PRAGMA user_version` says
- * how many have run. Append only: a store written by an older version is
- * migrated, never wiped.
- */
+/** Each entry migrates the schema one version up; `PRAGMA user_version` counts them. Append only: never wiped. */
 export const migrations: readonly string[] = [
   `CREATE TABLE signups (
      id INTEGER PRIMARY KEY,
@@ -20,20 +16,18 @@ export const migrations: readonly string[] = [
    ALTER TABLE signups ADD COLUMN confirmation_claimed_until TEXT;
    ALTER TABLE signups ADD COLUMN confirmation_error TEXT;
    CREATE INDEX signups_confirmation_pending ON signups (id) WHERE confirmation_sent_at IS NULL;`,
-  // 3: retries on a schedule, addresses the mail server refuses for good, and repeats counted (a durable write for
-  // a listed address too, so a repeat takes as long as a new signup).
+  // 3: retries on a schedule, addresses refused for good, and repeats counted (as long a write as a new signup).
   `ALTER TABLE signups ADD COLUMN confirmation_next_at TEXT;
    ALTER TABLE signups ADD COLUMN confirmation_failed_at TEXT;
    ALTER TABLE signups ADD COLUMN repeat_signups INTEGER NOT NULL DEFAULT 0;`,
-  // 4: the leave link. The secret its tokens are signed with (unless WAITLIST_SECRET is set), and when people left
-  // and how: never who.
+  // 4: the leave link's secret (unless WAITLIST_SECRET is set), and when people left and how: never who.
   `CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
    CREATE TABLE departures (
      id INTEGER PRIMARY KEY,
      left_at TEXT NOT NULL,
      how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator'))
    );`,
-  // 5: where a signup came from (attribution.ts), first touch; rows from before have none.
+  // 5: where a signup came from (attribution.ts), first touch.
   `ALTER TABLE signups ADD COLUMN utm_source TEXT;
    ALTER TABLE signups ADD COLUMN utm_medium TEXT;
    ALTER TABLE signups ADD COLUMN utm_campaign TEXT;
@@ -41,10 +35,8 @@ export const migrations: readonly string[] = [
    ALTER TABLE signups ADD COLUMN utm_term TEXT;
    ALTER TABLE signups ADD COLUMN ref TEXT;
    ALTER TABLE signups ADD COLUMN landing_path TEXT;`,
-  // 6: double opt-in and the record of consent: when a signup was confirmed, and which Privacy Policy was in force
-  // at the signup and at the confirmation; since when it is asked to confirm. Rows from before are unconfirmed,
-  // their policy unknown, and never asked (opt_in_since NULL: never pruned until a founder asks them). Departures
-  // may now be "pruned" (never confirmed); SQLite changes a CHECK by copying the table.
+  // 6: double opt-in and the record of consent; rows from before are never asked (opt_in_since NULL) until a
+  // founder asks them. Departures may be "pruned": SQLite changes a CHECK by copying the table.
   `ALTER TABLE signups ADD COLUMN confirmed_at TEXT;
    ALTER TABLE signups ADD COLUMN opt_in_since TEXT;
    ALTER TABLE signups ADD COLUMN privacy_policy_at_signup TEXT;
@@ -58,20 +50,16 @@ export const migrations: readonly string[] = [
    DROP TABLE departures;
    ALTER TABLE departures_6 RENAME TO departures;
    CREATE INDEX signups_unconfirmed ON signups (opt_in_since) WHERE confirmed_at IS NULL AND opt_in_since IS NOT NULL;`,
-  // 7: the record of consent names what the person was told they would receive (the consent statement's version)
-  // and the policy's text (its fingerprint), at the signup and at the confirmation. Rows from before have none.
+  // 7: the record of consent names the statement's version and the policy's text (policies.ts).
   `ALTER TABLE signups ADD COLUMN consent_at_signup TEXT;
    ALTER TABLE signups ADD COLUMN consent_at_confirm TEXT;`,
-  // 8: a repeat signup asks again (a message of its own, from asked_at) but never moves opt_in_since, the first
-  // asking, which the retention counts its days from.
+  // 8: a repeat signup asks again (asked_at), never moving opt_in_since, which the retention counts from.
   `ALTER TABLE signups ADD COLUMN asked_at TEXT;`,
-  // 9: confirmation e-mails per mailbox per UTC day (mailbox.ts), for the daily cap: a digest of the mailbox,
-  // never its address; the retention drops the days gone by.
+  // 9: confirmation e-mails per mailbox per UTC day, for the daily cap (mailbox.ts): never an address.
   `CREATE TABLE mailbox_mail (counter TEXT NOT NULL, day TEXT NOT NULL, mails INTEGER NOT NULL,
                               PRIMARY KEY (counter, day));
    CREATE INDEX mailbox_mail_day ON mailbox_mail (day);`,
-  // 10: a confirmation not sent because its mailbox had its day's e-mails, told apart from one the mail server
-  // refused: a repeat signup a day later asks again.
+  // 10: a confirmation the daily cap held back, told apart from one the mail server refused.
   `ALTER TABLE signups ADD COLUMN confirmation_capped INTEGER NOT NULL DEFAULT 0;`,
 ];
 
