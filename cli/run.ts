@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { readEnv, type Env, type EnvSource } from "../config/env";
 import type { Command } from "./command";
 import { askToConfirm, resendPending } from "./commands/mail";
-import { copyToDatabase, importForms } from "./commands/netlify";
+import { copyToDatabase } from "./commands/netlify";
 import { count, exportCommand, stats } from "./commands/reads";
 import { prune, remove, removeUnsubscribed } from "./commands/removals";
 import { UsageError } from "./errors";
@@ -20,7 +20,6 @@ const commands: readonly Command[] = [
   remove,
   prune,
   askToConfirm,
-  importForms,
   copyToDatabase,
 ];
 

@@ -2,40 +2,8 @@ import { serverConfig } from "../../config/env";
 import { openPostgresStore } from "../../waitlist/stores/postgres-store";
 import { command } from "../command";
 import { UsageError } from "../errors";
-import { formsSignups } from "../netlify-forms";
 
-/* Moving a Netlify site's list: from Netlify Forms into its Blobs store, and from there into Netlify Database. */
-
-export const importForms = command({
-  name: "import-forms",
-  usage: [
-    "import-forms",
-    "copy the signups Netlify Forms holds (this site before it kept its",
-    "waitlist in Netlify Blobs) into the Netlify store; needs --netlify",
-  ],
-  check: ({ netlify }) => {
-    if (!netlify) throw new UsageError("import-forms copies into the Netlify store: run it with --netlify.");
-  },
-  /*
-   * Every address of the old Netlify Forms waitlist that the store does not
-   * have yet, with its first submission's time and attribution. They were
-   * confirmed by that version's mail (or never, without SMTP_URL): they are
-   * stored as sent, so nobody is mailed twice. Run it again at will.
-   */
-  run: async ({ env, opened }) => {
-    const { api, siteId, store } = opened.netlify!;
-    const signups = await formsSignups(api, siteId, env.SITE_URL);
-    if (!signups) return `The site has no "waitlist" form in Netlify Forms: nothing to import.`;
-    let added = 0;
-    for (const signup of signups) {
-      const at = new Date(signup.createdAt);
-      const earlier = { ...signup, source: "netlify" as const, at, confirmationSentAt: at, earlier: true };
-      if ((await store.add(earlier)).added) added++;
-    }
-    await store.fold();
-    return `Imported ${added} of ${signups.length} addresses from Netlify Forms; ${signups.length - added} were in the store already.`;
-  },
-});
+/* Moving a Netlify site's list from its Blobs store into Netlify Database, when a founder turns the database on. */
 
 export const copyToDatabase = command({
   name: "copy-to-database",

@@ -6,7 +6,7 @@ import { NetlifySetupError } from "../../cli/netlify-access";
 import type { WaitlistStats } from "../../waitlist/stats";
 import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { suitePostgres } from "../support/postgres";
-import { startNetlifyApi, type NetlifyApiStandIn, type StandInSubmission } from "../support/netlify-api";
+import { startNetlifyApi, type NetlifyApiStandIn } from "../support/netlify-api";
 import { leaveLinks, startSmtpServer } from "../support/smtp";
 import { patience } from "../support/patience";
 
@@ -221,74 +221,6 @@ describe("npm run waitlist -- … --netlify", () => {
     );
     await expect(run(["count", "--netlify"], { ...env, NETLIFY_SITE_ID: "no-such-site" })).rejects.toThrow(
       new NetlifySetupError("NETLIFY_SITE_ID no-such-site names no site this token can see (404)."),
-    );
-  });
-});
-
-describe("npm run waitlist -- import-forms --netlify", () => {
-  const formId = "665dd8f0c6a1b20008a1b2c3";
-  const submission = (id: string, email: string, createdAt: string, referrer?: string): StandInSubmission => ({
-    id,
-    form_id: formId,
-    created_at: createdAt,
-    site_url: "https://jointandem.netlify.app",
-    data: { "form-name": "waitlist", email, "bot-field": "", ...(referrer === undefined ? {} : { referrer }) },
-  });
-
-  beforeEach(async () => {
-    // About four calls an address: more than Netlify's minute allows for 122 (docs/founders.md), so the stand-in lifts it here.
-    await api.close();
-    api = await startNetlifyApi({ siteId: siteID, token, blobsUrl: blobs.url, perMinute: 10_000 });
-    env.NETLIFY_API_URL = api.url;
-    api.forms.push({ id: "contact-form", name: "contact" }, { id: formId, name: "waitlist" });
-    for (let n = 119; n >= 0; n--) {
-      const at = new Date(Date.parse("2026-11-20T00:00:00Z") + n * 60_000).toISOString();
-      api.submissions.push(
-        submission(`bulk-${n}`, `fan${n}@example.com`, at, "https://jointandem.app/?utm_source=tiktok"),
-      );
-    }
-    api.submissions.push(
-      // A repeat of Ada's, later and spelled otherwise: one address, the first submission's.
-      submission(
-        "ada-2",
-        "ADA@example.com",
-        "2026-11-19T12:00:00.000Z",
-        "https://jointandem.app/?utm_source=instagram",
-      ),
-      submission("ada-1", "ada@example.com", "2026-11-19T10:00:00.000Z", "https://jointandem.netlify.app/?ref=maya"),
-      submission("grace", "grace@example.com", "2026-11-19T09:00:00.000Z", "https://evil.test/?utm_source=forged"),
-      submission("bad", "not-an-address", "2026-11-19T08:00:00.000Z"),
-      { ...submission("other-form", "someone@example.com", "2026-11-19T07:00:00.000Z"), form_id: "contact-form" },
-    );
-  });
-
-  it("copies every address of the old waitlist form once, with its first time and attribution, as confirmed already", async () => {
-    await expect(run(["import-forms", "--netlify"], env)).resolves.toBe(
-      "Imported 122 of 122 addresses from Netlify Forms; 0 were in the store already.",
-    );
-    const rows = JSON.parse(await run(["export", "--format", "json", "--netlify"], env)) as Record<string, unknown>[];
-    expect(rows).toHaveLength(122);
-    expect(rows.slice(0, 2)).toEqual([
-      expect.objectContaining({ email: "grace@example.com", utmSource: null, landingPath: null }),
-      expect.objectContaining({
-        email: "ada@example.com",
-        createdAt: "2026-11-19T10:00:00.000Z",
-        ref: "maya",
-        landingPath: "/",
-        confirmationSentAt: "2026-11-19T10:00:00.000Z",
-      }),
-    ]);
-    await expect(run(["import-forms", "--netlify"], env)).resolves.toBe(
-      "Imported 0 of 122 addresses from Netlify Forms; 122 were in the store already.",
-    );
-    await expect(run(["count", "--netlify"], env)).resolves.toMatch(
-      /^122 addresses.*\nConfirmation e-mails: 122 sent, 0 pending.*\n122 signed up before the confirm step and were never asked to confirm/,
-    );
-  });
-
-  it("is a command for the Netlify store only", async () => {
-    await expect(run(["import-forms"], env)).rejects.toThrow(
-      "import-forms copies into the Netlify store: run it with --netlify.",
     );
   });
 });

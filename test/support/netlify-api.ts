@@ -9,24 +9,12 @@ export interface ApiCall {
   authorization: string | undefined;
 }
 
-export interface StandInSubmission {
-  id: string;
-  form_id: string;
-  created_at: string;
-  site_url: string;
-  data: Record<string, string>;
-}
-
 export interface NetlifyApiStandIn {
   /** For NETLIFY_API_URL. */
   url: string;
   calls: ApiCall[];
   /** Every call's request headers, in the order of `calls`. */
   headers: IncomingHttpHeaders[];
-  /** The site's forms (Netlify Forms, for import-forms); edit freely. */
-  forms: { id: string; name: string }[];
-  /** Every form's submissions, newest first, as Netlify lists them; edit freely. */
-  submissions: StandInSubmission[];
   /** Answer every request with this status instead (Netlify having a bad day). */
   failWith?: number;
   /** How many requests were answered 429. */
@@ -39,8 +27,7 @@ export const apiRequestsPerMinute = 500;
 
 /**
  * A local HTTP server standing in for Netlify's API (https://open-api.netlify.com),
- * the one edge we don't own, for one site: GET /sites/:id, the Forms routes
- * (with their pagination and 404s), and the Blobs API, passed on to a local
+ * the one edge we don't own, for one site: GET /sites/:id and its 404, and the Blobs API, passed on to a local
  * Blobs server (`blobsUrl`) as Netlify passes it to its own. It enforces the
  * rate limit per token, in a window of a minute (`clock`, for a simulation's
  * time), answering 429 with X-RateLimit-Reset as Netlify does, and records
@@ -65,8 +52,6 @@ export async function startNetlifyApi({
   const standIn: Omit<NetlifyApiStandIn, "url" | "close"> = {
     calls: [],
     headers: [],
-    forms: [],
-    submissions: [],
     limited: 0,
   };
   const windows = new Map<string, { start: number; used: number }>();
@@ -109,15 +94,6 @@ export async function startNetlifyApi({
       return match[1] === siteId
         ? send(200, { id: siteId, name: "jointandem", url: "https://jointandem.netlify.app" })
         : send(404, { code: 404, message: "Not Found" });
-    }
-    if (req.method === "GET" && (match = url.pathname.match(/^\/api\/v1\/sites\/([^/]+)\/forms$/))) {
-      return match[1] === siteId ? send(200, standIn.forms) : send(404, { code: 404, message: "Not Found" });
-    }
-    if (req.method === "GET" && (match = url.pathname.match(/^\/api\/v1\/forms\/([^/]+)\/submissions$/))) {
-      const page = Number(url.searchParams.get("page") ?? "1");
-      const perPage = Number(url.searchParams.get("per_page") ?? "100");
-      const ofForm = standIn.submissions.filter((submission) => submission.form_id === match![1]);
-      return send(200, ofForm.slice((page - 1) * perPage, page * perPage));
     }
     send(404, { code: 404, message: "Not Found" });
   });

@@ -33,13 +33,13 @@ export interface NewSignup {
   source: SignupSource;
   at?: Date;
   attribution?: Attribution;
-  /** When its confirmation was sent elsewhere (an import from Netlify Forms): stored as sent, owed nothing. */
+  /** When its confirmation was sent elsewhere (a copy from another store): stored as sent, owed nothing. */
   confirmationSentAt?: Date;
   /** The Privacy Policy in force when it was made: its version, the date of its last change (policies.ts). */
   privacyPolicy?: string;
   /** What the person was told they would receive, and under which policy text (policies.ts, consentRecord). */
   consent?: string;
-  /** A signup from before the confirm step (an import from Netlify Forms): never asked to confirm, never pruned. */
+  /** A signup from before the confirm step: never asked to confirm, never pruned until a founder asks it. */
   earlier?: boolean;
 }
 
