@@ -129,10 +129,3 @@ export function netlifyWaitlist(name: string, env: Env, deployContext = "product
   }
   return opened.waitlist;
 }
-
-/** Resolves once every confirmation this instance has started is done (sent, or left owed for the sweep). */
-export async function settled(waitlist: Waitlist): Promise<void> {
-  // sendSoon starts its attempt on the next turn of the event loop.
-  await new Promise((resolve) => setImmediate(resolve));
-  await waitlist.confirmations.idle();
-}

@@ -2,9 +2,10 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Context } from "@netlify/functions";
 import { ConfigError, readEnv, type Env } from "../config/env";
-import { formReply, refuse, type FormReply, type FormRequest } from "../waitlist/endpoints/form-request";
+import { refuse, type FormReply, type FormRequest } from "../waitlist/endpoints/http";
+import { formReply } from "../waitlist/endpoints/reply";
 import type { Waitlist } from "../waitlist/create-waitlist";
-import { log, netlifySiteOrigins, netlifyWaitlist, settled } from "./netlify-waitlist";
+import { log, netlifySiteOrigins, netlifyWaitlist } from "./netlify-waitlist";
 
 /*
  * The HTTP adapter of Netlify's functions (Functions 2.0: a web Request in, a
@@ -36,25 +37,12 @@ export function formRequest(request: Request, context: FunctionContext, siteOrig
 
 /**
  * The reply as a Response; work for after it (a new signup's confirmation)
- * handed to waitUntil, which keeps the function alive until `settled`
- * resolves. A function that dies first leaves the confirmation owed, and the
+ * handed to waitUntil, which keeps the function alive until that work is
+ * done. A function that dies first leaves the confirmation owed, and the
  * sweep sends it.
  */
-export function functionResponse(
-  request: Request,
-  reply: FormReply,
-  context: FunctionContext,
-  settled: () => Promise<void>,
-): Response {
-  if (reply.afterReply) {
-    const after = reply.afterReply;
-    context.waitUntil(
-      (async () => {
-        after();
-        await settled();
-      })(),
-    );
-  }
+export function functionResponse(request: Request, reply: FormReply, context: FunctionContext): Response {
+  if (reply.after) context.waitUntil(reply.after());
   return new Response(request.method === "HEAD" ? null : reply.body, { status: reply.status, headers: reply.headers });
 }
 
@@ -93,5 +81,5 @@ export async function serveEndpoint(
   }
   const reply = await waitlist[endpoint].handle(formRequest(request, context, netlifySiteOrigins(env)));
   if (reply.reason) log(name)(`${request.method} ${new URL(request.url).pathname} ${reply.status} - ${reply.reason}`);
-  return functionResponse(request, reply, context, () => settled(waitlist));
+  return functionResponse(request, reply, context);
 }

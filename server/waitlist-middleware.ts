@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import morgan from "morgan";
 import { listeningOrigins } from "./listening-origins";
-import type { FormReply, FormRequest } from "../waitlist/endpoints/form-request";
+import type { FormReply, FormRequest } from "../waitlist/endpoints/http";
 import type { Confirm } from "../waitlist/endpoints/confirm";
-import { isLinkPath } from "../waitlist/endpoints/form-request";
 import type { Leave } from "../waitlist/endpoints/leave";
-import { confirmPath, leavePath } from "../waitlist/tokens";
+import { confirmPath, isLinkPath, leavePath, signupPath } from "../waitlist/routes";
 import type { SignupEndpoint } from "../waitlist/endpoints/signup";
 
 type Next = (error?: unknown) => void;
@@ -33,7 +32,7 @@ function splitUrl(req: Request): { path: string; query: string } {
  */
 export function waitlistEndpoint(req: Request): { name: EndpointName; query: string } | undefined {
   const { path, query } = splitUrl(req);
-  if (path === "/" && req.method !== "GET" && req.method !== "HEAD") return { name: "signup", query };
+  if (path === signupPath && req.method !== "GET" && req.method !== "HEAD") return { name: "signup", query };
   if (isLinkPath(path, leavePath)) return { name: "leave", query };
   if (isLinkPath(path, confirmPath)) return { name: "confirm", query };
   return undefined;
@@ -81,7 +80,7 @@ export function waitlistMiddleware(endpoints: WaitlistEndpoints) {
       // A refusal sent before the body was read: do not keep the rest of it on this connection.
       if (!req.complete) reply.headers.Connection = "close";
       // Once the reply is out, or the client gone: exactly once either way.
-      if (reply.afterReply) res.once("close", reply.afterReply);
+      if (reply.after) res.once("close", () => void reply.after!());
       res.writeHead(reply.status, reply.headers);
       res.end(req.method === "HEAD" ? undefined : reply.body);
     }, next);

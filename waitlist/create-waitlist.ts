@@ -1,6 +1,6 @@
 import { createConfirm } from "./endpoints/confirm";
 import { createConfirmations, type ConfirmationOptions } from "./mail/confirmations";
-import { linkLimiter } from "./endpoints/form-request";
+import { linkLimiter } from "./endpoints/rate-limits";
 import { createLeave } from "./endpoints/leave";
 import { newLinkSecret } from "./tokens";
 import type { Mailer } from "./mail/mailer";

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 import { checkEmail } from "../config/email-address";
+import { confirmPath, leavePath } from "./routes";
 
 /*
  * The two personal links in every confirmation e-mail, for every deployment
@@ -18,10 +19,6 @@ import { checkEmail } from "../config/email-address";
  * confirm link until its signup is pruned (30 days). Those name no signup to
  * leave, so they remove the address whenever it was stored.
  */
-
-/** Where the links point, on every deployment (each is a function of its own on Netlify). */
-export const leavePath = "/waitlist/leave";
-export const confirmPath = "/waitlist/confirm";
 
 /** A new random secret: 32 bytes, base64url. */
 export function newLinkSecret(): string {

@@ -348,7 +348,7 @@ describe("12. membership cannot be timed", () => {
       siteUrl: "https://jointandem.app",
       source: "start",
       rateLimitPerMinute: 100,
-      onNewSignup: (signup) => queued.push(signup.email),
+      onNewSignup: async (signup) => void queued.push(signup.email),
     });
     const { Readable } = await import("node:stream");
     const reply = await signup.handle({
@@ -361,7 +361,7 @@ describe("12. membership cannot be timed", () => {
     });
     expect(reply.status).toBe(200);
     expect(queued).toEqual([]);
-    reply.afterReply!();
+    await reply.after!();
     expect(queued).toEqual(["new@example.com"]);
     await store.close();
   });

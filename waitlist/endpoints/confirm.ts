@@ -1,16 +1,12 @@
 import { site } from "../../config/site";
-import {
-  linkPageHandler,
-  postedToken,
-  isFromThisSite,
-  readForm,
-  refuse,
-  type LinkEndpointOptions,
-  type Outcome,
-} from "./form-request";
+import { isFromThisSite } from "./cross-site";
+import { readForm } from "./form-body";
+import { refuse, type Outcome } from "./http";
+import { linkPageHandler, postedToken, type LinkEndpointOptions } from "./link-page";
 import { maskEmail } from "../../config/email-address";
 import type { WaitlistStore } from "../stores/store";
-import { confirmPath, leavePath, leaveToken, verifyConfirmToken, type ConfirmingSignup } from "../tokens";
+import { confirmPath, leavePath } from "../routes";
+import { leaveToken, verifyConfirmToken, type ConfirmingSignup } from "../tokens";
 
 export interface ConfirmOptions extends LinkEndpointOptions {
   store: Pick<WaitlistStore, "lookup" | "confirm">;

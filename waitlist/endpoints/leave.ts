@@ -1,14 +1,10 @@
-import {
-  acceptsHtml,
-  linkPageHandler,
-  postedToken,
-  isCrossSite,
-  readForm,
-  refuse,
-  type LinkEndpointOptions,
-  type Outcome,
-} from "./form-request";
-import { leavePath, verifyLeaveToken, type LeavingAddress } from "../tokens";
+import { isCrossSite } from "./cross-site";
+import { readForm } from "./form-body";
+import { refuse, type Outcome } from "./http";
+import { linkPageHandler, postedToken, type LinkEndpointOptions } from "./link-page";
+import { acceptsHtml } from "./reply";
+import { leavePath } from "../routes";
+import { verifyLeaveToken, type LeavingAddress } from "../tokens";
 
 /** How a person left: the page's button, or their mail client's one-click POST (RFC 8058). */
 export type LeaveKind = "link" | "one-click";

@@ -2,18 +2,11 @@ import { RateLimiterMemory } from "rate-limiter-flexible";
 import { site } from "../../config/site";
 import { attributionFrom } from "../attribution";
 import { checkEmail } from "../../config/email-address";
-import {
-  formReply,
-  header,
-  isCrossSite,
-  rateLimited,
-  readForm,
-  refuse,
-  siteOrigins,
-  type FormReply,
-  type FormRequest,
-  type Outcome,
-} from "./form-request";
+import { isCrossSite, siteOrigins } from "./cross-site";
+import { readForm } from "./form-body";
+import { header, refuse, type FormReply, type FormRequest, type Outcome } from "./http";
+import { rateLimited } from "./rate-limits";
+import { formReply } from "./reply";
 import type { SiteSettings } from "../settings";
 import type { OwedConfirmation, SignupSource, WaitlistStore } from "../stores/store";
 
@@ -21,10 +14,10 @@ export interface SignupOptions extends Pick<SiteSettings, "siteUrl"> {
   store: WaitlistStore;
   source: SignupSource;
   rateLimitPerMinute: number;
-  /** Called once a new address is stored and its reply written; must not throw or wait. */
-  onNewSignup?: (signup: OwedConfirmation) => void;
+  /** Called once a new address is stored and its reply written; resolves when its work is done, never rejects. */
+  onNewSignup?: (signup: OwedConfirmation) => Promise<void>;
   /** Called once a listed address's repeat signup is answered (by its key); must not throw or wait. */
-  onRepeatSignup?: (emailKey: string) => void;
+  onRepeatSignup?: (emailKey: string) => Promise<void>;
   /** The version of the Privacy Policy in force (policies.ts), kept with each signup. */
   privacyPolicy?: () => string | null;
   /** What the person consents to: the statement's version and the policy's text (policies.ts), kept likewise. */

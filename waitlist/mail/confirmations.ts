@@ -151,27 +151,29 @@ export function createConfirmations({
     return work;
   }
 
-  /** The first attempt for a newly stored address; never throws, never delays the caller. */
-  function sendSoon(owed: OwedConfirmation): void {
-    setImmediate(() => void attempt(owed));
+  /** The first attempt for a newly stored address, on the next turn; resolves once it is done, and never throws. */
+  function sendSoon(owed: OwedConfirmation): Promise<void> {
+    return new Promise((resolve) => setImmediate(() => void attempt(owed).then(() => resolve())));
   }
 
   /**
    * A repeat signup of a listed address: one that has not confirmed, whose
    * last e-mail went out a day or more ago (the person may have lost it), is
-   * asked again and sent a new e-mail; any other is left as it is. Never
-   * throws, never delays the caller: it runs after the reply, so the reply
-   * does not tell who is listed.
+   * asked again and sent a new e-mail; any other is left as it is. It runs
+   * after the reply, so the reply does not tell who is listed; resolves once
+   * done, and never throws.
    */
-  function askAgainSoon(emailKey: string): void {
-    setImmediate(() => {
-      const work = store
-        .askToConfirm(emailKey, clock(), { resendAfterMs: askAgainAfterMs })
-        .then((owed) => owed && attempt(owed))
-        .catch((error: Error) => log(`a repeat signup could not be asked to confirm again: ${error.message}`));
-      inFlight.add(work);
-      void work.finally(() => inFlight.delete(work));
-    });
+  function askAgainSoon(emailKey: string): Promise<void> {
+    return new Promise((resolve) =>
+      setImmediate(() => {
+        const work = store
+          .askToConfirm(emailKey, clock(), { resendAfterMs: askAgainAfterMs })
+          .then((owed) => owed && attempt(owed))
+          .catch((error: Error) => log(`a repeat signup could not be asked to confirm again: ${error.message}`));
+        inFlight.add(work);
+        void work.finally(() => inFlight.delete(work)).then(() => resolve());
+      }),
+    );
   }
 
   let sweeping: Promise<SweepResult> | undefined;

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { RateLimiterMemory } from "rate-limiter-flexible";
-import { linkPageHandler, refuse, type FormRequest, type LinkPage } from "./form-request";
+import { refuse, type FormRequest } from "./http";
+import { linkPageHandler, type LinkPage } from "./link-page";
 
 const request = (method: string, accept: string): FormRequest => ({
   method,

@@ -1,0 +1,60 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
+import type { PageAction, PageLink } from "./pages";
+
+/*
+ * What the waitlist's endpoints (the signup at POST /, confirm and leave) take and give, whatever server delivers
+ * the request (npm start, gatsby develop, a Netlify function): a request, an outcome in the visitor's words, and
+ * the reply it is written as (reply.ts).
+ */
+
+/** What an endpoint needs of an HTTP request. */
+export interface FormRequest {
+  method: string;
+  headers: IncomingHttpHeaders;
+  /** The query string, without "?"; "" when there is none. */
+  query: string;
+  clientIp: string;
+  /** The origins of the address the request came in on (server/listening-origins.ts); asked only when an Origin is sent. */
+  ownOrigins: () => readonly string[];
+  body: Readable;
+}
+
+export interface FormReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** The one-line reason of a refusal, for the request log; never holds an address or a token. */
+  reason?: string;
+  /**
+   * Work for after the reply is written (queueing a new signup's confirmation): done before it, it
+   * would make a new address answer measurably later than a listed one.
+   */
+  after?: () => Promise<void>;
+}
+
+/** What an endpoint decided, before it is written as a page or a line. */
+export interface Outcome {
+  status: number;
+  heading: string;
+  /** One line, in words a visitor or operator can act on. */
+  message: string;
+  /** The reply's one line of text, when it is not `message` alone. */
+  line?: string;
+  headers?: Record<string, string>;
+  /** A button on the page (the leave page's). */
+  action?: PageAction;
+  /** Links in a line below the button (the confirm page's Privacy Policy and "This wasn't me"). */
+  links?: PageLink[];
+  /** Work for after the reply is written. */
+  after?: () => Promise<void>;
+}
+
+export function refuse(status: number, message: string, headers?: Record<string, string>): Outcome {
+  return { status, heading: "That did not work", message, headers };
+}
+
+export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
