@@ -1,6 +1,6 @@
 import path from "node:path";
 import { mailConfig, serverConfig, waitlistConfig, type Env } from "../config/env";
-import { forgettingMail, signingSecret } from "../waitlist/create-waitlist";
+import { signingSecret } from "../waitlist/create-waitlist";
 import { createMailer } from "../waitlist/mail/mailer";
 import { openPostgresStore } from "../waitlist/stores/postgres-store";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
@@ -9,6 +9,8 @@ import { NetlifySetupError, openNetlifyAccess, type NetlifyAccess } from "./netl
 
 export interface OpenedStore {
   store: FullStore;
+  /** Deletes the copies of a removed address's mail that the site's mailer keeps (the outbox); after each removal. */
+  forget: (email: string) => void;
   /** Where the list is, for the reader: a file, or a Netlify site. */
   name: string;
   netlify?: NetlifyAccess;
@@ -17,26 +19,23 @@ export interface OpenedStore {
 /**
  * The store the commands work on: a Netlify site's Blobs store (--netlify),
  * the Postgres database of DATABASE_URL, or the SQLite file. What a command
- * removes goes from the outbox too, as on the running site.
+ * removes goes from the outbox too (`forget`), as on the running site.
  */
 export async function openStore(env: Env, netlify: boolean): Promise<OpenedStore> {
   if (netlify) {
     const access = await openNetlifyAccess(env);
-    return { store: access.store, name: `Netlify site ${access.siteName}`, netlify: access };
+    // A function keeps no copy of its mail: nothing to forget.
+    return { store: access.store, forget: () => {}, name: `Netlify site ${access.siteName}`, netlify: access };
   }
   const { dbFile, databaseUrl } = serverConfig(env);
-  const mailer = createMailer(mailConfig(env));
+  const { forget = () => {} } = createMailer(mailConfig(env));
   if (databaseUrl) {
-    const store = forgettingMail(
-      await openPostgresStore(databaseUrl, { warn: (message) => console.error(message) }),
-      mailer,
-    );
+    const store = await openPostgresStore(databaseUrl, { warn: (message) => console.error(message) });
     const { host, pathname } = new URL(databaseUrl);
-    return { store, name: `the Postgres database ${pathname.slice(1)} on ${host}` };
+    return { store, forget, name: `the Postgres database ${pathname.slice(1)} on ${host}` };
   }
   const relative = path.relative(process.cwd(), dbFile);
-  const store = forgettingMail(SqliteStore.openExisting(dbFile), mailer);
-  return { store, name: relative.startsWith("..") ? dbFile : relative };
+  return { store: SqliteStore.openExisting(dbFile), forget, name: relative.startsWith("..") ? dbFile : relative };
 }
 
 /** The secret the site's links are sealed with, as the site finds it; on Netlify, the site's own. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
@@ -411,4 +411,32 @@ describe("resend-pending and the cap on e-mails per mailbox", () => {
       );
     },
   );
+});
+
+describe("removing from the command line deletes the outbox's copies too, as a leave does", () => {
+  const mailed = async (emails: string[]) => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    for (const email of emails) await store.add({ email, emailKey: email, source: "start", at: new Date() });
+    await store.close();
+    const outbox = { ...env, OUTBOX_DIR: path.join(dir, "outbox") };
+    await run(["resend-pending"], outbox);
+    expect(readdirSync(outbox.OUTBOX_DIR)).toHaveLength(emails.length);
+    return outbox;
+  };
+
+  it("remove and remove-unsubscribed", async () => {
+    const outbox = await mailed(["gone@example.com", "also-gone@example.com", "stays@example.com"]);
+    await run(["remove", "gone@example.com"], outbox);
+    writeFileSync(path.join(dir, "unsubscribed.csv"), "Email Address\nalso-gone@example.com\n");
+    await run(["remove-unsubscribed", "--from", path.join(dir, "unsubscribed.csv")], outbox);
+    const left = readdirSync(outbox.OUTBOX_DIR).map((name) => readFileSync(path.join(outbox.OUTBOX_DIR, name), "utf8"));
+    expect(left).toHaveLength(1);
+    expect(left[0]).toContain("To: stays@example.com");
+  });
+
+  it("prune", async () => {
+    const outbox = await mailed(["never-confirmed@example.com"]);
+    await run(["prune", "--unconfirmed-older-than", "0h"], outbox);
+    expect(readdirSync(outbox.OUTBOX_DIR)).toEqual([]);
+  });
 });

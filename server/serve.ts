@@ -49,7 +49,7 @@ async function main(): Promise<void> {
       if (sent > 0) console.log(`Sent ${sent} confirmation(s) still owed from before.`);
     });
     // The Privacy Policy's promise: addresses never confirmed go after the days it names.
-    stopPruning = pruneHourly(store);
+    stopPruning = pruneHourly(store, { forget: mailer.forget });
   });
   server.on("error", (error: NodeJS.ErrnoException) => {
     console.error(

@@ -36,36 +36,6 @@ export function signingSecret(store: Pick<FullStore, "secret">, configured: stri
 }
 
 /**
- * The store, such that whatever takes a signup off the list (a leave, a
- * founder's remove, the retention's prune) also deletes the copies of its
- * mail the mailer keeps: "when you leave, we delete your entry at once".
- */
-export function forgettingMail<S extends FullStore>(store: S, mailer: Pick<Mailer, "forget">): S {
-  const { forget } = mailer;
-  if (!forget) return store;
-  return new Proxy(store, {
-    get(target, property) {
-      if (property === "remove") {
-        return async (...args: Parameters<FullStore["remove"]>) => {
-          const removed = await target.remove(...args);
-          if (removed) forget(removed.email);
-          return removed;
-        };
-      }
-      if (property === "removeUnconfirmed") {
-        return async (...args: Parameters<FullStore["removeUnconfirmed"]>) => {
-          const removed = await target.removeUnconfirmed(...args);
-          for (const { email } of removed) forget(email);
-          return removed;
-        };
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
-
-/**
  * The waitlist as every deployment runs it (npm start, gatsby develop,
  * Netlify's functions, the tests): the signup endpoint behind POST /, a
  * confirmation e-mail sent after each new signup (a server starts the
@@ -77,7 +47,7 @@ export function forgettingMail<S extends FullStore>(store: S, mailer: Pick<Maile
 export async function createWaitlist<S extends FullStore>(options: WaitlistOptions<S>) {
   const { mailer, siteUrl, contactEmail, warn, clock, linkRateLimitPerMinute = 60 } = options;
   const { privacyPolicy = privacyPolicyVersion, consent = consentRecord } = options;
-  const store = forgettingMail(options.store, mailer);
+  const { store } = options;
   const secret = await signingSecret(store, options.linkSecret);
   const confirmations = createConfirmations({ ...options, store, linkSecret: secret });
   const signup = createSignup({
@@ -92,8 +62,11 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
   const link = { secret, siteUrl, contactEmail, warn };
   const leave = createLeave({
     ...link,
-    remove: async (address, how) =>
-      void (await store.remove(address.key, how, clock?.() ?? new Date(), address.createdAt)),
+    remove: async (address, how) => {
+      const removed = await store.remove(address.key, how, clock?.() ?? new Date(), address.createdAt);
+      // "When you leave, we delete your entry at once": the copies of its mail the mailer keeps (the outbox) too.
+      if (removed) mailer.forget?.(removed.email);
+    },
     limiter: linkLimiter(linkRateLimitPerMinute),
   });
   const confirm = createConfirm({

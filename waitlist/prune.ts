@@ -38,6 +38,7 @@ export async function pruneUnconfirmed(
     limit = Infinity,
     deadline = Infinity,
     clock = Date.now,
+    forget = () => {},
   }: {
     olderThanMs?: number;
     now?: Date;
@@ -45,6 +46,8 @@ export async function pruneUnconfirmed(
     limit?: number;
     deadline?: number;
     clock?: () => number;
+    /** Deletes the copies of a removed address's mail that the mailer keeps (Mailer.forget). */
+    forget?: (email: string) => void;
   } = {},
 ): Promise<Pruned> {
   const before = new Date(now.getTime() - olderThanMs);
@@ -62,6 +65,7 @@ export async function pruneUnconfirmed(
     const batch = await store.expiredUnconfirmed(before, Math.min(room, batchSize), { tidy: true });
     if (batch.length === 0) return { cutoff, addresses, more: false };
     const removed = await store.removeUnconfirmed(batch, now);
+    for (const { email } of removed) forget(email);
     addresses.push(...removed);
     // Nothing of the batch removed (all confirmed or asked again meanwhile, or gone): stop, the next pass goes on.
     if (removed.length === 0) return { cutoff, addresses, more: true };
@@ -82,10 +86,13 @@ export function parseAge(text: string | undefined): number | undefined {
  */
 export function pruneHourly(
   store: Pick<FullStore, "expiredUnconfirmed" | "removeUnconfirmed" | "forgetMailboxMailBefore">,
-  log: (line: string) => void = (line) => console.log(line),
+  {
+    forget,
+    log = (line) => console.log(line),
+  }: { forget?: (email: string) => void; log?: (line: string) => void } = {},
 ): () => void {
   const pass = () =>
-    pruneUnconfirmed(store).then(
+    pruneUnconfirmed(store, { forget }).then(
       ({ addresses }) => {
         if (addresses.length > 0) {
           log(

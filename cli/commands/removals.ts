@@ -55,8 +55,9 @@ export const remove = command({
     if (!checked.ok) throw new UsageError(`"${address}" is not a valid address: ${checked.reason}`);
     return checked;
   },
-  run: async ({ input: { key, email }, opened: { store } }) => {
+  run: async ({ input: { key, email }, opened: { store, forget } }) => {
     const removed = await store.remove(key, "operator", new Date());
+    if (removed) forget(removed.email);
     return removed
       ? `Removed ${removed.email} (on the list since ${removed.createdAt}); any confirmation still owed to it is cancelled.`
       : `${email} is not on the waitlist; nothing removed.`;
@@ -71,9 +72,14 @@ export const removeUnsubscribed = command({
     "unsubscribes, bounces or complaints (a column named Email or Email Address)",
   ],
   check: ({ from }) => readUnsubscribed(from),
-  run: async ({ input: { file, addresses, invalid }, opened: { store } }) => {
+  run: async ({ input: { file, addresses, invalid }, opened: { store, forget } }) => {
     let removed = 0;
-    for (const { key } of addresses) if (await store.remove(key, "operator", new Date())) removed++;
+    for (const { key } of addresses) {
+      const gone = await store.remove(key, "operator", new Date());
+      if (!gone) continue;
+      forget(gone.email);
+      removed++;
+    }
     const absent = addresses.length - removed;
     const lines = [
       `Removed ${removed} of the ${addresses.length} addresses in ${file}; ${absent} ${absent === 1 ? "was" : "were"} not on the list.`,
@@ -102,9 +108,9 @@ export const prune = command({
     }
     return olderThanMs;
   },
-  run: async ({ input: olderThanMs, options, opened: { store } }) => {
+  run: async ({ input: olderThanMs, options, opened: { store, forget } }) => {
     const dryRun = Boolean(options["dry-run"]);
-    const { cutoff, addresses } = await pruneUnconfirmed(store, { olderThanMs, dryRun });
+    const { cutoff, addresses } = await pruneUnconfirmed(store, { olderThanMs, dryRun, forget });
     const list = addresses.map(({ email, optInSince }) => `  ${email} (asked ${optInSince})`);
     const signups = `unconfirmed signup${addresses.length === 1 ? "" : "s"}`;
     if (addresses.length === 0)
