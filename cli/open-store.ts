@@ -1,5 +1,6 @@
 import path from "node:path";
 import { mailConfig, serverConfig, waitlistConfig, type Env } from "../config/env";
+import { projectFolders } from "../config/folders";
 import { signingSecret } from "../waitlist/create-waitlist";
 import { createMailer } from "../waitlist/mail/mailer";
 import { openPostgresStore } from "../waitlist/stores/postgres-store";
@@ -30,7 +31,10 @@ export async function openStore(env: Env, netlify: boolean): Promise<OpenedStore
   const { dbFile, databaseUrl } = serverConfig(env);
   const { forget = () => {} } = createMailer(mailConfig(env));
   if (databaseUrl) {
-    const store = await openPostgresStore(databaseUrl, { warn: (message) => console.error(message) });
+    const store = await openPostgresStore(databaseUrl, {
+      migrations: projectFolders.migrations,
+      warn: (message) => console.error(message),
+    });
     const { host, pathname } = new URL(databaseUrl);
     return { store, forget, name: `the Postgres database ${pathname.slice(1)} on ${host}` };
   }

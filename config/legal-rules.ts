@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import matter from "gray-matter";
 import { site } from "./site";
 
@@ -105,6 +107,24 @@ export function policyVersion(frontmatter: unknown): string | null {
   if (newest === null) return isoDate(fields.effectiveDate);
   const sameDay = updates.filter((entry) => isoDate(entry?.date) === newest).length;
   return sameDay > 1 ? `${newest}.${sameDay}` : newest;
+}
+
+/**
+ * The text of the policy with `slug` among the MDX files of `folder`; undefined when none has it. The servers and
+ * the functions read the Privacy Policy in force with it, from the folder they name.
+ */
+export function readPolicySource(folder: string, slug: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return undefined;
+  }
+  for (const name of names.filter((file) => file.endsWith(".mdx"))) {
+    const source = readFileSync(path.join(folder, name), "utf8");
+    if (matter(source).data.slug === slug) return source;
+  }
+  return undefined;
 }
 
 /** Today's date in UTC (YYYY-MM-DD): the entry the content check suggests, and the latest an entry may carry. */

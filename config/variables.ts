@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { checkEmail } from "./email-address";
+import { projectFolders } from "./folders";
 
 /*
  * Every environment variable, once: its schema (zod), what a good value
@@ -17,7 +18,6 @@ export const placeholderController = {
   address: "[its postal address: set CONTROLLER_ADDRESS]",
 } as const;
 const defaultContactEmail = "hello@jointandem.app";
-const root = path.resolve(__dirname, "..");
 
 export interface Variable {
   schema: z.ZodType;
@@ -58,7 +58,8 @@ const oneLine = (max: number) =>
     .max(max)
     .regex(/^[^<>{}\p{Cc}]+$/u)
     .optional();
-const projectPath = (fallback: string) => text.optional().transform((value) => path.resolve(root, value ?? fallback));
+const projectPath = (fallback: string) =>
+  text.optional().transform((value) => path.resolve(projectFolders.root, value ?? fallback));
 
 /** Variables renamed: the old name is read while the new one is not set, with one deprecation warning. */
 export const renamedVariables = {

@@ -1,5 +1,9 @@
 import { getDeployStore, getStore } from "@netlify/blobs";
 import { getDatabase } from "@netlify/database";
+import path from "node:path";
+import { readPolicySource } from "../config/legal-rules";
+import { site } from "../config/site";
+import { policyInForce } from "../waitlist/policies";
 import type { Pool } from "pg";
 import { mailConfig, waitlistConfig, type Env } from "../config/env";
 import { BlobsStore, blobsStoreName } from "../waitlist/stores/blobs-store";
@@ -50,6 +54,16 @@ export function netlifySiteOrigins(env: Env): string[] {
 export const netlifySendsAtOnce = 20;
 
 let opened: { env: Env; preview: boolean; waitlist: Promise<Waitlist<NetlifyStore>> } | undefined;
+
+/**
+ * The Privacy Policy in force. A function is a bundle of its own: netlify.toml's included_files puts content/legal
+ * beside it, and Lambda runs it from the bundle's root, its working directory.
+ */
+const privacyPolicyInForce = () =>
+  policyInForce(
+    readPolicySource(path.resolve("content", "legal"), site.legalPages.privacyPolicy.slug),
+    log("waitlist"),
+  );
 
 /** Netlify's deploy contexts whose deploys are previews of the site, not the site. */
 const previewContexts = new Set(["deploy-preview", "branch-deploy"]);
@@ -110,6 +124,7 @@ export function netlifyWaitlist(name: string, env: Env, deployContext = "product
       waitlist: netlifyStore(env, preview, config.linkSecret).then((store) =>
         createWaitlist({
           store,
+          privacyPolicy: privacyPolicyInForce(),
           mailer: netlifyMailer(env),
           source: preview ? "netlify-preview" : "netlify",
           ...config,

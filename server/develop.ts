@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readEnv, type EnvSource } from "../config/env";
 import { requestLog, waitlistEndpoint, waitlistMiddleware } from "./waitlist-middleware";
-import { openSqliteWaitlist, waitlistSettings } from "./server-waitlist";
+import { openWaitlist, settingsFromEnv } from "./start-server";
 
 type Next = (error?: unknown) => void;
 
@@ -20,8 +20,8 @@ export function developWaitlistMiddleware(source?: EnvSource, write?: (line: str
       return;
     }
     handler ??= (async () => {
-      const { signup, leave, confirm, confirmations } = await openSqliteWaitlist(
-        waitlistSettings(readEnv(source), "develop"),
+      const { signup, leave, confirm, confirmations } = await openWaitlist(
+        settingsFromEnv(readEnv(source), "develop").waitlist,
       );
       // Confirmations still owed (a failure, or a server that stopped while sending) go out on a schedule here too.
       void confirmations.start();

@@ -4,7 +4,7 @@ import { linkLimiter } from "./endpoints/rate-limits";
 import { createLeave } from "./endpoints/leave";
 import { newLinkSecret } from "./tokens";
 import type { Mailer } from "./mail/mailer";
-import { consentRecord, privacyPolicyVersion, type ConsentMethod } from "./policies";
+import { consentRecord, type PolicyInForce } from "./policies";
 import { createSignup, type SignupOptions } from "./endpoints/signup";
 import type { SiteSettings } from "./settings";
 import type { FullStore } from "./stores/store";
@@ -24,10 +24,8 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
   linkSecret?: string;
   /** Requests to the links in the e-mail (leave and confirm) per client IP per minute. */
   linkRateLimitPerMinute?: number;
-  /** The version of the Privacy Policy in force (policies.ts); a test's own. */
-  privacyPolicy?: () => string | null;
-  /** What a person consents to, and how (policies.ts, consentRecord); a test's own. */
-  consent?: (how: ConsentMethod) => string;
+  /** The Privacy Policy in force, from the text the adapter read (policies.ts), kept with each consent. */
+  privacyPolicy: PolicyInForce;
 }
 
 /** What leave links are signed with: WAITLIST_SECRET when set, else the one the store made and keeps. */
@@ -46,7 +44,8 @@ export function signingSecret(store: Pick<FullStore, "secret">, configured: stri
  */
 export async function createWaitlist<S extends FullStore>(options: WaitlistOptions<S>) {
   const { mailer, siteUrl, contactEmail, warn, clock, linkRateLimitPerMinute = 60 } = options;
-  const { privacyPolicy = privacyPolicyVersion, consent = consentRecord } = options;
+  const privacyPolicy = () => options.privacyPolicy.version;
+  const consent = (how: "signup" | "confirm") => consentRecord(options.privacyPolicy, how);
   const { store } = options;
   const secret = await signingSecret(store, options.linkSecret);
   const confirmations = createConfirmations({ ...options, store, linkSecret: secret });

@@ -1,4 +1,5 @@
 import { serverConfig } from "../../config/env";
+import { projectFolders } from "../../config/folders";
 import { openPostgresStore } from "../../waitlist/stores/postgres-store";
 import { command } from "../command";
 import { UsageError } from "../errors";
@@ -32,7 +33,10 @@ export const copyToDatabase = command({
     // The ledger is what all() reads: bring it up to date first.
     await store.fold();
     const rows = await store.all();
-    const database = await openPostgresStore(databaseUrl, { warn: (message) => console.error(message) });
+    const database = await openPostgresStore(databaseUrl, {
+      migrations: projectFolders.migrations,
+      warn: (message) => console.error(message),
+    });
     try {
       const added = await database.copyIn(rows);
       const { host, pathname } = new URL(databaseUrl);

@@ -1,6 +1,7 @@
 // Where the functions keep the list in a run of npm run bench:netlify: Netlify Database (a real Postgres) or Netlify
 // Blobs (the local server), each able to count its operations and to be filled fast to a given size.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { projectFolders } from "../../config/folders";
 import path from "node:path";
 import { Pool } from "pg";
 import { BlobsStore, hashOf, rowsPerChunk } from "../../waitlist/stores/blobs-store";
@@ -33,7 +34,7 @@ export async function postgresBackend(start: number): Promise<Backend> {
   const pool = new Pool({ connectionString: url });
   // The server goes at the end of the run, and with it every connection still open: nothing to report then.
   pool.on("error", () => {});
-  await migrate(pool);
+  await migrate(pool, projectFolders.migrations);
   await pool.query("CREATE EXTENSION pg_stat_statements");
   process.env.NETLIFY_DB_URL = url;
   let seeded = 0;

@@ -1,4 +1,5 @@
 import { parse } from "csv-parse/sync";
+import { projectFolders } from "../../config/folders";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
 import { openPostgresStore } from "../../waitlist/stores/postgres-store";
 import { run } from "../../cli/run";
@@ -241,7 +242,10 @@ describe("npm run waitlist -- copy-to-database --netlify", () => {
     );
     // What the founders export, and the record of each one's consent, is the same from either store.
     expect(JSON.parse(await run(["export", "--format", "json"], database))).toEqual(blobsRows);
-    const copied = await openPostgresStore(database.DATABASE_URL, { warn: () => {} });
+    const copied = await openPostgresStore(database.DATABASE_URL, {
+      migrations: projectFolders.migrations,
+      warn: () => {},
+    });
     try {
       expect(await copied.all()).toEqual(await source.all());
       expect((await copied.all()).filter((row) => row.confirmationCapped).map((row) => row.email)).toEqual([

@@ -11,7 +11,7 @@ import signup from "../../netlify/functions/waitlist-signup.mjs";
 import { createApp } from "../../server/app";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
 import { createMailer } from "../../waitlist/mail/mailer";
-import { testSite } from "../support/site-settings";
+import { testPolicy, testSite } from "../support/site-settings";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import type { FullStore, WaitlistStore } from "../../waitlist/stores/store";
 import { createWaitlist } from "../../waitlist/create-waitlist";
@@ -170,6 +170,7 @@ describe("on npm start (SQLite)", () => {
     }) as FullStore;
     const waitlist = await createWaitlist({
       ...testSite,
+      privacyPolicy: testPolicy,
       store,
       mailer: createMailer({ smtpUrl: smtp.url, from: "t@example.com", outboxDir: dir }),
       source: "start",

@@ -4,14 +4,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import express from "express";
-import { createApp } from "../../server/app";
 import { developWaitlistMiddleware } from "../../server/develop";
-import { createHttpServer, type ServerLimits } from "../../server/http-server";
+import type { ServerLimits } from "../../server/http-server";
 import type { Confirmations } from "../../waitlist/mail/confirmations";
 import { mailConfig, readEnv } from "../../config/env";
 import { testSite } from "./site-settings";
 import { precompress } from "../../after-build/precompress";
-import type { Waitlist } from "../../waitlist/create-waitlist";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
 import type { Signup } from "../../waitlist/stores/store";
 import { startLocalBlobs } from "./blobs";
@@ -20,7 +18,8 @@ import { startSmtpServer, type Delivery, type TestSmtpServer } from "./smtp";
 import { outboxFiles } from "./outbox";
 import { sqliteSignups, withSqliteStore } from "./sqlite";
 import type { FullStore } from "../../waitlist/stores/store";
-import { openSqliteWaitlist } from "../../server/server-waitlist";
+import { startServer as startSiteServer, type RunningServer } from "../../server/start-server";
+import { projectFolders } from "../../config/folders";
 
 /** Which deployment serves the waitlist: npm start, gatsby develop, or Netlify's functions (netlify-edge.ts). */
 export type Adapter = "start" | "develop" | "netlify";
@@ -180,28 +179,38 @@ export async function startServer(
   await precompress(publicDir);
   const logs: string[] = [];
   const log = (line: string) => logs.push(line);
-  let store: FullStore | undefined;
+  let running: RunningServer | undefined;
   let confirmations: Confirmations | undefined;
-  let app: express.Express;
+  let server: http.Server;
   if (adapter === "start") {
-    const waitlist = await openSqliteWaitlist({
-      ...testSite,
-      dbFile,
-      mail: mailConfig(readEnv(mailEnv)),
-      source: "start",
-      rateLimitPerMinute,
-      linkSecret,
-      linkRateLimitPerMinute,
-      retryDelaysMs,
-      sweepMs,
+    running = await startSiteServer({
+      host: "127.0.0.1",
+      port: 0,
+      publicDir,
+      trustProxy: trustProxy ?? 0,
+      limits,
       log,
+      waitlist: {
+        ...testSite,
+        dbFile,
+        migrations: projectFolders.migrations,
+        legalFolder: projectFolders.legal,
+        mail: mailConfig(readEnv(mailEnv)),
+        source: "start",
+        rateLimitPerMinute,
+        linkSecret,
+        linkRateLimitPerMinute,
+        retryDelaysMs,
+        sweepMs,
+        log,
+      },
     });
-    ({ store, confirmations } = waitlist);
-    if (sweepMs !== undefined) void waitlist.confirmations.start();
-    app = createApp({ publicDir, endpoints: waitlist, trustProxy, log });
+    ({ confirmations } = running.waitlist);
+    if (sweepMs !== undefined) void confirmations.start();
+    server = running.server;
   } else {
     // Gatsby's develop server is an Express app; mount the middleware the way gatsby-config does.
-    app = express();
+    const app = express();
     app.use(
       developWaitlistMiddleware(
         {
@@ -215,9 +224,9 @@ export async function startServer(
       ),
     );
     app.use((_req, res) => res.status(404).send("Gatsby would answer here"));
+    server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   }
-  const server = adapter === "start" ? createHttpServer(app, { limits }) : http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -234,10 +243,9 @@ export async function startServer(
       return outboxFiles(outboxDir);
     },
     close: async () => {
+      if (running) return running.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await confirmations?.close();
-      await store?.close();
     },
   };
 }
@@ -336,25 +344,28 @@ export function serverForEachTest(
  */
 export function serveBuildForSuite(publicDir: string): { url: () => string; outboxDir: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), "build-served-"));
-  let waitlist: Waitlist;
-  let server: http.Server;
+  let running: RunningServer;
   beforeAll(async () => {
-    waitlist = await openSqliteWaitlist({
-      ...testSite,
-      dbFile: path.join(dir, "waitlist.db"),
-      mail: mailConfig(readEnv({ OUTBOX_DIR: dir })),
-      source: "start",
-      rateLimitPerMinute: 5,
+    running = await startSiteServer({
+      host: "127.0.0.1",
+      port: 0,
+      publicDir,
+      trustProxy: 0,
+      log: () => {},
+      waitlist: {
+        ...testSite,
+        dbFile: path.join(dir, "waitlist.db"),
+        migrations: projectFolders.migrations,
+        legalFolder: projectFolders.legal,
+        mail: mailConfig(readEnv({ OUTBOX_DIR: dir })),
+        source: "start",
+        rateLimitPerMinute: 5,
+      },
     });
-    server = createHttpServer(createApp({ publicDir, endpoints: waitlist, log: () => {} }));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await waitlist.store.close();
-    waitlist.mailer.close();
+    await running.close();
     removeDir(dir);
   });
-  return { url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`, outboxDir: dir };
+  return { url: () => running.url, outboxDir: dir };
 }

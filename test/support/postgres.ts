@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { projectFolders } from "../../config/folders";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -124,7 +125,7 @@ export async function startPostgres({ settings = [] }: { settings?: string[] } =
       const database = await postgres.createDatabase();
       const pool = new Pool({ connectionString: database });
       try {
-        await migrate(pool);
+        await migrate(pool, projectFolders.migrations);
       } finally {
         await pool.end();
       }

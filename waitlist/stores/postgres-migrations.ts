@@ -8,15 +8,14 @@ import { StoreError } from "./store";
  * server (DATABASE_URL) applies it here: in name order, each once, recorded where Netlify records them
  * (netlify.migrations, by name without ".sql"), so a database migrated by either is current for the other.
  */
-export const migrationsDir = path.join(__dirname, "..", "..", "netlify", "database", "migrations");
-
 /** Any number, so two processes of this site take the same lock and no other application's. */
 const lockKey = 0x74616e64; // "tand"
 
 /** Netlify's record of applied migrations (@netlify/database-dev's initializeTrackingTable). */
 const trackingTable = "netlify.migrations";
 
-export function readMigrations(dir = migrationsDir): { name: string; sql: string }[] {
+/** The migrations in `dir` (the adapter names it: netlify/database/migrations/), in name order. */
+export function readMigrations(dir: string): { name: string; sql: string }[] {
   return readdirSync(dir)
     .filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file))
     .sort()
@@ -24,7 +23,7 @@ export function readMigrations(dir = migrationsDir): { name: string; sql: string
 }
 
 /** Applies what is not yet applied in one transaction under an advisory lock; resolves with the names applied. */
-export async function migrate(pool: Pick<Pool, "connect">, dir = migrationsDir): Promise<string[]> {
+export async function migrate(pool: Pick<Pool, "connect">, dir: string): Promise<string[]> {
   const migrations = readMigrations(dir);
   const client = await pool.connect();
   try {

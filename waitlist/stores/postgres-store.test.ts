@@ -1,6 +1,7 @@
 import { Client, Pool } from "pg";
 import { suitePostgres } from "../../test/support/postgres";
 import { until } from "../../test/support/until";
+import { projectFolders } from "../../config/folders";
 import { migrate, readMigrations } from "./postgres-migrations";
 import { openPostgresStore, PostgresStore } from "./postgres-store";
 import { describeStoreContract } from "./store.contract";
@@ -230,11 +231,11 @@ describe("Postgres migrations", () => {
     const url = await postgres.createDatabase();
     const pools = [new Pool({ connectionString: url }), new Pool({ connectionString: url })];
     try {
-      const applied = await Promise.all(pools.map((pool) => migrate(pool)));
-      const names = readMigrations().map((one) => one.name);
+      const applied = await Promise.all(pools.map((pool) => migrate(pool, projectFolders.migrations)));
+      const names = readMigrations(projectFolders.migrations).map((one) => one.name);
       expect(applied.flat().sort()).toEqual(names);
       expect([...applied].sort((x, y) => y.length - x.length)).toEqual([names, []]);
-      await expect(migrate(pools[0]!)).resolves.toEqual([]);
+      await expect(migrate(pools[0]!, projectFolders.migrations)).resolves.toEqual([]);
       const recorded = await pools[0]!.query("SELECT name FROM netlify.migrations ORDER BY name");
       expect(recorded.rows.map((row: { name: string }) => row.name)).toEqual(names);
     } finally {
@@ -247,7 +248,7 @@ describe("Postgres migrations", () => {
     const pool = new Pool({ connectionString: url });
     try {
       await pool.query("INSERT INTO netlify.migrations (name) VALUES ('9999_future')");
-      await expect(migrate(pool)).rejects.toThrow(/newer version \(9999_future\)/);
+      await expect(migrate(pool, projectFolders.migrations)).rejects.toThrow(/newer version \(9999_future\)/);
     } finally {
       await pool.end();
     }
@@ -258,7 +259,7 @@ describe("Postgres migrations", () => {
     const pool = new Pool({ connectionString: url });
     try {
       // That version's schema: the first three migrations, recorded by file name in a table of its own.
-      const [first, second, third] = readMigrations();
+      const [first, second, third] = readMigrations(projectFolders.migrations);
       await pool.query(
         "CREATE TABLE waitlist_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
       );
@@ -266,14 +267,16 @@ describe("Postgres migrations", () => {
         await pool.query(sql);
         await pool.query("INSERT INTO waitlist_migrations (name) VALUES ($1)", [`${name}.sql`]);
       }
-      const applied = await migrate(pool);
+      const applied = await migrate(pool, projectFolders.migrations);
       expect(applied).toEqual(
-        readMigrations()
+        readMigrations(projectFolders.migrations)
           .slice(3)
           .map((one) => one.name),
       );
       const recorded = await pool.query("SELECT name FROM netlify.migrations ORDER BY name");
-      expect(recorded.rows.map((row: { name: string }) => row.name)).toEqual(readMigrations().map((one) => one.name));
+      expect(recorded.rows.map((row: { name: string }) => row.name)).toEqual(
+        readMigrations(projectFolders.migrations).map((one) => one.name),
+      );
       expect((await pool.query("SELECT to_regclass('public.waitlist_migrations') AS old")).rows).toEqual([
         { old: null },
       ]);
@@ -287,7 +290,10 @@ describe("openPostgresStore", () => {
   it("outlives a restart of the database's sessions: an idle connection cut off is dropped, not thrown", async () => {
     const url = await postgres.createDatabase();
     const warnings: string[] = [];
-    const store = await openPostgresStore(url, { warn: (message) => warnings.push(message) });
+    const store = await openPostgresStore(url, {
+      migrations: projectFolders.migrations,
+      warn: (message) => warnings.push(message),
+    });
     try {
       await store.add({ email: "a@example.com", emailKey: "a@example.com", source: "start" });
       const admin = new Client({ connectionString: url });

@@ -44,17 +44,17 @@ export class PostgresStore extends SqlStore {
   }
 }
 
-/** A store over a database URL (DATABASE_URL), its schema brought up to date first (postgres-migrations.ts). */
+/** A store over a database URL (DATABASE_URL), its schema brought up to date from `migrations` first. */
 export async function openPostgresStore(
   databaseUrl: string,
-  { warn = () => {} }: { warn?: (message: string) => void } = {},
+  { migrations, warn = () => {} }: { migrations: string; warn?: (message: string) => void },
 ): Promise<PostgresStore> {
   const pool = new Pool({ connectionString: databaseUrl });
   // An idle connection the server cut off (a restart, a failover): the pool drops it and the next query opens
   // another. Unheard, the pool's error event would end the process.
   pool.on("error", (error) => warn(`The waitlist's database closed a connection: ${error.message}`));
   try {
-    await migrate(pool);
+    await migrate(pool, migrations);
   } catch (error) {
     await pool.end();
     if (error instanceof StoreError) throw error;

@@ -1,0 +1,125 @@
+import type http from "node:http";
+import type { AddressInfo } from "node:net";
+import { mailConfig, serverConfig, waitlistConfig, type Env, type ServerConfig } from "../config/env";
+import { projectFolders } from "../config/folders";
+import { readPolicySource } from "../config/legal-rules";
+import { site } from "../config/site";
+import { createWaitlist, type Waitlist, type WaitlistOptions } from "../waitlist/create-waitlist";
+import type { SweepResult } from "../waitlist/mail/confirmations";
+import { createMailer, type MailConfig } from "../waitlist/mail/mailer";
+import { policyInForce } from "../waitlist/policies";
+import { pruneHourly } from "../waitlist/prune";
+import { openPostgresStore } from "../waitlist/stores/postgres-store";
+import { SqliteStore } from "../waitlist/stores/sqlite-store";
+import type { FullStore, SignupSource } from "../waitlist/stores/store";
+import { createApp } from "./app";
+import { createHttpServer, type ServerLimits } from "./http-server";
+
+/*
+ * npm start's composition, in one place: the waitlist over its store (one SQLite file, or Postgres with
+ * DATABASE_URL) and its mailer (SMTP_URL, or the outbox), behind the site's HTTP server. serve.ts runs it from the
+ * environment; gatsby develop opens the same waitlist (develop.ts); the tests start it with plain values.
+ */
+
+/** Everything the waitlist of npm start and gatsby develop is made of. */
+export interface WaitlistSettings extends Omit<WaitlistOptions, "store" | "mailer" | "privacyPolicy"> {
+  /** The SQLite file; unused with databaseUrl. */
+  dbFile: string;
+  /** A Postgres database instead of dbFile, migrated from `migrations` on opening. */
+  databaseUrl?: string;
+  migrations: string;
+  /** Where the policies are: the Privacy Policy in force is kept with each consent. */
+  legalFolder: string;
+  mail: MailConfig;
+}
+
+/** Everything npm start is made of: where it listens, what it serves, its waitlist. */
+export interface ServerSettings extends Pick<ServerConfig, "host" | "port" | "publicDir" | "trustProxy"> {
+  waitlist: WaitlistSettings;
+  /** The HTTP server's limits (http-server.ts); its defaults otherwise. */
+  limits?: ServerLimits;
+  /** The request log's lines (stdout by default). */
+  log?: (line: string) => void;
+  /** Start the schedules: the confirmations still owed, and the hourly retention. npm start does. */
+  schedule?: boolean;
+}
+
+/** The settings npm start (source "start") and gatsby develop ("develop") read from the environment. */
+export function settingsFromEnv(env: Env, source: SignupSource): ServerSettings {
+  const { host, port, publicDir, trustProxy, dbFile, databaseUrl } = serverConfig(env);
+  const { migrations, legal } = projectFolders;
+  const waitlist = { ...waitlistConfig(env), source, dbFile, databaseUrl, migrations, legalFolder: legal };
+  return { host, port, publicDir, trustProxy, waitlist: { ...waitlist, mail: mailConfig(env) }, schedule: true };
+}
+
+/** The waitlist over its store and mailer. */
+export async function openWaitlist({
+  dbFile,
+  databaseUrl,
+  migrations,
+  legalFolder,
+  mail,
+  ...options
+}: WaitlistSettings) {
+  const warn = options.warn ?? ((line: string) => console.error(line));
+  const store: FullStore = databaseUrl
+    ? await openPostgresStore(databaseUrl, { migrations, warn })
+    : new SqliteStore(dbFile);
+  const privacyPolicy = policyInForce(readPolicySource(legalFolder, site.legalPages.privacyPolicy.slug), warn);
+  return createWaitlist({ ...options, store, mailer: createMailer(mail), privacyPolicy });
+}
+
+export interface RunningServer {
+  /** http://host:port, with the port it got (port 0: any free one). */
+  url: string;
+  server: http.Server;
+  waitlist: Waitlist;
+  /** With `schedule`, the first sweep of the confirmations still owed from before. */
+  firstSweep?: Promise<SweepResult>;
+  /** Stops taking requests, lets the sends under way finish, closes the store: what is owed stays for next time. */
+  close(): Promise<void>;
+}
+
+/** The site and its waitlist on one port, listening when it resolves; rejects when the port cannot be had. */
+export async function startServer(settings: ServerSettings): Promise<RunningServer> {
+  const waitlist = await openWaitlist(settings.waitlist);
+  const { signup, leave, confirm, confirmations, store, mailer } = waitlist;
+  const { publicDir, trustProxy, log, limits } = settings;
+  const app = createApp({ publicDir, endpoints: { signup, leave, confirm }, trustProxy, log });
+  // Behind proxies of yours every connection comes from them: the per-address cap is theirs to keep.
+  const server = createHttpServer(app, { limits, countByAddress: trustProxy === 0 });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(settings.port, settings.host, resolve);
+    });
+  } catch (error) {
+    await store.close();
+    mailer.close();
+    throw error;
+  }
+  let stopPruning = () => {};
+  let firstSweep: Promise<SweepResult> | undefined;
+  if (settings.schedule) {
+    // Whatever is owed (from a previous run, a crash, a mail server that was down), now and on a schedule.
+    firstSweep = confirmations.start();
+    // The Privacy Policy's promise: addresses never confirmed go after the days it names.
+    stopPruning = pruneHourly(store, { forget: mailer.forget });
+  }
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${port}`,
+    server,
+    waitlist,
+    firstSweep,
+    async close() {
+      stopPruning();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      // Sends under way finish; the rest stays pending for the next start.
+      await confirmations.close();
+      mailer.close();
+      await store.close();
+    },
+  };
+}
