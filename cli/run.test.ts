@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
@@ -391,6 +391,33 @@ describe("npm run waitlist", () => {
     expect(usage).toContain("npm start does it every hour, Netlify's sweep every five minutes");
     expect(usage).not.toContain("daily");
   });
+});
+
+describe("export --out: a file with every address, and a working leave link each", () => {
+  const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
+
+  it.each(["022", "002", "000", "277"])(
+    "is this user's alone (0600) under umask %s, and so is an older export it replaces",
+    async (mask) => {
+      await seed();
+      const fresh = path.join(dir, "launch.csv");
+      const older = path.join(dir, "older.csv");
+      writeFileSync(older, "an older export\n");
+      chmodSync(older, 0o644);
+      const umask = process.umask(parseInt(mask, 8));
+      try {
+        for (const out of [fresh, older]) {
+          await expect(run(["export", "--format", "csv", "--confirmed", "--out", out], env)).resolves.toBe(
+            `Wrote ${out}.`,
+          );
+        }
+      } finally {
+        process.umask(umask);
+      }
+      expect([fresh, older].map(mode)).toEqual(["600", "600"]);
+      for (const out of [fresh, older]) expect(readFileSync(out, "utf8")).toContain("ada@example.com");
+    },
+  );
 });
 
 describe("resend-pending and the cap on e-mails per mailbox", () => {

@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs";
 import { stringify } from "csv-stringify/sync";
 import { waitlistConfig } from "../../config/env";
 import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/stats";
@@ -7,6 +6,7 @@ import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";
 import { UsageError } from "../errors";
 import { linkSecretOf } from "../open-store";
+import { writePrivateFile } from "../private-file";
 
 /*
  * The founders' reads of the whole list: stats, count and export. Each
@@ -139,7 +139,7 @@ export const exportCommand = command({
       secret !== undefined,
     );
     if (options.out) {
-      writeFileSync(options.out, output);
+      writePrivateFile(options.out, output);
       return `Wrote ${options.out}.`;
     }
     return output.replace(/\n$/, "");
