@@ -1,4 +1,14 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import fs, {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
@@ -418,6 +428,59 @@ describe("export --out: a file with every address, and a working leave link each
       for (const out of [fresh, older]) expect(readFileSync(out, "utf8")).toContain("ada@example.com");
     },
   );
+
+  it("replaces the file whole or not at all: the old export stays until the new one is complete, and no scrap stays", async () => {
+    await seed();
+    const out = path.join(dir, "launch.csv");
+    writeFileSync(out, "an older export\n");
+    const rename = jest.spyOn(fs, "renameSync");
+    try {
+      // A crash just before the new file takes the old one's place: the old one is still whole.
+      rename.mockImplementationOnce(() => {
+        expect(readFileSync(out, "utf8")).toBe("an older export\n");
+        throw Object.assign(new Error("EIO: i/o error, rename"), { code: "EIO" });
+      });
+      await expect(run(["export", "--format", "csv", "--out", out], env)).rejects.toThrow("EIO");
+      expect(readFileSync(out, "utf8")).toBe("an older export\n");
+      expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual(["launch.csv"]);
+      // What takes its place is the whole export, in the same folder, this user's alone from the start.
+      let renamed: { from: string; mode: string; content: string } | undefined;
+      rename.mockImplementationOnce((from, to) => {
+        renamed = { from: String(from), mode: mode(String(from)), content: readFileSync(from, "utf8") };
+        jest.requireActual<typeof fs>("node:fs").renameSync(from, to);
+      });
+      await run(["export", "--format", "csv", "--out", out], env);
+      expect(renamed).toEqual({ from: expect.stringMatching(/launch\.csv/), mode: "600", content: expect.any(String) });
+      expect(path.dirname(renamed!.from)).toBe(dir);
+      expect(renamed!.content).toBe(readFileSync(out, "utf8"));
+      expect(readFileSync(out, "utf8")).toContain("=2*5@example.com");
+      expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual(["launch.csv"]);
+    } finally {
+      rename.mockRestore();
+    }
+  });
+
+  it("writes through a link to the file it names, and refuses a folder, a device or a missing folder", async () => {
+    await seed();
+    const real = path.join(dir, "exports", "launch.csv");
+    mkdirSync(path.dirname(real));
+    writeFileSync(real, "an older export\n");
+    symlinkSync(real, path.join(dir, "latest.csv"));
+    await run(["export", "--format", "csv", "--out", path.join(dir, "latest.csv")], env);
+    expect(readFileSync(real, "utf8")).toContain("ada@example.com");
+    expect(fs.lstatSync(path.join(dir, "latest.csv")).isSymbolicLink()).toBe(true);
+    expect(mode(real)).toBe("600");
+    for (const [out, message] of [
+      [path.join(dir, "exports"), `--out ${path.join(dir, "exports")} is not a file;`],
+      ["/dev/null", "--out /dev/null is not a file;"],
+      [path.join(dir, "nowhere", "launch.csv"), `--out ${path.join(dir, "nowhere", "launch.csv")}: there is no folder`],
+      ["", "Say which file after --out"],
+    ]) {
+      const refused: unknown = await run(["export", "--format", "csv", "--out", out!], env).catch((error) => error);
+      expect(refused).toBeInstanceOf(UsageError);
+      expect((refused as Error).message).toContain(message);
+    }
+  });
 });
 
 describe("resend-pending and the cap on e-mails per mailbox", () => {

@@ -6,7 +6,7 @@ import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";
 import { UsageError } from "../errors";
 import { linkSecretOf } from "../open-store";
-import { writePrivateFile } from "../private-file";
+import { privateFileTarget, writePrivateFile } from "../private-file";
 
 /*
  * The founders' reads of the whole list: stats, count and export. Each
@@ -120,13 +120,13 @@ export const exportCommand = command({
     "launch) with where it came from and its consent, to standard output or FILE;",
     "--leave-urls adds each signup's one-click leave link, for a mailing tool",
   ],
-  check: ({ format }) => {
+  check: ({ format, out }) => {
     if (!format) throw new UsageError("Say which format: --format csv or --format json.");
     const known = formats.find((name) => name === format);
     if (!known) throw new UsageError(`Unknown format "${format}": use --format csv or --format json.`);
-    return known;
+    return { format: known, target: out === undefined ? undefined : privateFileTarget(out) };
   },
-  run: async ({ input: format, options, env, opened }) => {
+  run: async ({ input: { format, target }, options, env, opened }) => {
     const rows = await opened.store.all();
     const chosen = options.confirmed ? rows.filter((row) => row.confirmedAt !== null) : rows;
     const secret = options["leave-urls"] ? await linkSecretOf(opened, env) : undefined;
@@ -138,8 +138,8 @@ export const exportCommand = command({
       format,
       secret !== undefined,
     );
-    if (options.out) {
-      writePrivateFile(options.out, output);
+    if (target) {
+      writePrivateFile(target, output);
       return `Wrote ${options.out}.`;
     }
     return output.replace(/\n$/, "");
