@@ -210,6 +210,38 @@ describe("npm run waitlist", () => {
     expect(await run(["export", "--format", "csv"], env)).not.toContain("leave");
   });
 
+  it.each(["json", "csv"])(
+    "gives each person of the launch export (--confirmed, %s) their own leave link without being asked",
+    async (format) => {
+      await seed();
+      const read = async (...flags: string[]) => {
+        const output = await run(["export", "--format", format, "--confirmed", ...flags], env);
+        const rows = (format === "json" ? JSON.parse(output) : parse(output, { columns: true, bom: true })) as Record<
+          string,
+          string
+        >[];
+        return rows.map((row) => ({ email: row.email, leaveUrl: row.leaveUrl ?? row.leave_url }));
+      };
+      const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+      const secret = await store.secret("leave", () => "never made here");
+      await store.close();
+      const leaving = (rows: { email?: string; leaveUrl?: string }[]) =>
+        rows.map(({ email, leaveUrl }) => ({
+          email,
+          at: leaveUrl?.replace(/\?.*/, ""),
+          leaves: verifyLeaveToken(new URL(leaveUrl ?? "https://x.test").searchParams.get("token"), secret),
+        }));
+      const ada = {
+        email: "ada@example.com",
+        at: "https://jointandem.app/waitlist/leave",
+        leaves: { email: "ada@example.com", key: "ada@example.com", createdAt: "2025-06-01T09:00:00.000Z" },
+      };
+      expect(leaving(await read())).toEqual([ada]);
+      // --leave-urls, which old scripts pass, changes nothing.
+      expect(leaving(await read("--leave-urls"))).toEqual([ada]);
+    },
+  );
+
   it("removes the addresses of a mailing tool's unsubscribe export, as a leave would, and says what it skipped", async () => {
     await seed();
     const file = path.join(dir, "unsubscribed_members_export.csv");

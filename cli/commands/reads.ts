@@ -116,9 +116,9 @@ export const exportCommand = command({
   name: "export",
   usage: [
     "export --format csv|json [--out FILE] [--confirmed] [--leave-urls]",
-    "every signup (with --confirmed: those who confirmed, the list to mail at",
-    "launch) with where it came from and its consent, to standard output or FILE;",
-    "--leave-urls adds each signup's one-click leave link, for a mailing tool",
+    "every signup with where it came from and its consent, to standard output",
+    "or FILE; --confirmed: those who confirmed, the list to mail at launch, each",
+    "with their own one-click leave link (--leave-urls adds it to every signup)",
   ],
   check: ({ format, out }) => {
     if (!format) throw new UsageError("Say which format: --format csv or --format json.");
@@ -129,7 +129,10 @@ export const exportCommand = command({
   run: async ({ input: { format, target }, options, env, opened }) => {
     const rows = await opened.store.all();
     const chosen = options.confirmed ? rows.filter((row) => row.confirmedAt !== null) : rows;
-    const secret = options["leave-urls"] ? await linkSecretOf(opened, env) : undefined;
+    // The launch list is mailed, and every mail must carry the person's own way off this list; the whole list is
+    // read, not mailed, and keeps its links to those who ask (each is a key to take that person off).
+    const withLeaveUrls = options.confirmed || options["leave-urls"];
+    const secret = withLeaveUrls ? await linkSecretOf(opened, env) : undefined;
     const { siteUrl } = waitlistConfig(env);
     const output = exportSignups(
       secret === undefined
