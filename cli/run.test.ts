@@ -90,7 +90,7 @@ describe("npm run waitlist", () => {
 
   it("exports CSV that a spreadsheet reads back, quotes and commas included", async () => {
     await seed();
-    expect(parse(await run(["export", "--format", "csv"], env), { columns: true })).toEqual([
+    expect(parse(await run(["export", "--format", "csv"], env), { columns: true, bom: true })).toEqual([
       {
         email: "ada@example.com",
         created_at: "2025-06-01T09:00:00.000Z",
@@ -137,13 +137,28 @@ describe("npm run waitlist", () => {
     ]);
   });
 
+  it("starts a CSV export with UTF-8's byte-order mark, which Excel needs to show josé as josé; JSON has none", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    await store.add({ email: "jos\u00e9@ex\u00e4mple.com", emailKey: "jos\u00e9@xn--exmple-cua.com", source: "start" });
+    await store.close();
+    const out = path.join(dir, "signups.csv");
+    await run(["export", "--format", "csv", "--out", out], env);
+    const bytes = readFileSync(out);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.toString("utf8")).toContain("jos\u00e9@ex\u00e4mple.com");
+    expect(await run(["export", "--format", "csv"], env)).toMatch(/^\uFEFFemail,/);
+    expect(await run(["export", "--format", "json"], env)).toMatch(/^\[/);
+  });
+
   it.each(["=2*5@example.com", "+1-2@example.com", "-2+3@example.com", "@SUM(1+9)@example.com", "\t=1@example.com"])(
     "exports %j as text a spreadsheet will not run as a formula",
     async (email) => {
       const store = new SqliteStore(env.WAITLIST_DB!);
       await store.add({ email, emailKey: email, source: "start" });
       await store.close();
-      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true }) as { email: string }[];
+      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true, bom: true }) as {
+        email: string;
+      }[];
       expect(row!.email).toBe(`'${email}`);
     },
   );
@@ -160,7 +175,10 @@ describe("npm run waitlist", () => {
         attribution: { ...attribution, utmSource: tag, ref: tag },
       });
       await store.close();
-      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true }) as Record<string, string>[];
+      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true, bom: true }) as Record<
+        string,
+        string
+      >[];
       expect([row!.utm_source, row!.ref]).toEqual([`'${tag}`, `'${tag}`]);
     },
   );
@@ -176,7 +194,10 @@ describe("npm run waitlist", () => {
         privacyPolicyAtConfirm: "2025-06-01",
       }),
     ]);
-    const csv = parse(await run(["export", "--format", "csv", "--confirmed"], env), { columns: true }) as object[];
+    const csv = parse(await run(["export", "--format", "csv", "--confirmed"], env), {
+      columns: true,
+      bom: true,
+    }) as object[];
     expect(csv).toEqual([
       expect.objectContaining({ email: "ada@example.com", confirmed_at: "2025-06-01T09:05:00.000Z" }),
     ]);
@@ -201,7 +222,7 @@ describe("npm run waitlist", () => {
       key: "ada@example.com",
       createdAt: rows[0]!.createdAt,
     });
-    const csv = parse(await run(["export", "--format", "csv", "--leave-urls"], env), { columns: true }) as {
+    const csv = parse(await run(["export", "--format", "csv", "--leave-urls"], env), { columns: true, bom: true }) as {
       leave_url: string;
     }[];
     expect(csv).toHaveLength(3);

@@ -49,9 +49,11 @@ function exportSignups(
   if (format === "csv") {
     // Addresses come from visitors, and `=2*5@example.com` is a valid one: a
     // spreadsheet must see text, never a formula (csv-stringify's escape_formulas).
+    // Excel reads a CSV file as the machine's legacy code page unless it starts
+    // with UTF-8's byte-order mark; mailing tools and csv-parse (bom) skip it.
     return stringify(
       signups.map((signup) => chosen.map((column) => signup[column] ?? null)),
-      { header: true, columns: chosen.map(csvColumn), escape_formulas: true },
+      { header: true, columns: chosen.map(csvColumn), escape_formulas: true, bom: true },
     );
   }
   return `${JSON.stringify(
