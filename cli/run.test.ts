@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import fs, {
   chmodSync,
   mkdirSync,
@@ -11,7 +12,9 @@ import fs, {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { parse } from "csv-parse/sync";
+import { NotRemovedError } from "./errors";
 import { run, UsageError } from "./run";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import { StoreError } from "../waitlist/stores/store";
@@ -263,7 +266,7 @@ describe("npm run waitlist", () => {
     },
   );
 
-  it("removes the addresses of a mailing tool's unsubscribe export, as a leave would, and says what it skipped", async () => {
+  it("removes the addresses of a mailing tool's unsubscribe export, as a leave would, and fails naming each row it could not", async () => {
     await seed();
     const file = path.join(dir, "unsubscribed_members_export.csv");
     writeFileSync(
@@ -271,19 +274,43 @@ describe("npm run waitlist", () => {
       "\uFEFFEmail Address,First Name,UNSUB_TIME,UNSUB_REASON\n" +
         "ADA@example.com,Ada,2026-11-20 10:00:00,No longer interested\n" +
         "nobody@example.com,,2026-11-21 10:00:00,\n" +
-        "not an address,,2026-11-22 10:00:00,\n",
+        // A blank line, and a row a spreadsheet left with nothing in it: nobody to remove.
+        "\n,,,\n" +
+        "not an address,,2026-11-22 10:00:00,\n" +
+        ",,2026-11-23 10:00:00,\n",
     );
-    await expect(run(["remove-unsubscribed", "--from", file], env)).resolves.toBe(
+    const failed: unknown = await run(["remove-unsubscribed", "--from", file], env).catch((error) => error);
+    expect(failed).toBeInstanceOf(NotRemovedError);
+    expect((failed as Error).message).toBe(
       [
         `Removed 1 of the 2 addresses in ${file}; 1 was not on the list.`,
-        '  line 4: "not an address" skipped: The e-mail address needs a name, an @ and a domain.',
+        `2 rows were not removed: correct them and run this again, or remove each with npm run waitlist -- remove <address>.`,
+        '  line 6: "not an address": The e-mail address needs a name, an @ and a domain.',
+        '  line 7: "": Enter an e-mail address.',
       ].join("\n"),
     );
+    // The rows it could read are removed all the same: an unsubscribe waits for no other.
     const store = SqliteStore.openExisting(env.WAITLIST_DB!);
     expect((await store.all()).map((signup) => signup.email)).not.toContain("ada@example.com");
     expect(await store.departures()).toBe(1);
     await store.close();
   });
+
+  it("exits 2 when a row of an unsubscribe file was not removed, so that a script notices", async () => {
+    await seed();
+    const file = path.join(dir, "cleaned.csv");
+    writeFileSync(file, "Email\nnot an address\n");
+    const failure = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", path.join(__dirname, "main.ts"), "remove-unsubscribed", "--from", file],
+      { env: { ...process.env, ...env } },
+    ).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 2, stdout: "" });
+    expect(failure!.stderr).toContain('line 2: "not an address"');
+  }, 30_000);
 
   it("refuses an unsubscribe file it cannot read, changing nothing", async () => {
     await seed();

@@ -3,7 +3,7 @@ import { parse } from "csv-parse/sync";
 import { checkEmail } from "../../config/email-address";
 import { parseAge, pruneUnconfirmed } from "../../waitlist/prune";
 import { command } from "../command";
-import { UsageError } from "../errors";
+import { NotRemovedError, UsageError } from "../errors";
 
 /*
  * Taking people off the list on their behalf: an e-mailed request, a mailing
@@ -22,27 +22,31 @@ function readUnsubscribed(file: string | undefined): {
   invalid: { line: number; value: string; reason: string }[];
 } {
   if (!file) throw new UsageError("Say which file: remove-unsubscribed --from FILE.csv");
-  let records: string[][];
+  let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(readFileSync(file, "utf8"), {
+      // A blank line, or a row a spreadsheet left with every cell empty, names nobody.
       skip_empty_lines: true,
+      skip_records_with_empty_values: true,
       bom: true,
       trim: true,
       relax_column_count: true,
-    });
+      // Each record with the line it ends on, so that a row not removed is named by the line a founder sees.
+      info: true,
+    }) as unknown as typeof records;
   } catch (error) {
     throw new UsageError(`${file} could not be read as CSV: ${(error as Error).message}`);
   }
-  const column = (records[0] ?? []).findIndex((name) => /^e-?mail(?:[ _]address)?$/i.test(name));
+  const column = (records[0]?.record ?? []).findIndex((name) => /^e-?mail(?:[ _]address)?$/i.test(name));
   if (column < 0) throw new UsageError(`${file} has no column named Email or Email Address in its first line.`);
   const addresses: { key: string }[] = [];
   const invalid: { line: number; value: string; reason: string }[] = [];
-  records.slice(1).forEach((record, index) => {
+  for (const { record, info } of records.slice(1)) {
     const value = record[column] ?? "";
     const checked = checkEmail(value);
     if (checked.ok) addresses.push({ key: checked.key });
-    else invalid.push({ line: index + 2, value, reason: checked.reason });
-  });
+    else invalid.push({ line: info.lines, value, reason: checked.reason });
+  }
   return { file, addresses, invalid };
 }
 
@@ -75,12 +79,16 @@ export const removeUnsubscribed = command({
     let removed = 0;
     for (const { key } of addresses) if (await store.remove(key, "operator", new Date())) removed++;
     const absent = addresses.length - removed;
-    const lines = [
-      `Removed ${removed} of the ${addresses.length} addresses in ${file}; ${absent} ${absent === 1 ? "was" : "were"} not on the list.`,
-    ];
-    for (const { line, value, reason } of invalid)
-      lines.push(`  line ${line}: ${JSON.stringify(value)} skipped: ${reason}`);
-    return lines.join("\n");
+    const done = `Removed ${removed} of the ${addresses.length} addresses in ${file}; ${absent} ${absent === 1 ? "was" : "were"} not on the list.`;
+    if (invalid.length === 0) return done;
+    // Everyone the file names must go: a row left behind is someone mailed again, so the exit code says so.
+    throw new NotRemovedError(
+      [
+        done,
+        `${invalid.length === 1 ? "1 row was" : `${invalid.length} rows were`} not removed: correct ${invalid.length === 1 ? "it" : "them"} and run this again, or remove each with npm run waitlist -- remove <address>.`,
+        ...invalid.map(({ line, value, reason }) => `  line ${line}: ${JSON.stringify(value)}: ${reason}`),
+      ].join("\n"),
+    );
   },
 });
 
