@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { parse } from "csv-parse/sync";
+import { checkEmail } from "../config/email-address";
 import { NotRemovedError } from "./errors";
 import { run, UsageError } from "./run";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
@@ -480,6 +481,83 @@ describe("npm run waitlist", () => {
     const usage = (await run([], env)).replace(/\s+/g, " ");
     expect(usage).toContain("npm start does it every hour, Netlify's sweep every five minutes");
     expect(usage).not.toContain("daily");
+  });
+});
+
+describe("remove-unsubscribed reads back the project's own CSV export", () => {
+  // Every character csv-stringify's escape_formulas writes an apostrophe before (csv-stringify/lib/api/index.js).
+  const formulaLeads = ["=", "+", "-", "@", "\t", "\r", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"];
+  const listed = async () => {
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const emails = (await store.all()).map((signup) => signup.email);
+    await store.close();
+    return emails;
+  };
+
+  it("removes every address it wrote with an apostrophe before it, whatever formula character leads it", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const emails = formulaLeads.flatMap((lead) => [`${lead}1+2@example.com`, `${lead}x-y@example.com`]);
+    // Those a listed address can start with: a tab, a carriage return and a leading @ never make one (attacks 4, 5).
+    const canonical = emails.flatMap((email) => {
+      const checked = checkEmail(email);
+      return checked.ok && checked.email === email ? [checked] : [];
+    });
+    expect(new Set(canonical.map(({ email }) => email[0]))).toEqual(
+      new Set(["=", "+", "-", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"]),
+    );
+    for (const { email, key } of canonical) await store.add({ email, emailKey: key, source: "start" });
+    const addable = canonical.map(({ email }) => email);
+    await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start" });
+    await store.close();
+    const file = path.join(dir, "everyone.csv");
+    await run(["export", "--format", "csv", "--out", file], env);
+    // The export escaped each one, as a spreadsheet needs.
+    const cells = (parse(readFileSync(file), { columns: true, bom: true }) as { email: string }[]).map(
+      (row) => row.email,
+    );
+    expect(cells).toEqual([...addable.map((email) => `'${email}`), "ada@example.com"]);
+    await expect(run(["remove-unsubscribed", "--from", file], env)).resolves.toBe(
+      `Removed ${addable.length + 1} of the ${addable.length + 1} addresses in ${file}; 0 were not on the list.`,
+    );
+    expect(await listed()).toEqual([]);
+  });
+
+  it("takes a cell as it stands where what follows the apostrophe is no address, or is not the one listed", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    // An apostrophe is a letter of an address too: '=literal@example.com is one of its own.
+    await store.add({ email: "'=literal@example.com", emailKey: "'=literal@example.com", source: "start" });
+    await store.close();
+    const file = path.join(dir, "unsubscribed.csv");
+    writeFileSync(file, "Email\n'=literal@example.com\n'-not an address\n");
+    const failed: unknown = await run(["remove-unsubscribed", "--from", file], env).catch((error) => error);
+    expect(failed).toBeInstanceOf(NotRemovedError);
+    expect((failed as Error).message.split("\n")).toEqual([
+      `Removed 1 of the 1 addresses in ${file}; 0 were not on the list.`,
+      expect.stringMatching(/^1 row was not removed/),
+      `  line 3: "'-not an address": The e-mail address needs a name, an @ and a domain.`,
+    ]);
+    expect(await listed()).toEqual([]);
+  });
+
+  it("removes neither of two listed addresses that one escaped cell could name, and names both", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    for (const email of ["=twin@example.com", "'=twin@example.com"]) {
+      await store.add({ email, emailKey: email, source: "start" });
+    }
+    await store.close();
+    const file = path.join(dir, "everyone.csv");
+    await run(["export", "--format", "csv", "--out", file], env);
+    const failed: unknown = await run(["remove-unsubscribed", "--from", file], env).catch((error) => error);
+    expect(failed).toBeInstanceOf(NotRemovedError);
+    expect((failed as Error).message.split("\n")).toEqual([
+      `Removed 0 of the 2 addresses in ${file}; 0 were not on the list.`,
+      expect.stringMatching(/^2 rows were not removed/),
+      ...[2, 3].map(
+        (line) =>
+          `  line ${line}: "'=twin@example.com": it may name =twin@example.com or '=twin@example.com, both listed (the export writes both so).`,
+      ),
+    ]);
+    expect((await listed()).sort()).toEqual(["'=twin@example.com", "=twin@example.com"]);
   });
 });
 

@@ -11,16 +11,45 @@ import { NotRemovedError, UsageError } from "../errors";
  * link does, outbox copies included (open-store.ts).
  */
 
+/** A row of an unsubscribe file that names an address: what it may name, what it most likely names first. */
+interface NamedRow {
+  line: number;
+  value: string;
+  readings: { email: string; key: string }[];
+}
+
+/** A row that names nobody this list could hold, and why. */
+interface UnreadRow {
+  line: number;
+  value: string;
+  reason: string;
+}
+
+/** A cell the export escaped: csv-stringify's escape_formulas writes one apostrophe before these (reads.ts). */
+const escapedFormula = /^'[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * What one cell may name. The export writes `=1+2@example.com` as
+ * `'=1+2@example.com`, so a spreadsheet shows text; that cell names the
+ * address after the apostrophe, when that is an address as it stands. An
+ * apostrophe is a letter of an address too, so the cell as written is the
+ * second reading.
+ */
+function readingsOf(value: string): NamedRow["readings"] | UnreadRow["reason"] {
+  const written = checkEmail(value);
+  const rest = value.slice(1);
+  const unescaped = escapedFormula.test(value) && rest === rest.trim() ? checkEmail(rest) : undefined;
+  if (!unescaped?.ok) return written.ok ? [written] : written.reason;
+  return written.ok && written.key !== unescaped.key ? [unescaped, written] : [unescaped];
+}
+
 /**
  * The addresses of a mailing tool's export of its unsubscribes, bounces or
  * complaints: Mailchimp, Brevo, Buttondown and the like name the column
- * "Email Address", "Email" or "email". Each is checked as the form checks it.
+ * "Email Address", "Email" or "email"; this project's own export, "email".
+ * Each is checked as the form checks it.
  */
-function readUnsubscribed(file: string | undefined): {
-  file: string;
-  addresses: { key: string }[];
-  invalid: { line: number; value: string; reason: string }[];
-} {
+function readUnsubscribed(file: string | undefined): { file: string; named: NamedRow[]; unread: UnreadRow[] } {
   if (!file) throw new UsageError("Say which file: remove-unsubscribed --from FILE.csv");
   let records: { record: string[]; info: { lines: number } }[];
   try {
@@ -39,15 +68,15 @@ function readUnsubscribed(file: string | undefined): {
   }
   const column = (records[0]?.record ?? []).findIndex((name) => /^e-?mail(?:[ _]address)?$/i.test(name));
   if (column < 0) throw new UsageError(`${file} has no column named Email or Email Address in its first line.`);
-  const addresses: { key: string }[] = [];
-  const invalid: { line: number; value: string; reason: string }[] = [];
+  const named: NamedRow[] = [];
+  const unread: UnreadRow[] = [];
   for (const { record, info } of records.slice(1)) {
     const value = record[column] ?? "";
-    const checked = checkEmail(value);
-    if (checked.ok) addresses.push({ key: checked.key });
-    else invalid.push({ line: info.lines, value, reason: checked.reason });
+    const readings = readingsOf(value);
+    if (typeof readings === "string") unread.push({ line: info.lines, value, reason: readings });
+    else named.push({ line: info.lines, value, readings });
   }
-  return { file, addresses, invalid };
+  return { file, named, unread };
 }
 
 export const remove = command({
@@ -75,18 +104,36 @@ export const removeUnsubscribed = command({
     "unsubscribes, bounces or complaints (a column named Email or Email Address)",
   ],
   check: ({ from }) => readUnsubscribed(from),
-  run: async ({ input: { file, addresses, invalid }, opened: { store } }) => {
+  run: async ({ input: { file, named, unread }, opened: { store } }) => {
     let removed = 0;
-    for (const { key } of addresses) if (await store.remove(key, "operator", new Date())) removed++;
-    const absent = addresses.length - removed;
-    const done = `Removed ${removed} of the ${addresses.length} addresses in ${file}; ${absent} ${absent === 1 ? "was" : "were"} not on the list.`;
-    if (invalid.length === 0) return done;
+    let absent = 0;
+    const notRemoved = [...unread];
+    for (const { line, value, readings } of named) {
+      let meant = readings[0]!;
+      if (readings.length > 1) {
+        const listed = [];
+        for (const reading of readings) if (await store.lookup(reading.key)) listed.push(reading);
+        if (listed.length > 1) {
+          const [a, b] = listed.map((reading) => reading.email);
+          const reason = `it may name ${a} or ${b}, both listed (the export writes both so).`;
+          notRemoved.push({ line, value, reason });
+          continue;
+        }
+        meant = listed[0] ?? meant;
+      }
+      if (await store.remove(meant.key, "operator", new Date())) removed++;
+      else absent++;
+    }
+    const done = `Removed ${removed} of the ${named.length} addresses in ${file}; ${absent} ${absent === 1 ? "was" : "were"} not on the list.`;
+    if (notRemoved.length === 0) return done;
     // Everyone the file names must go: a row left behind is someone mailed again, so the exit code says so.
+    notRemoved.sort((a, b) => a.line - b.line);
+    const rows = notRemoved.length === 1 ? "1 row was" : `${notRemoved.length} rows were`;
     throw new NotRemovedError(
       [
         done,
-        `${invalid.length === 1 ? "1 row was" : `${invalid.length} rows were`} not removed: correct ${invalid.length === 1 ? "it" : "them"} and run this again, or remove each with npm run waitlist -- remove <address>.`,
-        ...invalid.map(({ line, value, reason }) => `  line ${line}: ${JSON.stringify(value)}: ${reason}`),
+        `${rows} not removed: correct ${notRemoved.length === 1 ? "it" : "them"} and run this again, or remove each with npm run waitlist -- remove <address>.`,
+        ...notRemoved.map(({ line, value, reason }) => `  line ${line}: ${JSON.stringify(value)}: ${reason}`),
       ].join("\n"),
     );
   },
