@@ -561,6 +561,56 @@ describe("remove-unsubscribed reads back the project's own CSV export", () => {
   });
 });
 
+describe("remove-unsubscribed and a file's encoding", () => {
+  const listedEmails = async () => {
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const emails = (await store.all()).map((signup) => signup.email);
+    await store.close();
+    return emails;
+  };
+  const addJose = async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    await store.add({ email: "jos\u00e9@example.com", emailKey: "jos\u00e9@example.com", source: "start" });
+    await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start" });
+    await store.close();
+  };
+
+  it("refuses a file in a legacy code page (every byte a Windows-1252 letter or sign can be), saying how to save it as UTF-8, and removes nobody", async () => {
+    await addJose();
+    const refused: string[] = [];
+    for (let byte = 0x80; byte <= 0xff; byte++) {
+      const file = path.join(dir, `unsubscribed-${byte}.csv`);
+      // ada first, so that a file read in part would remove her.
+      writeFileSync(
+        file,
+        Buffer.concat([Buffer.from("Email\nada@example.com\njos"), Buffer.from([byte]), Buffer.from("@example.com\n")]),
+      );
+      const failure: unknown = await run(["remove-unsubscribed", "--from", file], env).catch((error) => error);
+      if (failure instanceof UsageError && failure.message.startsWith(`${file} is not UTF-8: line 3 is not.`)) {
+        refused.push(byte.toString(16));
+      }
+    }
+    expect(refused).toHaveLength(0x80);
+    const file = path.join(dir, "unsubscribed.csv");
+    writeFileSync(file, Buffer.from("Email\njos\u00e9@example.com\n", "latin1"));
+    await expect(run(["remove-unsubscribed", "--from", file], env)).rejects.toThrow(
+      /Save it as UTF-8 and run this again: in Excel, Save As "CSV UTF-8 \(Comma delimited\)"; .*Nothing was removed\.$/s,
+    );
+    expect((await listedEmails()).sort()).toEqual(["ada@example.com", "jos\u00e9@example.com"]);
+  });
+
+  it("refuses UTF-16 without its byte-order mark rather than find no address in it", async () => {
+    await addJose();
+    const file = path.join(dir, "unsubscribed.txt");
+    writeFileSync(file, Buffer.from("Email\tName\njos\u00e9@example.com\tJos\u00e9\n", "utf16le"));
+    await expect(run(["remove-unsubscribed", "--from", file], env)).rejects.toThrow(
+      new UsageError(
+        `${file} holds NUL characters, as UTF-16 text without its byte-order mark does. Save it as UTF-8 and run this again: in Excel, Save As "CSV UTF-8 (Comma delimited)"; in LibreOffice, Save As "Text CSV" with the character set "Unicode (UTF-8)". Nothing was removed.`,
+      ),
+    );
+  });
+});
+
 describe("export --out: a file with every address, and a working leave link each", () => {
   const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
 

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { checkEmail } from "../../config/email-address";
@@ -43,6 +44,42 @@ function readingsOf(value: string): NamedRow["readings"] | UnreadRow["reason"] {
   return written.ok && written.key !== unescaped.key ? [unescaped, written] : [unescaped];
 }
 
+const saveAsUtf8 =
+  'Save it as UTF-8 and run this again: in Excel, Save As "CSV UTF-8 (Comma delimited)"; in LibreOffice, Save As "Text CSV" with the character set "Unicode (UTF-8)". Nothing was removed.';
+
+/**
+ * A file's text, as UTF-8 (a byte-order mark or none). Anything else is
+ * refused, never guessed: read as UTF-8, a legacy code page's josé is no
+ * address at all, or another one, and that person would stay listed.
+ */
+function readText(file: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw new UsageError(`${file} could not be read: ${(error as Error).message}`);
+  }
+  // UTF-8 holds a NUL byte only for U+0000, which no CSV of addresses does; UTF-16 holds one in every ASCII letter.
+  if (bytes.includes(0)) {
+    throw new UsageError(
+      `${file} holds NUL characters, as UTF-16 text without its byte-order mark does. ${saveAsUtf8}`,
+    );
+  }
+  if (!isUtf8(bytes)) {
+    // Line by line, to name the first wrong one: a line feed is never part of another character in UTF-8.
+    let line = 1;
+    for (let start = 0; ; line++) {
+      const end = bytes.indexOf(0x0a, start);
+      if (!isUtf8(bytes.subarray(start, end < 0 ? bytes.length : end)) || end < 0) break;
+      start = end + 1;
+    }
+    throw new UsageError(
+      `${file} is not UTF-8: line ${line} is not. It was likely saved in a legacy code page such as Windows-1252, whose accented letters would be read as other characters. ${saveAsUtf8}`,
+    );
+  }
+  return new TextDecoder("utf-8").decode(bytes);
+}
+
 /**
  * The addresses of a mailing tool's export of its unsubscribes, bounces or
  * complaints: Mailchimp, Brevo, Buttondown and the like name the column
@@ -53,7 +90,7 @@ function readUnsubscribed(file: string | undefined): { file: string; named: Name
   if (!file) throw new UsageError("Say which file: remove-unsubscribed --from FILE.csv");
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(readFileSync(file, "utf8"), {
+    records = parse(readText(file), {
       // A blank line, or a row a spreadsheet left with every cell empty, names nobody.
       skip_empty_lines: true,
       skip_records_with_empty_values: true,
@@ -64,6 +101,7 @@ function readUnsubscribed(file: string | undefined): { file: string; named: Name
       info: true,
     }) as unknown as typeof records;
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`${file} could not be read as CSV: ${(error as Error).message}`);
   }
   const column = (records[0]?.record ?? []).findIndex((name) => /^e-?mail(?:[ _]address)?$/i.test(name));
