@@ -599,8 +599,45 @@ describe("remove-unsubscribed and a file's encoding", () => {
     expect((await listedEmails()).sort()).toEqual(["ada@example.com", "jos\u00e9@example.com"]);
   });
 
-  it("refuses UTF-16 without its byte-order mark rather than find no address in it", async () => {
+  it.each([
+    ["Excel's Unicode text: UTF-16 (little-endian) with its byte-order mark, tab-separated", "utf-16le", "\t"],
+    ["UTF-16 (big-endian) with its byte-order mark", "utf-16be", ","],
+    ["a German Excel's CSV UTF-8: semicolons", "utf-8", ";"],
+    ["tab-separated UTF-8", "utf-8", "\t"],
+  ])("reads %s", async (_name, encoding, delimiter) => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const emails = [
+      "jos\u00e9@ex\u00e4mple.com",
+      "\u7528\u6237@\u4f8b\u5b50.\u5e7f\u544a",
+      "\u043f\u043e\u0447\u0442\u0430@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444",
+      "o'brien@example.com",
+    ];
+    for (const email of [...emails, "stays@example.com"]) {
+      const checked = checkEmail(email);
+      if (!checked.ok) throw new Error(checked.reason);
+      await store.add({ email: checked.email, emailKey: checked.key, source: "start" });
+    }
+    await store.close();
+    const rows = [`Email Address${delimiter}Name`, ...emails.map((email) => `${email}${delimiter}Someone`)];
+    const utf16 = (littleEndian: boolean) => {
+      const bytes = Buffer.from(`\uFEFF${rows.join("\r\n")}\r\n`, "utf16le");
+      return littleEndian ? bytes : bytes.swap16();
+    };
+    const file = path.join(dir, "unsubscribed.txt");
+    writeFileSync(file, encoding === "utf-8" ? `\uFEFF${rows.join("\r\n")}\r\n` : utf16(encoding === "utf-16le"));
+    await expect(run(["remove-unsubscribed", "--from", file], env)).resolves.toBe(
+      `Removed 4 of the 4 addresses in ${file}; 0 were not on the list.`,
+    );
+    expect(await listedEmails()).toEqual(["stays@example.com"]);
+  });
+
+  it("refuses UTF-16 without its byte-order mark rather than find no address in it, and UTF-16 cut in half", async () => {
     await addJose();
+    const cut = path.join(dir, "cut.txt");
+    writeFileSync(cut, Buffer.from("\uFEFFEmail\njos\u00e9@example.com", "utf16le").subarray(0, -1));
+    await expect(run(["remove-unsubscribed", "--from", cut], env)).rejects.toThrow(
+      `${cut} starts as UTF-16 text but is not: it holds half a character.`,
+    );
     const file = path.join(dir, "unsubscribed.txt");
     writeFileSync(file, Buffer.from("Email\tName\njos\u00e9@example.com\tJos\u00e9\n", "utf16le"));
     await expect(run(["remove-unsubscribed", "--from", file], env)).rejects.toThrow(

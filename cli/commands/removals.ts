@@ -48,7 +48,8 @@ const saveAsUtf8 =
   'Save it as UTF-8 and run this again: in Excel, Save As "CSV UTF-8 (Comma delimited)"; in LibreOffice, Save As "Text CSV" with the character set "Unicode (UTF-8)". Nothing was removed.';
 
 /**
- * A file's text, as UTF-8 (a byte-order mark or none). Anything else is
+ * A file's text: UTF-8 (a byte-order mark or none), or UTF-16 that starts
+ * with its byte-order mark (Excel's "Unicode text"). Anything else is
  * refused, never guessed: read as UTF-8, a legacy code page's josé is no
  * address at all, or another one, and that person would stay listed.
  */
@@ -58,6 +59,19 @@ function readText(file: string): string {
     bytes = readFileSync(file);
   } catch (error) {
     throw new UsageError(`${file} could not be read: ${(error as Error).message}`);
+  }
+  const utf16 =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? "utf-16le"
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? "utf-16be"
+        : undefined;
+  if (utf16) {
+    try {
+      return new TextDecoder(utf16, { fatal: true }).decode(bytes);
+    } catch {
+      throw new UsageError(`${file} starts as UTF-16 text but is not: it holds half a character. ${saveAsUtf8}`);
+    }
   }
   // UTF-8 holds a NUL byte only for U+0000, which no CSV of addresses does; UTF-16 holds one in every ASCII letter.
   if (bytes.includes(0)) {
@@ -80,17 +94,38 @@ function readText(file: string): string {
   return new TextDecoder("utf-8").decode(bytes);
 }
 
+const emailColumn = /^e-?mail(?:[ _]address)?$/i;
+
+/**
+ * What separates a file's cells: a comma, a tab (Excel's "Unicode text") or a
+ * semicolon (Excel's CSV where a comma writes decimals, as in Germany): the
+ * first that makes a column of addresses in the first line.
+ */
+function delimiterOf(text: string): string {
+  const header = (delimiter: string) => {
+    try {
+      return (parse(text, { delimiter, to_line: 1, bom: true, trim: true, relax_quotes: true }) as string[][])[0] ?? [];
+    } catch {
+      return [];
+    }
+  };
+  return [",", "\t", ";"].find((delimiter) => header(delimiter).some((name) => emailColumn.test(name))) ?? ",";
+}
+
 /**
  * The addresses of a mailing tool's export of its unsubscribes, bounces or
  * complaints: Mailchimp, Brevo, Buttondown and the like name the column
  * "Email Address", "Email" or "email"; this project's own export, "email".
+ * Its cells may be separated by commas, tabs or semicolons.
  * Each is checked as the form checks it.
  */
 function readUnsubscribed(file: string | undefined): { file: string; named: NamedRow[]; unread: UnreadRow[] } {
   if (!file) throw new UsageError("Say which file: remove-unsubscribed --from FILE.csv");
+  const text = readText(file);
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(readText(file), {
+    records = parse(text, {
+      delimiter: delimiterOf(text),
       // A blank line, or a row a spreadsheet left with every cell empty, names nobody.
       skip_empty_lines: true,
       skip_records_with_empty_values: true,
@@ -104,7 +139,7 @@ function readUnsubscribed(file: string | undefined): { file: string; named: Name
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${file} could not be read as CSV: ${(error as Error).message}`);
   }
-  const column = (records[0]?.record ?? []).findIndex((name) => /^e-?mail(?:[ _]address)?$/i.test(name));
+  const column = (records[0]?.record ?? []).findIndex((name) => emailColumn.test(name));
   if (column < 0) throw new UsageError(`${file} has no column named Email or Email Address in its first line.`);
   const named: NamedRow[] = [];
   const unread: UnreadRow[] = [];
