@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { parse } from "csv-parse/sync";
-import { checkEmail } from "../config/email-address";
+import { checkEmail, checkListedEmail } from "../config/email-address";
 import { NotRemovedError } from "./errors";
 import { run, UsageError } from "./run";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
@@ -461,6 +461,25 @@ describe("npm run waitlist", () => {
     await store.close();
   });
 
+  it("removes, by hand and from an unsubscribe file, look-alikes listed before the form refused them", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    for (const typed of ["vict\u0456m@example.com", "\u017Ftefan@example.com", "a@p\u0430ypal.com"]) {
+      const listed = checkListedEmail(typed);
+      if (!listed.ok || checkEmail(typed).ok) throw new Error(`${typed} is no look-alike listed before`);
+      await store.add({ email: listed.email, emailKey: listed.key, source: "start" });
+    }
+    await store.close();
+    await expect(run(["remove", "vict\u0456m@example.com"], env)).resolves.toMatch(
+      /^Removed vict\u0456m@example\.com /,
+    );
+    const file = path.join(dir, "unsubscribed.csv");
+    writeFileSync(file, "Email\n\u017Ftefan@example.com\na@p\u0430ypal.com\n");
+    await expect(run(["remove-unsubscribed", "--from", file], env)).resolves.toBe(
+      `Removed 2 of the 2 addresses in ${file}; 0 were not on the list.`,
+    );
+    await expect(run(["count"], env)).resolves.toMatch(/^0 addresses/);
+  });
+
   it("refuses to remove without exactly one valid address", async () => {
     await seed();
     await expect(run(["remove"], env)).rejects.toThrow(
@@ -497,9 +516,10 @@ describe("remove-unsubscribed reads back the project's own CSV export", () => {
   it("removes every address it wrote with an apostrophe before it, whatever formula character leads it", async () => {
     const store = new SqliteStore(env.WAITLIST_DB!);
     const emails = formulaLeads.flatMap((lead) => [`${lead}1+2@example.com`, `${lead}x-y@example.com`]);
-    // Those a listed address can start with: a tab, a carriage return and a leading @ never make one (attacks 4, 5).
+    // Those a listed address can start with: a tab, a carriage return and a leading @ never make one (attacks 4, 5);
+    // the full-width signs did before the form refused compatibility characters.
     const canonical = emails.flatMap((email) => {
-      const checked = checkEmail(email);
+      const checked = checkListedEmail(email);
       return checked.ok && checked.email === email ? [checked] : [];
     });
     expect(new Set(canonical.map(({ email }) => email[0]))).toEqual(

@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
-import { checkEmail } from "../../config/email-address";
+import { checkListedEmail } from "../../config/email-address";
 import { parseAge, pruneUnconfirmed } from "../../waitlist/prune";
 import { command } from "../command";
 import { NotRemovedError, UsageError } from "../errors";
@@ -37,9 +37,9 @@ const escapedFormula = /^'[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
  * second reading.
  */
 function readingsOf(value: string): NamedRow["readings"] | UnreadRow["reason"] {
-  const written = checkEmail(value);
+  const written = checkListedEmail(value);
   const rest = value.slice(1);
-  const unescaped = escapedFormula.test(value) && rest === rest.trim() ? checkEmail(rest) : undefined;
+  const unescaped = escapedFormula.test(value) && rest === rest.trim() ? checkListedEmail(rest) : undefined;
   if (!unescaped?.ok) return written.ok ? [written] : written.reason;
   return written.ok && written.key !== unescaped.key ? [unescaped, written] : [unescaped];
 }
@@ -117,7 +117,8 @@ function delimiterOf(text: string): string {
  * complaints: Mailchimp, Brevo, Buttondown and the like name the column
  * "Email Address", "Email" or "email"; this project's own export, "email".
  * Its cells may be separated by commas, tabs or semicolons.
- * Each is checked as the form checks it.
+ * Each is read as a listed address (checkListedEmail): the list may hold
+ * look-alikes from before the form refused them.
  */
 function readUnsubscribed(file: string | undefined): { file: string; named: NamedRow[]; unread: UnreadRow[] } {
   if (!file) throw new UsageError("Say which file: remove-unsubscribed --from FILE.csv");
@@ -157,7 +158,7 @@ export const remove = command({
   usage: ["remove <address>", "take an address off the list (a request by e-mail), as its leave link does"],
   takesAddress: true,
   check: (_options, _env, address) => {
-    const checked = checkEmail(address);
+    const checked = checkListedEmail(address);
     if (!checked.ok) throw new UsageError(`"${address}" is not a valid address: ${checked.reason}`);
     return checked;
   },
