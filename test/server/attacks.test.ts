@@ -596,3 +596,22 @@ describe.each(deployments)("17. look-alike addresses (issue 43) (%s)", (adapter)
     await expectNothingKept();
   });
 });
+
+describe.each(deployments)("18. many mailboxes at one domain (issue 43) (%s)", (adapter) => {
+  // No cap per domain, on purpose (docs/waitlist.md, "Mail that cannot be aimed"): one visitor could use it to shut
+  // every other signup at gmail.com out. What bounds one sender's mail to a domain is the per-IP limit.
+  it("mails each of twelve mailboxes at one domain once, and the per-IP limit stops the thirteenth signup", async () => {
+    const smtp = await startSmtpServer();
+    try {
+      server = await startServer(adapter, { smtpUrl: smtp.url, rateLimitPerMinute: 12 });
+      const statuses = [];
+      for (let i = 1; i <= 13; i++) statuses.push((await post(server, signupBody(`person${i}@example.com`))).status);
+      expect(statuses).toEqual([...Array<number>(12).fill(200), 429]);
+      await smtp.waitFor(12);
+      const recipients = smtp.deliveries.flatMap(({ envelope }) => envelope.to).sort();
+      expect(recipients).toEqual(Array.from({ length: 12 }, (_, i) => `person${i + 1}@example.com`).sort());
+    } finally {
+      await smtp.close();
+    }
+  });
+});
