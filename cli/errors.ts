@@ -3,3 +3,6 @@ export class UsageError extends Error {}
 
 /** Confirmations still owed after resend-pending: the message lists them (exit code 1). */
 export class PendingError extends Error {}
+
+/** People a command was asked to remove and could not: the message names each row (exit code 2). */
+export class NotRemovedError extends Error {}

@@ -1,13 +1,14 @@
 import { ConfigError } from "../config/env";
 import { StoreError } from "../waitlist/stores/store";
-import { PendingError, UsageError } from "./errors";
+import { NotRemovedError, PendingError, UsageError } from "./errors";
 import { NetlifySetupError } from "./netlify-access";
 import { run, usage } from "./run";
 
 /*
  * npm run waitlist: the founders' commands (run.ts has the table). Prints
  * what a command returns; exit code 1 for what may pass (mail still owed,
- * Netlify's API), 2 for a command line or a setting to correct.
+ * Netlify's API), 2 for a command line, a setting or an input file's rows to
+ * correct.
  */
 run(process.argv.slice(2)).then(
   (output) => console.log(output),
@@ -18,6 +19,7 @@ run(process.argv.slice(2)).then(
     }
     if (
       error instanceof UsageError ||
+      error instanceof NotRemovedError ||
       error instanceof StoreError ||
       error instanceof ConfigError ||
       error instanceof NetlifySetupError

@@ -1,7 +1,21 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import fs, {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { parse } from "csv-parse/sync";
+import { checkEmail, checkListedEmail } from "../config/email-address";
+import { NotRemovedError } from "./errors";
 import { run, UsageError } from "./run";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import { StoreError } from "../waitlist/stores/store";
@@ -80,7 +94,7 @@ describe("npm run waitlist", () => {
 
   it("exports CSV that a spreadsheet reads back, quotes and commas included", async () => {
     await seed();
-    expect(parse(await run(["export", "--format", "csv"], env), { columns: true })).toEqual([
+    expect(parse(await run(["export", "--format", "csv"], env), { columns: true, bom: true })).toEqual([
       {
         email: "ada@example.com",
         created_at: "2025-06-01T09:00:00.000Z",
@@ -127,13 +141,28 @@ describe("npm run waitlist", () => {
     ]);
   });
 
+  it("starts a CSV export with UTF-8's byte-order mark, which Excel needs to show josé as josé; JSON has none", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    await store.add({ email: "jos\u00e9@ex\u00e4mple.com", emailKey: "jos\u00e9@xn--exmple-cua.com", source: "start" });
+    await store.close();
+    const out = path.join(dir, "signups.csv");
+    await run(["export", "--format", "csv", "--out", out], env);
+    const bytes = readFileSync(out);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.toString("utf8")).toContain("jos\u00e9@ex\u00e4mple.com");
+    expect(await run(["export", "--format", "csv"], env)).toMatch(/^\uFEFFemail,/);
+    expect(await run(["export", "--format", "json"], env)).toMatch(/^\[/);
+  });
+
   it.each(["=2*5@example.com", "+1-2@example.com", "-2+3@example.com", "@SUM(1+9)@example.com", "\t=1@example.com"])(
     "exports %j as text a spreadsheet will not run as a formula",
     async (email) => {
       const store = new SqliteStore(env.WAITLIST_DB!);
       await store.add({ email, emailKey: email, source: "start" });
       await store.close();
-      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true }) as { email: string }[];
+      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true, bom: true }) as {
+        email: string;
+      }[];
       expect(row!.email).toBe(`'${email}`);
     },
   );
@@ -150,7 +179,10 @@ describe("npm run waitlist", () => {
         attribution: { ...attribution, utmSource: tag, ref: tag },
       });
       await store.close();
-      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true }) as Record<string, string>[];
+      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true, bom: true }) as Record<
+        string,
+        string
+      >[];
       expect([row!.utm_source, row!.ref]).toEqual([`'${tag}`, `'${tag}`]);
     },
   );
@@ -166,7 +198,10 @@ describe("npm run waitlist", () => {
         privacyPolicyAtConfirm: "2025-06-01",
       }),
     ]);
-    const csv = parse(await run(["export", "--format", "csv", "--confirmed"], env), { columns: true }) as object[];
+    const csv = parse(await run(["export", "--format", "csv", "--confirmed"], env), {
+      columns: true,
+      bom: true,
+    }) as object[];
     expect(csv).toEqual([
       expect.objectContaining({ email: "ada@example.com", confirmed_at: "2025-06-01T09:05:00.000Z" }),
     ]);
@@ -191,7 +226,7 @@ describe("npm run waitlist", () => {
       key: "ada@example.com",
       createdAt: rows[0]!.createdAt,
     });
-    const csv = parse(await run(["export", "--format", "csv", "--leave-urls"], env), { columns: true }) as {
+    const csv = parse(await run(["export", "--format", "csv", "--leave-urls"], env), { columns: true, bom: true }) as {
       leave_url: string;
     }[];
     expect(csv).toHaveLength(3);
@@ -200,7 +235,39 @@ describe("npm run waitlist", () => {
     expect(await run(["export", "--format", "csv"], env)).not.toContain("leave");
   });
 
-  it("removes the addresses of a mailing tool's unsubscribe export, as a leave would, and says what it skipped", async () => {
+  it.each(["json", "csv"])(
+    "gives each person of the launch export (--confirmed, %s) their own leave link without being asked",
+    async (format) => {
+      await seed();
+      const read = async (...flags: string[]) => {
+        const output = await run(["export", "--format", format, "--confirmed", ...flags], env);
+        const rows = (format === "json" ? JSON.parse(output) : parse(output, { columns: true, bom: true })) as Record<
+          string,
+          string
+        >[];
+        return rows.map((row) => ({ email: row.email, leaveUrl: row.leaveUrl ?? row.leave_url }));
+      };
+      const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+      const secret = await store.secret("leave", () => "never made here");
+      await store.close();
+      const leaving = (rows: { email?: string; leaveUrl?: string }[]) =>
+        rows.map(({ email, leaveUrl }) => ({
+          email,
+          at: leaveUrl?.replace(/\?.*/, ""),
+          leaves: verifyLeaveToken(new URL(leaveUrl ?? "https://x.test").searchParams.get("token"), secret),
+        }));
+      const ada = {
+        email: "ada@example.com",
+        at: "https://jointandem.app/waitlist/leave",
+        leaves: { email: "ada@example.com", key: "ada@example.com", createdAt: "2025-06-01T09:00:00.000Z" },
+      };
+      expect(leaving(await read())).toEqual([ada]);
+      // --leave-urls, which old scripts pass, changes nothing.
+      expect(leaving(await read("--leave-urls"))).toEqual([ada]);
+    },
+  );
+
+  it("removes the addresses of a mailing tool's unsubscribe export, as a leave would, and fails naming each row it could not", async () => {
     await seed();
     const file = path.join(dir, "unsubscribed_members_export.csv");
     writeFileSync(
@@ -208,19 +275,43 @@ describe("npm run waitlist", () => {
       "\uFEFFEmail Address,First Name,UNSUB_TIME,UNSUB_REASON\n" +
         "ADA@example.com,Ada,2026-11-20 10:00:00,No longer interested\n" +
         "nobody@example.com,,2026-11-21 10:00:00,\n" +
-        "not an address,,2026-11-22 10:00:00,\n",
+        // A blank line, and a row a spreadsheet left with nothing in it: nobody to remove.
+        "\n,,,\n" +
+        "not an address,,2026-11-22 10:00:00,\n" +
+        ",,2026-11-23 10:00:00,\n",
     );
-    await expect(run(["remove-unsubscribed", "--from", file], env)).resolves.toBe(
+    const failed: unknown = await run(["remove-unsubscribed", "--from", file], env).catch((error) => error);
+    expect(failed).toBeInstanceOf(NotRemovedError);
+    expect((failed as Error).message).toBe(
       [
         `Removed 1 of the 2 addresses in ${file}; 1 was not on the list.`,
-        '  line 4: "not an address" skipped: The e-mail address needs a name, an @ and a domain.',
+        `2 rows were not removed: correct them and run this again, or remove each with npm run waitlist -- remove <address>.`,
+        '  line 6: "not an address": The e-mail address needs a name, an @ and a domain.',
+        '  line 7: "": Enter an e-mail address.',
       ].join("\n"),
     );
+    // The rows it could read are removed all the same: an unsubscribe waits for no other.
     const store = SqliteStore.openExisting(env.WAITLIST_DB!);
     expect((await store.all()).map((signup) => signup.email)).not.toContain("ada@example.com");
     expect(await store.departures()).toBe(1);
     await store.close();
   });
+
+  it("exits 2 when a row of an unsubscribe file was not removed, so that a script notices", async () => {
+    await seed();
+    const file = path.join(dir, "cleaned.csv");
+    writeFileSync(file, "Email\nnot an address\n");
+    const failure = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", path.join(__dirname, "main.ts"), "remove-unsubscribed", "--from", file],
+      { env: { ...process.env, ...env } },
+    ).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 2, stdout: "" });
+    expect(failure!.stderr).toContain('line 2: "not an address"');
+  }, 30_000);
 
   it("refuses an unsubscribe file it cannot read, changing nothing", async () => {
     await seed();
@@ -370,6 +461,25 @@ describe("npm run waitlist", () => {
     await store.close();
   });
 
+  it("removes, by hand and from an unsubscribe file, look-alikes listed before the form refused them", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    for (const typed of ["vict\u0456m@example.com", "\u017Ftefan@example.com", "a@p\u0430ypal.com"]) {
+      const listed = checkListedEmail(typed);
+      if (!listed.ok || checkEmail(typed).ok) throw new Error(`${typed} is no look-alike listed before`);
+      await store.add({ email: listed.email, emailKey: listed.key, source: "start" });
+    }
+    await store.close();
+    await expect(run(["remove", "vict\u0456m@example.com"], env)).resolves.toMatch(
+      /^Removed vict\u0456m@example\.com /,
+    );
+    const file = path.join(dir, "unsubscribed.csv");
+    writeFileSync(file, "Email\n\u017Ftefan@example.com\na@p\u0430ypal.com\n");
+    await expect(run(["remove-unsubscribed", "--from", file], env)).resolves.toBe(
+      `Removed 2 of the 2 addresses in ${file}; 0 were not on the list.`,
+    );
+    await expect(run(["count"], env)).resolves.toMatch(/^0 addresses/);
+  });
+
   it("refuses to remove without exactly one valid address", async () => {
     await seed();
     await expect(run(["remove"], env)).rejects.toThrow(
@@ -390,6 +500,251 @@ describe("npm run waitlist", () => {
     const usage = (await run([], env)).replace(/\s+/g, " ");
     expect(usage).toContain("npm start does it every hour, Netlify's sweep every five minutes");
     expect(usage).not.toContain("daily");
+  });
+});
+
+describe("remove-unsubscribed reads back the project's own CSV export", () => {
+  // Every character csv-stringify's escape_formulas writes an apostrophe before (csv-stringify/lib/api/index.js).
+  const formulaLeads = ["=", "+", "-", "@", "\t", "\r", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"];
+  const listed = async () => {
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const emails = (await store.all()).map((signup) => signup.email);
+    await store.close();
+    return emails;
+  };
+
+  it("removes every address it wrote with an apostrophe before it, whatever formula character leads it", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const emails = formulaLeads.flatMap((lead) => [`${lead}1+2@example.com`, `${lead}x-y@example.com`]);
+    // Those a listed address can start with: a tab, a carriage return and a leading @ never make one (attacks 4, 5);
+    // the full-width signs did before the form refused compatibility characters.
+    const canonical = emails.flatMap((email) => {
+      const checked = checkListedEmail(email);
+      return checked.ok && checked.email === email ? [checked] : [];
+    });
+    expect(new Set(canonical.map(({ email }) => email[0]))).toEqual(
+      new Set(["=", "+", "-", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"]),
+    );
+    for (const { email, key } of canonical) await store.add({ email, emailKey: key, source: "start" });
+    const addable = canonical.map(({ email }) => email);
+    await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start" });
+    await store.close();
+    const file = path.join(dir, "everyone.csv");
+    await run(["export", "--format", "csv", "--out", file], env);
+    // The export escaped each one, as a spreadsheet needs.
+    const cells = (parse(readFileSync(file), { columns: true, bom: true }) as { email: string }[]).map(
+      (row) => row.email,
+    );
+    expect(cells).toEqual([...addable.map((email) => `'${email}`), "ada@example.com"]);
+    await expect(run(["remove-unsubscribed", "--from", file], env)).resolves.toBe(
+      `Removed ${addable.length + 1} of the ${addable.length + 1} addresses in ${file}; 0 were not on the list.`,
+    );
+    expect(await listed()).toEqual([]);
+  });
+
+  it("takes a cell as it stands where what follows the apostrophe is no address, or is not the one listed", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    // An apostrophe is a letter of an address too: '=literal@example.com is one of its own.
+    await store.add({ email: "'=literal@example.com", emailKey: "'=literal@example.com", source: "start" });
+    await store.close();
+    const file = path.join(dir, "unsubscribed.csv");
+    writeFileSync(file, "Email\n'=literal@example.com\n'-not an address\n");
+    const failed: unknown = await run(["remove-unsubscribed", "--from", file], env).catch((error) => error);
+    expect(failed).toBeInstanceOf(NotRemovedError);
+    expect((failed as Error).message.split("\n")).toEqual([
+      `Removed 1 of the 1 addresses in ${file}; 0 were not on the list.`,
+      expect.stringMatching(/^1 row was not removed/),
+      `  line 3: "'-not an address": The e-mail address needs a name, an @ and a domain.`,
+    ]);
+    expect(await listed()).toEqual([]);
+  });
+
+  it("removes neither of two listed addresses that one escaped cell could name, and names both", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    for (const email of ["=twin@example.com", "'=twin@example.com"]) {
+      await store.add({ email, emailKey: email, source: "start" });
+    }
+    await store.close();
+    const file = path.join(dir, "everyone.csv");
+    await run(["export", "--format", "csv", "--out", file], env);
+    const failed: unknown = await run(["remove-unsubscribed", "--from", file], env).catch((error) => error);
+    expect(failed).toBeInstanceOf(NotRemovedError);
+    expect((failed as Error).message.split("\n")).toEqual([
+      `Removed 0 of the 2 addresses in ${file}; 0 were not on the list.`,
+      expect.stringMatching(/^2 rows were not removed/),
+      ...[2, 3].map(
+        (line) =>
+          `  line ${line}: "'=twin@example.com": it may name =twin@example.com or '=twin@example.com, both listed (the export writes both so).`,
+      ),
+    ]);
+    expect((await listed()).sort()).toEqual(["'=twin@example.com", "=twin@example.com"]);
+  });
+});
+
+describe("remove-unsubscribed and a file's encoding", () => {
+  const listedEmails = async () => {
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const emails = (await store.all()).map((signup) => signup.email);
+    await store.close();
+    return emails;
+  };
+  const addJose = async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    await store.add({ email: "jos\u00e9@example.com", emailKey: "jos\u00e9@example.com", source: "start" });
+    await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start" });
+    await store.close();
+  };
+
+  it("refuses a file in a legacy code page (every byte a Windows-1252 letter or sign can be), saying how to save it as UTF-8, and removes nobody", async () => {
+    await addJose();
+    const refused: string[] = [];
+    for (let byte = 0x80; byte <= 0xff; byte++) {
+      const file = path.join(dir, `unsubscribed-${byte}.csv`);
+      // ada first, so that a file read in part would remove her.
+      writeFileSync(
+        file,
+        Buffer.concat([Buffer.from("Email\nada@example.com\njos"), Buffer.from([byte]), Buffer.from("@example.com\n")]),
+      );
+      const failure: unknown = await run(["remove-unsubscribed", "--from", file], env).catch((error) => error);
+      if (failure instanceof UsageError && failure.message.startsWith(`${file} is not UTF-8: line 3 is not.`)) {
+        refused.push(byte.toString(16));
+      }
+    }
+    expect(refused).toHaveLength(0x80);
+    const file = path.join(dir, "unsubscribed.csv");
+    writeFileSync(file, Buffer.from("Email\njos\u00e9@example.com\n", "latin1"));
+    await expect(run(["remove-unsubscribed", "--from", file], env)).rejects.toThrow(
+      /Save it as UTF-8 and run this again: in Excel, Save As "CSV UTF-8 \(Comma delimited\)"; .*Nothing was removed\.$/s,
+    );
+    expect((await listedEmails()).sort()).toEqual(["ada@example.com", "jos\u00e9@example.com"]);
+  });
+
+  it.each([
+    ["Excel's Unicode text: UTF-16 (little-endian) with its byte-order mark, tab-separated", "utf-16le", "\t"],
+    ["UTF-16 (big-endian) with its byte-order mark", "utf-16be", ","],
+    ["a German Excel's CSV UTF-8: semicolons", "utf-8", ";"],
+    ["tab-separated UTF-8", "utf-8", "\t"],
+  ])("reads %s", async (_name, encoding, delimiter) => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const emails = [
+      "jos\u00e9@ex\u00e4mple.com",
+      "\u7528\u6237@\u4f8b\u5b50.\u5e7f\u544a",
+      "\u043f\u043e\u0447\u0442\u0430@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444",
+      "o'brien@example.com",
+    ];
+    for (const email of [...emails, "stays@example.com"]) {
+      const checked = checkEmail(email);
+      if (!checked.ok) throw new Error(checked.reason);
+      await store.add({ email: checked.email, emailKey: checked.key, source: "start" });
+    }
+    await store.close();
+    const rows = [`Email Address${delimiter}Name`, ...emails.map((email) => `${email}${delimiter}Someone`)];
+    const utf16 = (littleEndian: boolean) => {
+      const bytes = Buffer.from(`\uFEFF${rows.join("\r\n")}\r\n`, "utf16le");
+      return littleEndian ? bytes : bytes.swap16();
+    };
+    const file = path.join(dir, "unsubscribed.txt");
+    writeFileSync(file, encoding === "utf-8" ? `\uFEFF${rows.join("\r\n")}\r\n` : utf16(encoding === "utf-16le"));
+    await expect(run(["remove-unsubscribed", "--from", file], env)).resolves.toBe(
+      `Removed 4 of the 4 addresses in ${file}; 0 were not on the list.`,
+    );
+    expect(await listedEmails()).toEqual(["stays@example.com"]);
+  });
+
+  it("refuses UTF-16 without its byte-order mark rather than find no address in it, and UTF-16 cut in half", async () => {
+    await addJose();
+    const cut = path.join(dir, "cut.txt");
+    writeFileSync(cut, Buffer.from("\uFEFFEmail\njos\u00e9@example.com", "utf16le").subarray(0, -1));
+    await expect(run(["remove-unsubscribed", "--from", cut], env)).rejects.toThrow(
+      `${cut} starts as UTF-16 text but is not: it holds half a character.`,
+    );
+    const file = path.join(dir, "unsubscribed.txt");
+    writeFileSync(file, Buffer.from("Email\tName\njos\u00e9@example.com\tJos\u00e9\n", "utf16le"));
+    await expect(run(["remove-unsubscribed", "--from", file], env)).rejects.toThrow(
+      new UsageError(
+        `${file} holds NUL characters, as UTF-16 text without its byte-order mark does. Save it as UTF-8 and run this again: in Excel, Save As "CSV UTF-8 (Comma delimited)"; in LibreOffice, Save As "Text CSV" with the character set "Unicode (UTF-8)". Nothing was removed.`,
+      ),
+    );
+  });
+});
+
+describe("export --out: a file with every address, and a working leave link each", () => {
+  const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
+
+  it.each(["022", "002", "000", "277"])(
+    "is this user's alone (0600) under umask %s, and so is an older export it replaces",
+    async (mask) => {
+      await seed();
+      const fresh = path.join(dir, "launch.csv");
+      const older = path.join(dir, "older.csv");
+      writeFileSync(older, "an older export\n");
+      chmodSync(older, 0o644);
+      const umask = process.umask(parseInt(mask, 8));
+      try {
+        for (const out of [fresh, older]) {
+          await expect(run(["export", "--format", "csv", "--confirmed", "--out", out], env)).resolves.toBe(
+            `Wrote ${out}.`,
+          );
+        }
+      } finally {
+        process.umask(umask);
+      }
+      expect([fresh, older].map(mode)).toEqual(["600", "600"]);
+      for (const out of [fresh, older]) expect(readFileSync(out, "utf8")).toContain("ada@example.com");
+    },
+  );
+
+  it("replaces the file whole or not at all: the old export stays until the new one is complete, and no scrap stays", async () => {
+    await seed();
+    const out = path.join(dir, "launch.csv");
+    writeFileSync(out, "an older export\n");
+    const rename = jest.spyOn(fs, "renameSync");
+    try {
+      // A crash just before the new file takes the old one's place: the old one is still whole.
+      rename.mockImplementationOnce(() => {
+        expect(readFileSync(out, "utf8")).toBe("an older export\n");
+        throw Object.assign(new Error("EIO: i/o error, rename"), { code: "EIO" });
+      });
+      await expect(run(["export", "--format", "csv", "--out", out], env)).rejects.toThrow("EIO");
+      expect(readFileSync(out, "utf8")).toBe("an older export\n");
+      expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual(["launch.csv"]);
+      // What takes its place is the whole export, in the same folder, this user's alone from the start.
+      let renamed: { from: string; mode: string; content: string } | undefined;
+      rename.mockImplementationOnce((from, to) => {
+        renamed = { from: String(from), mode: mode(String(from)), content: readFileSync(from, "utf8") };
+        jest.requireActual<typeof fs>("node:fs").renameSync(from, to);
+      });
+      await run(["export", "--format", "csv", "--out", out], env);
+      expect(renamed).toEqual({ from: expect.stringMatching(/launch\.csv/), mode: "600", content: expect.any(String) });
+      expect(path.dirname(renamed!.from)).toBe(dir);
+      expect(renamed!.content).toBe(readFileSync(out, "utf8"));
+      expect(readFileSync(out, "utf8")).toContain("=2*5@example.com");
+      expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual(["launch.csv"]);
+    } finally {
+      rename.mockRestore();
+    }
+  });
+
+  it("writes through a link to the file it names, and refuses a folder, a device or a missing folder", async () => {
+    await seed();
+    const real = path.join(dir, "exports", "launch.csv");
+    mkdirSync(path.dirname(real));
+    writeFileSync(real, "an older export\n");
+    symlinkSync(real, path.join(dir, "latest.csv"));
+    await run(["export", "--format", "csv", "--out", path.join(dir, "latest.csv")], env);
+    expect(readFileSync(real, "utf8")).toContain("ada@example.com");
+    expect(fs.lstatSync(path.join(dir, "latest.csv")).isSymbolicLink()).toBe(true);
+    expect(mode(real)).toBe("600");
+    for (const [out, message] of [
+      [path.join(dir, "exports"), `--out ${path.join(dir, "exports")} is not a file;`],
+      ["/dev/null", "--out /dev/null is not a file;"],
+      [path.join(dir, "nowhere", "launch.csv"), `--out ${path.join(dir, "nowhere", "launch.csv")}: there is no folder`],
+      ["", "Say which file after --out"],
+    ]) {
+      const refused: unknown = await run(["export", "--format", "csv", "--out", out!], env).catch((error) => error);
+      expect(refused).toBeInstanceOf(UsageError);
+      expect((refused as Error).message).toContain(message);
+    }
   });
 });
 

@@ -1,4 +1,15 @@
-import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import {
+  chmodSync,
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 
 /*
@@ -26,5 +37,46 @@ export function privateFiles(file: string, ...companions: string[]): void {
     } catch (error) {
       if (!["ENOENT", "EPERM"].includes((error as NodeJS.ErrnoException).code ?? "")) throw error;
     }
+  }
+}
+
+/**
+ * Writes `content` to `file` for this user alone (0600, whatever the umask),
+ * whole or not at all: into a new file beside it, flushed to disk, that then
+ * takes the old one's place in one rename. A crash leaves the old file as it
+ * was (and at worst a hidden `.FILE.….tmp` beside it), never half an export.
+ */
+export function writePrivateFile(file: string, content: string | Uint8Array): void {
+  const folder = path.dirname(file);
+  const temporary = path.join(folder, `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
+  // "wx": a new file of our own, never one someone put there (or a link to one).
+  const fd = openSync(temporary, "wx", 0o600);
+  try {
+    try {
+      // The mode given to open is masked by the umask: set it outright.
+      fchmodSync(fd, 0o600);
+      writeFileSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  syncFolder(folder);
+}
+
+/** Makes a rename in `folder` durable; a no-op where folders cannot be opened (Windows). */
+function syncFolder(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(folder, "r");
+    fsyncSync(fd);
+  } catch {
+    // The rename is atomic all the same; only its durability across a power cut waits for the system.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs";
 import { stringify } from "csv-stringify/sync";
 import { waitlistConfig } from "../../config/env";
 import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/stats";
@@ -7,6 +6,8 @@ import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";
 import { UsageError } from "../errors";
 import { linkSecretOf } from "../open-store";
+import { writePrivateFile } from "../../waitlist/private-file";
+import { privateFileTarget } from "../out-file";
 
 /*
  * The founders' reads of the whole list: stats, count and export. Each
@@ -49,9 +50,11 @@ function exportSignups(
   if (format === "csv") {
     // Addresses come from visitors, and `=2*5@example.com` is a valid one: a
     // spreadsheet must see text, never a formula (csv-stringify's escape_formulas).
+    // Excel reads a CSV file as the machine's legacy code page unless it starts
+    // with UTF-8's byte-order mark; mailing tools and csv-parse (bom) skip it.
     return stringify(
       signups.map((signup) => chosen.map((column) => signup[column] ?? null)),
-      { header: true, columns: chosen.map(csvColumn), escape_formulas: true },
+      { header: true, columns: chosen.map(csvColumn), escape_formulas: true, bom: true },
     );
   }
   return `${JSON.stringify(
@@ -116,20 +119,23 @@ export const exportCommand = command({
   name: "export",
   usage: [
     "export --format csv|json [--out FILE] [--confirmed] [--leave-urls]",
-    "every signup (with --confirmed: those who confirmed, the list to mail at",
-    "launch) with where it came from and its consent, to standard output or FILE;",
-    "--leave-urls adds each signup's one-click leave link, for a mailing tool",
+    "every signup with where it came from and its consent, to standard output",
+    "or FILE; --confirmed: those who confirmed, the list to mail at launch, each",
+    "with their own one-click leave link (--leave-urls adds it to every signup)",
   ],
-  check: ({ format }) => {
+  check: ({ format, out }) => {
     if (!format) throw new UsageError("Say which format: --format csv or --format json.");
     const known = formats.find((name) => name === format);
     if (!known) throw new UsageError(`Unknown format "${format}": use --format csv or --format json.`);
-    return known;
+    return { format: known, target: out === undefined ? undefined : privateFileTarget(out) };
   },
-  run: async ({ input: format, options, env, opened }) => {
+  run: async ({ input: { format, target }, options, env, opened }) => {
     const rows = await opened.store.all();
     const chosen = options.confirmed ? rows.filter((row) => row.confirmedAt !== null) : rows;
-    const secret = options["leave-urls"] ? await linkSecretOf(opened, env) : undefined;
+    // The launch list is mailed, and every mail must carry the person's own way off this list; the whole list is
+    // read, not mailed, and keeps its links to those who ask (each is a key to take that person off).
+    const withLeaveUrls = options.confirmed || options["leave-urls"];
+    const secret = withLeaveUrls ? await linkSecretOf(opened, env) : undefined;
     const { siteUrl } = waitlistConfig(env);
     const output = exportSignups(
       secret === undefined
@@ -138,8 +144,8 @@ export const exportCommand = command({
       format,
       secret !== undefined,
     );
-    if (options.out) {
-      writeFileSync(options.out, output);
+    if (target) {
+      writePrivateFile(target, output);
       return `Wrote ${options.out}.`;
     }
     return output.replace(/\n$/, "");

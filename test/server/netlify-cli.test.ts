@@ -69,10 +69,10 @@ describe("npm run waitlist -- … --netlify", () => {
   it("exports the Netlify store through the API: one row per address, oldest first, with confirmations", async () => {
     await seed();
     api.calls.length = 0;
-    const rows = parse(await run(["export", "--format", "csv", "--netlify"], env), { columns: true }) as Record<
-      string,
-      string
-    >[];
+    const rows = parse(await run(["export", "--format", "csv", "--netlify"], env), {
+      columns: true,
+      bom: true,
+    }) as Record<string, string>[];
     expect(rows).toHaveLength(31);
     expect(rows[0]).toMatchObject({ email: "Ada@example.com", source: "netlify", confirmation_sent_at: "" });
     expect(rows[1]).toMatchObject({ email: "fan0@example.com", utm_source: "tiktok", utm_campaign: "launch" });

@@ -1,9 +1,9 @@
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { MailMessage } from "./confirmation-message";
-import { privateFiles, privateFolder } from "../private-file";
+import { privateFolder, writePrivateFile } from "../private-file";
 
 export interface MailConfig {
   /** smtp:// or smtps:// URL of the mail server; without it, messages go to outboxDir as .eml files. */
@@ -62,9 +62,10 @@ export function createMailer(config: MailConfig): Mailer {
       // Each message holds its confirm and leave links: the folder and the files are this user's only, whatever the
       // umask (an outbox an earlier version made 0755 is made 0700).
       privateFolder(config.outboxDir);
-      const file = path.join(config.outboxDir, outboxFileName(message.to, message.messageId));
-      privateFiles(file);
-      writeFileSync(file, info.message as Buffer);
+      writePrivateFile(
+        path.join(config.outboxDir, outboxFileName(message.to, message.messageId)),
+        info.message as Buffer,
+      );
     },
     // A leave deletes the person's entry at once, and so their mail here: the outbox is a folder on a developer's
     // machine or a server without SMTP_URL, so reading its names on a leave is cheap.
