@@ -36,7 +36,7 @@ const config: GatsbyConfig = {
   trailingSlash: "always",
   // Where Gatsby would pick its Netlify adapter by itself (on Netlify, and under `netlify serve`), this one, which writes
   // the site's _headers.
-  ...(buildsForNetlify() ? { adapter: netlifyAdapterWithSiteHeaders() } : {}),
+  ...(buildsForNetlify(env) ? { adapter: netlifyAdapterWithSiteHeaders() } : {}),
   // `gatsby develop` answers the waitlist's POST / like npm start and Netlify's signup function do.
   // Imported on the first request, so a build, which never calls this, never loads the store (SQLite).
   developMiddleware: (app: { use: (handler: Handler) => void }) => {

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { GatsbyNode } from "gatsby";
 import { minify_sync as minify } from "terser";
 import { runAfterBuild } from "./after-build/steps";
-import { placeholderController, placeholderVerificationToken, readEnv } from "./config/env";
+import { placeholderController, placeholderVerificationToken, readEnv, siteSettings } from "./config/env";
 import { duplicateSlugProblems, frontmatterProblems, historyProblems, sectionProblems } from "./config/legal-rules";
 import { waitlistBehaviourScript } from "./src/lib/waitlist-behaviour";
 
@@ -190,6 +190,7 @@ export const createPages: GatsbyNode["createPages"] = async ({ graphql, actions,
  * AFTER_BUILD_SKIP=name,name leaves some out (npm run bench weighs each).
  */
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ reporter }) => {
-  const skip = readEnv().AFTER_BUILD_SKIP;
-  for (const line of await runAfterBuild(path.resolve(__dirname, "public"), skip)) reporter.info(line);
+  const env = readEnv();
+  const options = { siteUrl: siteSettings(env).siteUrl, skip: env.AFTER_BUILD_SKIP };
+  for (const line of await runAfterBuild(path.resolve(__dirname, "public"), options)) reporter.info(line);
 };

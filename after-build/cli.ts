@@ -1,4 +1,5 @@
 import path from "node:path";
+import { readEnv, siteSettings } from "../config/env";
 import { afterBuildSteps, runAfterBuild } from "./steps";
 
 /*
@@ -17,7 +18,8 @@ if (args[0] === "--list") {
     console.error("Usage: tsx after-build/cli.ts --list | DIR [--skip step,step]");
     process.exit(2);
   }
-  runAfterBuild(path.resolve(dir), names ? names.split(",") : []).then(
+  const siteUrl = siteSettings(readEnv()).siteUrl;
+  runAfterBuild(path.resolve(dir), { siteUrl, skip: names ? names.split(",") : [] }).then(
     (lines) => console.log(lines.join("\n")),
     (error: Error) => {
       console.error(error.message);

@@ -50,7 +50,7 @@ describe("brokenLinks", () => {
 
   it("fails the after-build steps, so the build stops before anything is written", async () => {
     page("index.html", ["/terms/"]);
-    await expect(runAfterBuild(publicDir)).rejects.toThrow(
+    await expect(runAfterBuild(publicDir, { siteUrl: "https://jointandem.app" })).rejects.toThrow(
       "public/index.html links to /terms/, which no page of the build has.",
     );
   });

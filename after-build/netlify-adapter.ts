@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { AdapterInit, IAdapter } from "gatsby";
 import createNetlifyAdapter from "gatsby-adapter-netlify";
+import type { Env } from "../config/env";
 import { headerRules } from "./headers-file";
 
 /*
@@ -32,6 +33,6 @@ export const netlifyAdapterWithSiteHeaders: AdapterInit = (options) => {
  * `netlify serve` (NETLIFY_LOCAL alone). Then gatsby-config.ts names this one
  * instead, or Gatsby's defaults replace the site's _headers.
  */
-export function buildsForNetlify(env: NodeJS.ProcessEnv = process.env): boolean {
+export function buildsForNetlify(env: Pick<Env, "NETLIFY" | "NETLIFY_LOCAL">): boolean {
   return Boolean(env.NETLIFY) || Boolean(env.NETLIFY_LOCAL);
 }

@@ -3,7 +3,6 @@ import path from "node:path";
 import { htmlPages, netlifyHeaders } from "./headers-file";
 import { precompress } from "./precompress";
 import { netlifyRedirects } from "../http/private-files";
-import { siteSettings } from "../config/env";
 import { addCompileHints } from "./compile-hints";
 import { brokenLinks } from "./links";
 import { withPaintFirstLoader } from "./paint-first";
@@ -22,8 +21,8 @@ export interface AfterBuildStep {
   why: string;
   /** True when it changes files Gatsby wrote, rather than adding files of its own. */
   rewritesGatsbyOutput: boolean;
-  /** Does the work in a build's public/ folder; returns one line for the build log. */
-  run(publicDir: string): Promise<string> | string;
+  /** Does the work in a build's public/ folder, for the site at `siteUrl`; returns one line for the build log. */
+  run(publicDir: string, siteUrl: string): Promise<string> | string;
 }
 
 export const afterBuildSteps: readonly AfterBuildStep[] = [
@@ -31,8 +30,8 @@ export const afterBuildSteps: readonly AfterBuildStep[] = [
     name: "links",
     why: "A link to a route no page has (a renamed policy slug, say) fails the build instead of a visitor.",
     rewritesGatsbyOutput: false,
-    run(publicDir) {
-      const problems = brokenLinks(publicDir, siteSettings().siteUrl);
+    run(publicDir, siteUrl) {
+      const problems = brokenLinks(publicDir, siteUrl);
       if (problems.length > 0) throw new Error(problems.join("\n"));
       return "Every link on the site leads to a page";
     },
@@ -75,10 +74,10 @@ export const afterBuildSteps: readonly AfterBuildStep[] = [
     name: "robots",
     why: "robots.txt names the sitemap at SITE_URL, which gatsby-plugin-sitemap does not.",
     rewritesGatsbyOutput: false,
-    run(publicDir) {
+    run(publicDir, siteUrl) {
       writeFileSync(
         path.join(publicDir, "robots.txt"),
-        `User-agent: *\nAllow: /\n\nSitemap: ${siteSettings().siteUrl}/sitemap-index.xml\n`,
+        `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap-index.xml\n`,
       );
       return "Wrote public/robots.txt";
     },
@@ -99,7 +98,10 @@ export const afterBuildSteps: readonly AfterBuildStep[] = [
  * Runs the steps in order on publicDir, leaving out those named in skip (the
  * bench builds a page without a step to weigh it). Returns the log lines.
  */
-export async function runAfterBuild(publicDir: string, skip: readonly string[] = []): Promise<string[]> {
+export async function runAfterBuild(
+  publicDir: string,
+  { siteUrl, skip = [] }: { siteUrl: string; skip?: readonly string[] },
+): Promise<string[]> {
   const unknown = skip.filter((name) => !afterBuildSteps.some((step) => step.name === name));
   if (unknown.length > 0) {
     throw new Error(
@@ -109,7 +111,7 @@ export async function runAfterBuild(publicDir: string, skip: readonly string[] =
   const lines: string[] = [];
   for (const step of afterBuildSteps) {
     if (skip.includes(step.name)) lines.push(`Left out ${step.name}`);
-    else lines.push(await step.run(publicDir));
+    else lines.push(await step.run(publicDir, siteUrl));
   }
   return lines;
 }

@@ -93,7 +93,7 @@ export function readEnv(source: EnvSource = process.env): Env {
  * (use-site-settings.ts): gatsby-config puts them in siteMetadata, and the
  * build's steps and the content check read them here.
  */
-export function siteSettings(env: Env = readEnv()) {
+export function siteSettings(env: Env) {
   return {
     siteUrl: env.SITE_URL,
     contactEmail: env.CONTACT_EMAIL,

@@ -110,6 +110,19 @@ export const variables = {
     usedFor:
       "Build time: the controller's postal address in the Privacy Policy, such as `Example Street 1, 10115 Berlin, Germany`. Without it the build warns; a Netlify production build fails.",
   },
+  NETLIFY: {
+    schema: text.optional(),
+    expected: "any text: set is true",
+    defaultText: "set by Netlify",
+    usedFor:
+      "Build time: the build is Netlify's (`npm run build:netlify` sets it too): Gatsby's Netlify adapter runs, with the site's headers.",
+  },
+  NETLIFY_LOCAL: {
+    schema: text.optional(),
+    expected: "any text: set is true",
+    defaultText: "set by netlify-cli",
+    usedFor: "Build time: netlify-cli's own build (`netlify serve`); the Netlify adapter runs as on Netlify.",
+  },
   CONTEXT: {
     schema: text.optional(),
     expected: "Netlify's build context, such as production",

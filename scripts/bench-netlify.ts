@@ -11,10 +11,10 @@
 // minutes pass (Date only: the bursts' spread, the retry schedule, the sweeps
 // every five minutes).
 // Prints figures; it is not a test and sets no pass mark.
-// Its parts, in scripts/bench-netlify/: the functions, servers and clock it runs on (harness.ts), the two stores
+// Its parts, in scripts/bench-netlify/: the functions, servers and clock it runs on (deployment.ts), the two stores
 // (backends.ts), each measurement (per-request.ts, burst.ts, sweeps.ts, races.ts), and what it prints (report.ts).
 import { burstSize, viralMinute } from "./bench-netlify/burst";
-import { startHarness } from "./bench-netlify/harness";
+import { startDeployment } from "./bench-netlify/deployment";
 import { perRequest } from "./bench-netlify/per-request";
 import { races } from "./bench-netlify/races";
 import { figures, printReport } from "./bench-netlify/report";
@@ -26,7 +26,7 @@ if (storeKind !== "postgres" && storeKind !== "blobs")
 const json = process.argv.includes("--json");
 
 async function main(store: "postgres" | "blobs") {
-  const bench = await startHarness(store);
+  const bench = await startDeployment(store);
   if (!json)
     console.log(`Functions: Netlify's bundles (${bench.functions}), on Node ${process.versions.node}, over ${store}.`);
   const results = {

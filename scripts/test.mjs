@@ -79,7 +79,7 @@ const meetNode = [
   "after-build/",
   "waitlist/mail/",
   "waitlist/stores/sqlite-store",
-  "test/server/(durability|signup-source|postgres-serve|production-build|static|confirmation)[.]test",
+  "test/server/(durability|signup-source|postgres-serve|production-build|static|confirmation-email)[.]test",
 ];
 
 const noBuild = ["unit", "content", "server"];

@@ -6,7 +6,7 @@ import { newLinkSecret } from "./tokens";
 import type { Mailer } from "./mail/mailer";
 import { consentRecord, type PolicyInForce } from "./policies";
 import { createSignup, type SignupOptions } from "./endpoints/signup";
-import type { SiteSettings } from "./settings";
+import type { WaitlistSite } from "./site";
 import type { FullStore } from "./stores/store";
 
 export interface WaitlistOptions<S extends FullStore = FullStore>
@@ -16,7 +16,7 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
       "retryDelaysMs" | "leaseMs" | "sweepMs" | "sendsAtOnce" | "mailboxDailyMails" | "log" | "clock"
     >,
     Pick<SignupOptions, "source" | "rateLimitPerMinute" | "warn">,
-    SiteSettings {
+    WaitlistSite {
   /** The deployment's store: SQLite for npm start and gatsby develop, Netlify Blobs on Netlify. */
   store: S;
   mailer: Mailer;

@@ -1,11 +1,11 @@
 // A viral minute: a thousand signups spread over one minute, then again with the mail server down for the first five
 // minutes; is every acknowledged address stored once and mailed once, and when did the last confirmation go out?
-import { type Harness, progress } from "./harness";
+import { type Deployment, progress } from "./deployment";
 
 export const burstSize = 1_000;
 
 /** A thousand signups spread over one minute, then a sweep every five minutes until nothing is owed. */
-async function burst(bench: Harness, label: string, mailDownMinutes: number) {
+async function burst(bench: Deployment, label: string, mailDownMinutes: number) {
   const { clock, store, smtp, invoke, signup, post, nextIp, sweep } = bench;
   const began = Date.now();
   bench.mail.downUntil = began + mailDownMinutes * 60_000;
@@ -50,7 +50,7 @@ async function burst(bench: Harness, label: string, mailDownMinutes: number) {
 }
 
 /** The burst, then an hour later the same burst with the mail down for its first five minutes. */
-export async function viralMinute(bench: Harness) {
+export async function viralMinute(bench: Deployment) {
   progress("a burst of 1,000 signups in a minute");
   const burstResult = await burst(bench, "burst", 0);
   bench.clock.setSystemTime(Date.now() + 3_600_000);

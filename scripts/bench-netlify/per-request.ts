@@ -1,7 +1,7 @@
 // What one signup, confirmation and leave costs as the list grows, and what the founders' export costs at each size.
 import { run } from "../../cli/run";
 import { confirmLinks, leaveLinks } from "../../test/support/smtp";
-import { type Handler, type Harness, median, progress, site } from "./harness";
+import { type Handler, type Deployment, median, progress, site } from "./deployment";
 
 const sizes = [0, 10_000, 100_000];
 const samples = 20;
@@ -14,10 +14,10 @@ export interface Cost {
   ms: number;
 }
 
-type Measured = Awaited<ReturnType<Harness["measured"]>>;
+type Measured = Awaited<ReturnType<Deployment["measured"]>>;
 
 /** At each size, 20 addresses each signed up, confirmed (the page, then its button) and gone (likewise). */
-export async function perRequest(bench: Harness) {
+export async function perRequest(bench: Deployment) {
   const { backend, smtp, invoke, post, nextIp, measured, signup, confirm, leave, sweep } = bench;
   const perSignup: Cost[] = [];
   const perLeave: Cost[] = [];

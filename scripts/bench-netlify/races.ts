@@ -1,11 +1,11 @@
 // Requests that race: many signups of one address at the same moment, and many one-click leaves of addresses stored
 // side by side.
 import { leaveLinks } from "../../test/support/smtp";
-import { type Harness, progress } from "./harness";
+import { type Deployment, progress } from "./deployment";
 
 export const concurrent = 20;
 
-export async function races(bench: Harness) {
+export async function races(bench: Deployment) {
   const { store, smtp, invoke, signup, leave, post, nextIp } = bench;
   progress("concurrent signups of one address, and concurrent leaves");
   // 20 signups of one address at the same moment, each from its own IP: stored once, mailed once?

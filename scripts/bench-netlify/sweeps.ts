@@ -1,13 +1,13 @@
 // The scheduled sweep's two jobs at scale: removing the unconfirmed 30 days on, and clearing a backlog of owed mail
 // within its 30 s a run.
 import { performance } from "node:perf_hooks";
-import { type Harness, progress } from "./harness";
+import { type Deployment, progress } from "./deployment";
 
 const backlogSize = 5_000;
 const backlogMailMs = 100;
 
 /** 31 days on, none of the `unconfirmed` signups confirmed: the sweeps every five minutes remove them. */
-export async function retention(bench: Harness, unconfirmed: number) {
+export async function retention(bench: Deployment, unconfirmed: number) {
   const { clock, store, measured, sweep } = bench;
   progress("31 days on: the retention");
   clock.setSystemTime(Date.now() + 31 * 86_400_000);
@@ -33,7 +33,7 @@ export async function retention(bench: Harness, unconfirmed: number) {
  * A backlog: 5,000 confirmations owed (a mail outage, an import asked to confirm), a mail server taking 100 ms a
  * message, the sweep every five minutes, each run stopped at 30 s.
  */
-export async function backlog(bench: Harness) {
+export async function backlog(bench: Deployment) {
   const { clock, store, smtp, sweep } = bench;
   progress(`a backlog of ${backlogSize} owed`);
   const backlogStart = Date.now();

@@ -4,7 +4,7 @@ import path from "node:path";
 import { duplicateSlugProblems, frontmatterProblems, historyProblems, sectionProblems } from "../../config/legal-rules";
 import { legalShortcodes } from "../../src/components/legal-shortcodes";
 import { site } from "../../config/site";
-import { siteSettings } from "../../config/env";
+import { readEnv, siteSettings } from "../../config/env";
 import { baseRevision, historySince } from "./history";
 
 const root = path.resolve(__dirname, "../..");
@@ -67,7 +67,7 @@ export function checkLegalContent(
     const source = readFileSync(result.file, "utf8");
     for (const [literal, component] of [
       [site.name, "<SiteName />"],
-      [siteSettings().contactEmail, "<ContactEmail />"],
+      [siteSettings(readEnv()).contactEmail, "<ContactEmail />"],
     ] as const) {
       if (source.includes(literal)) problems.push(`${file}: types "${literal}"; use ${component} instead.`);
     }

@@ -3,7 +3,7 @@ import path from "node:path";
 import matter from "gray-matter";
 import { builtPage } from "./built-page";
 import { isoDate, requiredSections } from "../../config/legal-rules";
-import { siteSettings } from "../../config/env";
+import { readEnv, siteSettings } from "../../config/env";
 
 /** The dated changes the policy's own file gives, newest first, as YYYY-MM-DD. */
 function updatesOf(slug: string): { date: string; summary: string }[] {
@@ -111,7 +111,7 @@ describe("public/privacy-policy/index.html", () => {
   const text = (doc.querySelector("main")?.textContent ?? "").replace(/\s+/g, " ");
 
   it("names the controller from the build's settings, with its postal address, and where it is met again", () => {
-    const { controllerName, controllerAddress } = siteSettings();
+    const { controllerName, controllerAddress } = siteSettings(readEnv());
     const controller = `${controllerName}, ${controllerAddress}`;
     expect(text).toContain(`The controller of your personal information`);
     expect(text).toContain(`is ${controller}.`);

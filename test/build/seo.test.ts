@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { builtPage } from "./built-page";
-import { siteSettings } from "../../config/env";
+import { readEnv, siteSettings } from "../../config/env";
 
 const publicDir = path.resolve(__dirname, "../../public");
 const read = (name: string) => readFileSync(path.join(publicDir, name), "utf8");
 /** The origin this build was configured with (SITE_URL), as the test run sees it. */
-const origin = siteSettings().siteUrl;
+const origin = siteSettings(readEnv()).siteUrl;
 
 const pages = [
   ["/", "Tandem | grow. together."],

@@ -1,6 +1,6 @@
 import type { RateLimiterMemory } from "rate-limiter-flexible";
 import { linkPageHeaders } from "../../http/headers";
-import type { SiteSettings } from "../settings";
+import type { WaitlistSite } from "../site";
 import { parseUrlencoded } from "./form-body";
 import { refuse, type FormReply, type FormRequest, type Outcome } from "./http";
 import { rateLimited } from "./rate-limits";
@@ -9,7 +9,7 @@ import { acceptsHtml, formReply } from "./reply";
 /* What the endpoints of the e-mail's two links (confirm, leave) share: one handler shape, a GET shown, a POST acted on. */
 
 /** What the endpoints of the e-mail's two links (confirm, leave) are given. */
-export interface LinkEndpointOptions extends SiteSettings {
+export interface LinkEndpointOptions extends WaitlistSite {
   /** The secret the links are sealed with (tokens.ts). */
   secret: string;
   /** Requests per client IP per minute (GET and POST alike): linkLimiter. */

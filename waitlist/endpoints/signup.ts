@@ -7,10 +7,10 @@ import { readForm } from "./form-body";
 import { header, refuse, type FormReply, type FormRequest, type Outcome } from "./http";
 import { rateLimited } from "./rate-limits";
 import { formReply } from "./reply";
-import type { SiteSettings } from "../settings";
+import type { WaitlistSite } from "../site";
 import type { OwedConfirmation, SignupSource, WaitlistStore } from "../stores/store";
 
-export interface SignupOptions extends Pick<SiteSettings, "siteUrl"> {
+export interface SignupOptions extends Pick<WaitlistSite, "siteUrl"> {
   store: WaitlistStore;
   source: SignupSource;
   rateLimitPerMinute: number;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { site } from "../../config/site";
 import { confirmUrl, leaveUrl } from "../tokens";
 import escapeHtml from "escape-html";
-import type { SiteSettings } from "../settings";
+import type { WaitlistSite } from "../site";
 
 export interface MailMessage {
   to: string;
@@ -42,7 +42,7 @@ export function confirmationMessage(
     linkSecret,
     siteUrl: url,
     contactEmail: contact,
-  }: { seed: string; createdAt: string; linkSecret: string } & SiteSettings,
+  }: { seed: string; createdAt: string; linkSecret: string } & WaitlistSite,
 ): MailMessage {
   const privacy = `${url}${site.routes.privacyPolicy}`;
   const leave = leaveUrl(to, createdAt, linkSecret, url);

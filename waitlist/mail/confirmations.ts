@@ -2,10 +2,10 @@ import { confirmationMessage } from "./confirmation-message";
 import { maskEmail } from "../../config/email-address";
 import { mailboxCounterKey, mailDay } from "./mailbox";
 import type { Mailer } from "./mailer";
-import type { SiteSettings } from "../settings";
+import type { WaitlistSite } from "../site";
 import type { ConfirmationQueue, OwedConfirmation, WaitlistStore } from "../stores/store";
 
-export interface ConfirmationOptions extends SiteSettings {
+export interface ConfirmationOptions extends WaitlistSite {
   store: WaitlistStore & ConfirmationQueue;
   mailer: Mailer;
   /** What each message's leave link is signed with (tokens.ts). */

@@ -5,7 +5,7 @@
  * (config/env.ts) and pass this in: nothing under waitlist/ reads the
  * environment itself.
  */
-export interface SiteSettings {
+export interface WaitlistSite {
   /** The canonical origin (SITE_URL): the links in e-mails, and the Origin that counts as this site. */
   siteUrl: string;
   /** Where pages and e-mails tell people to write (CONTACT_EMAIL). */

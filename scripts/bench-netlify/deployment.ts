@@ -25,9 +25,9 @@ export type Handler = (request: Request, context: Context) => Promise<Response>;
 export const progress = (line: string) => void process.stderr.write(`… ${line}\n`);
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export type Harness = Awaited<ReturnType<typeof startHarness>>;
+export type Deployment = Awaited<ReturnType<typeof startDeployment>>;
 
-export async function startHarness(storeKind: "postgres" | "blobs") {
+export async function startDeployment(storeKind: "postgres" | "blobs") {
   const dir = mkdtempSync(path.join(os.tmpdir(), "bench-netlify-"));
   // The functions log a line per failed send and per sweep; counted here, not printed.
   let logLines = 0;
