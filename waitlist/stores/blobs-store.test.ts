@@ -1,7 +1,8 @@
 import { createHash, createHmac, scryptSync } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { BlobsStore, hashOf } from "./blobs-store";
+import { getStore } from "@netlify/blobs";
+import { BlobsStore, blobsStoreName, hashOf } from "./blobs-store";
 import { pruneUnconfirmed } from "../prune";
 import { describeStoreContract } from "./store.contract";
 import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
@@ -277,5 +278,51 @@ describe("BlobsStore", () => {
     await blobs.store().set("settings/leave-signer", `environment ${hashOf(secret)}`);
     await expect(store.signerProblem(secret)).resolves.toBeUndefined();
     await expect(store.signerProblem(`${secret}!`)).resolves.toMatch(/set the same value in your shell/);
+  });
+});
+
+/*
+ * The races the store's compare-and-swaps are for, against a Blobs server
+ * that refuses a conditional write as Netlify does (test/support/blobs-server.mjs):
+ * each caller a store of its own, as each function instance has.
+ */
+describe("BlobsStore where Netlify enforces its conditional writes", () => {
+  let blobs: LocalBlobs;
+  beforeEach(async () => {
+    blobs = await startLocalBlobs();
+  });
+  afterEach(() => blobs.stop());
+
+  const at = (ms: number) => new Date(Date.UTC(2026, 10, 1) + ms);
+  const instances = (n: number) => Array.from({ length: n }, () => new BlobsStore(blobs.store()));
+  const signUp = (store: BlobsStore, email: string, ms = 0) =>
+    store.add({ email, emailKey: email, source: "netlify", at: at(ms) });
+
+  it("refuses to change a record read without an ETag, rather than write over what others wrote", async () => {
+    // A service that answers reads without an ETag, as @netlify/blobs' local server did: the client would drop an
+    // empty onlyIfMatch and write whatever had happened since.
+    const noETag: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      const headers = new Headers(answer.headers);
+      headers.delete("etag");
+      return new Response([204, 304].includes(answer.status) ? null : answer.body, { status: answer.status, headers });
+    };
+    const [first] = instances(1);
+    await signUp(first!, "ada@example.com");
+    const blind = new BlobsStore(
+      getStore({
+        name: blobsStoreName,
+        siteID: blobs.siteID,
+        token: blobs.token,
+        edgeURL: blobs.url,
+        uncachedEdgeURL: blobs.url,
+        consistency: "strong",
+        fetch: noETag,
+      }),
+    );
+    await expect(blind.claimConfirmation("ada@example.com", { now: at(1_000), leaseMs: 60_000 })).rejects.toThrow(
+      /without an ETag/,
+    );
+    await expect(first!.claimConfirmation("ada@example.com", { now: at(1_000), leaseMs: 60_000 })).resolves.toBe(1);
   });
 });

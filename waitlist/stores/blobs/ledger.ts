@@ -7,6 +7,7 @@ import {
   maxAttempts,
   owes,
   signupKey,
+  unchangedSince,
   type BlobRecord,
   type Records,
 } from "./records";
@@ -93,7 +94,11 @@ export class Ledger {
           const chunk = record.chunk ?? assigned.get(h)!;
           if (record.chunk) return { h, keys, record, chunk };
           // File the record under its blob first, so that a leave from now on finds the row.
-          const { modified } = await blobs.setJSON(signupKey(h), { ...record, chunk }, { onlyIfMatch: etag });
+          const { modified } = await blobs.setJSON(
+            signupKey(h),
+            { ...record, chunk },
+            unchangedSince(etag, signupKey(h)),
+          );
           if (modified) return { h, keys, record: { ...record, chunk }, chunk };
           const again = await this.records.update(h, (latest) => (latest.chunk ? latest : { ...latest, chunk }));
           // Not listed any more, or leaving: its leave takes care of the row.
@@ -186,7 +191,7 @@ export class Ledger {
       const { modified } = await this.records.blobs.setJSON(
         `ledger/${chunk}`,
         { rows } satisfies Chunk,
-        found ? { onlyIfMatch: found.etag ?? "" } : { onlyIfNew: true },
+        found ? unchangedSince(found.etag, `ledger/${chunk}`) : { onlyIfNew: true },
       );
       if (modified) return Object.keys(rows).length;
     }

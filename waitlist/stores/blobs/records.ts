@@ -55,10 +55,10 @@ export interface BlobRecord extends Signup {
   askedAt?: string | null;
 }
 
-/** A record as read, with the ETag a compare-and-swap of it is based on. */
+/** A record as read, with the ETag a compare-and-swap of it is based on (none from a server that gives none). */
 export interface Found {
   record: BlobRecord;
-  etag: string;
+  etag: string | undefined;
 }
 
 export const blobsStoreName = "waitlist";
@@ -102,6 +102,20 @@ export const owes = (record: Pick<Signup, "confirmationSentAt" | "confirmationFa
 
 export class BlobsStoreError extends Error {}
 
+/**
+ * The condition of a compare-and-swap of `key`: that it is still as read.
+ * Without an ETag there is none: @netlify/blobs drops an empty onlyIfMatch
+ * and writes over whatever other writers did since, so nothing is written.
+ */
+export function unchangedSince(etag: string | undefined, key: string): { onlyIfMatch: string } {
+  if (!etag) {
+    throw new BlobsStoreError(
+      `${key.replace(/[0-9a-f]{56}$/, "…")} was read without an ETag, so it cannot be changed safely; nothing was written. Netlify Blobs gives one with every read: check that NETLIFY_BLOBS_CONTEXT points at it.`,
+    );
+  }
+  return { onlyIfMatch: etag };
+}
+
 /** The store's blobs and clock, and the reads and writes of single records that every part of the store makes. */
 export class Records {
   constructor(
@@ -112,7 +126,7 @@ export class Records {
   async read(h: string): Promise<Found | undefined> {
     const found = await this.blobs.getWithMetadata(signupKey(h), { type: "json", consistency: "strong" });
     if (!found) return undefined;
-    return { record: upgraded(found.data as BlobRecord), etag: found.etag ?? "" };
+    return { record: upgraded(found.data as BlobRecord), etag: found.etag };
   }
 
   /**
@@ -127,7 +141,7 @@ export class Records {
       if (!current || current.record.leaving) return undefined;
       const next = change(structuredClone(current.record));
       if (!next) return undefined;
-      const { modified } = await this.blobs.setJSON(signupKey(h), next, { onlyIfMatch: current.etag });
+      const { modified } = await this.blobs.setJSON(signupKey(h), next, unchangedSince(current.etag, signupKey(h)));
       if (modified) return next;
     }
     throw new BlobsStoreError(`signups/${h.slice(0, 8)}… kept changing under ${maxAttempts} writes; try again.`);
