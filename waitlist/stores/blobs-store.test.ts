@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { getStore } from "@netlify/blobs";
 import { BlobsStore, blobsStoreName, hashOf } from "./blobs-store";
+import { maxAttempts, Records } from "./blobs/records";
 import { pruneUnconfirmed } from "../prune";
 import { describeStoreContract } from "./store.contract";
 import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
@@ -297,6 +298,66 @@ describe("BlobsStore where Netlify enforces its conditional writes", () => {
   const instances = (n: number) => Array.from({ length: n }, () => new BlobsStore(blobs.store()));
   const signUp = (store: BlobsStore, email: string, ms = 0) =>
     store.add({ email, emailKey: email, source: "netlify", at: at(ms) });
+  const listedKeys = async () => (await blobs.store().list({ prefix: "signups/" })).blobs.map(({ key }) => key);
+
+  it("lets one of 20 senders at once claim an owed confirmation", async () => {
+    const [first] = instances(1);
+    await signUp(first!, "ada@example.com");
+    const claims = await Promise.all(
+      instances(20).map((store) => store.claimConfirmation("ada@example.com", { now: at(1_000), leaseMs: 60_000 })),
+    );
+    expect(claims.filter((claim) => claim !== undefined)).toEqual([1]);
+  });
+
+  it("counts 20 e-mails to one mailbox at once as 1 to 20, each once", async () => {
+    const counts = await Promise.all(
+      instances(20).map((store) => store.countMailboxMail("5a".repeat(16), "2026-11-01")),
+    );
+    expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n + 1));
+  });
+
+  it(`lands every one of ${maxAttempts} changes of one record made at once, none giving up`, async () => {
+    // Each refused attempt means another change landed in between: with maxAttempts at once, the last lands at its last.
+    const [first] = instances(1);
+    await signUp(first!, "ada@example.com");
+    const h = hashOf("ada@example.com");
+    const changes = Array.from({ length: maxAttempts }, () => new Records(blobs.store(), () => at(0)));
+    await Promise.all(
+      changes.map((records) => records.update(h, (record) => ({ ...record, attempts: record.attempts + 1 }))),
+    );
+    expect((await new Records(blobs.store(), () => at(0)).read(h))?.record.attempts).toBe(maxAttempts);
+  });
+
+  it("answers 20 leaves at once of 20 addresses filed in one ledger blob, and keeps none of them", async () => {
+    const [first] = instances(1);
+    const emails = Array.from({ length: 20 }, (_, n) => `leaver${n}@example.com`);
+    for (const [n, email] of emails.entries()) await signUp(first!, email, n);
+    await signUp(first!, "stays@example.com", 100);
+    await first!.fold();
+    expect((await blobs.store().list({ prefix: "ledger/" })).blobs.map(({ key }) => key)).toEqual(["ledger/000001"]);
+    await Promise.all(instances(20).map((store, n) => store.remove(emails[n]!, "one-click", at(10_000 + n))));
+    await first!.fold();
+    expect((await first!.all()).map((row) => row.email)).toEqual(["stays@example.com"]);
+    expect(await first!.departures()).toBe(20);
+  });
+
+  it("lets a leave win over a confirm of the same address at the same moment: nothing of it comes back", async () => {
+    const [first] = instances(1);
+    const emails = Array.from({ length: 10 }, (_, n) => `both${n}@example.com`);
+    for (const email of emails) await signUp(first!, email);
+    await first!.fold();
+    const [confirming, leaving] = [instances(10), instances(10)];
+    await Promise.all(
+      emails.flatMap((email, n) => [
+        confirming[n]!.confirm(email, { createdAt: at(0).toISOString(), at: at(5_000), privacyPolicy: null }),
+        leaving[n]!.remove(email, "one-click", at(5_000), at(0).toISOString()),
+      ]),
+    );
+    await first!.fold();
+    expect(await first!.all()).toEqual([]);
+    expect(await listedKeys()).toEqual([]);
+    expect(await first!.departures()).toBe(10);
+  });
 
   it("refuses to change a record read without an ETag, rather than write over what others wrote", async () => {
     // A service that answers reads without an ETag, as @netlify/blobs' local server did: the client would drop an

@@ -1,6 +1,7 @@
 import pLimit from "p-limit";
 import type { Signup } from "../store";
 import {
+  afterRefusals,
   BlobsStoreError,
   concurrency,
   hashOf,
@@ -182,6 +183,7 @@ export class Ledger {
   /** Changes one ledger blob by compare-and-swap; creates it when it does not exist. */
   private async changeChunk(chunk: string, change: (rows: Record<string, LedgerRow>) => void): Promise<number> {
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      if (attempt > 0) await afterRefusals(attempt);
       const found = await this.records.blobs.getWithMetadata(`ledger/${chunk}`, {
         type: "json",
         consistency: "strong",

@@ -64,8 +64,26 @@ export interface Found {
 export const blobsStoreName = "waitlist";
 /** Reads and writes at once, for the sweep and the founders' commands. */
 export const concurrency = 16;
-/** Compare-and-swap attempts before giving up on a key others keep changing. */
-export const maxAttempts = 8;
+/**
+ * Compare-and-swap attempts before giving up on a key. Netlify refuses an
+ * attempt only when another change of the key landed between its read and
+ * its write, so a change that gives up saw maxAttempts - 1 others land while
+ * it tried: of that many changes of one key at the same moment, each lands.
+ * The key changed most at once is a ledger blob: the leaves of its thousand
+ * addresses, and the sweep. Past that, a change fails as a request Netlify
+ * refuses does (a leave that fails half-way, the next sweep finishes: fold()
+ * in ledger.ts).
+ */
+export const maxAttempts = 32;
+
+/**
+ * The wait before the attempt after `refusals` refusals: random, up to 5 ms
+ * doubled with each, at most 100 ms. Writers that collided spread out instead
+ * of colliding again, each collision a get and a put; a change that meets
+ * 31 refusals waits 2.9 s at most, 1.4 s on average.
+ */
+export const afterRefusals = (refusals: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * 2 ** refusals)));
 
 /** What an address is filed under: the SHA-256 of its key, in hex (the Netlify bench seeds a store with it). */
 export const hashOf = (emailKey: string) => createHash("sha256").update(emailKey, "utf8").digest("hex");
@@ -137,6 +155,7 @@ export class Records {
    */
   async update(h: string, change: (record: BlobRecord) => BlobRecord | undefined) {
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      if (attempt > 0) await afterRefusals(attempt);
       const current = await this.read(h);
       if (!current || current.record.leaving) return undefined;
       const next = change(structuredClone(current.record));
