@@ -49,8 +49,12 @@ export interface BlobRecord extends Signup {
   confirmationNextAt: string | null;
   /** The ledger blob holding this address's row, once the sweep has folded it. */
   chunk: string | null;
-  /** Set by remove() before it erases anything; the record is gone to everyone but the one finishing the leave. */
-  leaving: { at: string; how: DepartureKind } | null;
+  /**
+   * Set by remove() before it erases anything; the record is gone to everyone but those finishing the leave. Its
+   * `id` names the departure it counts, so a leave that several finish (a burst of one-click posts, a sweep) counts
+   * once; a mark from before the id counts one departure per finisher.
+   */
+  leaving: { at: string; how: DepartureKind; id?: string } | null;
   /** When the asking now under way began: a repeat signup asks again, a message of its own; optInSince stays. */
   askedAt?: string | null;
 }
@@ -89,8 +93,16 @@ export const afterRefusals = (refusals: number) =>
 export const hashOf = (emailKey: string) => createHash("sha256").update(emailKey, "utf8").digest("hex");
 const stamp = (at: Date) => `${String(at.getTime()).padStart(15, "0")}-${randomBytes(4).toString("hex")}`;
 export const signupKey = (h: string) => `signups/${h}`;
-/** How is in the key, so stats tells pruned from left by listing alone. */
-const departureKey = (at: string, how: DepartureKind) => `departures/${at}-${how}-${randomBytes(4).toString("hex")}`;
+/** How is in the key, so stats tells pruned from left by listing alone; the leave's id, so it is counted once. */
+const departureKey = ({ at, how, id }: NonNullable<BlobRecord["leaving"]>) =>
+  `departures/${at}-${how}-${id ?? randomBytes(4).toString("hex")}`;
+
+/** What marks a record as leaving, at `at`. */
+export const leavingMark = (at: Date, how: DepartureKind): NonNullable<BlobRecord["leaving"]> => ({
+  at: at.toISOString(),
+  how,
+  id: randomBytes(4).toString("hex"),
+});
 
 /** The UTC hour an asking falls in, as its asked/ folder names it. */
 export const hourOf = (iso: string) => iso.slice(0, 13);
@@ -184,9 +196,7 @@ export class Records {
   async erase(h: string, record: BlobRecord) {
     await this.blobs.delete(signupKey(h));
     if (record.optInSince) await this.blobs.delete(`asked/${hourOf(record.optInSince)}/${h}`);
-    await this.blobs.setJSON(departureKey(record.leaving!.at, record.leaving!.how), {
-      how: record.leaving!.how,
-    });
+    await this.blobs.setJSON(departureKey(record.leaving!), { how: record.leaving!.how });
     return { email: record.email, createdAt: record.createdAt };
   }
 

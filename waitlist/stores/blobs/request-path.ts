@@ -1,7 +1,7 @@
 import { noAttribution } from "../../attribution";
 import type { Confirmation, DepartureKind, ListedSignup, NewSignup, OwedConfirmation, WaitlistStore } from "../store";
 import type { Ledger } from "./ledger";
-import { hashOf, owes, signupKey, type BlobRecord, type Records } from "./records";
+import { hashOf, leavingMark, owes, signupKey, type BlobRecord, type Records } from "./records";
 
 /*
  * What a signup, a confirm, a leave and the sending of one confirmation do:
@@ -197,7 +197,7 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
     await this.records.leftNote(h, at.getTime());
     const marked = await this.records.update(h, (record) =>
       createdAt === undefined || record.createdAt === createdAt
-        ? { ...record, leaving: { at: at.toISOString(), how } }
+        ? { ...record, leaving: leavingMark(at, how) }
         : undefined,
     );
     if (!marked) {
