@@ -1,24 +1,38 @@
 import { getDeployStore, getStore, type Store } from "@netlify/blobs";
-import { blobsStoreName } from "../../waitlist/stores/blobs-store";
+import { BlobsStore, blobsStoreName } from "../../waitlist/stores/blobs-store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
+import {
+  form,
+  formType,
+  request,
+  serverForEachTest,
+  signUpForMail,
+  signupBody,
+  type TestServer,
+} from "../support/harness";
 import { patience } from "../support/patience";
+import { atServer, confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 
 /*
- * Netlify Blobs as the tests run it (test/support/blobs-server.mjs): does the
- * local server refuse what Netlify's service refuses? @netlify/blobs' own
- * client, over real HTTP, is the judge: it sends onlyIfMatch as If-Match and
- * onlyIfNew as If-None-Match: *, and reads a 412 as `modified: false`.
+ * "Once" on Netlify Blobs, where Netlify enforces it. First, the local Blobs
+ * server the tests run (test/support/blobs-server.mjs): does it refuse what
+ * Netlify's service refuses? @netlify/blobs' own client, over real HTTP, is
+ * the judge: it sends onlyIfMatch as If-Match and onlyIfNew as
+ * If-None-Match: *, and reads a 412 as `modified: false`. Then the waitlist
+ * as Netlify runs it over that server (the functions behind the edge's
+ * stand-in, a real SMTP server), in the bursts the store's compare-and-swaps
+ * are for.
  */
 
 jest.setTimeout(patience(30_000));
 
-let blobs: LocalBlobs;
-beforeEach(async () => {
-  blobs = await startLocalBlobs();
-});
-afterEach(() => blobs.stop());
-
 describe("the local Blobs server, where Netlify enforces a conditional write", () => {
+  let blobs: LocalBlobs;
+  beforeEach(async () => {
+    blobs = await startLocalBlobs();
+  });
+  afterEach(() => blobs.stop());
+
   /** The same store through Netlify's API, as the founders' commands reach it: signed URLs for reads and writes. */
   const throughApi = () =>
     getStore({ name: blobsStoreName, siteID: blobs.siteID, token: blobs.token, apiURL: blobs.url });
@@ -128,5 +142,100 @@ describe("the local Blobs server, where Netlify enforces a conditional write", (
     };
     expect(counter.n).toBe(20);
     expect([...counter.by].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+  });
+});
+
+describe("the waitlist on Netlify Blobs, at the same moment", () => {
+  let smtp: TestSmtpServer;
+  beforeEach(async () => {
+    smtp = await startSmtpServer();
+  });
+  afterEach(() => smtp.close());
+  const server = serverForEachTest("netlify", () => ({ smtpUrl: smtp.url }));
+
+  const signUp = (email: string) =>
+    request(`${server().url}/`, {
+      method: "POST",
+      headers: { ...formType, Accept: "text/plain" },
+      body: signupBody(email),
+    });
+  const oneClick = (link: string) =>
+    request(atServer(server().url, link), { method: "POST", headers: formType, body: "List-Unsubscribe=One-Click" });
+  const pressConfirm = (link: string) =>
+    request(`${server().url}/waitlist/confirm`, {
+      method: "POST",
+      headers: { ...formType, Accept: "text/html", Origin: server().url },
+      body: form({ token: new URL(link).searchParams.get("token")! }),
+    });
+  /** What the founders' commands read: every signup still listed, and the departures. */
+  const listed = async (on: TestServer) => (await on.signups()).map((signup) => signup.email);
+  const departures = (on: TestServer) => on.withStore((store) => store.departureCounts());
+  /** The sweep's filing of the list: the ledger blob a leave erases its row from. */
+  const fold = (on: TestServer) => on.withStore((store) => (store as BlobsStore).fold());
+  const answered = (replies: { status: number }[]) => [...new Set(replies.map((reply) => reply.status))];
+
+  it("stores and mails one address once when 20 signups of it arrive together", async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => signUp(n % 2 ? "Same@Example.com" : "same@example.com")),
+    );
+    expect(answered(replies)).toEqual([200]);
+    await server().outbox();
+    expect(await listed(server())).toHaveLength(1);
+    expect(smtp.deliveries).toHaveLength(1);
+    expect(server().logs).toEqual([]);
+  });
+
+  it("sends 3 of 20 confirmations to one mailbox signed up at once under 20 spellings: the day's cap holds", async () => {
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, n) => signUp(`anna+${n}@example.com`)));
+    expect(answered(replies)).toEqual([200]);
+    await server().outbox();
+    expect(smtp.deliveries).toHaveLength(3);
+    expect(await server().withStore((store) => store.confirmationCounts())).toEqual({
+      sent: 3,
+      pending: 0,
+      failed: 17,
+    });
+  });
+
+  it("answers 20 one-click leaves of one address at once, each 200, and keeps nothing of it", async () => {
+    const { mail } = await signUpForMail(server(), smtp, "ada@example.com");
+    await signUpForMail(server(), smtp, "grace@example.com");
+    await fold(server());
+    const replies = await Promise.all(Array.from({ length: 20 }, () => oneClick(leaveLinks(mail).header)));
+    expect(answered(replies)).toEqual([200]);
+    await fold(server());
+    expect(await listed(server())).toEqual(["grace@example.com"]);
+    expect(await departures(server())).toEqual({ left: 1, pruned: 0 });
+    expect(server().logs).toEqual([]);
+  });
+
+  it("answers 20 one-click leaves at once of 20 addresses the sweep filed side by side, each 200, and keeps none", async () => {
+    const emails = Array.from({ length: 20 }, (_, n) => `leaver${n}@example.com`);
+    const mails = [];
+    for (const email of emails) mails.push((await signUpForMail(server(), smtp, email)).mail);
+    await signUpForMail(server(), smtp, "stays@example.com");
+    await fold(server());
+    const replies = await Promise.all(mails.map((mail) => oneClick(leaveLinks(mail).header)));
+    expect(answered(replies)).toEqual([200]);
+    await fold(server());
+    expect(await listed(server())).toEqual(["stays@example.com"]);
+    expect(await departures(server())).toEqual({ left: 20, pruned: 0 });
+    expect(server().logs).toEqual([]);
+  });
+
+  it("lets a one-click leave pressed with the confirm button at once win: nothing of the address comes back", async () => {
+    const emails = Array.from({ length: 10 }, (_, n) => `both${n}@example.com`);
+    const mails = [];
+    for (const email of emails) mails.push((await signUpForMail(server(), smtp, email)).mail);
+    await fold(server());
+    const replies = await Promise.all(
+      mails.flatMap((mail) => [pressConfirm(confirmLinks(mail).text), oneClick(leaveLinks(mail).header)]),
+    );
+    // A confirm that came second finds the address gone: 410, "no longer on the list".
+    expect(replies.every((reply, n) => (n % 2 ? reply.status === 200 : [200, 410].includes(reply.status)))).toBe(true);
+    await fold(server());
+    expect(await listed(server())).toEqual([]);
+    expect(await departures(server())).toEqual({ left: 10, pruned: 0 });
+    expect(server().logs).toEqual([]);
   });
 });
