@@ -33,8 +33,10 @@ import type { DepartureKind, Signup } from "../store";
  * Every change to signups/<h> is a compare-and-swap (onlyIfMatch with the
  * ETag of the read it is based on; onlyIfNew for the first signup): Netlify
  * applies a conditional write atomically, so of two concurrent writers one
- * wins and the other reads again. (The local BlobsServer the tests use checks
- * then writes, so races are tested on the SQLite side; see docs/database.md.)
+ * wins and the other reads again. The tests' Blobs server refuses as Netlify
+ * does (test/support/blobs-server.mjs), and the races are tested against it:
+ * blobs-store.test.ts, and test/server/netlify-blobs.test.ts through the
+ * functions.
  *
  * This file holds that layout and what every part of the store shares: the
  * record, its keys, and reading and changing one record.
