@@ -375,6 +375,20 @@ describe("BlobsStore where Netlify enforces its conditional writes", () => {
     expect(await first!.departures()).toBe(10);
   });
 
+  /** A store whose requests go through `fetch`: a service that answers otherwise than Netlify's. */
+  const storeFetching = (fetch: typeof globalThis.fetch) =>
+    new BlobsStore(
+      getStore({
+        name: blobsStoreName,
+        siteID: blobs.siteID,
+        token: blobs.token,
+        edgeURL: blobs.url,
+        uncachedEdgeURL: blobs.url,
+        consistency: "strong",
+        fetch,
+      }),
+    );
+
   it("refuses to change a record read without an ETag, rather than write over what others wrote", async () => {
     // A service that answers reads without an ETag, as @netlify/blobs' local server did: the client would drop an
     // empty onlyIfMatch and write whatever had happened since.
@@ -386,20 +400,33 @@ describe("BlobsStore where Netlify enforces its conditional writes", () => {
     };
     const [first] = instances(1);
     await signUp(first!, "ada@example.com");
-    const blind = new BlobsStore(
-      getStore({
-        name: blobsStoreName,
-        siteID: blobs.siteID,
-        token: blobs.token,
-        edgeURL: blobs.url,
-        uncachedEdgeURL: blobs.url,
-        consistency: "strong",
-        fetch: noETag,
-      }),
-    );
+    const blind = storeFetching(noETag);
     await expect(blind.claimConfirmation("ada@example.com", { now: at(1_000), leaseMs: 60_000 })).rejects.toThrow(
       /without an ETag/,
     );
     await expect(first!.claimConfirmation("ada@example.com", { now: at(1_000), leaseMs: 60_000 })).resolves.toBe(1);
+  });
+
+  it("takes a conditional write that failed for a failure, not for one made: the visitor is told only what was kept", async () => {
+    // Netlify unavailable for conditional writes: @netlify/blobs 11 retries a 503, then reports any answer but a 412
+    // as `modified: true`.
+    const unavailable: typeof fetch = async (input, init) => {
+      const headers = new Headers(init?.headers);
+      if (init?.method?.toUpperCase() === "PUT" && (headers.has("if-match") || headers.has("if-none-match"))) {
+        return new Response("Service Unavailable", { status: 503 });
+      }
+      return fetch(input, init);
+    };
+    const [first] = instances(1);
+    await signUp(first!, "ada@example.com");
+    const failing = storeFetching(unavailable);
+    await expect(
+      failing.confirm("ada@example.com", { createdAt: at(0).toISOString(), at: at(1_000), privacyPolicy: null }),
+    ).rejects.toThrow(/neither made nor refused/);
+    await expect(first!.lookup("ada@example.com")).resolves.toMatchObject({ confirmedAt: null });
+    await expect(signUp(failing, "grace@example.com")).rejects.toThrow(/neither made nor refused/);
+    await expect(first!.lookup("grace@example.com")).resolves.toBeUndefined();
+    await expect(failing.countMailboxMail("6b".repeat(16), "2026-11-01")).rejects.toThrow(/neither made nor refused/);
+    await expect(first!.countMailboxMail("6b".repeat(16), "2026-11-01")).resolves.toBe(1);
   });
 });

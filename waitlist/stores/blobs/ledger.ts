@@ -95,12 +95,9 @@ export class Ledger {
           const chunk = record.chunk ?? assigned.get(h)!;
           if (record.chunk) return { h, keys, record, chunk };
           // File the record under its blob first, so that a leave from now on finds the row.
-          const { modified } = await blobs.setJSON(
-            signupKey(h),
-            { ...record, chunk },
-            unchangedSince(etag, signupKey(h)),
-          );
-          if (modified) return { h, keys, record: { ...record, chunk }, chunk };
+          if (await this.records.writeIf(signupKey(h), { ...record, chunk }, unchangedSince(etag, signupKey(h)))) {
+            return { h, keys, record: { ...record, chunk }, chunk };
+          }
           const again = await this.records.update(h, (latest) => (latest.chunk ? latest : { ...latest, chunk }));
           // Not listed any more, or leaving: its leave takes care of the row.
           return again ? { h, keys, record: again, chunk: again.chunk! } : undefined;
@@ -190,12 +187,10 @@ export class Ledger {
       });
       const rows = ((found?.data as Chunk | undefined)?.rows ?? {}) as Record<string, LedgerRow>;
       change(rows);
-      const { modified } = await this.records.blobs.setJSON(
-        `ledger/${chunk}`,
-        { rows } satisfies Chunk,
-        found ? unchangedSince(found.etag, `ledger/${chunk}`) : { onlyIfNew: true },
-      );
-      if (modified) return Object.keys(rows).length;
+      const condition = found ? unchangedSince(found.etag, `ledger/${chunk}`) : { onlyIfNew: true as const };
+      if (await this.records.writeIf(`ledger/${chunk}`, { rows } satisfies Chunk, condition)) {
+        return Object.keys(rows).length;
+      }
     }
     throw new BlobsStoreError(`ledger/${chunk} kept changing under ${maxAttempts} writes; the next sweep tries again.`);
   }

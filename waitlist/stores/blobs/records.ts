@@ -142,11 +142,14 @@ export class BlobsStoreError extends Error {}
 export function unchangedSince(etag: string | undefined, key: string): { onlyIfMatch: string } {
   if (!etag) {
     throw new BlobsStoreError(
-      `${key.replace(/[0-9a-f]{56}$/, "…")} was read without an ETag, so it cannot be changed safely; nothing was written. Netlify Blobs gives one with every read: check that NETLIFY_BLOBS_CONTEXT points at it.`,
+      `${shown(key)} was read without an ETag, so it cannot be changed safely; nothing was written. Netlify Blobs gives one with every read: check that NETLIFY_BLOBS_CONTEXT points at it.`,
     );
   }
   return { onlyIfMatch: etag };
 }
+
+/** A key as an error shows it: an address's hash cut to its first 8 characters. */
+const shown = (key: string) => key.replace(/[0-9a-f]{56}$/, "…");
 
 /** The store's blobs and clock, and the reads and writes of single records that every part of the store makes. */
 export class Records {
@@ -154,6 +157,29 @@ export class Records {
     readonly blobs: Store,
     readonly clock: () => Date,
   ) {}
+
+  /**
+   * Writes `data` (JSON, or text as it is) under a condition, and resolves
+   * whether it was written. @netlify/blobs 11 takes any answer but a 412 for
+   * a write made, a 503 after its retries included, while Netlify answers a
+   * write it made with the new ETag: an answer without one is checked by
+   * reading the blob back, and one that did not write what was asked is a
+   * failure, so nothing after it is taken as done.
+   */
+  async writeIf(
+    key: string,
+    data: unknown,
+    condition: { onlyIfMatch: string } | { onlyIfNew: true },
+  ): Promise<boolean> {
+    const text = typeof data === "string";
+    const { modified, etag } = text
+      ? await this.blobs.set(key, data, condition)
+      : await this.blobs.setJSON(key, data, condition);
+    if (!modified || etag) return modified;
+    const stored = await this.blobs.get(key, { type: "text", consistency: "strong" });
+    if (stored === (text ? data : JSON.stringify(data))) return true;
+    throw new BlobsStoreError(`Netlify Blobs neither made nor refused a write of ${shown(key)}; try again.`);
+  }
 
   async read(h: string): Promise<Found | undefined> {
     const found = await this.blobs.getWithMetadata(signupKey(h), { type: "json", consistency: "strong" });
@@ -174,8 +200,7 @@ export class Records {
       if (!current || current.record.leaving) return undefined;
       const next = change(structuredClone(current.record));
       if (!next) return undefined;
-      const { modified } = await this.blobs.setJSON(signupKey(h), next, unchangedSince(current.etag, signupKey(h)));
-      if (modified) return next;
+      if (await this.writeIf(signupKey(h), next, unchangedSince(current.etag, signupKey(h)))) return next;
     }
     throw new BlobsStoreError(`signups/${h.slice(0, 8)}… kept changing under ${maxAttempts} writes; try again.`);
   }
