@@ -1,7 +1,9 @@
 import { createHash, createHmac, scryptSync } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { BlobsStore, hashOf } from "./blobs-store";
+import { getStore } from "@netlify/blobs";
+import { BlobsStore, blobsStoreName, hashOf } from "./blobs-store";
+import { maxAttempts, Records } from "./blobs/records";
 import { pruneUnconfirmed } from "../prune";
 import { describeStoreContract } from "./store.contract";
 import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
@@ -277,5 +279,154 @@ describe("BlobsStore", () => {
     await blobs.store().set("settings/leave-signer", `environment ${hashOf(secret)}`);
     await expect(store.signerProblem(secret)).resolves.toBeUndefined();
     await expect(store.signerProblem(`${secret}!`)).resolves.toMatch(/set the same value in your shell/);
+  });
+});
+
+/*
+ * The races the store's compare-and-swaps are for, against a Blobs server
+ * that refuses a conditional write as Netlify does (test/support/blobs-server.mjs):
+ * each caller a store of its own, as each function instance has.
+ */
+describe("BlobsStore where Netlify enforces its conditional writes", () => {
+  let blobs: LocalBlobs;
+  beforeEach(async () => {
+    blobs = await startLocalBlobs();
+  });
+  afterEach(() => blobs.stop());
+
+  const at = (ms: number) => new Date(Date.UTC(2026, 10, 1) + ms);
+  const instances = (n: number) => Array.from({ length: n }, () => new BlobsStore(blobs.store()));
+  const signUp = (store: BlobsStore, email: string, ms = 0) =>
+    store.add({ email, emailKey: email, source: "netlify", at: at(ms) });
+  const listedKeys = async () => (await blobs.store().list({ prefix: "signups/" })).blobs.map(({ key }) => key);
+
+  it("lets one of 20 senders at once claim an owed confirmation", async () => {
+    const [first] = instances(1);
+    await signUp(first!, "ada@example.com");
+    const claims = await Promise.all(
+      instances(20).map((store) => store.claimConfirmation("ada@example.com", { now: at(1_000), leaseMs: 60_000 })),
+    );
+    expect(claims.filter((claim) => claim !== undefined)).toEqual([1]);
+  });
+
+  it("counts 20 e-mails to one mailbox at once as 1 to 20, each once", async () => {
+    const counts = await Promise.all(
+      instances(20).map((store) => store.countMailboxMail("5a".repeat(16), "2026-11-01")),
+    );
+    expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n + 1));
+  });
+
+  it(`lands every one of ${maxAttempts} changes of one record made at once, none giving up`, async () => {
+    // Each refused attempt means another change landed in between: with maxAttempts at once, the last lands at its last.
+    const [first] = instances(1);
+    await signUp(first!, "ada@example.com");
+    const h = hashOf("ada@example.com");
+    const changes = Array.from({ length: maxAttempts }, () => new Records(blobs.store(), () => at(0)));
+    await Promise.all(
+      changes.map((records) => records.update(h, (record) => ({ ...record, attempts: record.attempts + 1 }))),
+    );
+    expect((await new Records(blobs.store(), () => at(0)).read(h))?.record.attempts).toBe(maxAttempts);
+  });
+
+  it("answers 20 leaves of one address at once, keeps nothing of it and counts one departure", async () => {
+    const [first] = instances(1);
+    await signUp(first!, "ada@example.com");
+    await signUp(first!, "grace@example.com", 1);
+    await first!.fold();
+    const left = await Promise.all(
+      instances(20).map((store) => store.remove("ada@example.com", "one-click", at(10_000), at(0).toISOString())),
+    );
+    expect(left.every((one) => one === undefined || one.email === "ada@example.com")).toBe(true);
+    expect(left.filter(Boolean).length).toBeGreaterThan(0);
+    await first!.fold();
+    expect((await first!.all()).map((row) => row.email)).toEqual(["grace@example.com"]);
+    expect(await listedKeys()).toEqual([`signups/${hashOf("grace@example.com")}`]);
+    expect(await first!.departureCounts()).toEqual({ left: 1, pruned: 0 });
+  });
+
+  it("answers 20 leaves at once of 20 addresses filed in one ledger blob, and keeps none of them", async () => {
+    const [first] = instances(1);
+    const emails = Array.from({ length: 20 }, (_, n) => `leaver${n}@example.com`);
+    for (const [n, email] of emails.entries()) await signUp(first!, email, n);
+    await signUp(first!, "stays@example.com", 100);
+    await first!.fold();
+    expect((await blobs.store().list({ prefix: "ledger/" })).blobs.map(({ key }) => key)).toEqual(["ledger/000001"]);
+    await Promise.all(instances(20).map((store, n) => store.remove(emails[n]!, "one-click", at(10_000 + n))));
+    await first!.fold();
+    expect((await first!.all()).map((row) => row.email)).toEqual(["stays@example.com"]);
+    expect(await first!.departures()).toBe(20);
+  });
+
+  it("lets a leave win over a confirm of the same address at the same moment: nothing of it comes back", async () => {
+    const [first] = instances(1);
+    const emails = Array.from({ length: 10 }, (_, n) => `both${n}@example.com`);
+    for (const email of emails) await signUp(first!, email);
+    await first!.fold();
+    const [confirming, leaving] = [instances(10), instances(10)];
+    await Promise.all(
+      emails.flatMap((email, n) => [
+        confirming[n]!.confirm(email, { createdAt: at(0).toISOString(), at: at(5_000), privacyPolicy: null }),
+        leaving[n]!.remove(email, "one-click", at(5_000), at(0).toISOString()),
+      ]),
+    );
+    await first!.fold();
+    expect(await first!.all()).toEqual([]);
+    expect(await listedKeys()).toEqual([]);
+    expect(await first!.departures()).toBe(10);
+  });
+
+  /** A store whose requests go through `fetch`: a service that answers otherwise than Netlify's. */
+  const storeFetching = (fetch: typeof globalThis.fetch) =>
+    new BlobsStore(
+      getStore({
+        name: blobsStoreName,
+        siteID: blobs.siteID,
+        token: blobs.token,
+        edgeURL: blobs.url,
+        uncachedEdgeURL: blobs.url,
+        consistency: "strong",
+        fetch,
+      }),
+    );
+
+  it("refuses to change a record read without an ETag, rather than write over what others wrote", async () => {
+    // A service that answers reads without an ETag, as @netlify/blobs' local server did: the client would drop an
+    // empty onlyIfMatch and write whatever had happened since.
+    const noETag: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      const headers = new Headers(answer.headers);
+      headers.delete("etag");
+      return new Response([204, 304].includes(answer.status) ? null : answer.body, { status: answer.status, headers });
+    };
+    const [first] = instances(1);
+    await signUp(first!, "ada@example.com");
+    const blind = storeFetching(noETag);
+    await expect(blind.claimConfirmation("ada@example.com", { now: at(1_000), leaseMs: 60_000 })).rejects.toThrow(
+      /without an ETag/,
+    );
+    await expect(first!.claimConfirmation("ada@example.com", { now: at(1_000), leaseMs: 60_000 })).resolves.toBe(1);
+  });
+
+  it("takes a conditional write that failed for a failure, not for one made: the visitor is told only what was kept", async () => {
+    // Netlify unavailable for conditional writes: @netlify/blobs 11 retries a 503, then reports any answer but a 412
+    // as `modified: true`.
+    const unavailable: typeof fetch = async (input, init) => {
+      const headers = new Headers(init?.headers);
+      if (init?.method?.toUpperCase() === "PUT" && (headers.has("if-match") || headers.has("if-none-match"))) {
+        return new Response("Service Unavailable", { status: 503 });
+      }
+      return fetch(input, init);
+    };
+    const [first] = instances(1);
+    await signUp(first!, "ada@example.com");
+    const failing = storeFetching(unavailable);
+    await expect(
+      failing.confirm("ada@example.com", { createdAt: at(0).toISOString(), at: at(1_000), privacyPolicy: null }),
+    ).rejects.toThrow(/neither made nor refused/);
+    await expect(first!.lookup("ada@example.com")).resolves.toMatchObject({ confirmedAt: null });
+    await expect(signUp(failing, "grace@example.com")).rejects.toThrow(/neither made nor refused/);
+    await expect(first!.lookup("grace@example.com")).resolves.toBeUndefined();
+    await expect(failing.countMailboxMail("6b".repeat(16), "2026-11-01")).rejects.toThrow(/neither made nor refused/);
+    await expect(first!.countMailboxMail("6b".repeat(16), "2026-11-01")).resolves.toBe(1);
   });
 });

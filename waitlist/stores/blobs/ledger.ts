@@ -1,12 +1,14 @@
 import pLimit from "p-limit";
 import type { Signup } from "../store";
 import {
+  afterRefusals,
   BlobsStoreError,
   concurrency,
   hashOf,
   maxAttempts,
   owes,
   signupKey,
+  unchangedSince,
   type BlobRecord,
   type Records,
 } from "./records";
@@ -93,8 +95,9 @@ export class Ledger {
           const chunk = record.chunk ?? assigned.get(h)!;
           if (record.chunk) return { h, keys, record, chunk };
           // File the record under its blob first, so that a leave from now on finds the row.
-          const { modified } = await blobs.setJSON(signupKey(h), { ...record, chunk }, { onlyIfMatch: etag });
-          if (modified) return { h, keys, record: { ...record, chunk }, chunk };
+          if (await this.records.writeIf(signupKey(h), { ...record, chunk }, unchangedSince(etag, signupKey(h)))) {
+            return { h, keys, record: { ...record, chunk }, chunk };
+          }
           const again = await this.records.update(h, (latest) => (latest.chunk ? latest : { ...latest, chunk }));
           // Not listed any more, or leaving: its leave takes care of the row.
           return again ? { h, keys, record: again, chunk: again.chunk! } : undefined;
@@ -177,18 +180,17 @@ export class Ledger {
   /** Changes one ledger blob by compare-and-swap; creates it when it does not exist. */
   private async changeChunk(chunk: string, change: (rows: Record<string, LedgerRow>) => void): Promise<number> {
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      if (attempt > 0) await afterRefusals(attempt);
       const found = await this.records.blobs.getWithMetadata(`ledger/${chunk}`, {
         type: "json",
         consistency: "strong",
       });
       const rows = ((found?.data as Chunk | undefined)?.rows ?? {}) as Record<string, LedgerRow>;
       change(rows);
-      const { modified } = await this.records.blobs.setJSON(
-        `ledger/${chunk}`,
-        { rows } satisfies Chunk,
-        found ? { onlyIfMatch: found.etag ?? "" } : { onlyIfNew: true },
-      );
-      if (modified) return Object.keys(rows).length;
+      const condition = found ? unchangedSince(found.etag, `ledger/${chunk}`) : { onlyIfNew: true as const };
+      if (await this.records.writeIf(`ledger/${chunk}`, { rows } satisfies Chunk, condition)) {
+        return Object.keys(rows).length;
+      }
     }
     throw new BlobsStoreError(`ledger/${chunk} kept changing under ${maxAttempts} writes; the next sweep tries again.`);
   }

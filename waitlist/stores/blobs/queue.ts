@@ -1,7 +1,7 @@
 import pLimit from "p-limit";
 import type { ConfirmationQueue, OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "../store";
 import type { Ledger } from "./ledger";
-import { concurrency, hashOf, hourOf, owes, type Records } from "./records";
+import { concurrency, hashOf, hourOf, leavingMark, owes, type Records } from "./records";
 
 /*
  * What the sweep and the retention read and remove: the confirmations owed
@@ -114,7 +114,7 @@ export class Queue implements ConfirmationQueue {
           const h = hashOf(emailKey);
           const written = await this.records.update(h, (record) =>
             record.confirmedAt === null && record.optInSince === optInSince
-              ? { ...record, leaving: { at: at.toISOString(), how: "pruned" as const } }
+              ? { ...record, leaving: leavingMark(at, "pruned") }
               : undefined,
           );
           if (written) return { h, record: written };

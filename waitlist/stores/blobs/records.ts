@@ -33,8 +33,10 @@ import type { DepartureKind, Signup } from "../store";
  * Every change to signups/<h> is a compare-and-swap (onlyIfMatch with the
  * ETag of the read it is based on; onlyIfNew for the first signup): Netlify
  * applies a conditional write atomically, so of two concurrent writers one
- * wins and the other reads again. (The local BlobsServer the tests use checks
- * then writes, so races are tested on the SQLite side; see docs/database.md.)
+ * wins and the other reads again. The tests' Blobs server refuses as Netlify
+ * does (test/support/blobs-server.mjs), and the races are tested against it:
+ * blobs-store.test.ts, and test/server/netlify-blobs.test.ts through the
+ * functions.
  *
  * This file holds that layout and what every part of the store shares: the
  * record, its keys, and reading and changing one record.
@@ -49,30 +51,60 @@ export interface BlobRecord extends Signup {
   confirmationNextAt: string | null;
   /** The ledger blob holding this address's row, once the sweep has folded it. */
   chunk: string | null;
-  /** Set by remove() before it erases anything; the record is gone to everyone but the one finishing the leave. */
-  leaving: { at: string; how: DepartureKind } | null;
+  /**
+   * Set by remove() before it erases anything; the record is gone to everyone but those finishing the leave. Its
+   * `id` names the departure it counts, so a leave that several finish (a burst of one-click posts, a sweep) counts
+   * once; a mark from before the id counts one departure per finisher.
+   */
+  leaving: { at: string; how: DepartureKind; id?: string } | null;
   /** When the asking now under way began: a repeat signup asks again, a message of its own; optInSince stays. */
   askedAt?: string | null;
 }
 
-/** A record as read, with the ETag a compare-and-swap of it is based on. */
+/** A record as read, with the ETag a compare-and-swap of it is based on (none from a server that gives none). */
 export interface Found {
   record: BlobRecord;
-  etag: string;
+  etag: string | undefined;
 }
 
 export const blobsStoreName = "waitlist";
 /** Reads and writes at once, for the sweep and the founders' commands. */
 export const concurrency = 16;
-/** Compare-and-swap attempts before giving up on a key others keep changing. */
-export const maxAttempts = 8;
+/**
+ * Compare-and-swap attempts before giving up on a key. Netlify refuses an
+ * attempt only when another change of the key landed between its read and
+ * its write, so a change that gives up saw maxAttempts - 1 others land while
+ * it tried: of that many changes of one key at the same moment, each lands.
+ * The key changed most at once is a ledger blob: the leaves of its thousand
+ * addresses, and the sweep. Past that, a change fails as a request Netlify
+ * refuses does (a leave that fails half-way, the next sweep finishes: fold()
+ * in ledger.ts).
+ */
+export const maxAttempts = 32;
+
+/**
+ * The wait before the attempt after `refusals` refusals: random, up to 5 ms
+ * doubled with each, at most 100 ms. Writers that collided spread out instead
+ * of colliding again, each collision a get and a put; a change that meets
+ * 31 refusals waits 2.9 s at most, 1.4 s on average.
+ */
+export const afterRefusals = (refusals: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * 2 ** refusals)));
 
 /** What an address is filed under: the SHA-256 of its key, in hex (the Netlify bench seeds a store with it). */
 export const hashOf = (emailKey: string) => createHash("sha256").update(emailKey, "utf8").digest("hex");
 const stamp = (at: Date) => `${String(at.getTime()).padStart(15, "0")}-${randomBytes(4).toString("hex")}`;
 export const signupKey = (h: string) => `signups/${h}`;
-/** How is in the key, so stats tells pruned from left by listing alone. */
-const departureKey = (at: string, how: DepartureKind) => `departures/${at}-${how}-${randomBytes(4).toString("hex")}`;
+/** How is in the key, so stats tells pruned from left by listing alone; the leave's id, so it is counted once. */
+const departureKey = ({ at, how, id }: NonNullable<BlobRecord["leaving"]>) =>
+  `departures/${at}-${how}-${id ?? randomBytes(4).toString("hex")}`;
+
+/** What marks a record as leaving, at `at`. */
+export const leavingMark = (at: Date, how: DepartureKind): NonNullable<BlobRecord["leaving"]> => ({
+  at: at.toISOString(),
+  how,
+  id: randomBytes(4).toString("hex"),
+});
 
 /** The UTC hour an asking falls in, as its asked/ folder names it. */
 export const hourOf = (iso: string) => iso.slice(0, 13);
@@ -102,6 +134,23 @@ export const owes = (record: Pick<Signup, "confirmationSentAt" | "confirmationFa
 
 export class BlobsStoreError extends Error {}
 
+/**
+ * The condition of a compare-and-swap of `key`: that it is still as read.
+ * Without an ETag there is none: @netlify/blobs drops an empty onlyIfMatch
+ * and writes over whatever other writers did since, so nothing is written.
+ */
+export function unchangedSince(etag: string | undefined, key: string): { onlyIfMatch: string } {
+  if (!etag) {
+    throw new BlobsStoreError(
+      `${shown(key)} was read without an ETag, so it cannot be changed safely; nothing was written. Netlify Blobs gives one with every read: check that NETLIFY_BLOBS_CONTEXT points at it.`,
+    );
+  }
+  return { onlyIfMatch: etag };
+}
+
+/** A key as an error shows it: an address's hash cut to its first 8 characters. */
+const shown = (key: string) => key.replace(/[0-9a-f]{56}$/, "…");
+
 /** The store's blobs and clock, and the reads and writes of single records that every part of the store makes. */
 export class Records {
   constructor(
@@ -109,10 +158,33 @@ export class Records {
     readonly clock: () => Date,
   ) {}
 
+  /**
+   * Writes `data` (JSON, or text as it is) under a condition, and resolves
+   * whether it was written. @netlify/blobs 11 takes any answer but a 412 for
+   * a write made, a 503 after its retries included, while Netlify answers a
+   * write it made with the new ETag: an answer without one is checked by
+   * reading the blob back, and one that did not write what was asked is a
+   * failure, so nothing after it is taken as done.
+   */
+  async writeIf(
+    key: string,
+    data: unknown,
+    condition: { onlyIfMatch: string } | { onlyIfNew: true },
+  ): Promise<boolean> {
+    const text = typeof data === "string";
+    const { modified, etag } = text
+      ? await this.blobs.set(key, data, condition)
+      : await this.blobs.setJSON(key, data, condition);
+    if (!modified || etag) return modified;
+    const stored = await this.blobs.get(key, { type: "text", consistency: "strong" });
+    if (stored === (text ? data : JSON.stringify(data))) return true;
+    throw new BlobsStoreError(`Netlify Blobs neither made nor refused a write of ${shown(key)}; try again.`);
+  }
+
   async read(h: string): Promise<Found | undefined> {
     const found = await this.blobs.getWithMetadata(signupKey(h), { type: "json", consistency: "strong" });
     if (!found) return undefined;
-    return { record: upgraded(found.data as BlobRecord), etag: found.etag ?? "" };
+    return { record: upgraded(found.data as BlobRecord), etag: found.etag };
   }
 
   /**
@@ -123,12 +195,12 @@ export class Records {
    */
   async update(h: string, change: (record: BlobRecord) => BlobRecord | undefined) {
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      if (attempt > 0) await afterRefusals(attempt);
       const current = await this.read(h);
       if (!current || current.record.leaving) return undefined;
       const next = change(structuredClone(current.record));
       if (!next) return undefined;
-      const { modified } = await this.blobs.setJSON(signupKey(h), next, { onlyIfMatch: current.etag });
-      if (modified) return next;
+      if (await this.writeIf(signupKey(h), next, unchangedSince(current.etag, signupKey(h)))) return next;
     }
     throw new BlobsStoreError(`signups/${h.slice(0, 8)}… kept changing under ${maxAttempts} writes; try again.`);
   }
@@ -151,9 +223,7 @@ export class Records {
   async erase(h: string, record: BlobRecord) {
     await this.blobs.delete(signupKey(h));
     if (record.optInSince) await this.blobs.delete(`asked/${hourOf(record.optInSince)}/${h}`);
-    await this.blobs.setJSON(departureKey(record.leaving!.at, record.leaving!.how), {
-      how: record.leaving!.how,
-    });
+    await this.blobs.setJSON(departureKey(record.leaving!), { how: record.leaving!.how });
     return { email: record.email, createdAt: record.createdAt };
   }
 

@@ -1,7 +1,8 @@
+import { randomBytes } from "node:crypto";
 import { noAttribution } from "../../attribution";
 import type { Confirmation, DepartureKind, ListedSignup, NewSignup, OwedConfirmation, WaitlistStore } from "../store";
 import type { Ledger } from "./ledger";
-import { hashOf, owes, signupKey, type BlobRecord, type Records } from "./records";
+import { hashOf, leavingMark, owes, signupKey, type BlobRecord, type Records } from "./records";
 
 /*
  * What a signup, a confirm, a leave and the sending of one confirmation do:
@@ -44,8 +45,7 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
     // The notes first: a record is never without them while it owes a confirmation or may expire, whatever fails
     // after. A listed address makes the same writes, so a repeat takes as long as a new signup.
     await Promise.all([this.records.note(h), entry.earlier ? undefined : this.records.askedNote(h, createdAt)]);
-    const { modified } = await this.records.blobs.setJSON(signupKey(h), record, { onlyIfNew: true });
-    return { added: modified, createdAt };
+    return { added: await this.records.writeIf(signupKey(h), record, { onlyIfNew: true }), createdAt };
   }
 
   async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
@@ -197,7 +197,7 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
     await this.records.leftNote(h, at.getTime());
     const marked = await this.records.update(h, (record) =>
       createdAt === undefined || record.createdAt === createdAt
-        ? { ...record, leaving: { at: at.toISOString(), how } }
+        ? { ...record, leaving: leavingMark(at, how) }
         : undefined,
     );
     if (!marked) {
@@ -224,9 +224,10 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
     const { blobs } = this.records;
     const last = `mailbox/${day}/${counter}`;
     const from = Number((await blobs.get(last, { type: "text", consistency: "strong" })) ?? 0);
+    // Each its own token, so a write the service neither made nor refused can be told from another sender's.
+    const token = randomBytes(8).toString("hex");
     for (let n = from + 1; ; n++) {
-      const { modified } = await blobs.set(`${last}.${n}`, "", { onlyIfNew: true });
-      if (!modified) continue;
+      if (!(await this.records.writeIf(`${last}.${n}`, token, { onlyIfNew: true }))) continue;
       await blobs.set(last, String(n));
       return n;
     }
