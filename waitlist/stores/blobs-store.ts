@@ -5,7 +5,7 @@ import { Ledger, rowsPerChunk } from "./blobs/ledger";
 import { Queue } from "./blobs/queue";
 import { Records } from "./blobs/records";
 import { RequestPath } from "./blobs/request-path";
-import { Settings } from "./blobs/secrets";
+import { Secrets } from "./blobs/secrets";
 import type {
   Confirmation,
   ConfirmationCounts,
@@ -37,7 +37,7 @@ export class BlobsStore implements FullStore {
   private readonly queue: Queue;
   private readonly ledger: Ledger;
   private readonly founders: FoundersReads;
-  private readonly settings: Settings;
+  private readonly secrets: Secrets;
 
   constructor(
     blobs: Store,
@@ -48,7 +48,7 @@ export class BlobsStore implements FullStore {
     this.requests = new RequestPath(records, this.ledger);
     this.queue = new Queue(records, this.ledger);
     this.founders = new FoundersReads(records, this.ledger);
-    this.settings = new Settings(blobs);
+    this.secrets = new Secrets(blobs);
   }
 
   // The request path (WaitlistStore).
@@ -98,7 +98,7 @@ export class BlobsStore implements FullStore {
   }
 
   secret(name: "leave", make: () => string): Promise<string> {
-    return this.settings.secret(name, make);
+    return this.secrets.secret(name, make);
   }
 
   async close(): Promise<void> {}
@@ -166,10 +166,10 @@ export class BlobsStore implements FullStore {
 
   /** Notes which secret the functions sign links with (blobs/secrets.ts): a function does when it opens the waitlist. */
   noteSigner(configured: string | undefined): Promise<void> {
-    return this.settings.noteSigner(configured);
+    return this.secrets.noteSigner(configured);
   }
 
   signerProblem(configured: string | undefined): Promise<string | undefined> {
-    return this.settings.signerProblem(configured);
+    return this.secrets.signerProblem(configured);
   }
 }

@@ -35,7 +35,7 @@ async function marks(mark: string, secret: string): Promise<boolean> {
   return wanted.length === derived.length && timingSafeEqual(wanted, derived);
 }
 
-export class Settings implements Pick<WaitlistStore, "secret"> {
+export class Secrets implements Pick<WaitlistStore, "secret"> {
   constructor(private readonly blobs: Store) {}
 
   async secret(name: "leave", make: () => string): Promise<string> {
