@@ -12,7 +12,7 @@ export function WaitlistSection() {
           Get early access
         </h2>
         <p className={styles.lead}>
-          {`Join ${site.claims.creatorsInterested} creators on the waitlist. Early access is free, and we will e-mail you as soon as ${site.name} opens (launch expected ${site.claims.launch}).`}
+          {`${site.claims.creatorsInterested} creators interested. Early access is free, and we will e-mail you as soon as ${site.name} opens (launch expected ${site.claims.launch}).`}
         </p>
         <WaitlistForm />
         <p className={styles.fineprint}>
