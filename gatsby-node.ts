@@ -5,6 +5,8 @@ import type { GatsbyNode } from "gatsby";
 import { minify_sync as minify } from "terser";
 import { runAfterBuild } from "./after-build/steps";
 import { placeholderController, placeholderVerificationToken, readEnv } from "./config/env";
+import { consentProblems } from "./config/consent-rules";
+import { site } from "./config/site";
 import { duplicateSlugProblems, frontmatterProblems, historyProblems, sectionProblems } from "./config/legal-rules";
 import { waitlistBehaviourScript } from "./src/lib/waitlist-behaviour";
 
@@ -73,6 +75,8 @@ export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
     if (env.CONTEXT === "production") reporter.panic(message);
     else reporter.warn(message);
   }
+  // A new wording of the consent statement under an old version would be recorded as what signups were not shown.
+  for (const problem of consentProblems(site.waitlist.consent)) reporter.panicOnBuild(problem);
 };
 
 /** Every legal page's frontmatter is typed and required, so a query can never return a half-filled policy. */

@@ -111,10 +111,12 @@ export const site = {
     /**
      * What a person agrees to receive, in the one wording the form, the confirmation e-mail, its confirm page and
      * the Privacy Policy all show. Each signup's record of consent keeps the version (waitlist/policies.ts): a new
-     * wording gets a new version, the date it is published.
+     * wording gets a new version, the date it is published, and the fingerprint of its wording, which
+     * `npm run check:content` prints when the wording changes (config/consent-rules.ts).
      */
     consent: {
       version: "2026-11-25",
+      fingerprint: "f9429ef76bf9",
       statement:
         "We'll e-mail you when early access opens and, until then, now and then with launch news or a change to our Privacy Policy: nothing else, and every e-mail has a link to leave.",
     },

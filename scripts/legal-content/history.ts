@@ -34,6 +34,15 @@ export function baseRevision(file: string): string | undefined {
   }
 }
 
+/** A file as it was at `revision`; undefined where git has no such file there. */
+export function fileAt(file: string, revision: string): string | undefined {
+  try {
+    return git(path.dirname(file), "show", `${revision}:./${path.basename(file)}`);
+  } catch {
+    return undefined;
+  }
+}
+
 interface Entry {
   date: string | null;
   summary: string;
@@ -51,9 +60,11 @@ export function historySince(
   now: { frontmatter: Record<string, unknown>; body: string },
   revision: string,
 ): string[] {
+  const source = fileAt(file, revision);
+  if (source === undefined) return [];
   let before: matter.GrayMatterFile<string>;
   try {
-    before = matter(git(path.dirname(file), "show", `${revision}:./${path.basename(file)}`));
+    before = matter(source);
   } catch {
     return [];
   }

@@ -5,6 +5,7 @@ import path from "node:path";
 import matter from "gray-matter";
 import { historyProblems, policyVersion, textFingerprint } from "../../config/legal-rules";
 import { checkLegalContent } from "../../scripts/legal-content/check";
+import { checkConsent } from "../../scripts/legal-content/consent";
 
 const root = path.resolve(__dirname, "../..");
 const contentDir = path.join(root, "content/legal");
@@ -118,7 +119,7 @@ describe("the record of a policy's changes", () => {
       const summary = 'We ask for your "favourite" colour: one word.';
       writeFileSync(file, pasted.replace("<what changed, in a sentence or two>", summary));
       const passed = run();
-      expect([passed.status, passed.stdout]).toEqual([0, "1 policies checked: nothing to fix.\n"]);
+      expect([passed.status, passed.stdout]).toEqual([0, "1 policy and the consent statement checked: nothing to fix.\n"]);
       expect(matter(readFileSync(file, "utf8")).data.updates[0].summary).toBe(summary);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -209,5 +210,41 @@ describe("the version a signup records", () => {
   it("allows several changes a day, and still no newer one below an older one", () => {
     const data = matter(`---\neffectiveDate: 2025-06-01\nupdates:\n  - date: 2026-11-23\n    summary: b\n  - date: 2026-11-23\n    summary: a\n---\n`).data;
     expect(historyProblems("p.mdx", { ...data, fingerprint: textFingerprint("") }, "")).toEqual([]);
+  });
+});
+
+describe("the consent statement's record against git", () => {
+  let dir: string;
+  let file: string;
+  const statement = "We'll e-mail you when early access opens: nothing else.";
+  const recorded = { version: "2026-11-25", statement, fingerprint: textFingerprint(statement) };
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "consent-history-"));
+    file = path.join(dir, "site.ts");
+    // config/site.ts as it was: the version and fingerprint of the wording then published.
+    writeFileSync(
+      file,
+      `export const site = {\n  waitlist: {\n    consent: {\n      version: "${recorded.version}",\n      fingerprint: "${recorded.fingerprint}",\n      statement: ${JSON.stringify(statement)},\n    },\n  },\n};\n`,
+    );
+    execFileSync("git", ["-C", dir, "init", "--quiet"]);
+    execFileSync("git", ["-C", dir, "add", "."]);
+    execFileSync("git", ["-C", dir, "-c", "user.name=Legal", "-c", "user.email=legal@example.com", "commit", "--quiet", "-m", "First"]);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const check = (consent: typeof recorded) => checkConsent({ consent, file, base: () => "HEAD" });
+
+  it("passes the wording the file recorded", () => {
+    expect(check(recorded)).toEqual([]);
+  });
+
+  it("fails a new wording under the recorded version, even with its fingerprint copied in, and passes it with a new version", () => {
+    const changed = { ...recorded, statement: `${statement} Or a change to our Terms.` };
+    const copied = { ...changed, fingerprint: textFingerprint(changed.statement) };
+    expect(check(copied)).toEqual([
+      expect.stringMatching(/^config\/site\.ts: the wording of waitlist\.consent\.statement changed since .*, but its version \(2026-11-25\) did not\./),
+    ]);
+    expect(check({ ...copied, version: new Date().toISOString().slice(0, 10) })).toEqual([]);
   });
 });
