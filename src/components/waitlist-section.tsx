@@ -1,5 +1,5 @@
 import React from "react";
-import { PrivacyPolicyLink } from "./legal-shortcodes";
+import { PrivacyPolicyLink, TermsLink } from "./legal-shortcodes";
 import { site } from "../../config/site";
 import { WaitlistForm } from "./waitlist-form";
 import * as styles from "./waitlist-section.module.css";
@@ -16,7 +16,7 @@ export function WaitlistSection() {
         </p>
         <WaitlistForm />
         <p className={styles.fineprint}>
-          {site.waitlist.consent.statement} Read our <PrivacyPolicyLink />.
+          {site.waitlist.consent.statement} Read our <PrivacyPolicyLink /> and our <TermsLink />.
         </p>
       </div>
     </section>
