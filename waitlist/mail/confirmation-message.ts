@@ -53,7 +53,8 @@ export function confirmationMessage(
   // Every sentence once; the text and the HTML part differ only in how they show them.
   const said = {
     thanks: `Thanks for joining the ${site.name} waitlist with`,
-    ifNot: `If you don't confirm, we won't e-mail you again, and we delete the address after ${unconfirmedRetentionDays} days.`,
+    // A repeat signup's e-mail says it too: the days count from the first asking, which a repeat never moves.
+    ifNot: `If you don't confirm, we won't e-mail you again unless you sign up again, and we delete the address ${unconfirmedRetentionDays} days after we first asked you to confirm it, whether or not you sign up again.`,
     next: "What happens next",
     nextItems: [
       `We plan to launch in ${site.claims.launch}, and we will e-mail you as soon as early access opens.`,
