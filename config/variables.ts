@@ -11,11 +11,20 @@ import { checkEmail } from "./email-address";
 
 const minSecretLength = 32;
 export const placeholderVerificationToken = "set-TIKTOK_SITE_VERIFICATION-at-build-time";
-/** What the policies name as the controller until CONTROLLER_NAME and CONTROLLER_ADDRESS are set (never in production). */
+/**
+ * What the policies name as the controller until CONTROLLER_NAME and CONTROLLER_ADDRESS are set, and as the host until
+ * HOSTING_PROVIDER is (a build for a public site refuses them: env.ts, publicSiteReason).
+ */
 export const placeholderController = {
   name: "[the company that runs this site: set CONTROLLER_NAME]",
   address: "[its postal address: set CONTROLLER_ADDRESS]",
 } as const;
+export const placeholderHostingProvider = "[the company that hosts this site: set HOSTING_PROVIDER]";
+/** The host a build on Netlify names when HOSTING_PROVIDER is not set. */
+export const netlifyHostingProvider = "Netlify, Inc. (United States)";
+/** What a missing build setting does, as the table says it. */
+const refusedWhenPublic =
+  "Without it a local build warns; a build for a public site (a Netlify production deploy, or a `SITE_URL` that is not local) fails.";
 const defaultContactEmail = "hello@jointandem.app";
 const root = path.resolve(__dirname, "..");
 
@@ -74,7 +83,7 @@ export const variables = {
     expected: "the site's origin, such as https://jointandem.app (no path)",
     defaultText: "`https://jointandem.app`",
     usedFor:
-      "Build time: canonical URLs, the sitemap and robots.txt. At run time: links in e-mails and which Origin counts as this site. Set it to the production origin.",
+      "Build time: canonical URLs, the sitemap and robots.txt. At run time: links in e-mails and which Origin counts as this site. Set it to the production origin. Set to an address that is not local (not `localhost`, `127.0.0.1`, `::1` or `*.localhost`), it makes the build one for a public site, which refuses the placeholders below.",
   },
   CONTACT_EMAIL: {
     schema: text
@@ -92,29 +101,40 @@ export const variables = {
       .transform((value) => value ?? placeholderVerificationToken),
     expected: "the token from the developer portal (letters, digits, '.', '-' and '_')",
     defaultText: "a placeholder",
-    usedFor:
-      'Build time: the developer portal\'s site verification token, in a `<meta name="tiktok-developers-site-verification">` tag on the two legal pages only. Without it the build warns; a Netlify production build fails.',
+    usedFor: `Build time: the developer portal's site verification token, in a \`<meta name="tiktok-developers-site-verification">\` tag on the two legal pages only. ${refusedWhenPublic}`,
   },
   CONTROLLER_NAME: {
     schema: oneLine(200).transform((value) => value ?? placeholderController.name),
     expected: "the legal name of the company or person that runs the site (one line, up to 200 characters, no < > { })",
     defaultText: "a placeholder",
-    usedFor:
-      "Build time: who the Privacy Policy names as the controller of the personal information, such as `Tandem Labs GmbH`. Without it the build warns; a Netlify production build fails.",
+    usedFor: `Build time: who the Privacy Policy names as the controller of the personal information, such as \`Tandem Labs GmbH\`. ${refusedWhenPublic}`,
   },
   CONTROLLER_ADDRESS: {
     schema: oneLine(300).transform((value) => value ?? placeholderController.address),
     expected: "a postal address on one line, its parts separated by commas (up to 300 characters, no < > { })",
     defaultText: "a placeholder",
-    usedFor:
-      "Build time: the controller's postal address in the Privacy Policy, such as `Example Street 1, 10115 Berlin, Germany`. Without it the build warns; a Netlify production build fails.",
+    usedFor: `Build time: the controller's postal address in the Privacy Policy, such as \`Example Street 1, 10115 Berlin, Germany\`. ${refusedWhenPublic}`,
+  },
+  HOSTING_PROVIDER: {
+    schema: oneLine(200),
+    expected:
+      "the hosting provider's legal name and country, such as Hetzner Online GmbH (Germany) (one line, up to 200 characters, no < > { })",
+    defaultText: "Netlify on Netlify; else a placeholder",
+    usedFor: `Build time: the hosting provider the Privacy Policy names, which serves the site and stores the waitlist, such as \`Hetzner Online GmbH (Germany)\`. A build on Netlify names Netlify unless this says otherwise; elsewhere: ${refusedWhenPublic}`,
   },
   CONTEXT: {
     schema: text.optional(),
     expected: "Netlify's build context, such as production",
     defaultText: "set by Netlify",
     usedFor:
-      "Build time: `production` makes a missing `TIKTOK_SITE_VERIFICATION`, `CONTROLLER_NAME` or `CONTROLLER_ADDRESS` fail the build.",
+      "Build time: `production` makes the build one for a public site: a missing `TIKTOK_SITE_VERIFICATION`, `CONTROLLER_NAME`, `CONTROLLER_ADDRESS` or `HOSTING_PROVIDER` fails it.",
+  },
+  NETLIFY: {
+    schema: text.optional(),
+    expected: "true",
+    defaultText: "set by Netlify",
+    usedFor:
+      "Build time: a build on Netlify (`npm run build:netlify` sets it too): the Privacy Policy names Netlify as the host unless `HOSTING_PROVIDER` is set.",
   },
   AFTER_BUILD_SKIP: {
     schema: z

@@ -41,6 +41,14 @@ describe("the consent statement", () => {
   });
 });
 
+describe("the Privacy Policy on who hosts the site", () => {
+  it("names the host the build was made for (<HostingProvider />), never Netlify by hand: a self-hosted site has another", () => {
+    const sharing = section(privacy, /^Sharing/);
+    expect(sharing).toContain("our hosting provider, <HostingProvider />, which serves the website");
+    expect(text(privacy)).not.toMatch(/Netlify/);
+  });
+});
+
 describe("the Privacy Policy on age", () => {
   it("says who may join, by the Terms' ages, and that a parent's permission covers the GDPR's consent under 16", () => {
     const children = section(privacy, /^Children/);
