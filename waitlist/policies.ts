@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
-import { policyVersion } from "../config/legal-rules";
+import { isoDate, policyVersion } from "../config/legal-rules";
 import { site } from "../config/site";
 
 /*
@@ -66,4 +66,33 @@ function readPolicy(): { version: string | null; fingerprint: string | null } {
   }
   cached = { version, fingerprint };
   return cached;
+}
+
+/** A policy's record of changes, as its page shows it under "What changed". */
+export interface PolicyRecord {
+  slug: string;
+  title: string;
+  /** Newest first: when each change took effect (YYYY-MM-DD) and what changed. */
+  updates: { date: string; summary: string }[];
+}
+
+/** Every policy in content/legal with its dated changes, for announcing one (npm run waitlist -- announce-policy-change). */
+export function policyRecords(): PolicyRecord[] {
+  const folder = folders.find((candidate) => existsSync(candidate));
+  if (!folder) throw new Error(`no content/legal folder at ${folders.join(" or ")}`);
+  return readdirSync(folder)
+    .filter((file) => file.endsWith(".mdx"))
+    .sort()
+    .map((file) => {
+      const { data } = matter(readFileSync(path.join(folder, file), "utf8"));
+      const updates = Array.isArray(data.updates) ? (data.updates as { date?: unknown; summary?: unknown }[]) : [];
+      return {
+        slug: String(data.slug),
+        title: String(data.title),
+        updates: updates.map((entry) => ({
+          date: isoDate(entry.date) ?? "",
+          summary: String(entry.summary ?? "").trim(),
+        })),
+      };
+    });
 }

@@ -41,6 +41,15 @@ describe("the consent statement", () => {
   });
 });
 
+describe("a significant change, announced", () => {
+  // cli/announce.test.ts holds the rest: npm run waitlist -- announce-policy-change mails the confirmed, and nobody else.
+  it.each(Object.values(site.legalPages))("$title promises the e-mail a founder sends when it is posted, not before", ({ slug }) => {
+    const changes = section(slug, /^Changes/);
+    expect(changes).toMatch(/If the changes are significant, we e-mail (that note, with a link to this page, to the waitlist members who confirmed|you that note).* when we post them/);
+    expect(changes).not.toMatch(/before they take effect/);
+  });
+});
+
 describe("the Privacy Policy on who hosts the site", () => {
   it("names the host the build was made for (<HostingProvider />), never Netlify by hand: a self-hosted site has another", () => {
     const sharing = section(privacy, /^Sharing/);
