@@ -136,10 +136,13 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
  */
 export const onCreateNode: GatsbyNode["onCreateNode"] = ({ node, reporter }) => {
   if (node.internal.type !== "Mdx") return;
-  const file = relative((node.internal as { contentFilePath?: string }).contentFilePath ?? String(node.id));
+  const contentFilePath = (node.internal as { contentFilePath?: string }).contentFilePath;
+  const file = relative(contentFilePath ?? String(node.id));
+  // The file as written, so that the lines a message gives repeat its past entries byte for byte.
+  const source = contentFilePath ? readFileSync(contentFilePath, "utf8") : undefined;
   const problems = [
     ...frontmatterProblems(file, node.frontmatter),
-    ...historyProblems(file, node.frontmatter, String(node.body ?? "")),
+    ...historyProblems(file, node.frontmatter, String(node.body ?? ""), source),
   ];
   for (const problem of problems) reporter.panicOnBuild(problem);
 };

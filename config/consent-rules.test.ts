@@ -1,4 +1,4 @@
-import { consentProblems, nextConsentVersion, recordedConsent } from "./consent-rules";
+import { consentProblems, nextConsentVersion, recordedConsent, withConsent } from "./consent-rules";
 import { textFingerprint } from "./legal-rules";
 import { site } from "./site";
 
@@ -19,7 +19,7 @@ describe("the consent statement's record", () => {
   it("fails a wording changed under the same version, naming config/site.ts and the fields, with the lines to paste", () => {
     const changed = { ...recorded, statement: `${statement} Or launch news.` };
     expect(consentProblems(changed, undefined, today)).toEqual([
-      `config/site.ts: the wording of waitlist.consent.statement changed, but its version (2026-11-25) did not. Every signup keeps the version of the wording the person was shown, so a new wording needs a new version. In config/site.ts, replace the "version" and "fingerprint" lines of waitlist.consent with these:\n\n      version: "2026-11-26",\n      fingerprint: "${textFingerprint(changed.statement)}",`,
+      `config/site.ts: the wording of waitlist.consent.statement changed, but its version (2026-11-25) did not. Every signup keeps the version of the wording the person was shown, so a new wording needs a new version. In config/site.ts, replace the "version" and "fingerprint" lines of waitlist.consent with these (\`npm run check:content -- --fix\` writes them for you):\n\n      version: "2026-11-26",\n      fingerprint: "${textFingerprint(changed.statement)}",`,
     ]);
   });
 
@@ -65,6 +65,20 @@ describe("the consent statement's record", () => {
     expect(consentProblems({ version: "2026-11-25", statement }, undefined, today)).toEqual([
       `config/site.ts: waitlist.consent.fingerprint is missing. Add this line under waitlist.consent.version:\n\n      fingerprint: "${recorded.fingerprint}",`,
     ]);
+  });
+
+  it("--fix writes the version and fingerprint into config/site.ts's consent block, and nothing else", () => {
+    const source = `const site = {\n  waitlist: {\n    consent: {\n      version: "2026-11-25",\n      fingerprint: "0123456789ab",\n      statement: "x",\n    },\n  },\n  other: { version: "1", fingerprint: "f" },\n};\n`;
+    expect(withConsent(source, { version: "2026-11-26", fingerprint: "ba9876543210" })).toBe(
+      source.replace('"2026-11-25"', '"2026-11-26"').replace('"0123456789ab"', '"ba9876543210"'),
+    );
+    expect(withConsent(source, { fingerprint: "ba9876543210" })).toBe(
+      source.replace('"0123456789ab"', '"ba9876543210"'),
+    );
+    const without = source.replace('      fingerprint: "0123456789ab",\n', "");
+    expect(withConsent(without, { fingerprint: "ba9876543210" })).toBe(
+      without.replace('version: "2026-11-25",\n', 'version: "2026-11-25",\n      fingerprint: "ba9876543210",\n'),
+    );
   });
 
   it("reads the version and fingerprint from a revision of config/site.ts", () => {

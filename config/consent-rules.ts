@@ -45,11 +45,49 @@ export function recordedConsent(source: string): { version?: string; fingerprint
   };
 }
 
+/**
+ * config/site.ts with waitlist.consent's version and fingerprint lines replaced by `fix`'s (the fingerprint line added
+ * under the version's when there is none); undefined when the file has no such block.
+ */
+export function withConsent(source: string, fix: { version?: string; fingerprint: string }): string | undefined {
+  const block = /(\bconsent:\s*\{)([\s\S]*?)(\n\s*\},)/.exec(source);
+  if (!block || !/^[ \t]*version:\s*"[^"]*",$/m.test(block[2]!)) return undefined;
+  let inner = block[2]!;
+  if (fix.version !== undefined) inner = inner.replace(/^([ \t]*)version:\s*"[^"]*",$/m, `$1version: "${fix.version}",`);
+  inner = /^[ \t]*fingerprint:\s*"[^"]*",$/m.test(inner)
+    ? inner.replace(/^([ \t]*)fingerprint:\s*"[^"]*",$/m, `$1fingerprint: "${fix.fingerprint}",`)
+    : inner.replace(/^([ \t]*)(version:\s*"[^"]*",)$/m, `$1$2\n$1fingerprint: "${fix.fingerprint}",`);
+  return source.slice(0, block.index) + block[1] + inner + block[3] + source.slice(block.index + block[0].length);
+}
+
 /** The lines of waitlist.consent to paste, indented as config/site.ts writes them. */
 export function consentLines(version: string | undefined, fingerprint: string): string {
   return [version === undefined ? [] : [`      version: "${version}",`], `      fingerprint: "${fingerprint}",`]
     .flat()
     .join("\n");
+}
+
+/**
+ * The version and fingerprint the statement's record needs (no version when only the fingerprint is to change), or
+ * undefined when it is right: see consentProblems.
+ */
+export function suggestedConsent(
+  consent: ConsentRecord,
+  base?: { version?: string; fingerprint?: string },
+  latest: string = today(),
+): { version?: string; fingerprint: string } | undefined {
+  const day = versionPattern.exec(consent.version)?.[1];
+  const fingerprint = textFingerprint(consent.statement);
+  const changedSinceBase = base?.fingerprint !== undefined && base.fingerprint !== fingerprint;
+  // Without history, a version of today counts as new: the wording is being published today.
+  const newVersion =
+    base?.version !== undefined
+      ? compareVersions(consent.version, base.version) > 0
+      : day !== undefined && day === latest;
+  if (consent.fingerprint === fingerprint && !(changedSinceBase && !newVersion)) return undefined;
+  if (consent.fingerprint !== undefined && newVersion) return { fingerprint };
+  if (consent.fingerprint === undefined) return { fingerprint };
+  return { version: nextConsentVersion(base?.version ?? consent.version, latest), fingerprint };
 }
 
 /**
@@ -75,28 +113,23 @@ export function consentProblems(
       `${consentFile}: ${field("version")} (${consent.version}) is after today (${latest}): a wording's version is the day it is published, in the pull request that publishes it.`,
     );
   }
-  const fingerprint = textFingerprint(consent.statement);
-  const changedSinceBase = base?.fingerprint !== undefined && base.fingerprint !== fingerprint;
-  // Without history, a version of today counts as new: the wording is being published today.
-  const newVersion =
-    base?.version !== undefined
-      ? compareVersions(consent.version, base.version) > 0
-      : day !== undefined && day === latest;
-  if (consent.fingerprint === fingerprint && !(changedSinceBase && !newVersion)) return problems;
+  const fix = suggestedConsent(consent, base, latest);
+  if (fix === undefined) return problems;
+  const lines = consentLines(fix.version, fix.fingerprint);
   if (consent.fingerprint === undefined) {
     problems.push(
-      `${consentFile}: ${field("fingerprint")} is missing. Add this line under ${field("version")}:\n\n${consentLines(undefined, fingerprint)}`,
+      `${consentFile}: ${field("fingerprint")} is missing. Add this line under ${field("version")}:\n\n${lines}`,
     );
-  } else if (newVersion) {
+  } else if (fix.version === undefined) {
     // The version is new already; only the fingerprint is left to write.
     problems.push(
-      `${consentFile}: ${field("fingerprint")} is not the fingerprint of the statement's wording. Replace its line with this one:\n\n${consentLines(undefined, fingerprint)}`,
+      `${consentFile}: ${field("fingerprint")} is not the fingerprint of the statement's wording. Replace its line with this one:\n\n${lines}`,
     );
   } else {
     const since = base?.since ? ` since ${base.since}` : "";
     problems.push(
-      `${consentFile}: the wording of ${field("statement")} changed${since}, but its version (${consent.version}) did not. Every signup keeps the version of the wording the person was shown, so a new wording needs a new version. In ${consentFile}, replace the "version" and "fingerprint" lines of waitlist.consent with these:\n\n` +
-        consentLines(nextConsentVersion(base?.version ?? consent.version, latest), fingerprint),
+      `${consentFile}: the wording of ${field("statement")} changed${since}, but its version (${consent.version}) did not. Every signup keeps the version of the wording the person was shown, so a new wording needs a new version. In ${consentFile}, replace the "version" and "fingerprint" lines of waitlist.consent with these (\`npm run check:content -- --fix\` writes them for you):\n\n` +
+        lines,
     );
   }
   return problems;

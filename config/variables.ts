@@ -306,6 +306,13 @@ export const variables = {
     usedFor:
       "On a pull request, the branch it goes to: the content check holds each policy's record of changes against the merge base with it.",
   },
+  GITHUB_STEP_SUMMARY: {
+    schema: text.optional(),
+    expected: "a file path",
+    defaultText: "set by GitHub Actions",
+    usedFor:
+      "Where a job's summary goes: `npm run check:content` writes its problems there as Markdown, with the lines to paste in boxes, so that the pull request's page shows them (see [Editing a policy](editing-a-policy.md)).",
+  },
   CHROME_PATH: {
     schema: text.optional(),
     expected: "the path of a Chromium or Chrome executable",

@@ -57,9 +57,17 @@ describe("the content check", () => {
     );
   });
 
-  it("reports frontmatter that is not YAML", () => {
+  it("reports frontmatter that is not YAML with its line, and what to look for", () => {
     expect(checkLegalContent([fixture("bad-yaml.mdx")])).toEqual([
-      expect.stringMatching(/^test\/fixtures\/legal\/bad-yaml\.mdx: does not compile: frontmatter is not valid YAML/),
+      expect.stringMatching(
+        /^test\/fixtures\/legal\/bad-yaml\.mdx: line 4: the frontmatter \(between the "---" lines\) cannot be read: .*\. Look at that line and the one before it/,
+      ),
+    ]);
+  });
+
+  it("reports a summary typed with a colon on its line by its file and line, with the lines to write instead", () => {
+    expect(checkLegalContent([fixture("colon-in-summary.mdx")])).toEqual([
+      'test/fixtures/legal/colon-in-summary.mdx: line 8: the frontmatter (between the "---" lines) cannot be read: incomplete explicit mapping pair; a key node is missed; or followed by a non-tabulated empty line. A summary that holds a colon, a quotation mark or a # goes on its own lines under "summary: >-", indented, like this:\n\n    summary: >-\n      We now say who may join: 13 or older.',
     ]);
   });
 
@@ -85,12 +93,14 @@ describe("the record of a policy's changes", () => {
 
   it("fails a policy whose text changed without a dated entry, naming the file and what to add", () => {
     const [problem, ...rest] = checkLegalContent([changed], { base: () => undefined });
+    expect(problem).toContain("`npm run check:content -- --fix` writes these lines into the file for you");
     expect(rest).toEqual([]);
     expect(problem).toMatch(
       /^test\/fixtures\/legal\/changed-text\/privacy-policy\.mdx: the text changed since its last dated entry \(2026-11-23\)\. Replace "updates" and "fingerprint" in its frontmatter with these lines, then write what changed in place of the placeholder/,
     );
     expect(problem!.slice(problem!.indexOf("\n\n") + 2)).toBe(
-      `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: >-\n      We explain the confirmation e-mail.\nfingerprint: ${textFingerprint(matter(readFileSync(changed, "utf8")).content)}`,
+      // The entry already there as the file writes it, byte for byte: a published summary is never re-wrapped.
+      `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: We explain the confirmation e-mail.\nfingerprint: ${textFingerprint(matter(readFileSync(changed, "utf8")).content)}`,
     );
   });
 
@@ -126,6 +136,70 @@ describe("the record of a policy's changes", () => {
     }
   });
 
+  describe("for legal staff without a terminal of their own", () => {
+    let dir: string;
+    let file: string;
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      spawnSync(process.execPath, ["--import", "tsx", path.join(root, "scripts/check-content.ts"), ...args], {
+        encoding: "utf8",
+        env: { ...process.env, ...env },
+      });
+    // An entry wrapped as a person wrapped it, not as the check would: it must come back as it is.
+    const source = readFileSync(changed, "utf8").replace(
+      "  - date: 2026-11-23\n    summary: We explain the confirmation e-mail.\n",
+      "  - date: 2026-11-23\n    summary: >-\n      We explain\n      the confirmation e-mail.\n",
+    );
+    beforeEach(() => {
+      dir = mkdtempSync(path.join(os.tmpdir(), "policy-fix-"));
+      file = path.join(dir, "privacy-policy.mdx");
+      writeFileSync(file, source);
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("prints the entries already there byte for byte, never re-wrapped", () => {
+      const [problem] = checkLegalContent([file], { base: () => undefined });
+      expect(problem).toContain("\n  - date: 2026-11-23\n    summary: >-\n      We explain\n      the confirmation e-mail.\nfingerprint: ");
+    });
+
+    it("--fix writes today's entry on top and the fingerprint, changes no other line, and leaves only the summary to write", () => {
+      const fixed = run(["--fix", file]);
+      expect(fixed.status).toBe(1);
+      expect(fixed.stdout).toMatch(
+        /privacy-policy\.mdx: wrote a new entry dated today and the new fingerprint\. Now write what changed in place of "<what changed, in a sentence or two>" on line 9\./,
+      );
+      const written = readFileSync(file, "utf8");
+      const body = matter(written).content;
+      expect(written.split("\n")).toEqual(
+        source
+          .replace("updates:\n", `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n`)
+          .replace(/^fingerprint: .*$/m, `fingerprint: ${textFingerprint(body)}`)
+          .split("\n"),
+      );
+      // What is left is the summary, and only that.
+      expect(fixed.stderr).toMatch(/^[^\n]*entry 1 of "updates" still has a placeholder in its "summary"[^\n]*\n\n1 problem\(s\)/);
+      writeFileSync(file, written.replace("<what changed, in a sentence or two>", "We ask for your favourite colour: one word."));
+      expect(run([file]).status).toBe(0);
+      // A second --fix on a record already right writes nothing.
+      expect(run(["--fix", file]).stdout).toMatch(/^--fix: nothing to write\./);
+    });
+
+    it("writes its problems to the pull request's job summary, the lines to paste in a box", () => {
+      const summary = path.join(dir, "summary.md");
+      expect(run([file], { GITHUB_STEP_SUMMARY: summary }).status).toBe(1);
+      const markdown = readFileSync(summary, "utf8");
+      expect(markdown).toMatch(/^### Policies and consent statement: 1 problem to fix\n\nNothing is published until they are fixed\./);
+      expect(markdown).toContain(`#### \`${path.relative(root, file)}\`\n\nThe text changed since its last dated entry (2026-11-23).`);
+      expect(markdown).toContain(
+        `\n\n\`\`\`yaml\nupdates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: >-\n      We explain\n      the confirmation e-mail.\nfingerprint: `,
+      );
+      expect(markdown).toMatch(/fingerprint: [0-9a-f]{12}\n```\n$/);
+      writeFileSync(file, source.replace(/^fingerprint: .*$/m, `fingerprint: ${textFingerprint(matter(source).content)}`));
+      // A run that passes says so too, after the first.
+      run([file], { GITHUB_STEP_SUMMARY: summary });
+      expect(readFileSync(summary, "utf8")).toMatch(/### Policies and consent statement\n\n1 policy and the consent statement checked: nothing to fix\.\n$/);
+    });
+  });
+
   describe("against git, where history is at hand", () => {
     let dir: string;
     let file: string;
@@ -149,7 +223,10 @@ describe("the record of a policy's changes", () => {
     });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-    const problems = () => checkLegalContent([file], { base: () => "HEAD" }).map((line) => line.replace(/^.*?: /, ""));
+    const problems = () =>
+      checkLegalContent([file], { base: () => ({ revision: "HEAD", name: "the main branch" }) }).map((line) =>
+        line.replace(/^.*?: /, ""),
+      );
 
     it("passes a new text with a new dated entry", () => {
       write(version("favourite song", `  - date: 2026-11-24\n    summary: We ask for a song.\n${first}`));
@@ -161,21 +238,30 @@ describe("the record of a policy's changes", () => {
       expect(problems()).toEqual([]);
     });
 
-    it("fails a new text whose fingerprint was set but which has no new entry", () => {
+    it("fails a new text whose fingerprint was set but which has no new entry, naming the base in words", () => {
       write(version("favourite song", first));
       expect(problems()).toEqual([
-        expect.stringMatching(
-          /^the text changed since HEAD without a new dated entry; add one at the top of "updates" with the date the change takes effect and what changed\.$/,
-        ),
+        'the text is not the one on the main branch, but "updates" has no new entry at the top; add one with the date the change takes effect and what changed.',
       ]);
     });
 
-    it("fails an earlier entry rewritten to describe the new text", () => {
+    it("fails an earlier entry rewritten to describe the new text as one problem, its one cause", () => {
       write(version("favourite song", "  - date: 2026-11-23\n    summary: We ask for a song.\n"));
       expect(problems()).toEqual([
-        'the entry of 2026-11-23 in "updates" was changed or removed since HEAD; dated entries are a record: add a new one at the top instead.',
-        'the text changed since HEAD without a new dated entry; add one at the top of "updates" with the date the change takes effect and what changed.',
+        'the entry of 2026-11-23 under "updates" is not as it is on the main branch. Entries already there are a record, so put it back word for word, and add a new entry at the top with the date the change takes effect and what changed.',
       ]);
+    });
+
+    it("says a text changed without an entry once, with the lines to paste, when the fingerprint was not copied either", () => {
+      const edited = version("favourite colour", first).replace("favourite colour", "favourite song");
+      write(edited);
+      expect(problems()).toEqual([expect.stringMatching(/^the text changed since its last dated entry \(2026-11-23\)\./)]);
+    });
+
+    it("speaks no git: no HEAD, no commit hash, in any message", () => {
+      write(version("favourite song", "  - date: 2026-11-23\n    summary: We ask for a song.\n"));
+      const printed = checkLegalContent([file], { base: () => ({ revision: "HEAD", name: "the main branch" }) });
+      expect(printed.join("\n")).not.toMatch(/\bHEAD\b|\b[0-9a-f]{12}\b/);
     });
   });
 
@@ -233,7 +319,8 @@ describe("the consent statement's record against git", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const check = (consent: typeof recorded) => checkConsent({ consent, file, base: () => "HEAD" });
+  const check = (consent: typeof recorded) =>
+    checkConsent({ consent, file, base: () => ({ revision: "HEAD", name: "your last commit" }) });
 
   it("passes the wording the file recorded", () => {
     expect(check(recorded)).toEqual([]);
@@ -243,7 +330,7 @@ describe("the consent statement's record against git", () => {
     const changed = { ...recorded, statement: `${statement} Or a change to our Terms.` };
     const copied = { ...changed, fingerprint: textFingerprint(changed.statement) };
     expect(check(copied)).toEqual([
-      expect.stringMatching(/^config\/site\.ts: the wording of waitlist\.consent\.statement changed since .*, but its version \(2026-11-25\) did not\./),
+      expect.stringMatching(/^config\/site\.ts: the wording of waitlist\.consent\.statement changed since your last commit, but its version \(2026-11-25\) did not\./),
     ]);
     expect(check({ ...copied, version: new Date().toISOString().slice(0, 10) })).toEqual([]);
   });
