@@ -53,7 +53,8 @@ export function withConsent(source: string, fix: { version?: string; fingerprint
   const block = /(\bconsent:\s*\{)([\s\S]*?)(\n\s*\},)/.exec(source);
   if (!block || !/^[ \t]*version:\s*"[^"]*",$/m.test(block[2]!)) return undefined;
   let inner = block[2]!;
-  if (fix.version !== undefined) inner = inner.replace(/^([ \t]*)version:\s*"[^"]*",$/m, `$1version: "${fix.version}",`);
+  if (fix.version !== undefined)
+    inner = inner.replace(/^([ \t]*)version:\s*"[^"]*",$/m, `$1version: "${fix.version}",`);
   inner = /^[ \t]*fingerprint:\s*"[^"]*",$/m.test(inner)
     ? inner.replace(/^([ \t]*)fingerprint:\s*"[^"]*",$/m, `$1fingerprint: "${fix.fingerprint}",`)
     : inner.replace(/^([ \t]*)(version:\s*"[^"]*",)$/m, `$1$2\n$1fingerprint: "${fix.fingerprint}",`);
@@ -100,7 +101,17 @@ export function consentProblems(
   consent: ConsentRecord,
   base?: { version?: string; fingerprint?: string; since: string },
   latest: string = today(),
+  source?: string,
 ): string[] {
+  // Where the lines are, for an editor who edits in the browser: config/site.ts's text, when at hand.
+  const at = (name: "version" | "fingerprint") => {
+    const lines = (source ?? "").split("\n");
+    const block = lines.findIndex((line) => /\bconsent:\s*\{/.test(line));
+    const index = lines.findIndex(
+      (line, number) => number > block && block >= 0 && new RegExp(`^[ \\t]*${name}:\\s*"`).test(line),
+    );
+    return index < 0 ? "" : ` (line ${index + 1})`;
+  };
   const field = (name: keyof ConsentRecord) => `waitlist.consent.${name}`;
   const problems: string[] = [];
   const day = versionPattern.exec(consent.version)?.[1];
@@ -118,17 +129,17 @@ export function consentProblems(
   const lines = consentLines(fix.version, fix.fingerprint);
   if (consent.fingerprint === undefined) {
     problems.push(
-      `${consentFile}: ${field("fingerprint")} is missing. Add this line under ${field("version")}:\n\n${lines}`,
+      `${consentFile}: ${field("fingerprint")} is missing. Add this line under ${field("version")}${at("version")}:\n\n${lines}`,
     );
   } else if (fix.version === undefined) {
     // The version is new already; only the fingerprint is left to write.
     problems.push(
-      `${consentFile}: ${field("fingerprint")} is not the fingerprint of the statement's wording. Replace its line with this one:\n\n${lines}`,
+      `${consentFile}: ${field("fingerprint")} is not the fingerprint of the statement's wording. Replace its line${at("fingerprint")} with this one:\n\n${lines}`,
     );
   } else {
     const since = base?.since ? ` since ${base.since}` : "";
     problems.push(
-      `${consentFile}: the wording of ${field("statement")} changed${since}, but its version (${consent.version}) did not. Every signup keeps the version of the wording the person was shown, so a new wording needs a new version. In ${consentFile}, replace the "version" and "fingerprint" lines of waitlist.consent with these (\`npm run check:content -- --fix\` writes them for you):\n\n` +
+      `${consentFile}: the wording of ${field("statement")} changed${since}, but its version (${consent.version}) did not. Every signup keeps the version of the wording the person was shown, so a new wording needs a new version. In ${consentFile}, replace the "version"${at("version")} and "fingerprint"${at("fingerprint")} lines of waitlist.consent with these (\`npm run check:content -- --fix\` writes them for you):\n\n` +
         lines,
     );
   }

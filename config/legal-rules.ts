@@ -195,11 +195,36 @@ export function fingerprintProblem(
     return `${file}: frontmatter field "fingerprint" is missing; set it to ${expected}.`;
   const updates = Array.isArray(fields.updates) ? fields.updates : [];
   const last = isoDate((updates[0] as { date?: unknown } | undefined)?.date) ?? isoDate(fields.effectiveDate);
-  return (
-    `${file}: the text changed since its last dated entry (${last ?? "none"}). Replace "updates" and "fingerprint" in its frontmatter with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today). On your own computer, \`npm run check:content -- --fix\` writes these lines into the file for you:\n\n` +
-    suggestedRecord(updates, expected, source === undefined ? undefined : writtenEntries(source))
-  );
+  const changed = `${file}: the text changed since its last dated entry (${last ?? "none"}).`;
+  const edits = source === undefined ? undefined : recordEdits(source);
+  if (edits === undefined) {
+    return `${changed} Replace "updates" and "fingerprint" in its frontmatter with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today). On your own computer, \`npm run check:content -- --fix\` writes these lines into the file for you:\n\n${suggestedRecord(updates, expected)}`;
+  }
+  // Two small edits where the file shows them, never a paste over the entries already published.
+  return [
+    `${changed} It needs a dated entry for this change, and the new fingerprint. On your own computer, \`npm run check:content -- --fix\` writes both into the file for you; otherwise:`,
+    // The box replaces the line "updates:" rather than going under it: an editor that indents a new line by itself
+    // (GitHub's, after Enter) would shift what follows; a paste over one line's text moves nothing else.
+    `1. Replace the line "updates:" (line ${edits.updatesLine}) with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):`,
+    ["updates:", ...newEntryLines()].join("\n"),
+    `2. Replace the line "${edits.fingerprintText}" (line ${edits.fingerprintLine}) with this one:`,
+    `fingerprint: ${expected}`,
+  ].join("\n\n");
 }
+
+/** Where the frontmatter's "updates:" (as a block) and "fingerprint:" lines are, 1-based; undefined without both. */
+function recordEdits(source: string) {
+  const lines = source.replace(/\r\n?/g, "\n").split("\n");
+  const end = lines.indexOf("---", 1);
+  if (lines[0]?.trim() !== "---" || end < 0) return undefined;
+  const updatesAt = lines.findIndex((line, index) => index < end && /^updates:\s*$/.test(line));
+  const fingerprintAt = lines.findIndex((line, index) => index < end && /^fingerprint:/.test(line));
+  if (updatesAt < 0 || fingerprintAt < 0) return undefined;
+  return { updatesLine: updatesAt + 1, fingerprintLine: fingerprintAt + 1, fingerprintText: lines[fingerprintAt]! };
+}
+
+/** Today's entry, its summary the placeholder the check refuses until it is written. */
+const newEntryLines = () => [`  - date: ${today()}`, ...summaryLines(placeholderSummary)];
 
 /**
  * The entries under the frontmatter's `updates:` as the file writes them, line for line (a past summary is never
@@ -224,15 +249,14 @@ export function writtenEntries(source: string): string | undefined {
  * `written` gives them), and the new fingerprint.
  */
 export function suggestedRecord(updates: readonly unknown[], fingerprint: string, written?: string): string {
-  const entry = (date: unknown, summary: unknown) => [
-    `  - date: ${isoDate(date) ?? String(date)}`,
-    ...summaryLines(String(summary ?? "")),
-  ];
   const past =
     written === undefined
-      ? (updates as { date?: unknown; summary?: unknown }[]).flatMap((update) => entry(update?.date, update?.summary))
+      ? (updates as { date?: unknown; summary?: unknown }[]).flatMap((update) => [
+          `  - date: ${isoDate(update?.date) ?? String(update?.date)}`,
+          ...summaryLines(String(update?.summary ?? "")),
+        ])
       : [written];
-  return ["updates:", ...entry(today(), placeholderSummary), ...past, `fingerprint: ${fingerprint}`].join("\n");
+  return ["updates:", ...newEntryLines(), ...past, `fingerprint: ${fingerprint}`].join("\n");
 }
 
 /**

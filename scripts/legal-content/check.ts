@@ -39,12 +39,12 @@ export function mdxFacts(files: readonly string[]): MdxFacts[] {
  * typed after "summary:" that holds a colon), the lines to write instead.
  */
 function yamlProblem(file: string, { line, reason, text }: NonNullable<MdxFacts["yamlError"]>): string {
-  const at = line === null ? "" : `line ${line}: `;
   const summary = text === null ? null : /^(\s*)summary:\s*(\S.*)$/.exec(text);
-  const fix = summary
-    ? ` A summary that holds a colon, a quotation mark or a # goes on its own lines under "summary: >-", indented, like this:\n\n${summary[1]}summary: >-\n${summary[1]}  ${summary[2]!.replace(/^"(.*)"$/, "$1")}`
-    : " Look at that line and the one before it: a missing space after a colon, an indent out of line, or a quotation mark left open.";
-  return `${file}: ${at}the frontmatter (between the "---" lines) cannot be read: ${reason}.${fix}`;
+  if (line !== null && summary) {
+    return `${file}: line ${line} cannot be read: a summary typed on the same line as "summary:" cannot hold a colon, a quotation mark or a #. Replace that line with these two, which can:\n\n${summary[1]}summary: >-\n${summary[1]}  ${summary[2]!.replace(/^"(.*)"$/, "$1")}\n\n(What the YAML reader said: ${reason}.)`;
+  }
+  const at = line === null ? "" : `line ${line}: `;
+  return `${file}: ${at}the frontmatter (between the "---" lines) cannot be read (${reason}). Look at that line and the one before it: a missing space after a colon, an indent out of line, or a quotation mark left open.`;
 }
 
 const allowedComponents = new Set(Object.keys(legalShortcodes));

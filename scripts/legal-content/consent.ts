@@ -35,7 +35,7 @@ export function checkConsent({
   file = siteFile,
   base = baseRevision,
 }: ConsentCheck = {}): string[] {
-  return consentProblems(consent, atBase(file, base));
+  return consentProblems(consent, atBase(file, base), undefined, readFileSync(file, "utf8"));
 }
 
 /**

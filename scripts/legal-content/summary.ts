@@ -7,16 +7,19 @@
 /** Text shown as it is: no HTML (a component's name in angle brackets would vanish), no Markdown emphasis. */
 const plain = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/** One problem: its file as a heading, what to do, and the lines it gives, if any, in a fenced block. */
+/** A paragraph of lines to write into a file (YAML, or config/site.ts's), not of words to read. */
+const isLines = (paragraph: string) => /^(?:\s{2,}\S|updates:|fingerprint:)/.test(paragraph);
+
+/** One problem: its file as a heading, what to do, and each set of lines it gives in a fenced block of its own. */
 function section(problem: string): string {
-  const cut = problem.indexOf("\n\n");
-  const said = cut < 0 ? problem : problem.slice(0, cut);
-  const lines = cut < 0 ? undefined : problem.slice(cut + 2);
-  const file = /^([^\s:]+\.(?:mdx|ts)): /.exec(said);
-  const heading = file ? `#### \`${file[1]}\`\n\n` : "";
-  const text = plain(file ? said.slice(file[0].length) : said);
-  const fence = lines === undefined ? "" : `\n\n\`\`\`${file?.[1]?.endsWith(".ts") ? "ts" : "yaml"}\n${lines}\n\`\`\``;
-  return `${heading}${text.charAt(0).toUpperCase()}${text.slice(1)}${fence}`;
+  const file = /^([^\s:]+\.(mdx|ts)): /.exec(problem);
+  const language = file?.[2] === "ts" ? "ts" : "yaml";
+  const paragraphs = (file ? problem.slice(file[0].length) : problem).split("\n\n").map((paragraph, index) => {
+    if (isLines(paragraph)) return `\`\`\`${language}\n${paragraph}\n\`\`\``;
+    const text = plain(paragraph);
+    return index === 0 ? `${text.charAt(0).toUpperCase()}${text.slice(1)}` : text;
+  });
+  return [...(file ? [`#### \`${file[1]}\``] : []), ...paragraphs].join("\n\n");
 }
 
 /** The summary of one run of the check: what it checked and found, and each problem with what to paste. */
@@ -25,7 +28,7 @@ export function stepSummary(problems: readonly string[], passed: string): string
   return (
     [
       `### Policies and consent statement: ${problems.length} problem${problems.length === 1 ? "" : "s"} to fix`,
-      "Nothing is published until they are fixed. Where a problem gives lines, copy them with the box's copy button, then in GitHub's editor (the pencil on the file) select the lines it names and paste over them.",
+      "Nothing is published until they are fixed. Open the file in GitHub's editor (the pencil on the file): each problem says where, by line number, and gives the lines to write in a box, with a copy button at its corner.",
       ...problems.map(section),
     ].join("\n\n") + "\n"
   );

@@ -3,7 +3,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import os from "node:os";
 import path from "node:path";
 import matter from "gray-matter";
-import { historyProblems, policyVersion, textFingerprint } from "../../config/legal-rules";
+import {
+  historyProblems,
+  policyVersion,
+  suggestedRecord,
+  textFingerprint,
+  writtenEntries,
+} from "../../config/legal-rules";
 import { checkLegalContent } from "../../scripts/legal-content/check";
 import { checkConsent } from "../../scripts/legal-content/consent";
 
@@ -60,14 +66,14 @@ describe("the content check", () => {
   it("reports frontmatter that is not YAML with its line, and what to look for", () => {
     expect(checkLegalContent([fixture("bad-yaml.mdx")])).toEqual([
       expect.stringMatching(
-        /^test\/fixtures\/legal\/bad-yaml\.mdx: line 4: the frontmatter \(between the "---" lines\) cannot be read: .*\. Look at that line and the one before it/,
+        /^test\/fixtures\/legal\/bad-yaml\.mdx: line 4: the frontmatter \(between the "---" lines\) cannot be read \(.*\)\. Look at that line and the one before it/,
       ),
     ]);
   });
 
   it("reports a summary typed with a colon on its line by its file and line, with the lines to write instead", () => {
     expect(checkLegalContent([fixture("colon-in-summary.mdx")])).toEqual([
-      'test/fixtures/legal/colon-in-summary.mdx: line 8: the frontmatter (between the "---" lines) cannot be read: incomplete explicit mapping pair; a key node is missed; or followed by a non-tabulated empty line. A summary that holds a colon, a quotation mark or a # goes on its own lines under "summary: >-", indented, like this:\n\n    summary: >-\n      We now say who may join: 13 or older.',
+      'test/fixtures/legal/colon-in-summary.mdx: line 8 cannot be read: a summary typed on the same line as "summary:" cannot hold a colon, a quotation mark or a #. Replace that line with these two, which can:\n\n    summary: >-\n      We now say who may join: 13 or older.\n\n(What the YAML reader said: incomplete explicit mapping pair; a key node is missed; or followed by a non-tabulated empty line.)',
     ]);
   });
 
@@ -91,20 +97,21 @@ describe("the record of a policy's changes", () => {
   const today = new Date().toISOString().slice(0, 10);
   const changed = fixture("changed-text/privacy-policy.mdx");
 
-  it("fails a policy whose text changed without a dated entry, naming the file and what to add", () => {
+  it("fails a policy whose text changed without a dated entry, naming the file, and the two edits by line", () => {
     const [problem, ...rest] = checkLegalContent([changed], { base: () => undefined });
-    expect(problem).toContain("`npm run check:content -- --fix` writes these lines into the file for you");
     expect(rest).toEqual([]);
-    expect(problem).toMatch(
-      /^test\/fixtures\/legal\/changed-text\/privacy-policy\.mdx: the text changed since its last dated entry \(2026-11-23\)\. Replace "updates" and "fingerprint" in its frontmatter with these lines, then write what changed in place of the placeholder/,
-    );
-    expect(problem!.slice(problem!.indexOf("\n\n") + 2)).toBe(
-      // The entry already there as the file writes it, byte for byte: a published summary is never re-wrapped.
-      `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: We explain the confirmation e-mail.\nfingerprint: ${textFingerprint(matter(readFileSync(changed, "utf8")).content)}`,
+    expect(problem).toBe(
+      [
+        "test/fixtures/legal/changed-text/privacy-policy.mdx: the text changed since its last dated entry (2026-11-23). It needs a dated entry for this change, and the new fingerprint. On your own computer, `npm run check:content -- --fix` writes both into the file for you; otherwise:",
+        '1. Replace the line "updates:" (line 6) with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):',
+        `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>`,
+        '2. Replace the line "fingerprint: 0123456789ab" (line 9) with this one:',
+        `fingerprint: ${textFingerprint(matter(readFileSync(changed, "utf8")).content)}`,
+      ].join("\n\n"),
     );
   });
 
-  it("takes the printed lines as they are: pasted over the frontmatter's, with the summary written, the check passes", () => {
+  it("takes the printed lines as they are: written where it says, with the summary written, the check passes", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "policy-paste-"));
     try {
       const file = path.join(dir, "privacy-policy.mdx");
@@ -117,17 +124,21 @@ describe("the record of a policy's changes", () => {
       const failed = run();
       expect(failed.status).toBe(1);
       // Plain text, as legal staff read it in a terminal: no diff markers, no escaped quotes.
-      const printed = failed.stderr.slice(failed.stderr.indexOf("\n\n") + 2, failed.stderr.lastIndexOf("\n\n"));
-      expect(printed).toMatch(/^updates:\n {2}- date: /);
-      expect(printed).not.toMatch(/^[+-] |\\"/m);
+      const [, , entry, , fingerprint] = failed.stderr.split("\n\n");
+      expect(entry).toMatch(/^updates:\n {2}- date: \d{4}-\d\d-\d\d\n {4}summary: >-\n {6}<what changed/);
+      expect(failed.stderr).not.toMatch(/^[+-] |\\"/m);
 
-      // Pasted as shown: the lines replace "updates" and "fingerprint", and the placeholder is refused until written.
-      const pasted = source.replace(/^updates:\n(?: {2}.*\n)*fingerprint: .*$/m, printed);
-      writeFileSync(file, pasted);
+      // Written as shown, each box over the text of the line it names; the placeholder is refused until written.
+      const lines = source.split("\n");
+      expect([lines[5], lines[8]]).toEqual(["updates:", "fingerprint: 0123456789ab"]);
+      lines[5] = entry!;
+      lines[8] = fingerprint!;
+      const edited = lines.join("\n");
+      writeFileSync(file, edited);
       expect(run().stderr).toMatch(/entry 1 of "updates" still has a placeholder in its "summary"/);
       // Whatever the summary holds (quotation marks, a colon), written where the placeholder was, it is read as written.
       const summary = 'We ask for your "favourite" colour: one word.';
-      writeFileSync(file, pasted.replace("<what changed, in a sentence or two>", summary));
+      writeFileSync(file, edited.replace("<what changed, in a sentence or two>", summary));
       const passed = run();
       expect([passed.status, passed.stdout]).toEqual([0, "1 policy and the consent statement checked: nothing to fix.\n"]);
       expect(matter(readFileSync(file, "utf8")).data.updates[0].summary).toBe(summary);
@@ -156,9 +167,13 @@ describe("the record of a policy's changes", () => {
     });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-    it("prints the entries already there byte for byte, never re-wrapped", () => {
+    it("never prints an entry already there to paste back, and keeps it byte for byte where it must (no git line)", () => {
       const [problem] = checkLegalContent([file], { base: () => undefined });
-      expect(problem).toContain("\n  - date: 2026-11-23\n    summary: >-\n      We explain\n      the confirmation e-mail.\nfingerprint: ");
+      expect(problem).not.toContain("We explain");
+      // Without the file's lines to point at, the whole record to paste: its past entries as the file has them.
+      expect(suggestedRecord([], "0123456789ab", writtenEntries(source))).toBe(
+        `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: >-\n      We explain\n      the confirmation e-mail.\nfingerprint: 0123456789ab`,
+      );
     });
 
     it("--fix writes today's entry on top and the fingerprint, changes no other line, and leaves only the summary to write", () => {
@@ -190,9 +205,9 @@ describe("the record of a policy's changes", () => {
       expect(markdown).toMatch(/^### Policies and consent statement: 1 problem to fix\n\nNothing is published until they are fixed\./);
       expect(markdown).toContain(`#### \`${path.relative(root, file)}\`\n\nThe text changed since its last dated entry (2026-11-23).`);
       expect(markdown).toContain(
-        `\n\n\`\`\`yaml\nupdates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: >-\n      We explain\n      the confirmation e-mail.\nfingerprint: `,
+        `(line 6) with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):\n\n\`\`\`yaml\nupdates:\n  - date: ${today}\n    summary: >-`,
       );
-      expect(markdown).toMatch(/fingerprint: [0-9a-f]{12}\n```\n$/);
+      expect(markdown).toMatch(/\(line 11\) with this one:\n\n```yaml\nfingerprint: [0-9a-f]{12}\n```\n$/);
       writeFileSync(file, source.replace(/^fingerprint: .*$/m, `fingerprint: ${textFingerprint(matter(source).content)}`));
       // A run that passes says so too, after the first.
       run([file], { GITHUB_STEP_SUMMARY: summary });
