@@ -4,7 +4,16 @@ import path from "node:path";
 import type { GatsbyNode } from "gatsby";
 import { minify_sync as minify } from "terser";
 import { runAfterBuild } from "./after-build/steps";
-import { placeholderController, placeholderVerificationToken, readEnv, siteSettings } from "./config/env";
+import {
+  placeholderController,
+  placeholderHostingProvider,
+  placeholderVerificationToken,
+  publicSiteReason,
+  readEnv,
+  siteSettings,
+} from "./config/env";
+import { consentProblems } from "./config/consent-rules";
+import { site } from "./config/site";
 import { duplicateSlugProblems, frontmatterProblems, historyProblems, sectionProblems } from "./config/legal-rules";
 import { waitlistBehaviourScript } from "./src/lib/waitlist-behaviour";
 
@@ -56,23 +65,34 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
 };
 
 /**
- * A Netlify production deploy must carry the real verification token and name who controls the data the waitlist
- * keeps (the Privacy Policy shows them); local builds get placeholders, with a warning.
+ * A build for a public site (a Netlify production deploy, or a SITE_URL that is not local: publicSiteReason) must
+ * carry the real verification token and name who controls the data the waitlist keeps and who hosts it (the Privacy
+ * Policy shows them); a local build gets placeholders, with a warning, so `npm start` works with nothing set.
  */
 export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
   const env = readEnv();
+  const settings = siteSettings(env);
   const missing = [
-    env.TIKTOK_SITE_VERIFICATION === placeholderVerificationToken &&
+    settings.siteVerificationToken === placeholderVerificationToken &&
       "TIKTOK_SITE_VERIFICATION is not set: the legal pages carry a placeholder verification token. Set it to the token from the developer portal.",
-    env.CONTROLLER_NAME === placeholderController.name &&
+    settings.controllerName === placeholderController.name &&
       "CONTROLLER_NAME is not set: the Privacy Policy names a placeholder as the controller. Set it to the legal name of the company that runs the site.",
-    env.CONTROLLER_ADDRESS === placeholderController.address &&
+    settings.controllerAddress === placeholderController.address &&
       "CONTROLLER_ADDRESS is not set: the Privacy Policy gives a placeholder for the controller's postal address. Set it to that address, on one line.",
+    settings.hostingProvider === placeholderHostingProvider &&
+      "HOSTING_PROVIDER is not set: the Privacy Policy names a placeholder as the host. Set it to the legal name and country of the company whose servers serve the site and keep the waitlist, such as Hetzner Online GmbH (Germany).",
   ].filter((message): message is string => Boolean(message));
-  for (const message of missing) {
-    if (env.CONTEXT === "production") reporter.panic(message);
-    else reporter.warn(message);
+  const publicSite = publicSiteReason(env);
+  // One refusal that names every setting missing: panic ends the build at once.
+  if (publicSite && missing.length > 0) {
+    reporter.panic(
+      `${missing.join("\n")}\nThis build is for a public site (${publicSite}), which must not show a placeholder.`,
+    );
+  } else {
+    for (const message of missing) reporter.warn(message);
   }
+  // A new wording of the consent statement under an old version would be recorded as what signups were not shown.
+  for (const problem of consentProblems(site.waitlist.consent)) reporter.panicOnBuild(problem);
 };
 
 /** Every legal page's frontmatter is typed and required, so a query can never return a half-filled policy. */
@@ -89,6 +109,7 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
       siteVerificationToken: String!
       controllerName: String!
       controllerAddress: String!
+      hostingProvider: String!
       favicon: String!
     }
     type Mdx implements Node {
@@ -115,10 +136,13 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
  */
 export const onCreateNode: GatsbyNode["onCreateNode"] = ({ node, reporter }) => {
   if (node.internal.type !== "Mdx") return;
-  const file = relative((node.internal as { contentFilePath?: string }).contentFilePath ?? String(node.id));
+  const contentFilePath = (node.internal as { contentFilePath?: string }).contentFilePath;
+  const file = relative(contentFilePath ?? String(node.id));
+  // The file as written, so that the lines a message gives repeat its past entries byte for byte.
+  const source = contentFilePath ? readFileSync(contentFilePath, "utf8") : undefined;
   const problems = [
     ...frontmatterProblems(file, node.frontmatter),
-    ...historyProblems(file, node.frontmatter, String(node.body ?? "")),
+    ...historyProblems(file, node.frontmatter, String(node.body ?? ""), source),
   ];
   for (const problem of problems) reporter.panicOnBuild(problem);
 };

@@ -13,6 +13,8 @@ export interface Options {
   from?: string;
   "unconfirmed-older-than"?: string;
   "dry-run"?: boolean;
+  policy?: string;
+  date?: string;
 }
 
 /** What a command is given: its arguments, checked; the environment, read once; the store, opened. */

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { readEnv, type Env, type EnvSource } from "../config/env";
 import type { Command } from "./command";
+import { announcePolicyChange } from "./commands/announce";
 import { askToConfirm, resendPending } from "./commands/mail";
 import { copyToDatabase } from "./commands/netlify";
 import { count, exportCommand, stats } from "./commands/reads";
@@ -20,6 +21,7 @@ const commands: readonly Command[] = [
   remove,
   prune,
   askToConfirm,
+  announcePolicyChange,
   copyToDatabase,
 ];
 
@@ -66,6 +68,8 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       from: { type: "string" },
       "unconfirmed-older-than": { type: "string" },
       "dry-run": { type: "boolean" },
+      policy: { type: "string" },
+      date: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -2,7 +2,17 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { ConfigError, configurationRows, placeholderVerificationToken, readEnv, type EnvSource } from "./env";
+import {
+  ConfigError,
+  configurationRows,
+  netlifyHostingProvider,
+  placeholderController,
+  placeholderVerificationToken,
+  publicSiteReason,
+  readEnv,
+  siteSettings,
+  type EnvSource,
+} from "./env";
 
 const root = path.resolve(__dirname, "..");
 
@@ -132,6 +142,52 @@ describe("readEnv", () => {
 
   it("names the first bad variable when there are several", () => {
     expect(problem({ PORT: "x", TRUST_PROXY: "x" })).toMatch(/^PORT must be/);
+  });
+});
+
+describe("a build for a public site", () => {
+  it.each([
+    ["no SITE_URL (npm install && npm start on a fresh machine)", {}],
+    ["SITE_URL at localhost", { SITE_URL: "http://localhost:9000" }],
+    ["SITE_URL at 127.0.0.1", { SITE_URL: "http://127.0.0.1:9404" }],
+    ["SITE_URL at another loopback address", { SITE_URL: "http://127.1.2.3" }],
+    ["SITE_URL at ::1", { SITE_URL: "http://[::1]:8000" }],
+    ["SITE_URL under .localhost", { SITE_URL: "https://tandem.localhost" }],
+    ["a Netlify deploy preview", { CONTEXT: "deploy-preview", NETLIFY: "true" }],
+  ])("is not one with %s", (_name, source) => {
+    expect(publicSiteReason(readEnv(source), source)).toBeUndefined();
+  });
+
+  it.each([
+    ["a Netlify production deploy", { CONTEXT: "production" }, "a Netlify production deploy (CONTEXT=production)"],
+    [
+      "SITE_URL at a public address",
+      { SITE_URL: "https://jointandem.app" },
+      "SITE_URL is https://jointandem.app, not a local address",
+    ],
+    [
+      "SITE_URL at a name that merely starts like a local one",
+      { SITE_URL: "http://localhost.example.org" },
+      "SITE_URL is http://localhost.example.org, not a local address",
+    ],
+  ])("is one with %s, and says why", (_name, source, reason) => {
+    expect(publicSiteReason(readEnv(source), source)).toBe(reason);
+  });
+});
+
+describe("the hosting provider the Privacy Policy names", () => {
+  it("is HOSTING_PROVIDER, else Netlify on a Netlify build, else a placeholder that says what to set", () => {
+    expect(siteSettings(readEnv({ HOSTING_PROVIDER: "Hetzner Online GmbH (Germany)" })).hostingProvider).toBe(
+      "Hetzner Online GmbH (Germany)",
+    );
+    expect(siteSettings(readEnv({ NETLIFY: "true" })).hostingProvider).toBe(netlifyHostingProvider);
+    expect(netlifyHostingProvider).toBe("Netlify, Inc. (United States)");
+    expect(siteSettings(readEnv({})).hostingProvider).toMatch(/set HOSTING_PROVIDER/);
+    expect(siteSettings(readEnv({})).controllerName).toBe(placeholderController.name);
+  });
+
+  it("refuses a value that is not one line of plain text", () => {
+    expect(problem({ HOSTING_PROVIDER: "Host <b>" })).toMatch(/^HOSTING_PROVIDER must be /);
   });
 });
 

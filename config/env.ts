@@ -1,8 +1,19 @@
 import { z } from "zod";
 import { site } from "./site";
-import { renamedVariables, variables, type Variable } from "./variables";
+import {
+  netlifyHostingProvider,
+  placeholderHostingProvider,
+  renamedVariables,
+  variables,
+  type Variable,
+} from "./variables";
 
-export { placeholderController, placeholderVerificationToken } from "./variables";
+export {
+  netlifyHostingProvider,
+  placeholderController,
+  placeholderHostingProvider,
+  placeholderVerificationToken,
+} from "./variables";
 
 /*
  * The one place the environment is read: the build, the server, the CLI and
@@ -88,6 +99,30 @@ export function readEnv(source: EnvSource = process.env): Env {
   throw new ConfigError(problemLine(name, values[name], oldNames.get(name)));
 }
 
+/** A host name only this machine answers: localhost, a name under .localhost, the loopback addresses. */
+function isLocalHost(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, "");
+  return (
+    name === "localhost" ||
+    name.endsWith(".localhost") ||
+    name === "[::1]" ||
+    /^127(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(name)
+  );
+}
+
+/**
+ * Why a build is for a public site, which must not ship a placeholder (the controller, the host, the verification
+ * token): a Netlify production deploy, or a SITE_URL set to an address that is not local (a self-hosted site).
+ * Undefined for a local build, SITE_URL unset included (`npm install && npm start` on a fresh machine), and for a
+ * Netlify preview. `source` tells a SITE_URL that was set from the default.
+ */
+export function publicSiteReason(env: Env, source: EnvSource = process.env): string | undefined {
+  if (env.CONTEXT === "production") return "a Netlify production deploy (CONTEXT=production)";
+  const set = source.SITE_URL?.trim();
+  if (set && !isLocalHost(new URL(env.SITE_URL).hostname)) return `SITE_URL is ${env.SITE_URL}, not a local address`;
+  return undefined;
+}
+
 /**
  * The settings pages show, named as the pages read them
  * (use-site-settings.ts): gatsby-config puts them in siteMetadata, and the
@@ -100,6 +135,8 @@ export function siteSettings(env: Env) {
     siteVerificationToken: env.TIKTOK_SITE_VERIFICATION,
     controllerName: env.CONTROLLER_NAME,
     controllerAddress: env.CONTROLLER_ADDRESS,
+    /** Who hosts the site: HOSTING_PROVIDER, else Netlify on a build there, else a placeholder. */
+    hostingProvider: env.HOSTING_PROVIDER ?? (env.NETLIFY ? netlifyHostingProvider : placeholderHostingProvider),
   };
 }
 

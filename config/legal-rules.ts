@@ -114,17 +114,21 @@ export function policyVersion(frontmatter: unknown): string | null {
  * the functions read the Privacy Policy in force with it, from the folder they name.
  */
 export function readPolicySource(folder: string, slug: string): string | undefined {
+  return readPolicySources(folder).find((source) => matter(source).data.slug === slug);
+}
+
+/** The texts of every MDX file of `folder`, by file name; none when there is no such folder. */
+export function readPolicySources(folder: string): string[] {
   let names: string[];
   try {
     names = readdirSync(folder);
   } catch {
-    return undefined;
+    return [];
   }
-  for (const name of names.filter((file) => file.endsWith(".mdx"))) {
-    const source = readFileSync(path.join(folder, name), "utf8");
-    if (matter(source).data.slug === slug) return source;
-  }
-  return undefined;
+  return names
+    .filter((file) => file.endsWith(".mdx"))
+    .sort()
+    .map((name) => readFileSync(path.join(folder, name), "utf8"));
 }
 
 /** Today's date in UTC (YYYY-MM-DD): the entry the content check suggests, and the latest an entry may carry. */
@@ -142,11 +146,17 @@ const placeholder = /<[^>]*>|\b(?:TODO|TBD|FIXME|lorem ipsum)\b|^\s*(?:\.{3}|…
  * fingerprint), so that a changed text without a dated entry fails, telling
  * the editor what to add.
  */
-export function historyProblems(file: string, frontmatter: unknown, body: string): string[] {
-  const fields = (typeof frontmatter === "object" && frontmatter !== null ? frontmatter : {}) as Record<
-    string,
-    unknown
-  >;
+export function historyProblems(file: string, frontmatter: unknown, body: string, source?: string): string[] {
+  const fingerprint = fingerprintProblem(file, frontmatter, body, source);
+  return [...entryProblems(file, frontmatter), ...(fingerprint === undefined ? [] : [fingerprint])];
+}
+
+const fieldsOf = (frontmatter: unknown) =>
+  (typeof frontmatter === "object" && frontmatter !== null ? frontmatter : {}) as Record<string, unknown>;
+
+/** Problems with the dated entries themselves: each one's date, summary and place in the list. */
+export function entryProblems(file: string, frontmatter: unknown): string[] {
+  const fields = fieldsOf(frontmatter);
   const problems: string[] = [];
   const updates = fields.updates ?? [];
   if (!Array.isArray(updates)) {
@@ -188,33 +198,111 @@ export function historyProblems(file: string, frontmatter: unknown, body: string
     }
     if (at !== null) newer = at;
   });
-  const expected = textFingerprint(body);
-  if (fields.fingerprint !== expected) {
-    const last = isoDate((updates[0] as { date?: unknown } | undefined)?.date) ?? isoDate(fields.effectiveDate);
-    problems.push(
-      fields.fingerprint === undefined
-        ? `${file}: frontmatter field "fingerprint" is missing; set it to ${expected}.`
-        : `${file}: the text changed since its last dated entry (${last ?? "none"}). Replace "updates" and "fingerprint" in its frontmatter with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):\n\n` +
-            suggestedRecord(updates, expected),
-    );
-  }
   return problems;
 }
 
 /**
- * What to paste over the frontmatter's "updates" and "fingerprint", as plain YAML: today's entry on top (its summary
- * a placeholder the check refuses until it is written), the entries already there, and the new fingerprint.
+ * The one problem of a text whose fingerprint is not its own: it changed since its last dated entry. The message
+ * gives the lines to paste (the entries already there as `source`, the file, writes them, byte for byte), or says
+ * that `npm run check:content -- --fix` writes them.
  */
-export function suggestedRecord(updates: readonly unknown[], fingerprint: string): string {
-  const entries = [
-    { date: today(), summary: placeholderSummary },
-    ...(updates as { date?: unknown; summary?: unknown }[]),
-  ];
-  const lines = entries.flatMap((entry) => [
-    `  - date: ${isoDate(entry?.date) ?? String(entry?.date)}`,
-    ...summaryLines(String(entry?.summary ?? "")),
-  ]);
-  return ["updates:", ...lines, `fingerprint: ${fingerprint}`].join("\n");
+export function fingerprintProblem(
+  file: string,
+  frontmatter: unknown,
+  body: string,
+  source?: string,
+): string | undefined {
+  const fields = fieldsOf(frontmatter);
+  const expected = textFingerprint(body);
+  if (fields.fingerprint === expected) return undefined;
+  if (fields.fingerprint === undefined)
+    return `${file}: frontmatter field "fingerprint" is missing; set it to ${expected}.`;
+  const updates = Array.isArray(fields.updates) ? fields.updates : [];
+  const last = isoDate((updates[0] as { date?: unknown } | undefined)?.date) ?? isoDate(fields.effectiveDate);
+  const changed = `${file}: the text changed since its last dated entry (${last ?? "none"}).`;
+  const edits = source === undefined ? undefined : recordEdits(source);
+  if (edits === undefined) {
+    return `${changed} Replace "updates" and "fingerprint" in its frontmatter with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today). On your own computer, \`npm run check:content -- --fix\` writes these lines into the file for you:\n\n${suggestedRecord(updates, expected)}`;
+  }
+  // Two small edits where the file shows them, never a paste over the entries already published.
+  return [
+    `${changed} It needs a dated entry for this change, and the new fingerprint. On your own computer, \`npm run check:content -- --fix\` writes both into the file for you; otherwise:`,
+    // The box replaces the line "updates:" rather than going under it: an editor that indents a new line by itself
+    // (GitHub's, after Enter) would shift what follows; a paste over one line's text moves nothing else.
+    `1. Replace the line "updates:" (line ${edits.updatesLine}) with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):`,
+    ["updates:", ...newEntryLines()].join("\n"),
+    `2. Replace the line "${edits.fingerprintText}" (line ${edits.fingerprintLine}) with this one:`,
+    `fingerprint: ${expected}`,
+  ].join("\n\n");
+}
+
+/** Where the frontmatter's "updates:" (as a block) and "fingerprint:" lines are, 1-based; undefined without both. */
+function recordEdits(source: string) {
+  const lines = source.replace(/\r\n?/g, "\n").split("\n");
+  const end = lines.indexOf("---", 1);
+  if (lines[0]?.trim() !== "---" || end < 0) return undefined;
+  const updatesAt = lines.findIndex((line, index) => index < end && /^updates:\s*$/.test(line));
+  const fingerprintAt = lines.findIndex((line, index) => index < end && /^fingerprint:/.test(line));
+  if (updatesAt < 0 || fingerprintAt < 0) return undefined;
+  return { updatesLine: updatesAt + 1, fingerprintLine: fingerprintAt + 1, fingerprintText: lines[fingerprintAt]! };
+}
+
+/** Today's entry, its summary the placeholder the check refuses until it is written. */
+const newEntryLines = () => [`  - date: ${today()}`, ...summaryLines(placeholderSummary)];
+
+/**
+ * The entries under the frontmatter's `updates:` as the file writes them, line for line (a past summary is never
+ * re-wrapped: what was published is a record), or undefined when the file has none written as a block.
+ */
+export function writtenEntries(source: string): string | undefined {
+  const lines = source.replace(/\r\n?/g, "\n").split("\n");
+  if (lines[0]?.trim() !== "---") return undefined;
+  const end = lines.indexOf("---", 1);
+  const start = lines.findIndex((line, index) => index < end && /^updates:\s*$/.test(line));
+  if (start < 0) return undefined;
+  let stop = start + 1;
+  while (stop < end && (/^\s/.test(lines[stop]!) || lines[stop]!.trim() === "")) stop++;
+  const entries = lines.slice(start + 1, stop);
+  while (entries.length > 0 && entries[entries.length - 1]!.trim() === "") entries.pop();
+  return entries.length > 0 ? entries.join("\n") : undefined;
+}
+
+/**
+ * What to paste over the frontmatter's "updates" and "fingerprint", as plain YAML: today's entry on top (its summary
+ * a placeholder the check refuses until it is written), the entries already there (as the file writes them, when
+ * `written` gives them), and the new fingerprint.
+ */
+export function suggestedRecord(updates: readonly unknown[], fingerprint: string, written?: string): string {
+  const past =
+    written === undefined
+      ? (updates as { date?: unknown; summary?: unknown }[]).flatMap((update) => [
+          `  - date: ${isoDate(update?.date) ?? String(update?.date)}`,
+          ...summaryLines(String(update?.summary ?? "")),
+        ])
+      : [written];
+  return ["updates:", ...newEntryLines(), ...past, `fingerprint: ${fingerprint}`].join("\n");
+}
+
+/**
+ * A source with its record replaced: `record` (suggestedRecord's lines) in place of the frontmatter's "updates" and
+ * "fingerprint", where they were; undefined when the frontmatter has no "fingerprint" line to replace.
+ */
+export function withRecord(source: string, record: string): string | undefined {
+  const newline = source.includes("\r\n") ? "\r\n" : "\n";
+  const lines = source.replace(/\r\n?/g, "\n").split("\n");
+  const end = lines.indexOf("---", 1);
+  if (lines[0]?.trim() !== "---" || end < 0) return undefined;
+  const fingerprintAt = lines.findIndex((line, index) => index < end && /^fingerprint:/.test(line));
+  if (fingerprintAt < 0) return undefined;
+  const start = lines.findIndex((line, index) => index < end && /^updates:/.test(line));
+  let stop = start + 1;
+  while (start >= 0 && stop < end && (/^\s/.test(lines[stop]!) || lines[stop]!.trim() === "")) stop++;
+  const replaced = (index: number) => index === fingerprintAt || (start >= 0 && index >= start && index < stop);
+  // The record goes where "updates" was, else where "fingerprint" was.
+  const at = start >= 0 ? start : fingerprintAt;
+  const head = lines.slice(0, at).filter((_, index) => !replaced(index));
+  const tail = lines.slice(at).filter((_, offset) => !replaced(at + offset));
+  return [...head, ...record.split("\n"), ...tail].join(newline);
 }
 
 /**

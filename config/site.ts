@@ -27,6 +27,10 @@ const legalPages = {
   termsOfService: { slug: "terms-of-service", title: "Terms of Service" },
 } as const;
 
+/** Spec 9: the minimum age, and the age under which a parent's permission is needed (the Terms' eligibility). */
+const minimumAge = 13;
+const parentalPermissionUnder = 18;
+
 export const site = {
   name,
   tagline: "grow. together.",
@@ -91,8 +95,8 @@ export const site = {
     earlyAccessPrice: "Free",
   },
   groupChatCap: 50,
-  minimumAge: 13,
-  parentalPermissionUnder: 18,
+  minimumAge,
+  parentalPermissionUnder,
 
   waitlist: {
     formName: "waitlist",
@@ -111,12 +115,15 @@ export const site = {
     /**
      * What a person agrees to receive, in the one wording the form, the confirmation e-mail, its confirm page and
      * the Privacy Policy all show. Each signup's record of consent keeps the version (waitlist/policies.ts): a new
-     * wording gets a new version, the date it is published.
+     * wording gets a new version, the date it is published, and the fingerprint of its wording, which
+     * `npm run check:content` prints when the wording changes (config/consent-rules.ts). It names every policy
+     * whose changes we e-mail, and who may give this consent: the Terms' ages, whose parent's permission under 18
+     * also covers the GDPR's consent of a parent under 16 (Art. 8), with no field of its own on the form.
      */
     consent: {
-      version: "2026-11-25",
-      statement:
-        "We'll e-mail you when early access opens and, until then, now and then with launch news or a change to our Privacy Policy: nothing else, and every e-mail has a link to leave.",
+      version: "2026-11-26",
+      fingerprint: "74cd4ff28288",
+      statement: `We'll e-mail you when early access opens and, until then, now and then with launch news or a change to our ${legalPages.privacyPolicy.title} or ${legalPages.termsOfService.title}: nothing else, and every e-mail has a link to leave. Join only if you are ${minimumAge} or older, and if you are under ${parentalPermissionUnder}, only with a parent's or guardian's permission.`,
     },
     /** Addresses never confirmed are deleted this many days after their signup (the Privacy Policy says so). */
     unconfirmedRetentionDays: 30,

@@ -12,11 +12,20 @@ import { projectFolders } from "./folders";
 
 const minSecretLength = 32;
 export const placeholderVerificationToken = "set-TIKTOK_SITE_VERIFICATION-at-build-time";
-/** What the policies name as the controller until CONTROLLER_NAME and CONTROLLER_ADDRESS are set (never in production). */
+/**
+ * What the policies name as the controller until CONTROLLER_NAME and CONTROLLER_ADDRESS are set, and as the host until
+ * HOSTING_PROVIDER is (a build for a public site refuses them: env.ts, publicSiteReason).
+ */
 export const placeholderController = {
   name: "[the company that runs this site: set CONTROLLER_NAME]",
   address: "[its postal address: set CONTROLLER_ADDRESS]",
 } as const;
+export const placeholderHostingProvider = "[the company that hosts this site: set HOSTING_PROVIDER]";
+/** The host a build on Netlify names when HOSTING_PROVIDER is not set. */
+export const netlifyHostingProvider = "Netlify, Inc. (United States)";
+/** What a missing build setting does, as the table says it. */
+const refusedWhenPublic =
+  "Without it a local build warns; a build for a public site (a Netlify production deploy, or a `SITE_URL` that is not local) fails.";
 const defaultContactEmail = "hello@jointandem.app";
 
 export interface Variable {
@@ -75,7 +84,7 @@ export const variables = {
     expected: "the site's origin, such as https://jointandem.app (no path)",
     defaultText: "`https://jointandem.app`",
     usedFor:
-      "Build time: canonical URLs, the sitemap and robots.txt. At run time: links in e-mails and which Origin counts as this site. Set it to the production origin.",
+      "Build time: canonical URLs, the sitemap and robots.txt. At run time: links in e-mails and which Origin counts as this site. Set it to the production origin. Set to an address that is not local (not `localhost`, `127.0.0.1`, `::1` or `*.localhost`), it makes the build one for a public site, which refuses the placeholders below.",
   },
   CONTACT_EMAIL: {
     schema: text
@@ -93,29 +102,33 @@ export const variables = {
       .transform((value) => value ?? placeholderVerificationToken),
     expected: "the token from the developer portal (letters, digits, '.', '-' and '_')",
     defaultText: "a placeholder",
-    usedFor:
-      'Build time: the developer portal\'s site verification token, in a `<meta name="tiktok-developers-site-verification">` tag on the two legal pages only. Without it the build warns; a Netlify production build fails.',
+    usedFor: `Build time: the developer portal's site verification token, in a \`<meta name="tiktok-developers-site-verification">\` tag on the two legal pages only. ${refusedWhenPublic}`,
   },
   CONTROLLER_NAME: {
     schema: oneLine(200).transform((value) => value ?? placeholderController.name),
     expected: "the legal name of the company or person that runs the site (one line, up to 200 characters, no < > { })",
     defaultText: "a placeholder",
-    usedFor:
-      "Build time: who the Privacy Policy names as the controller of the personal information, such as `Tandem Labs GmbH`. Without it the build warns; a Netlify production build fails.",
+    usedFor: `Build time: who the Privacy Policy names as the controller of the personal information, such as \`Tandem Labs GmbH\`. ${refusedWhenPublic}`,
   },
   CONTROLLER_ADDRESS: {
     schema: oneLine(300).transform((value) => value ?? placeholderController.address),
     expected: "a postal address on one line, its parts separated by commas (up to 300 characters, no < > { })",
     defaultText: "a placeholder",
-    usedFor:
-      "Build time: the controller's postal address in the Privacy Policy, such as `Example Street 1, 10115 Berlin, Germany`. Without it the build warns; a Netlify production build fails.",
+    usedFor: `Build time: the controller's postal address in the Privacy Policy, such as \`Example Street 1, 10115 Berlin, Germany\`. ${refusedWhenPublic}`,
+  },
+  HOSTING_PROVIDER: {
+    schema: oneLine(200),
+    expected:
+      "the hosting provider's legal name and country, such as Hetzner Online GmbH (Germany) (one line, up to 200 characters, no < > { })",
+    defaultText: "Netlify on Netlify; else a placeholder",
+    usedFor: `Build time: the hosting provider the Privacy Policy names, which serves the site and stores the waitlist, such as \`Hetzner Online GmbH (Germany)\`. A build on Netlify names Netlify unless this says otherwise; elsewhere: ${refusedWhenPublic}`,
   },
   NETLIFY: {
     schema: text.optional(),
     expected: "any text: set is true",
     defaultText: "set by Netlify",
     usedFor:
-      "Build time: the build is Netlify's (`npm run build:netlify` sets it too): Gatsby's Netlify adapter runs, with the site's headers.",
+      "Build time: a build on Netlify (`npm run build:netlify` sets it too): Gatsby's Netlify adapter runs, with the site's headers, and the Privacy Policy names Netlify as the host unless `HOSTING_PROVIDER` is set.",
   },
   NETLIFY_LOCAL: {
     schema: text.optional(),
@@ -128,7 +141,7 @@ export const variables = {
     expected: "Netlify's build context, such as production",
     defaultText: "set by Netlify",
     usedFor:
-      "Build time: `production` makes a missing `TIKTOK_SITE_VERIFICATION`, `CONTROLLER_NAME` or `CONTROLLER_ADDRESS` fail the build.",
+      "Build time: `production` makes the build one for a public site: a missing `TIKTOK_SITE_VERIFICATION`, `CONTROLLER_NAME`, `CONTROLLER_ADDRESS` or `HOSTING_PROVIDER` fails it.",
   },
   AFTER_BUILD_SKIP: {
     schema: z
@@ -299,6 +312,13 @@ export const variables = {
     defaultText: "set by GitHub Actions",
     usedFor:
       "On a pull request, the branch it goes to: the content check holds each policy's record of changes against the merge base with it.",
+  },
+  GITHUB_STEP_SUMMARY: {
+    schema: text.optional(),
+    expected: "a file path",
+    defaultText: "set by GitHub Actions",
+    usedFor:
+      "Where a job's summary goes: `npm run check:content` writes its problems there as Markdown, with the lines to paste in boxes, so that the pull request's page shows them (see [Editing a policy](editing-a-policy.md)).",
   },
   CHROME_PATH: {
     schema: text.optional(),

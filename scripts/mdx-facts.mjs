@@ -1,6 +1,7 @@
 // Reads MDX files the way gatsby-plugin-mdx does (gray-matter, then the MDX
 // compiler) and prints, as JSON, what the content check needs to judge them:
-// frontmatter, its text (the MDX after the frontmatter), `##` headings, the components used, or why a file failed.
+// frontmatter, its text (the MDX after the frontmatter), `##` headings, the components used, or why a file failed
+// (yamlError: where and why its frontmatter could not be read).
 // ESM on purpose: the MDX compiler is ESM-only. Usage: node scripts/mdx-facts.mjs FILE...
 import { readFile } from "node:fs/promises";
 import { compile } from "@mdx-js/mdx";
@@ -9,13 +10,19 @@ import { toString } from "mdast-util-to-string";
 import { visit } from "unist-util-visit";
 
 async function facts(file) {
-  const result = { file, frontmatter: null, body: "", headings: [], components: [], error: null };
+  const result = { file, frontmatter: null, body: "", headings: [], components: [], error: null, yamlError: null };
   const source = await readFile(file, "utf8");
   let parsed;
   try {
     parsed = matter(source);
   } catch (error) {
-    result.error = `frontmatter is not valid YAML: ${error.reason ?? error.message}`;
+    // js-yaml's mark counts from the rest of the opening "---" line: its line + 1 is the file's line.
+    const line = typeof error.mark?.line === "number" ? error.mark.line + 1 : null;
+    result.yamlError = {
+      line,
+      reason: error.reason ?? error.message,
+      text: line === null ? null : (source.replace(/\r\n?/g, "\n").split("\n")[line - 1] ?? null),
+    };
     return result;
   }
   result.frontmatter = parsed.data;

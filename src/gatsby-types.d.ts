@@ -2007,6 +2007,7 @@ type SitePluginSortInput = {
 type SiteSiteMetadata = {
   readonly contactEmail: Scalars['String'];
   readonly controllerAddress: Scalars['String'];
+  readonly hostingProvider: Scalars['String'];
   readonly controllerName: Scalars['String'];
   readonly description: Scalars['String'];
   readonly favicon: Scalars['String'];
@@ -2018,6 +2019,7 @@ type SiteSiteMetadata = {
 type SiteSiteMetadataFieldSelector = {
   readonly contactEmail: InputMaybe<FieldSelectorEnum>;
   readonly controllerAddress: InputMaybe<FieldSelectorEnum>;
+  readonly hostingProvider: InputMaybe<FieldSelectorEnum>;
   readonly controllerName: InputMaybe<FieldSelectorEnum>;
   readonly description: InputMaybe<FieldSelectorEnum>;
   readonly favicon: InputMaybe<FieldSelectorEnum>;
@@ -2029,6 +2031,7 @@ type SiteSiteMetadataFieldSelector = {
 type SiteSiteMetadataFilterInput = {
   readonly contactEmail: InputMaybe<StringQueryOperatorInput>;
   readonly controllerAddress: InputMaybe<StringQueryOperatorInput>;
+  readonly hostingProvider: InputMaybe<StringQueryOperatorInput>;
   readonly controllerName: InputMaybe<StringQueryOperatorInput>;
   readonly description: InputMaybe<StringQueryOperatorInput>;
   readonly favicon: InputMaybe<StringQueryOperatorInput>;
@@ -2040,6 +2043,7 @@ type SiteSiteMetadataFilterInput = {
 type SiteSiteMetadataSortInput = {
   readonly contactEmail: InputMaybe<SortOrderEnum>;
   readonly controllerAddress: InputMaybe<SortOrderEnum>;
+  readonly hostingProvider: InputMaybe<SortOrderEnum>;
   readonly controllerName: InputMaybe<SortOrderEnum>;
   readonly description: InputMaybe<SortOrderEnum>;
   readonly favicon: InputMaybe<SortOrderEnum>;
@@ -2088,7 +2092,7 @@ type LegalPageQuery = { readonly mdx: { readonly tableOfContents: Record<string,
 type SiteSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-type SiteSettingsQuery = { readonly site: { readonly siteMetadata: { readonly siteUrl: string, readonly contactEmail: string, readonly siteVerificationToken: string, readonly controllerName: string, readonly controllerAddress: string, readonly favicon: string } } | null };
+type SiteSettingsQuery = { readonly site: { readonly siteMetadata: { readonly siteUrl: string, readonly contactEmail: string, readonly siteVerificationToken: string, readonly controllerName: string, readonly controllerAddress: string, readonly hostingProvider: string, readonly favicon: string } } | null };
 
 type LegalPagesQueryVariables = Exact<{ [key: string]: never; }>;
 

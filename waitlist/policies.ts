@@ -1,5 +1,5 @@
 import matter from "gray-matter";
-import { policyVersion } from "../config/legal-rules";
+import { isoDate, policyVersion } from "../config/legal-rules";
 import { site } from "../config/site";
 
 /*
@@ -51,4 +51,31 @@ export function consentRecord({ version, fingerprint }: PolicyInForce, how?: Con
   const policy = version === null ? "unknown" : `${version}${fingerprint ? ` #${fingerprint}` : ""}`;
   const record = `statement ${site.waitlist.consent.version}; ${site.legalPages.privacyPolicy.title} ${policy}`;
   return how ? `${record}; ${consentMethods[how]}` : record;
+}
+
+/** A policy's record of changes, as its page shows it under "What changed". */
+export interface PolicyRecord {
+  slug: string;
+  title: string;
+  /** Newest first: when each change took effect (YYYY-MM-DD) and what changed. */
+  updates: { date: string; summary: string }[];
+}
+
+/**
+ * Every policy with its dated changes, from the texts of its MDX files (readPolicySources in config/legal-rules.ts),
+ * for announcing one (npm run waitlist -- announce-policy-change).
+ */
+export function policyRecords(sources: readonly string[]): PolicyRecord[] {
+  return sources.map((source) => {
+    const { data } = matter(source);
+    const updates = Array.isArray(data.updates) ? (data.updates as { date?: unknown; summary?: unknown }[]) : [];
+    return {
+      slug: String(data.slug),
+      title: String(data.title),
+      updates: updates.map((entry) => ({
+        date: isoDate(entry.date) ?? "",
+        summary: String(entry.summary ?? "").trim(),
+      })),
+    };
+  });
 }

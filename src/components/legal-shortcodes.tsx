@@ -27,6 +27,12 @@ export function Controller() {
   );
 }
 
+/** Who hosts the site and keeps the waitlist (HOSTING_PROVIDER; Netlify on a build there): the one really used. */
+export function HostingProvider() {
+  const { hostingProvider } = useSiteSettings();
+  return <>{hostingProvider}</>;
+}
+
 export function SiteUrl() {
   const { siteUrl } = useSiteSettings();
   return <a href={`${siteUrl}/`}>{siteUrl.replace(/^https?:\/\//, "")}</a>;
@@ -75,6 +81,7 @@ export const legalShortcodes = {
   SiteName,
   ContactEmail,
   Controller,
+  HostingProvider,
   SiteUrl,
   GroupCap,
   MinimumAge,

@@ -10,6 +10,8 @@ export interface SiteSettings {
   /** Who controls the personal information the site keeps (CONTROLLER_NAME), and its postal address. */
   controllerName: string;
   controllerAddress: string;
+  /** Who hosts the site and keeps the waitlist (HOSTING_PROVIDER; Netlify on a build there), or a placeholder. */
+  hostingProvider: string;
   /** The favicon as a data: URI: one request fewer on every first visit. */
   favicon: string;
 }
@@ -25,6 +27,7 @@ export function useSiteSettings(): SiteSettings {
           siteVerificationToken
           controllerName
           controllerAddress
+          hostingProvider
           favicon
         }
       }

@@ -1,5 +1,5 @@
 import React from "react";
-import { PrivacyPolicyLink } from "./legal-shortcodes";
+import { PrivacyPolicyLink, TermsLink } from "./legal-shortcodes";
 import { site } from "../../config/site";
 import { WaitlistForm } from "./waitlist-form";
 import * as styles from "./waitlist-section.module.css";
@@ -12,11 +12,11 @@ export function WaitlistSection() {
           Get early access
         </h2>
         <p className={styles.lead}>
-          {`Join ${site.claims.creatorsInterested} creators on the waitlist. Early access is free, and we will e-mail you as soon as ${site.name} opens (launch expected ${site.claims.launch}).`}
+          {`${site.claims.creatorsInterested} creators interested. Early access is free, and we will e-mail you as soon as ${site.name} opens (launch expected ${site.claims.launch}).`}
         </p>
         <WaitlistForm />
         <p className={styles.fineprint}>
-          {site.waitlist.consent.statement} Read our <PrivacyPolicyLink />.
+          {site.waitlist.consent.statement} Read our <PrivacyPolicyLink /> and our <TermsLink />.
         </p>
       </div>
     </section>

@@ -3,8 +3,15 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import os from "node:os";
 import path from "node:path";
 import matter from "gray-matter";
-import { historyProblems, policyVersion, textFingerprint } from "../../config/legal-rules";
+import {
+  historyProblems,
+  policyVersion,
+  suggestedRecord,
+  textFingerprint,
+  writtenEntries,
+} from "../../config/legal-rules";
 import { checkLegalContent } from "../../scripts/legal-content/check";
+import { checkConsent } from "../../scripts/legal-content/consent";
 
 const root = path.resolve(__dirname, "../..");
 const contentDir = path.join(root, "content/legal");
@@ -56,9 +63,17 @@ describe("the content check", () => {
     );
   });
 
-  it("reports frontmatter that is not YAML", () => {
+  it("reports frontmatter that is not YAML with its line, and what to look for", () => {
     expect(checkLegalContent([fixture("bad-yaml.mdx")])).toEqual([
-      expect.stringMatching(/^test\/fixtures\/legal\/bad-yaml\.mdx: does not compile: frontmatter is not valid YAML/),
+      expect.stringMatching(
+        /^test\/fixtures\/legal\/bad-yaml\.mdx: line 4: the frontmatter \(between the "---" lines\) cannot be read \(.*\)\. Look at that line and the one before it/,
+      ),
+    ]);
+  });
+
+  it("reports a summary typed with a colon on its line by its file and line, with the lines to write instead", () => {
+    expect(checkLegalContent([fixture("colon-in-summary.mdx")])).toEqual([
+      'test/fixtures/legal/colon-in-summary.mdx: line 8 cannot be read: a summary typed on the same line as "summary:" cannot hold a colon, a quotation mark or a #. Replace that line with these two, which can:\n\n    summary: >-\n      We now say who may join: 13 or older.\n\n(What the YAML reader said: incomplete explicit mapping pair; a key node is missed; or followed by a non-tabulated empty line.)',
     ]);
   });
 
@@ -82,18 +97,21 @@ describe("the record of a policy's changes", () => {
   const today = new Date().toISOString().slice(0, 10);
   const changed = fixture("changed-text/privacy-policy.mdx");
 
-  it("fails a policy whose text changed without a dated entry, naming the file and what to add", () => {
+  it("fails a policy whose text changed without a dated entry, naming the file, and the two edits by line", () => {
     const [problem, ...rest] = checkLegalContent([changed], { base: () => undefined });
     expect(rest).toEqual([]);
-    expect(problem).toMatch(
-      /^test\/fixtures\/legal\/changed-text\/privacy-policy\.mdx: the text changed since its last dated entry \(2026-11-23\)\. Replace "updates" and "fingerprint" in its frontmatter with these lines, then write what changed in place of the placeholder/,
-    );
-    expect(problem!.slice(problem!.indexOf("\n\n") + 2)).toBe(
-      `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: >-\n      We explain the confirmation e-mail.\nfingerprint: ${textFingerprint(matter(readFileSync(changed, "utf8")).content)}`,
+    expect(problem).toBe(
+      [
+        "test/fixtures/legal/changed-text/privacy-policy.mdx: the text changed since its last dated entry (2026-11-23). It needs a dated entry for this change, and the new fingerprint. On your own computer, `npm run check:content -- --fix` writes both into the file for you; otherwise:",
+        '1. Replace the line "updates:" (line 6) with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):',
+        `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>`,
+        '2. Replace the line "fingerprint: 0123456789ab" (line 9) with this one:',
+        `fingerprint: ${textFingerprint(matter(readFileSync(changed, "utf8")).content)}`,
+      ].join("\n\n"),
     );
   });
 
-  it("takes the printed lines as they are: pasted over the frontmatter's, with the summary written, the check passes", () => {
+  it("takes the printed lines as they are: written where it says, with the summary written, the check passes", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "policy-paste-"));
     try {
       const file = path.join(dir, "privacy-policy.mdx");
@@ -106,23 +124,95 @@ describe("the record of a policy's changes", () => {
       const failed = run();
       expect(failed.status).toBe(1);
       // Plain text, as legal staff read it in a terminal: no diff markers, no escaped quotes.
-      const printed = failed.stderr.slice(failed.stderr.indexOf("\n\n") + 2, failed.stderr.lastIndexOf("\n\n"));
-      expect(printed).toMatch(/^updates:\n {2}- date: /);
-      expect(printed).not.toMatch(/^[+-] |\\"/m);
+      const [, , entry, , fingerprint] = failed.stderr.split("\n\n");
+      expect(entry).toMatch(/^updates:\n {2}- date: \d{4}-\d\d-\d\d\n {4}summary: >-\n {6}<what changed/);
+      expect(failed.stderr).not.toMatch(/^[+-] |\\"/m);
 
-      // Pasted as shown: the lines replace "updates" and "fingerprint", and the placeholder is refused until written.
-      const pasted = source.replace(/^updates:\n(?: {2}.*\n)*fingerprint: .*$/m, printed);
-      writeFileSync(file, pasted);
+      // Written as shown, each box over the text of the line it names; the placeholder is refused until written.
+      const lines = source.split("\n");
+      expect([lines[5], lines[8]]).toEqual(["updates:", "fingerprint: 0123456789ab"]);
+      lines[5] = entry!;
+      lines[8] = fingerprint!;
+      const edited = lines.join("\n");
+      writeFileSync(file, edited);
       expect(run().stderr).toMatch(/entry 1 of "updates" still has a placeholder in its "summary"/);
       // Whatever the summary holds (quotation marks, a colon), written where the placeholder was, it is read as written.
       const summary = 'We ask for your "favourite" colour: one word.';
-      writeFileSync(file, pasted.replace("<what changed, in a sentence or two>", summary));
+      writeFileSync(file, edited.replace("<what changed, in a sentence or two>", summary));
       const passed = run();
-      expect([passed.status, passed.stdout]).toEqual([0, "1 policies checked: nothing to fix.\n"]);
+      expect([passed.status, passed.stdout]).toEqual([0, "1 policy and the consent statement checked: nothing to fix.\n"]);
       expect(matter(readFileSync(file, "utf8")).data.updates[0].summary).toBe(summary);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  describe("for legal staff without a terminal of their own", () => {
+    let dir: string;
+    let file: string;
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      spawnSync(process.execPath, ["--import", "tsx", path.join(root, "scripts/check-content.ts"), ...args], {
+        encoding: "utf8",
+        env: { ...process.env, ...env },
+      });
+    // An entry wrapped as a person wrapped it, not as the check would: it must come back as it is.
+    const source = readFileSync(changed, "utf8").replace(
+      "  - date: 2026-11-23\n    summary: We explain the confirmation e-mail.\n",
+      "  - date: 2026-11-23\n    summary: >-\n      We explain\n      the confirmation e-mail.\n",
+    );
+    beforeEach(() => {
+      dir = mkdtempSync(path.join(os.tmpdir(), "policy-fix-"));
+      file = path.join(dir, "privacy-policy.mdx");
+      writeFileSync(file, source);
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("never prints an entry already there to paste back, and keeps it byte for byte where it must (no git line)", () => {
+      const [problem] = checkLegalContent([file], { base: () => undefined });
+      expect(problem).not.toContain("We explain");
+      // Without the file's lines to point at, the whole record to paste: its past entries as the file has them.
+      expect(suggestedRecord([], "0123456789ab", writtenEntries(source))).toBe(
+        `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: >-\n      We explain\n      the confirmation e-mail.\nfingerprint: 0123456789ab`,
+      );
+    });
+
+    it("--fix writes today's entry on top and the fingerprint, changes no other line, and leaves only the summary to write", () => {
+      const fixed = run(["--fix", file]);
+      expect(fixed.status).toBe(1);
+      expect(fixed.stdout).toMatch(
+        /privacy-policy\.mdx: wrote a new entry dated today and the new fingerprint\. Now write what changed in place of "<what changed, in a sentence or two>" on line 9\./,
+      );
+      const written = readFileSync(file, "utf8");
+      const body = matter(written).content;
+      expect(written.split("\n")).toEqual(
+        source
+          .replace("updates:\n", `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n`)
+          .replace(/^fingerprint: .*$/m, `fingerprint: ${textFingerprint(body)}`)
+          .split("\n"),
+      );
+      // What is left is the summary, and only that.
+      expect(fixed.stderr).toMatch(/^[^\n]*entry 1 of "updates" still has a placeholder in its "summary"[^\n]*\n\n1 problem\(s\)/);
+      writeFileSync(file, written.replace("<what changed, in a sentence or two>", "We ask for your favourite colour: one word."));
+      expect(run([file]).status).toBe(0);
+      // A second --fix on a record already right writes nothing.
+      expect(run(["--fix", file]).stdout).toMatch(/^--fix: nothing to write\./);
+    });
+
+    it("writes its problems to the pull request's job summary, the lines to paste in a box", () => {
+      const summary = path.join(dir, "summary.md");
+      expect(run([file], { GITHUB_STEP_SUMMARY: summary }).status).toBe(1);
+      const markdown = readFileSync(summary, "utf8");
+      expect(markdown).toMatch(/^### Policies and consent statement: 1 problem to fix\n\nNothing is published until they are fixed\./);
+      expect(markdown).toContain(`#### \`${path.relative(root, file)}\`\n\nThe text changed since its last dated entry (2026-11-23).`);
+      expect(markdown).toContain(
+        `(line 6) with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):\n\n\`\`\`yaml\nupdates:\n  - date: ${today}\n    summary: >-`,
+      );
+      expect(markdown).toMatch(/\(line 11\) with this one:\n\n```yaml\nfingerprint: [0-9a-f]{12}\n```\n$/);
+      writeFileSync(file, source.replace(/^fingerprint: .*$/m, `fingerprint: ${textFingerprint(matter(source).content)}`));
+      // A run that passes says so too, after the first.
+      run([file], { GITHUB_STEP_SUMMARY: summary });
+      expect(readFileSync(summary, "utf8")).toMatch(/### Policies and consent statement\n\n1 policy and the consent statement checked: nothing to fix\.\n$/);
+    });
   });
 
   describe("against git, where history is at hand", () => {
@@ -148,7 +238,10 @@ describe("the record of a policy's changes", () => {
     });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-    const problems = () => checkLegalContent([file], { base: () => "HEAD" }).map((line) => line.replace(/^.*?: /, ""));
+    const problems = () =>
+      checkLegalContent([file], { base: () => ({ revision: "HEAD", name: "the main branch" }) }).map((line) =>
+        line.replace(/^.*?: /, ""),
+      );
 
     it("passes a new text with a new dated entry", () => {
       write(version("favourite song", `  - date: 2026-11-24\n    summary: We ask for a song.\n${first}`));
@@ -160,21 +253,30 @@ describe("the record of a policy's changes", () => {
       expect(problems()).toEqual([]);
     });
 
-    it("fails a new text whose fingerprint was set but which has no new entry", () => {
+    it("fails a new text whose fingerprint was set but which has no new entry, naming the base in words", () => {
       write(version("favourite song", first));
       expect(problems()).toEqual([
-        expect.stringMatching(
-          /^the text changed since HEAD without a new dated entry; add one at the top of "updates" with the date the change takes effect and what changed\.$/,
-        ),
+        'the text is not the one on the main branch, but "updates" has no new entry at the top; add one with the date the change takes effect and what changed.',
       ]);
     });
 
-    it("fails an earlier entry rewritten to describe the new text", () => {
+    it("fails an earlier entry rewritten to describe the new text as one problem, its one cause", () => {
       write(version("favourite song", "  - date: 2026-11-23\n    summary: We ask for a song.\n"));
       expect(problems()).toEqual([
-        'the entry of 2026-11-23 in "updates" was changed or removed since HEAD; dated entries are a record: add a new one at the top instead.',
-        'the text changed since HEAD without a new dated entry; add one at the top of "updates" with the date the change takes effect and what changed.',
+        'the entry of 2026-11-23 under "updates" is not as it is on the main branch. Entries already there are a record, so put it back word for word, and add a new entry at the top with the date the change takes effect and what changed.',
       ]);
+    });
+
+    it("says a text changed without an entry once, with the lines to paste, when the fingerprint was not copied either", () => {
+      const edited = version("favourite colour", first).replace("favourite colour", "favourite song");
+      write(edited);
+      expect(problems()).toEqual([expect.stringMatching(/^the text changed since its last dated entry \(2026-11-23\)\./)]);
+    });
+
+    it("speaks no git: no HEAD, no commit hash, in any message", () => {
+      write(version("favourite song", "  - date: 2026-11-23\n    summary: We ask for a song.\n"));
+      const printed = checkLegalContent([file], { base: () => ({ revision: "HEAD", name: "the main branch" }) });
+      expect(printed.join("\n")).not.toMatch(/\bHEAD\b|\b[0-9a-f]{12}\b/);
     });
   });
 
@@ -209,5 +311,42 @@ describe("the version a signup records", () => {
   it("allows several changes a day, and still no newer one below an older one", () => {
     const data = matter(`---\neffectiveDate: 2025-06-01\nupdates:\n  - date: 2026-11-23\n    summary: b\n  - date: 2026-11-23\n    summary: a\n---\n`).data;
     expect(historyProblems("p.mdx", { ...data, fingerprint: textFingerprint("") }, "")).toEqual([]);
+  });
+});
+
+describe("the consent statement's record against git", () => {
+  let dir: string;
+  let file: string;
+  const statement = "We'll e-mail you when early access opens: nothing else.";
+  const recorded = { version: "2026-11-25", statement, fingerprint: textFingerprint(statement) };
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "consent-history-"));
+    file = path.join(dir, "site.ts");
+    // config/site.ts as it was: the version and fingerprint of the wording then published.
+    writeFileSync(
+      file,
+      `export const site = {\n  waitlist: {\n    consent: {\n      version: "${recorded.version}",\n      fingerprint: "${recorded.fingerprint}",\n      statement: ${JSON.stringify(statement)},\n    },\n  },\n};\n`,
+    );
+    execFileSync("git", ["-C", dir, "init", "--quiet"]);
+    execFileSync("git", ["-C", dir, "add", "."]);
+    execFileSync("git", ["-C", dir, "-c", "user.name=Legal", "-c", "user.email=legal@example.com", "commit", "--quiet", "-m", "First"]);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const check = (consent: typeof recorded) =>
+    checkConsent({ consent, file, base: () => ({ revision: "HEAD", name: "your last commit" }) });
+
+  it("passes the wording the file recorded", () => {
+    expect(check(recorded)).toEqual([]);
+  });
+
+  it("fails a new wording under the recorded version, even with its fingerprint copied in, and passes it with a new version", () => {
+    const changed = { ...recorded, statement: `${statement} Or a change to our Terms.` };
+    const copied = { ...changed, fingerprint: textFingerprint(changed.statement) };
+    expect(check(copied)).toEqual([
+      expect.stringMatching(/^config\/site\.ts: the wording of waitlist\.consent\.statement changed since your last commit, but its version \(2026-11-25\) did not\./),
+    ]);
+    expect(check({ ...copied, version: new Date().toISOString().slice(0, 10) })).toEqual([]);
   });
 });

@@ -1,0 +1,183 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { run, UsageError } from "./run";
+import { PendingError } from "./errors";
+import { changesToAnnounce } from "./commands/announce";
+import { projectFolders } from "../config/folders";
+import { readPolicySources } from "../config/legal-rules";
+import { policyRecords } from "../waitlist/policies";
+import { SqliteStore } from "../waitlist/stores/sqlite-store";
+import { verifyLeaveToken } from "../waitlist/tokens";
+import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../test/support/smtp";
+
+/*
+ * npm run waitlist -- announce-policy-change: the e-mail the Privacy Policy promises the confirmed members when a
+ * significant change is posted, against the SQLite store and a real SMTP server.
+ */
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let smtp: TestSmtpServer;
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "cli-announce-"));
+  smtp = await startSmtpServer(0, { refuseRecipient: (address) => address.startsWith("gone@") });
+  env = { WAITLIST_DB: path.join(dir, "waitlist.db"), SMTP_URL: smtp.url };
+});
+afterEach(async () => {
+  await smtp.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const at = (day: number) => new Date(Date.UTC(2026, 10, day, 9));
+
+/** Ada and Cleo confirmed; Bob never did; Early signed up before the confirm step and was never asked. */
+async function seed({ refusedToo = false } = {}) {
+  const store = new SqliteStore(env.WAITLIST_DB!);
+  const confirmed = ["ada@example.com", "cleo@example.com", ...(refusedToo ? ["gone@example.com"] : [])];
+  for (const [index, email] of [...confirmed, "bob@example.com"].entries()) {
+    await store.add({ email, emailKey: email, source: "start", at: at(index + 1) });
+    await store.markConfirmationSent(email, at(index + 1));
+  }
+  for (const [index, email] of confirmed.entries()) {
+    await store.confirm(email, { createdAt: at(index + 1).toISOString(), at: at(index + 1), privacyPolicy: "x" });
+  }
+  await store.add({ email: "early@example.com", emailKey: "early@example.com", source: "start", earlier: true });
+  await store.close();
+}
+
+/** The Privacy Policy's newest change, as its file records it: the day, and every entry of that day. */
+function newestPrivacyChange() {
+  const { updates } = policyRecords(readPolicySources(projectFolders.legal)).find(
+    (record) => record.slug === "privacy-policy",
+  )!;
+  const date = updates[0]!.date;
+  return { date, summaries: updates.filter((entry) => entry.date === date).map((entry) => entry.summary) };
+}
+
+const written = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(date));
+const flat = (text: string) => text.replace(/\s+/g, " ");
+
+describe("announce-policy-change", () => {
+  it("mails each confirmed signup, and nobody else, the day's change with the policy's link and their own leave link", async () => {
+    await seed();
+    const { date, summaries } = newestPrivacyChange();
+    const output = await run(["announce-policy-change", "--policy", "privacy-policy", "--date", date], env);
+    expect(output).toBe(
+      `Sent the change of the Privacy Policy (${date}) to 2 of 2 confirmed signups (via ${smtp.url}).`,
+    );
+    const deliveries = await smtp.waitFor(2);
+    expect(deliveries.map((delivery) => delivery.envelope.to).sort()).toEqual([
+      ["ada@example.com"],
+      ["cleo@example.com"],
+    ]);
+
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const secret = await store.secret("leave", () => "never made here");
+    const rows = await store.all();
+    await store.close();
+    for (const { mail, envelope, raw } of deliveries) {
+      expect(mail.subject).toBe("A change to our Privacy Policy");
+      const text = flat(mail.text ?? "");
+      const html = flat(String(mail.html));
+      expect(text).toContain(`Privacy Policy, in effect from ${written(date)}:`);
+      for (const summary of summaries) {
+        expect(text).toContain(`- ${flat(summary)}`);
+        expect(html).toContain(flat(summary).replaceAll("'", "&#39;").replaceAll('"', "&quot;"));
+      }
+      expect(text).toContain("Read it: https://jointandem.app/privacy-policy/");
+      // Their own leave link, in the text, the HTML and List-Unsubscribe (with the mailto), as the confirmation has.
+      const links = leaveLinks(mail);
+      expect(links.html).toBe(links.text);
+      expect(links.header).toBe(links.text);
+      expect(links.mailto).toBe("mailto:hello@jointandem.app?subject=unsubscribe");
+      expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+      const row = rows.find((candidate) => candidate.email === envelope.to[0])!;
+      expect(verifyLeaveToken(new URL(links.text).searchParams.get("token"), secret)).toEqual({
+        email: row.email,
+        key: row.emailKey,
+        createdAt: row.createdAt,
+      });
+    }
+  });
+
+  it("on --dry-run, says whom it would mail and shows the message, and sends nothing", async () => {
+    await seed();
+    const { date, summaries } = newestPrivacyChange();
+    const output = await run(["announce-policy-change", "--date", date, "--dry-run"], env);
+    expect(output).toMatch(
+      new RegExp(`^Would send the change of the Privacy Policy \\(${date}\\).* to 2 confirmed signups`),
+    );
+    expect(output).toContain("Subject: ");
+    expect(flat(output)).toContain(flat(summaries[0]!));
+    expect(output).toContain("<their own leave link>");
+    expect(smtp.deliveries).toEqual([]);
+  });
+
+  it("lists the addresses the mail server refused, and exits as for what may pass", async () => {
+    await seed({ refusedToo: true });
+    const { date } = newestPrivacyChange();
+    const failure = await run(["announce-policy-change", "--policy", "privacy-policy", "--date", date], env).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(PendingError);
+    expect((failure as Error).message).toMatch(
+      /to 2 of 3 confirmed signups.*\nNot sent, the mail server said:\n {2}gone@example\.com: .*550/s,
+    );
+  });
+
+  it("sends nothing when no policy changed that day, and says what the newest changes are", async () => {
+    await seed();
+    await expect(run(["announce-policy-change", "--date", "2026-01-01"], env)).rejects.toThrow(
+      /^Nothing sent: no policy's newest change under "What changed" is dated 2026-01-01 \(the newest: Privacy Policy \d{4}-\d\d-\d\d, Terms of Service /,
+    );
+    await expect(run(["announce-policy-change", "--policy", "cookies"], env)).rejects.toThrow(UsageError);
+    await expect(run(["announce-policy-change", "--date", "26.11.2026"], env)).rejects.toThrow(
+      '--date must be a day written as YYYY-MM-DD (got "26.11.2026").',
+    );
+    expect(smtp.deliveries).toEqual([]);
+  });
+
+  it("writes to the outbox without SMTP_URL, one file per person", async () => {
+    await seed();
+    const outbox = path.join(dir, "outbox");
+    const { date } = newestPrivacyChange();
+    await run(["announce-policy-change", "--policy", "privacy-policy", "--date", date], {
+      WAITLIST_DB: env.WAITLIST_DB,
+      OUTBOX_DIR: outbox,
+    });
+    expect(readdirSync(outbox)).toHaveLength(2);
+  });
+});
+
+describe("the changes an announcement tells", () => {
+  const records = [
+    {
+      slug: "privacy-policy",
+      title: "Privacy Policy",
+      updates: [
+        { date: "2026-11-26", summary: "Second change of the day." },
+        { date: "2026-11-26", summary: "First change of the day." },
+        { date: "2026-11-20", summary: "Older." },
+      ],
+    },
+    { slug: "terms-of-service", title: "Terms of Service", updates: [{ date: "2026-11-26", summary: "Terms." }] },
+  ];
+
+  it("are every policy's entries of the day, newest first, or the one policy named", () => {
+    expect(changesToAnnounce(records, { date: "2026-11-26" })).toEqual([
+      {
+        title: "Privacy Policy",
+        path: "/privacy-policy/",
+        date: "2026-11-26",
+        summaries: ["Second change of the day.", "First change of the day."],
+      },
+      { title: "Terms of Service", path: "/terms-of-service/", date: "2026-11-26", summaries: ["Terms."] },
+    ]);
+    expect(changesToAnnounce(records, { date: "2026-11-26", policy: "terms-of-service" })).toHaveLength(1);
+    // Only a policy whose newest entry is of that day: an older entry is no news.
+    expect(() => changesToAnnounce(records, { date: "2026-11-20" })).toThrow(/^Nothing sent/);
+  });
+});

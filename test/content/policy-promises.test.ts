@@ -1,0 +1,195 @@
+import { readFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import express from "express";
+import matter from "gray-matter";
+import { maskEmail } from "../../config/email-address";
+import { site } from "../../config/site";
+import { requestLog } from "../../server/waitlist-middleware";
+import { attributionFrom } from "../../waitlist/attribution";
+import { createConfirmations } from "../../waitlist/mail/confirmations";
+import type { MailMessage } from "../../waitlist/mail/confirmation-message";
+import { pruneUnconfirmed } from "../../waitlist/prune";
+import { SqliteStore } from "../../waitlist/stores/sqlite-store";
+import { testSite } from "../support/site-settings";
+
+/*
+ * What the policies promise, held against what the site does, sentence by sentence where a test can hold one. The
+ * sentences are read from the MDX as legal staff write it, components and all (<MinimumAge /> is site.minimumAge).
+ */
+
+const text = (slug: string) =>
+  matter(readFileSync(path.resolve(__dirname, `../../content/legal/${slug}.mdx`), "utf8")).content.replace(/\s+/g, " ");
+
+/** The text of the `## ` section whose heading matches, up to the next. */
+function section(slug: string, heading: RegExp): string {
+  const parts = text(slug).split(/ ?## /);
+  const found = parts.find((part) => heading.test(part.slice(0, part.search(/[.:]|$/))));
+  if (!found) throw new Error(`${slug}.mdx has no section matching ${heading}`);
+  return found;
+}
+
+const privacy = site.legalPages.privacyPolicy.slug;
+const { statement } = site.waitlist.consent;
+
+describe("the consent statement", () => {
+  it("names every policy that promises to e-mail a change to it: 'nothing else' leaves none out", () => {
+    for (const page of Object.values(site.legalPages)) {
+      const changes = section(page.slug, /^Changes/);
+      if (/e-mail/.test(changes)) expect([page.title, statement]).toEqual([page.title, expect.stringContaining(page.title)]);
+    }
+  });
+});
+
+describe("a significant change, announced", () => {
+  // cli/announce.test.ts holds the rest: npm run waitlist -- announce-policy-change mails the confirmed, and nobody else.
+  it.each(Object.values(site.legalPages))("$title promises the e-mail a founder sends when it is posted, not before", ({ slug }) => {
+    const changes = section(slug, /^Changes/);
+    expect(changes).toMatch(/If the changes are significant, we e-mail (that note, with a link to this page, to the waitlist members who confirmed|you that note).* when we post them/);
+    expect(changes).not.toMatch(/before they take effect/);
+  });
+});
+
+describe("the Privacy Policy on who hosts the site", () => {
+  it("names the host the build was made for (<HostingProvider />), never Netlify by hand: a self-hosted site has another", () => {
+    const sharing = section(privacy, /^Sharing/);
+    expect(sharing).toContain("our hosting provider, <HostingProvider />, which serves the website");
+    expect(text(privacy)).not.toMatch(/Netlify/);
+  });
+});
+
+describe("the Privacy Policy on age", () => {
+  it("says who may join, by the Terms' ages, and that a parent's permission covers the GDPR's consent under 16", () => {
+    const children = section(privacy, /^Children/);
+    expect(children).toContain("at least <MinimumAge /> years old to join the waitlist");
+    expect(children).toMatch(/If you are under <ParentalPermissionAge \/>, you may join only with the permission of a parent or guardian/);
+    expect(children).toMatch(/under 16 .*\(Art\. 8 GDPR\)/);
+    expect(site.parentalPermissionUnder).toBeGreaterThanOrEqual(16);
+  });
+});
+
+describe("the Privacy Policy on what the waitlist keeps", () => {
+  const collect = section(privacy, /^Information We Collect/);
+  const keeping = section(privacy, /^How Long We Keep/);
+  const day = 86_400_000;
+  const t0 = new Date("2026-11-26T10:00:00Z");
+  const later = (days: number) => new Date(t0.getTime() + days * day);
+  let store: SqliteStore;
+  beforeEach(() => {
+    store = new SqliteStore(":memory:");
+  });
+  afterEach(() => store.close());
+  const entry = (email: string) => ({ email, emailKey: email, source: "start" as const });
+
+  it("keeps the page a signup was made on, with a campaign tag or without, and says so", async () => {
+    const own = [testSite.siteUrl];
+    expect(attributionFrom(`${testSite.siteUrl}/`, own).landingPath).toBe("/");
+    expect(attributionFrom(`${testSite.siteUrl}/?utm_source=tiktok`, own)).toMatchObject({
+      landingPath: "/",
+      utmSource: "tiktok",
+    });
+    expect(collect).toMatch(
+      /we keep that page's path \(such as `\/`\) with your signup, whether or not the link you came by carried a campaign tag/,
+    );
+  });
+
+  it("keeps of a repeat signup a count, and the first signup's details as they were", async () => {
+    const tiktok = attributionFrom(`${testSite.siteUrl}/?utm_source=tiktok`, [testSite.siteUrl]);
+    const other = attributionFrom(`${testSite.siteUrl}/?utm_source=newsletter`, [testSite.siteUrl]);
+    expect((await store.add({ ...entry("a@example.com"), attribution: tiktok, at: t0 })).added).toBe(true);
+    expect((await store.add({ ...entry("a@example.com"), attribution: other, at: later(1) })).added).toBe(false);
+    expect(await store.all()).toEqual([expect.objectContaining({ createdAt: t0.toISOString(), utmSource: "tiktok" })]);
+    expect(collect).toMatch(/If your address is entered again, we count how many times, and keep the details of its first signup as they were\./);
+  });
+
+  it("keeps the mail server's answer to an e-mail not delivered until a later one is, and says so", async () => {
+    await store.add({ ...entry("b@example.com"), at: t0 });
+    await store.claimConfirmation("b@example.com", { now: t0, leaseMs: 60_000 });
+    await store.releaseConfirmation("b@example.com", "451 4.2.1 Mailbox busy, try later", later(0.01));
+    expect((await store.all())[0]!.confirmationError).toBe("451 4.2.1 Mailbox busy, try later");
+    await store.claimConfirmation("b@example.com", { now: later(0.02), leaseMs: 60_000 });
+    await store.markConfirmationSent("b@example.com", later(0.02));
+    expect((await store.all())[0]!.confirmationError).toBeNull();
+    expect(collect).toMatch(
+      /If it could not be delivered, we keep the mail server's answer \(such as "mailbox unavailable"\) with your signup until a later e-mail is delivered or your address is deleted\./,
+    );
+  });
+
+  it("logs a request without its IP address or any e-mail address, and an e-mail that failed by a shortened address", async () => {
+    const lines: string[] = [];
+    const app = express()
+      .use(requestLog((line) => lines.push(line)))
+      .use((_req, res) => void res.status(303).end());
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      await fetch(`http://127.0.0.1:${port}/?email=maya%40example.com`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "form-name=waitlist&email=maya%40example.com",
+      });
+    } finally {
+      server.close();
+    }
+    expect(lines).toEqual([expect.stringMatching(/^\S+Z POST \/ 303 [\d.]+ms\n$/)]);
+    expect(lines.join("")).not.toMatch(/127\.0\.0\.1|maya/);
+
+    await store.add({ ...entry("maya@example.com"), at: t0 });
+    const logged: string[] = [];
+    const failing = { destination: "test", send: () => Promise.reject(new Error("connection lost")), close() {} };
+    const confirmations = createConfirmations({ ...testSite, store, mailer: failing, linkSecret: "s".repeat(32), log: (line) => logged.push(line) });
+    await confirmations.resendPending();
+    expect(logged).toEqual([expect.stringContaining(maskEmail("maya@example.com"))]);
+    expect(logged.join("")).not.toContain("maya@example.com");
+
+    const visiting = section(privacy, /^Information We Collect/);
+    expect(visiting).toMatch(
+      /Our own logs record, for each request, its time, the page asked for and our answer, never your IP address or e-mail address; when an e-mail to you fails, they name the address shortened \(such as `y\*\*\*@example\.com`\)\./,
+    );
+    expect(keeping).toMatch(/We delete our logs after 30 days at most\./);
+  });
+
+  it("says in the repeat e-mail, as in the policy, that the deletion counts from the first request, and so it does", async () => {
+    const messages: MailMessage[] = [];
+    let now = t0;
+    const mailer = { destination: "test", send: async (message: MailMessage) => void messages.push(message), close() {} };
+    const confirmations = createConfirmations({ ...testSite, store, mailer, linkSecret: "s".repeat(32), clock: () => now, log: () => {} });
+    const { createdAt } = await store.add({ ...entry("c@example.com"), at: t0 });
+    const settled = async () => {
+      // sendSoon and askAgainSoon start after the caller's turn, as after a reply.
+      await new Promise((resolve) => setImmediate(resolve));
+      await confirmations.idle();
+    };
+    confirmations.sendSoon({ email: "c@example.com", emailKey: "c@example.com", createdAt, optInSince: createdAt });
+    await settled();
+    now = later(10);
+    confirmations.askAgainSoon("c@example.com");
+    await settled();
+    await confirmations.close();
+    expect(messages).toHaveLength(2);
+    const promise = `we delete the address ${site.waitlist.unconfirmedRetentionDays} days after we first asked you to confirm it, whether or not you sign up again`;
+    for (const message of messages) {
+      expect(message.text.replace(/\s+/g, " ")).toContain(promise);
+      expect(message.html.replace(/\s+/g, " ")).toContain(promise);
+    }
+    // 31 days after the first request, 21 after the repeat: gone.
+    expect((await pruneUnconfirmed(store, { now: later(31) })).addresses.map(({ email }) => email)).toEqual(["c@example.com"]);
+    expect(section(privacy, /^Your Choices/)).toMatch(
+      /we delete your address <UnconfirmedRetention \/> after we first asked you to confirm it, even if you sign up again in between/,
+    );
+  });
+
+  it("keeps a signup from before the confirm step, unasked, until a founder asks it once, then the same 30 days", async () => {
+    await store.add({ ...entry("early@example.com"), at: t0, earlier: true, confirmationSentAt: t0 });
+    expect((await pruneUnconfirmed(store, { now: later(400) })).addresses).toEqual([]);
+    expect(await store.askToConfirm("early@example.com", later(400))).toBeDefined();
+    expect((await pruneUnconfirmed(store, { now: later(429) })).addresses).toEqual([]);
+    expect((await pruneUnconfirmed(store, { now: later(431) })).addresses.map(({ email }) => email)).toEqual([
+      "early@example.com",
+    ]);
+    expect(keeping).toMatch(
+      /our earlier waitlist form, we keep it, and send it no e-mail, until we ask you, once, to confirm it; we will do so before the marketplace launches, and the same <UnconfirmedRetention \/> run from then\./,
+    );
+  });
+});

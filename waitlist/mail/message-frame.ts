@@ -1,0 +1,59 @@
+import { createHash } from "node:crypto";
+import escapeHtml from "escape-html";
+import { site } from "../../config/site";
+
+/*
+ * What every e-mail the waitlist sends shares, written once: the HTML frame (the brand above a white card, a small
+ * print below; no images, no tracking, readable in a narrow mail client), the link style, the headers that give mail
+ * clients their own unsubscribe button (RFC 8058), and a Message-ID that names one message however often it is sent.
+ */
+
+const { colors } = site;
+/** A paragraph's style in the card. */
+export const paragraph = "margin:0 0 16px;";
+
+/** A link in the brand's colour. */
+export const mailLink = (href: string, label: string) =>
+  `<a href="${escapeHtml(href)}" style="color:${colors.brand};">${escapeHtml(label)}</a>`;
+
+/** The HTML document: `card` is the card's inner HTML, `smallPrint` the line under it (both escaped already). */
+export function mailHtml(subject: string, card: string, smallPrint: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${escapeHtml(subject)}</title>
+</head>
+<body style="margin:0;padding:0;background:${colors.paperTint};">
+<div style="max-width:480px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:${colors.ink};">
+<p style="${paragraph}font-size:20px;font-weight:800;color:${colors.brand};">${escapeHtml(site.name)} <span style="font-weight:600;color:${colors.inkSoft};">· ${escapeHtml(site.tagline)}</span></p>
+<div style="padding:24px;border-radius:16px;background:${colors.paper};">
+${card}
+</div>
+<p style="margin:16px 0 0;font-size:13px;color:${colors.inkSoft};">${smallPrint}</p>
+</div>
+</body>
+</html>
+`;
+}
+
+/** Replies go to the contact address; the leave link and a mail to it are the mail client's unsubscribe button. */
+export function leaveHeaders(leave: string, contact: string): Record<string, string> {
+  return {
+    "Reply-To": contact,
+    "List-Unsubscribe": `<${leave}>, <mailto:${contact}?subject=unsubscribe>`,
+    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    "Auto-Submitted": "auto-generated",
+  };
+}
+
+/**
+ * A Message-ID that names one message (`kind`, and `seed`: what identifies it, such as a signup and its asking).
+ * Mail systems recognise a message sent twice by it, and the outbox keeps one file per message.
+ */
+export function messageIdFor(kind: string, seed: string, siteUrl: string): string {
+  const digest = createHash("sha256").update(seed, "utf8").digest("hex").slice(0, 32);
+  return `<${kind}.${digest}@${new URL(siteUrl).hostname}>`;
+}

@@ -1,0 +1,100 @@
+import escapeHtml from "escape-html";
+import { site } from "../../config/site";
+import { leaveUrl } from "../tokens";
+import type { WaitlistSite } from "../site";
+import type { MailMessage } from "./confirmation-message";
+import { leaveHeaders, mailHtml, mailLink as link, messageIdFor, paragraph as p } from "./message-frame";
+
+/** One policy's change as the e-mail tells it: the policy, where it is, and what changed that day, newest first. */
+export interface AnnouncedChange {
+  title: string;
+  /** The page's path, such as /privacy-policy/. */
+  path: string;
+  /** The day it took effect, YYYY-MM-DD: the date of its newest entry under "What changed". */
+  date: string;
+  summaries: string[];
+}
+
+/** A date as the policy pages write it: "November 26, 2026". */
+const written = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
+
+/**
+ * The e-mail that tells a confirmed signup of a significant change to a policy, on the day it is posted (the
+ * Privacy Policy's "Changes" section promises it): what changed, in the words of the policy's own "What changed", a
+ * link to each policy, and the person's own leave link (also in List-Unsubscribe), like the confirmation. The same
+ * announcement to the same signup has the same Message-ID, so a second run is recognisable as the same message.
+ */
+export function policyChangeMessage(
+  to: string,
+  {
+    emailKey,
+    createdAt,
+    linkSecret,
+    siteUrl: url,
+    contactEmail: contact,
+    changes,
+  }: { emailKey: string; createdAt: string; linkSecret: string; changes: readonly AnnouncedChange[] } & WaitlistSite,
+): MailMessage {
+  const leave = leaveUrl(to, createdAt, linkSecret, url);
+  const host = url.replace(/^https?:\/\//, "");
+  const titles = changes.map((change) => change.title).join(" and ");
+  const subject = `${changes.length === 1 ? "A change" : "Changes"} to our ${titles}`;
+  const said = {
+    heading: `We changed our ${titles}`,
+    intro: `You are on the ${site.name} waitlist, and we told you we would e-mail you a change like this one. In short:`,
+    questions: "Questions? Reply to this e-mail or write to",
+    changedMind: "Changed your mind?",
+    because: `You get this e-mail because you confirmed your spot on the ${site.name} waitlist at`,
+  };
+  const effective = (change: AnnouncedChange) => `${change.title}, in effect from ${written(change.date)}:`;
+  const text = `Hi there,
+
+${said.heading}. ${said.intro}
+
+${changes
+  .map(
+    (change) =>
+      `${effective(change)}\n${change.summaries.map((summary) => `- ${summary}`).join("\n")}\nRead it: ${url}${change.path}`,
+  )
+  .join("\n\n")}
+
+${said.questions} ${contact}.
+
+${said.changedMind} Leave the waitlist:
+${leave}
+
+${site.name} - ${site.tagline}
+${url}/
+
+${said.because} ${host}.
+`;
+
+  const card = `<h1 style="margin:0 0 12px;font-size:24px;line-height:1.25;">${escapeHtml(said.heading)}</h1>
+<p style="${p}">${escapeHtml(said.intro)}</p>
+${changes
+  .map(
+    (change) => `<h2 style="margin:0 0 8px;font-size:17px;">${escapeHtml(effective(change))}</h2>
+<ul style="margin:0 0 8px;padding-left:20px;">
+${change.summaries.map((summary) => `<li>${escapeHtml(summary)}</li>`).join("\n")}
+</ul>
+<p style="${p}">${link(`${url}${change.path}`, `Read the ${change.title}`)}</p>`,
+  )
+  .join("\n")}
+<p style="${p}">${escapeHtml(said.questions)} <a href="mailto:${escapeHtml(contact)}" style="color:${site.colors.brand};">${escapeHtml(contact)}</a>.</p>
+<p style="margin:0;">${escapeHtml(said.changedMind)} ${link(leave, "Leave the waitlist")}</p>`;
+  const html = mailHtml(subject, card, `${escapeHtml(said.because)} ${link(`${url}/`, host)}.`);
+
+  return {
+    to,
+    subject,
+    text,
+    html,
+    messageId: messageIdFor(
+      "policy-change",
+      `${emailKey} ${changes.map((change) => `${change.path}${change.date}#${change.summaries.length}`).join(" ")}`,
+      url,
+    ),
+    headers: leaveHeaders(leave, contact),
+  };
+}
