@@ -1,11 +1,12 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Context } from "@netlify/functions";
-import { ConfigError, readEnv, type Env } from "../config/env";
+import { ConfigError, readEnv, waitlistConfig, type Env } from "../config/env";
 import { refuse, type FormReply, type FormRequest } from "../waitlist/endpoints/http";
 import { formReply } from "../waitlist/endpoints/reply";
 import type { Waitlist } from "../waitlist/create-waitlist";
-import { log, netlifySiteOrigins, netlifyWaitlist } from "./netlify-waitlist";
+import { isPreview, log, netlifySiteOrigins, netlifyWaitlist } from "./netlify-waitlist";
+import { createSignup, type SignupEndpoint } from "../waitlist/endpoints/signup";
 
 /*
  * The HTTP adapter of Netlify's functions (Functions 2.0: a web Request in, a
@@ -65,7 +66,8 @@ export async function serveEndpoint(
   let env: Env;
   try {
     env = readEnv();
-    waitlist = await netlifyWaitlist(name, env, context.deploy?.context);
+    if (isPreview(context.deploy?.context)) return previewResponse(name, endpoint, env, request, context);
+    waitlist = await netlifyWaitlist(name, env);
   } catch (error) {
     const problem =
       error instanceof ConfigError
@@ -81,5 +83,41 @@ export async function serveEndpoint(
   }
   const reply = await waitlist[endpoint].handle(formRequest(request, context, netlifySiteOrigins(env)));
   if (reply.reason) log(name)(`${request.method} ${new URL(request.url).pathname} ${reply.status} - ${reply.reason}`);
+  return functionResponse(request, reply, context);
+}
+
+let previewSignup: { env: Env; endpoint: SignupEndpoint } | undefined;
+
+/**
+ * A deploy preview or branch deploy keeps nothing personal (the Privacy Policy says so): its form is answered as the
+ * site answers it, bad addresses and limits included, and nothing is stored or mailed. It opens no store at all, so
+ * a preview never reads the copy of production's database that Netlify forks for it. Links from e-mails lead to the
+ * site itself; opened on a preview, they say so.
+ */
+async function previewResponse(
+  name: string,
+  endpoint: EndpointName,
+  env: Env,
+  request: Request,
+  context: FunctionContext,
+): Promise<Response> {
+  const adapted = formRequest(request, context, netlifySiteOrigins(env));
+  let reply: FormReply;
+  if (endpoint === "signup") {
+    if (previewSignup?.env !== env) {
+      const { siteUrl, rateLimitPerMinute } = waitlistConfig(env);
+      previewSignup = {
+        env,
+        endpoint: createSignup({ siteUrl, rateLimitPerMinute, source: "netlify", warn: log(name) }),
+      };
+    }
+    reply = await previewSignup.endpoint.handle(adapted);
+  } else {
+    reply = formReply(adapted, {
+      status: 404,
+      heading: "This is a preview of the site",
+      message: "A preview keeps no signups: open the link from your e-mail on the site itself.",
+    });
+  }
   return functionResponse(request, reply, context);
 }

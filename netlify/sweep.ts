@@ -1,23 +1,26 @@
 import { readEnv } from "../config/env";
-import { BlobsStore } from "../waitlist/stores/blobs-store";
 import { pruneUnconfirmed } from "../waitlist/prune";
-import { log, netlifyWaitlist } from "./netlify-waitlist";
+import type { Waitlist } from "../waitlist/create-waitlist";
+import { BlobsStore } from "../waitlist/stores/blobs-store";
+import { log, netlifyDatabaseOn, netlifyWaitlist, owedMailNotes, type NetlifyStore } from "./netlify-waitlist";
 
-/** Scheduled functions stop at 30 s; the sweep starts no new batch after this, and the next sweep goes on. */
-const budgetMs = 20_000;
-/** Unconfirmed signups a sweep removes at most: 288 sweeps a day remove 288,000. */
-const pruneLimit = 1000;
-
-/**
- * The scheduled sweep: an attempt at every confirmation that is due (a
- * failure that may pass, or one held by a function that died while sending),
- * with npm start's retry schedule and lease, a batch at a time while the
- * budget lasts; the signups never confirmed within the retention removed;
- * then, on Netlify Blobs, the ledger brought up to date.
+/*
+ * Netlify's two scheduled functions (they run on the published deploy only). Every five minutes, the confirmations
+ * owed; once a day, the retention. On Netlify Blobs, the default, a sweep costs a few requests. On Netlify Database,
+ * billed by the hour it is awake with any query waking it for at least five minutes (docs/netlify.md), the sweep
+ * reads notes in the Blobs store first and wakes the database only when a confirmation is due; the day's pass wakes
+ * it once.
  */
-export async function sweep(clock: () => number = Date.now): Promise<Response> {
-  const started = clock();
-  const waitlist = await netlifyWaitlist("waitlist-sweep", readEnv());
+
+/** Scheduled functions stop at 30 s; a sweep starts no new batch after this, and the next one goes on. */
+const budgetMs = 20_000;
+/** Unconfirmed signups the day's pass removes at most; the next day goes on. */
+const pruneLimit = 20_000;
+
+type Totals = { sent: number; retrying: number; refused: number };
+
+/** Attempts at every confirmation that is due, a batch at a time while the budget lasts. */
+async function sendOwed(waitlist: Waitlist<NetlifyStore>, started: number, clock: () => number): Promise<Totals> {
   const total = { sent: 0, retrying: 0, refused: 0 };
   for (;;) {
     const { sent, retrying, refused } = await waitlist.confirmations.sweep();
@@ -25,24 +28,62 @@ export async function sweep(clock: () => number = Date.now): Promise<Response> {
     total.retrying += retrying;
     total.refused += refused;
     // Done when a batch sent nothing new (all held, or failing for now), or time is short.
-    if (sent + refused === 0 || clock() - started > budgetMs) break;
+    if (sent + refused === 0 || clock() - started > budgetMs) return total;
   }
-  // Addresses never confirmed go once the days the policy names are over, as many as the budget allows; the
-  // next sweep goes on. Before the fold, which then clears the notes their removal leaves.
+}
+
+const report = (name: string, total: Totals, folded?: number) => {
+  if (total.sent + total.retrying + total.refused + (folded ?? 0) === 0) return;
+  log(name)(
+    `confirmations: ${total.sent} sent, ${total.retrying} to retry, ${total.refused} refused for good` +
+      (folded === undefined ? "" : `; ${folded} ledger rows written`),
+  );
+};
+
+/**
+ * Every five minutes: an attempt at every confirmation that is due (a failure that may pass, or one held by a
+ * function that died while sending), with npm start's retry schedule and lease; then, on Netlify Blobs, the ledger
+ * the founders' commands read brought up to date. On Netlify Database, nothing at all unless a note says a
+ * confirmation is due by now.
+ */
+export async function sweep(clock: () => number = Date.now): Promise<Response> {
+  const started = clock();
+  const env = readEnv();
+  if (await netlifyDatabaseOn(env)) {
+    // Nothing can be sent without a mail server: the notes wait for SMTP_URL, and the database sleeps.
+    if (!env.SMTP_URL) return new Response(null, { status: 204 });
+    const notes = owedMailNotes(() => new Date(clock()));
+    const due = await notes.due();
+    if (due.length === 0) return new Response(null, { status: 204 });
+    const waitlist = await netlifyWaitlist("waitlist-sweep", env);
+    report("waitlist-sweep", await sendOwed(waitlist, started, clock));
+    // What failed again noted its own due time (onOwed); what a function still holds is the day's pass's.
+    await notes.clear(due);
+    return new Response(null, { status: 204 });
+  }
+  const waitlist = await netlifyWaitlist("waitlist-sweep", env);
+  const total = await sendOwed(waitlist, started, clock);
+  report("waitlist-sweep", total, waitlist.store instanceof BlobsStore ? await waitlist.store.fold() : undefined);
+  return new Response(null, { status: 204 });
+}
+
+/**
+ * Once a day: the signups never confirmed within the retention removed (its days have day granularity), the
+ * per-mailbox counts of days gone by dropped, and any confirmation still owed sent, such as one whose function died
+ * before it could note it; on Netlify Blobs, then the ledger.
+ */
+export async function daily(clock: () => number = Date.now): Promise<Response> {
+  const started = clock();
+  const waitlist = await netlifyWaitlist("waitlist-daily", readEnv());
+  const total = await sendOwed(waitlist, started, clock);
   const { addresses } = await pruneUnconfirmed(waitlist.store, {
     now: new Date(clock()),
     limit: pruneLimit,
     deadline: started + budgetMs,
     clock,
   });
-  if (addresses.length > 0) log("waitlist-sweep")(`removed ${addresses.length} signup(s) never confirmed in time`);
-  // The Blobs store's ledger, which the founders' commands read; Netlify Database has none to keep.
-  const folded = waitlist.store instanceof BlobsStore ? await waitlist.store.fold() : 0;
-  if (total.sent + total.retrying + total.refused + folded > 0) {
-    log("waitlist-sweep")(
-      `confirmations: ${total.sent} sent, ${total.retrying} to retry, ${total.refused} refused for good` +
-        (waitlist.store instanceof BlobsStore ? `; ${folded} ledger rows written` : ""),
-    );
-  }
+  if (addresses.length > 0) log("waitlist-daily")(`removed ${addresses.length} signup(s) never confirmed in time`);
+  const folded = waitlist.store instanceof BlobsStore ? await waitlist.store.fold() : undefined;
+  report("waitlist-daily", total, folded);
   return new Response(null, { status: 204 });
 }

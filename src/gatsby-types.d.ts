@@ -2007,10 +2007,10 @@ type SitePluginSortInput = {
 type SiteSiteMetadata = {
   readonly contactEmail: Scalars['String'];
   readonly controllerAddress: Scalars['String'];
-  readonly hostingProvider: Scalars['String'];
   readonly controllerName: Scalars['String'];
   readonly description: Scalars['String'];
   readonly favicon: Scalars['String'];
+  readonly hostingProvider: Scalars['String'];
   readonly siteUrl: Scalars['String'];
   readonly siteVerificationToken: Scalars['String'];
   readonly title: Scalars['String'];
@@ -2019,10 +2019,10 @@ type SiteSiteMetadata = {
 type SiteSiteMetadataFieldSelector = {
   readonly contactEmail: InputMaybe<FieldSelectorEnum>;
   readonly controllerAddress: InputMaybe<FieldSelectorEnum>;
-  readonly hostingProvider: InputMaybe<FieldSelectorEnum>;
   readonly controllerName: InputMaybe<FieldSelectorEnum>;
   readonly description: InputMaybe<FieldSelectorEnum>;
   readonly favicon: InputMaybe<FieldSelectorEnum>;
+  readonly hostingProvider: InputMaybe<FieldSelectorEnum>;
   readonly siteUrl: InputMaybe<FieldSelectorEnum>;
   readonly siteVerificationToken: InputMaybe<FieldSelectorEnum>;
   readonly title: InputMaybe<FieldSelectorEnum>;
@@ -2031,10 +2031,10 @@ type SiteSiteMetadataFieldSelector = {
 type SiteSiteMetadataFilterInput = {
   readonly contactEmail: InputMaybe<StringQueryOperatorInput>;
   readonly controllerAddress: InputMaybe<StringQueryOperatorInput>;
-  readonly hostingProvider: InputMaybe<StringQueryOperatorInput>;
   readonly controllerName: InputMaybe<StringQueryOperatorInput>;
   readonly description: InputMaybe<StringQueryOperatorInput>;
   readonly favicon: InputMaybe<StringQueryOperatorInput>;
+  readonly hostingProvider: InputMaybe<StringQueryOperatorInput>;
   readonly siteUrl: InputMaybe<StringQueryOperatorInput>;
   readonly siteVerificationToken: InputMaybe<StringQueryOperatorInput>;
   readonly title: InputMaybe<StringQueryOperatorInput>;
@@ -2043,10 +2043,10 @@ type SiteSiteMetadataFilterInput = {
 type SiteSiteMetadataSortInput = {
   readonly contactEmail: InputMaybe<SortOrderEnum>;
   readonly controllerAddress: InputMaybe<SortOrderEnum>;
-  readonly hostingProvider: InputMaybe<SortOrderEnum>;
   readonly controllerName: InputMaybe<SortOrderEnum>;
   readonly description: InputMaybe<SortOrderEnum>;
   readonly favicon: InputMaybe<SortOrderEnum>;
+  readonly hostingProvider: InputMaybe<SortOrderEnum>;
   readonly siteUrl: InputMaybe<SortOrderEnum>;
   readonly siteVerificationToken: InputMaybe<SortOrderEnum>;
   readonly title: InputMaybe<SortOrderEnum>;

@@ -13,7 +13,7 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
   extends
     Pick<
       ConfirmationOptions,
-      "retryDelaysMs" | "leaseMs" | "sweepMs" | "sendsAtOnce" | "mailboxDailyMails" | "log" | "clock"
+      "retryDelaysMs" | "leaseMs" | "sweepMs" | "sendsAtOnce" | "mailboxDailyMails" | "log" | "clock" | "onOwed"
     >,
     Pick<SignupOptions, "source" | "rateLimitPerMinute" | "warn">,
     WaitlistSite {

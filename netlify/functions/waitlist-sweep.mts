@@ -1,5 +1,5 @@
-// Every five minutes on Netlify: the confirmations still owed, the unconfirmed signups whose days are over
-// (pruned, as the Privacy Policy says), then the ledger the founders' commands read.
+// Every five minutes on Netlify: the confirmations owed (on Netlify Database, only when a note in the Blobs store
+// says one is due, so the database sleeps otherwise), then the ledger the founders' commands read.
 // https://docs.netlify.com/build/functions/scheduled-functions/
 import type { Config } from "@netlify/functions";
 import { sweep } from "../sweep";

@@ -2,9 +2,11 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
-import { startPostgres, type TestPostgres } from "../support/postgres";
+import { startPostgres, withPostgresStore, type TestPostgres } from "../support/postgres";
+import { BlobsStore } from "../../waitlist/stores/blobs-store";
 import { until } from "../support/until";
 import { form, signupBody } from "../support/harness";
 import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
@@ -23,6 +25,10 @@ const run = promisify(execFile);
 const root = path.resolve(__dirname, "../..");
 const site = "https://jointandem.app";
 const lambdaFlags = ["--no-experimental-require-module", "--no-experimental-detect-module"];
+/** On the site on Netlify Database: its client, which a founder installs, as a stand-in (netlify-database-client.cjs). */
+const databaseClient = `--import=data:text/javascript,import{register}from"node:module";register(${JSON.stringify(
+  pathToFileURL(path.join(root, "test/support/netlify-database-hooks.mjs")).href,
+)})`;
 
 interface Bundle {
   name: string;
@@ -38,6 +44,7 @@ let postgres: TestPostgres;
 let smtp: TestSmtpServer;
 /** Where the functions keep the list: Netlify Database (its URL, as Netlify sets it) or the Blobs store. */
 let storeEnv: Record<string, string>;
+let clientFlags: string[];
 
 beforeAll(async () => {
   out = mkdtempSync(path.join(os.tmpdir(), "netlify-bundles-"));
@@ -61,6 +68,7 @@ async function invoke(name: string, method: string, url: string, body = "", head
     process.execPath,
     [
       ...lambdaFlags,
+      ...clientFlags,
       path.join(root, "test/support/invoke-bundle.mjs"),
       bundle.module,
       method,
@@ -87,6 +95,7 @@ const formPost = { "content-type": "application/x-www-form-urlencoded", accept: 
 it("bundles every function in netlify/functions as an ES module for Node 24", () => {
   expect([...bundles.keys()].sort()).toEqual([
     "waitlist-confirm",
+    "waitlist-daily",
     "waitlist-leave",
     "waitlist-signup",
     "waitlist-sweep",
@@ -98,11 +107,24 @@ it("bundles every function in netlify/functions as an ES module for Node 24", ()
 });
 
 describe.each([
-  ["Netlify Database", async () => ({ NETLIFY_DB_URL: await postgres.createMigratedDatabase() }), "ada@example.com"],
-  ["Netlify Blobs", async () => ({ NETLIFY_BLOBS_CONTEXT: blobs.context() }), "grace@example.com"],
-] as const)("on %s", (_name, environment, email) => {
+  [
+    "Netlify Database",
+    async () => ({ NETLIFY_DB_URL: await postgres.createMigratedDatabase(), NETLIFY_BLOBS_CONTEXT: blobs.context() }),
+    [databaseClient],
+    "ada@example.com",
+    (email: string) => withPostgresStore(storeEnv.NETLIFY_DB_URL!, (store) => store.lookup(email)),
+  ],
+  [
+    "Netlify Blobs",
+    async () => ({ NETLIFY_BLOBS_CONTEXT: blobs.context() }),
+    [],
+    "grace@example.com",
+    (email: string) => new BlobsStore(blobs.store()).lookup(email),
+  ],
+] as const)("on %s", (_name, environment, flags, email, listed) => {
   beforeAll(async () => {
     storeEnv = await environment();
+    clientFlags = [...flags];
   });
 
   it("takes a signup, mails its confirmation, confirms it and lets it leave, each function loaded as Lambda loads it", async () => {
@@ -115,6 +137,8 @@ describe.each([
       status: 200,
       body: "Welcome to the waitlist! Check your email for a confirmation message.\n",
     });
+    // In the store the site chose: a site with the database's client keeps its list there, the others in Blobs.
+    expect(await listed(email)).toMatchObject({ email });
 
     await until(() => smtp.deliveries.some((one) => one.envelope.to.includes(email)), 10_000);
     const delivery = smtp.deliveries.find((one) => one.envelope.to.includes(email));
@@ -137,10 +161,7 @@ describe.each([
     expect(left).toEqual({ status: 200, body: "You're off the list. We won't e-mail you again.\n" });
   });
 
-  it("runs the scheduled sweep", async () => {
-    expect(await invoke("waitlist-sweep", "POST", `${site}/.netlify/functions/waitlist-sweep`)).toEqual({
-      status: 204,
-      body: "",
-    });
+  it.each(["waitlist-sweep", "waitlist-daily"])("runs the scheduled %s", async (name) => {
+    expect(await invoke(name, "POST", `${site}/.netlify/functions/${name}`)).toEqual({ status: 204, body: "" });
   });
 });

@@ -7,10 +7,11 @@ import { config as confirmConfig } from "../../netlify/functions/waitlist-confir
 import leave, { config as leaveConfig } from "../../netlify/functions/waitlist-leave.mjs";
 import signup, { config as signupConfig } from "../../netlify/functions/waitlist-signup.mjs";
 import sweep, { config as sweepConfig } from "../../netlify/functions/waitlist-sweep.mjs";
+import daily, { config as dailyConfig } from "../../netlify/functions/waitlist-daily.mjs";
 import { readEnv } from "../../config/env";
-import { getDeployStore } from "@netlify/blobs";
+import { owedMailNotes } from "../../netlify/netlify-waitlist";
 import { Pool } from "pg";
-import { BlobsStore, blobsStoreName } from "../../waitlist/stores/blobs-store";
+import { BlobsStore } from "../../waitlist/stores/blobs-store";
 import { PostgresStore } from "../../waitlist/stores/postgres-store";
 import type { FullStore } from "../../waitlist/stores/store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
@@ -30,6 +31,10 @@ import { patience } from "../support/patience";
  */
 
 jest.setTimeout(patience(30_000));
+
+// Netlify's database client, which a founder installs to turn Netlify Database on: its stand-in (the client's own
+// "server" driver, pg's Pool), for the site on the database.
+jest.mock("@netlify/database", () => jest.requireActual("../support/netlify-database-client.cjs"), { virtual: true });
 
 const root = path.resolve(__dirname, "../..");
 const site = "https://jointandem.app";
@@ -73,6 +78,9 @@ const backends: Backend[] = [
     name: "Netlify Database",
     async setUp() {
       process.env.NETLIFY_DB_URL = await postgres.createMigratedDatabase();
+      // Every Netlify site has its Blobs store: a site on the database keeps its notes of mail owed there.
+      blobs = await startLocalBlobs();
+      process.env.NETLIFY_BLOBS_CONTEXT = blobs.context();
     },
     store() {
       const pool = new Pool({ connectionString: process.env.NETLIFY_DB_URL });
@@ -84,6 +92,7 @@ const backends: Backend[] = [
     },
     async tearDown() {
       await Promise.all(pools.splice(0).map((pool) => pool.end()));
+      await blobs.stop();
     },
   },
   {
@@ -137,78 +146,71 @@ async function signUp(email: string, headers: Record<string, string> = {}, ip?: 
   return { status: response.status, body: await response.text(), headers: response.headers };
 }
 
-describe("a deploy preview on Netlify Blobs", () =>
-  withBackend(backends[1]!, () => {
+describe.each(backends)("a deploy preview, on a site on $name", (on) =>
+  withBackend(on, () => {
     it.each(["deploy-preview", "branch-deploy"])(
-      "keeps a %s's signup in its own deploy's store, marked as a preview's, never in the site's list",
+      "answers a %s's form as the site does and keeps nothing: no signup, no mail, no store opened",
       async (deployContext) => {
-        const deployID = "6543210fedcba9876543210f";
-        process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
-          // As Netlify's runtime gives it to a deploy's functions: the deploy and the region its blobs live in.
-          JSON.stringify({
-            ...JSON.parse(Buffer.from(blobs.context(), "base64").toString()),
-            deployID,
-            primaryRegion: "us-east-2",
-          }),
-        ).toString("base64");
+        // The preview must not even open the site's store (nor Netlify's fork of production's database).
+        const reachable = { db: process.env.NETLIFY_DB_URL, blobs: process.env.NETLIFY_BLOBS_CONTEXT };
+        process.env.NETLIFY_DB_URL &&= "postgres://postgres@127.0.0.1:1/waitlist";
+        delete process.env.NETLIFY_BLOBS_CONTEXT;
         const { context, settle } = netlifyContext();
-        const preview = { ...context, deploy: { context: deployContext, id: deployID, published: false } };
-        const response = await signup(post(`${site}/`, signupBody("reviewer@example.com")), preview as Context);
+        const preview = { ...context, deploy: { context: deployContext, id: "6543210fedcba9876543210f" } } as Context;
+        const response = await signup(post(`${site}/`, signupBody("reviewer@example.com")), preview);
         await settle();
         expect([response.status, await response.text(), logs]).toEqual([200, success, []]);
-        // The site's list, what production and the founders' commands read: untouched.
-        expect(await store().lookup("reviewer@example.com")).toBeUndefined();
-        const deployStore = new BlobsStore(
-          getDeployStore({
-            name: blobsStoreName,
-            deployID,
-            siteID: blobs.siteID,
-            token: blobs.token,
-            edgeURL: blobs.url,
-            uncachedEdgeURL: blobs.url,
-            region: "us-east-2",
-            consistency: "strong",
-          }),
+        const refused = await signup(post(`${site}/`, signupBody("not-an-address")), preview);
+        expect(refused.status).toBe(422);
+        const link = await leave(
+          new Request(`${site}/waitlist/leave?token=x`, { headers: { accept: "text/html" } }),
+          preview,
         );
-        expect(await deployStore.lookup("reviewer@example.com")).toMatchObject({ email: "reviewer@example.com" });
-        await deployStore.fold();
-        expect((await deployStore.all()).map((row) => [row.email, row.source])).toEqual([
-          ["reviewer@example.com", "netlify-preview"],
-        ]);
-        // Production's own signups still go to the site's list.
-        await signUp("visitor@example.com");
-        expect(await store().lookup("visitor@example.com")).toMatchObject({ email: "visitor@example.com" });
-      },
-    );
-  }));
-
-describe("a deploy preview on Netlify Database", () =>
-  withBackend(backends[0]!, () => {
-    it.each(["deploy-preview", "branch-deploy"])(
-      "keeps a %s's signup in the database branch Netlify gives it, marked as a preview's, never in production's",
-      async (deployContext) => {
-        const production = process.env.NETLIFY_DB_URL!;
-        // Netlify gives each preview a branch of the database: NETLIFY_DB_URL names it in the preview's functions.
-        process.env.NETLIFY_DB_URL = await postgres.createMigratedDatabase();
-        const { context, settle } = netlifyContext();
-        const preview = {
-          ...context,
-          deploy: { context: deployContext, id: "6543210fedcba9876543210f", published: false },
-        };
-        const response = await signup(post(`${site}/`, signupBody("reviewer@example.com")), preview as Context);
-        await settle();
-        expect([response.status, await response.text(), logs]).toEqual([200, success, []]);
-        expect((await store().all()).map((row) => [row.email, row.source])).toEqual([
-          ["reviewer@example.com", "netlify-preview"],
-        ]);
-        process.env.NETLIFY_DB_URL = production;
+        expect([link.status, await link.text()]).toEqual([404, expect.stringContaining("A preview keeps no signups")]);
+        expect(smtp.deliveries).toEqual([]);
+        Object.assign(process.env, reachable.db ? { NETLIFY_DB_URL: reachable.db } : {}, {
+          NETLIFY_BLOBS_CONTEXT: reachable.blobs,
+        });
         expect(await store().count()).toBe(0);
-        await signUp("visitor@example.com");
-        expect((await store().all()).map((row) => [row.email, row.source])).toEqual([
-          ["visitor@example.com", "netlify"],
-        ]);
       },
     );
+  }),
+);
+
+describe("the sweep on Netlify Database", () =>
+  withBackend(backends[0]!, () => {
+    it("leaves the database asleep every five minutes until a note in the Blobs store says mail is due", async () => {
+      // A database it cannot reach: a sweep that queried it would fail.
+      process.env.NETLIFY_DB_URL = "postgres://postgres@127.0.0.1:1/waitlist";
+      expect((await sweep()).status).toBe(204);
+      expect(logs).toEqual([]);
+      // Not before it is due...
+      await owedMailNotes().note(new Date(Date.now() + 60_000));
+      expect((await sweep()).status).toBe(204);
+      // ...and once it is, the sweep goes to the database.
+      await owedMailNotes().note(new Date(Date.now() - 1_000));
+      await expect(sweep()).rejects.toThrow("Netlify Database cannot be reached");
+    });
+
+    it("leaves it asleep without SMTP_URL too: nothing could be sent", async () => {
+      delete process.env.SMTP_URL;
+      await owedMailNotes().note(new Date(Date.now() - 1_000));
+      process.env.NETLIFY_DB_URL = "postgres://postgres@127.0.0.1:1/waitlist";
+      expect((await sweep()).status).toBe(204);
+    });
+
+    it("notes a confirmation that failed for now, sends it when due, then leaves the database asleep", async () => {
+      process.env.SMTP_URL = "smtp://127.0.0.1:1";
+      expect((await signUp("later@example.com")).status).toBe(200);
+      expect(await owedMailNotes(() => new Date(Date.now() + 10_000)).due()).toHaveLength(1);
+      process.env.SMTP_URL = smtp.url;
+      process.env.CONFIRMATION_LEASE_SECONDS = "1";
+      await until(async () => {
+        await sweep();
+        return smtp.deliveries.length === 1;
+      }, 15_000);
+      expect(await owedMailNotes(() => new Date(Date.now() + 86_400_000)).due()).toEqual([]);
+    });
   }));
 
 describe("on Netlify Database, at once", () =>
@@ -469,8 +471,9 @@ describe.each(backends)("on $name", (on) =>
     });
 
     describe("netlify/functions/waitlist-sweep", () => {
-      it("runs every five minutes", () => {
+      it("runs every five minutes, and the day's pass once a day", () => {
         expect(sweepConfig).toEqual({ schedule: "*/5 * * * *" });
+        expect(dailyConfig).toEqual({ schedule: "@daily" });
       });
 
       it("sends the confirmation of a function killed mid-send, once, when its hold has run out", async () => {
@@ -504,12 +507,14 @@ describe.each(backends)("on $name", (on) =>
         expect(output).not.toContain("done");
         expect(await store().pendingConfirmations()).toHaveLength(1);
 
-        // Held by the dead instance for its lease, then due: the sweep sends it.
+        // Held by the dead instance for its lease, then due: on Blobs the sweep sends it; on Netlify Database, which
+        // the sweep wakes only for a note the dead instance never wrote, the day's pass does.
+        const pass = on.name === "Netlify Database" ? daily : sweep;
         await until(async () => {
-          await sweep();
+          await pass();
           return slow.deliveries.length === 1;
         }, 10_000);
-        await sweep();
+        await pass();
         expect(slow.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["killed@example.com"]]);
         expect(await store().pendingConfirmations()).toEqual([]);
         await slow.close();
@@ -541,7 +546,10 @@ describe.each(backends)("on $name", (on) =>
           earlier: true,
         });
 
+        // Every five minutes, nothing is removed: the retention counts in days.
         await sweep();
+        expect(await store().count()).toBe(4);
+        await daily();
         expect((await store().all()).map((row) => row.email).sort()).toEqual([
           "confirmed@example.com",
           "earlier@example.com",
@@ -549,10 +557,10 @@ describe.each(backends)("on $name", (on) =>
         ]);
         expect(await store().departures()).toBe(1);
         expect(logs).toContainEqual(
-          expect.stringMatching(/waitlist-sweep: removed 1 signup\(s\) never confirmed in time/),
+          expect.stringMatching(/waitlist-daily: removed 1 signup\(s\) never confirmed in time/),
         );
-        // The next sweep finds nothing more to remove.
-        await sweep();
+        // The next day's pass finds nothing more to remove.
+        await daily();
         expect(await store().departures()).toBe(1);
       });
     });
@@ -569,6 +577,7 @@ describe("Netlify's configuration", () => {
   it("has no function an event or a forged request could trigger: the form's POST is the signup function itself", () => {
     expect(readdirSync(path.join(root, toml.functions.directory)).sort()).toEqual([
       "waitlist-confirm.mts",
+      "waitlist-daily.mts",
       "waitlist-leave.mts",
       "waitlist-signup.mts",
       "waitlist-sweep.mts",

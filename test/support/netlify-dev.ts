@@ -1,16 +1,12 @@
-import { execFile, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { freePort } from "./free-port";
 
 const root = path.resolve(__dirname, "../..");
-const run = promisify(execFile);
 
 export interface NetlifyDev {
   url: string;
-  /** The connection string of netlify dev's database, as it records it in .netlify/state.json. */
-  databaseUrl(): string;
   output: () => string;
   stop(): Promise<void>;
 }
@@ -19,17 +15,15 @@ export interface NetlifyDev {
  * Netlify's own local runtime (netlify-cli) over the build in public/, as
  * `npm run serve:netlify` runs it: the static files with their _headers, the
  * functions bundled and run as Lambda runs them (require(esm) off), and a
- * Blobs sandbox under .netlify/. Offline, and with edge functions off: their
- * runtime (Deno) is a download. The functions keep the waitlist in netlify
- * dev's own Netlify Database, migrated first; `databaseUrl` reaches it while
- * netlify dev runs. `env` reaches the functions.
+ * Blobs sandbox under .netlify/, where the functions keep the waitlist, as on
+ * a new Netlify site (netlify dev also starts a local database, which the
+ * functions leave alone: this site has not installed its client). Offline,
+ * and with edge functions off: their runtime (Deno) is a download. `env`
+ * reaches the functions.
  */
 export async function startNetlifyDev(env: NodeJS.ProcessEnv): Promise<NetlifyDev> {
   const netlifyCli = path.join(root, "node_modules/netlify-cli/bin/run.js");
-  // netlify dev's own database (PGlite, kept in .netlify/db): its schema as Netlify applies it on deploy, by
-  // Netlify's own migrator over netlify/database/migrations/.
   const { NETLIFY_DB_URL: _shells, ...inherited } = process.env;
-  await run(process.execPath, [netlifyCli, "database", "migrations", "apply"], { cwd: root, env: inherited });
   const [port, staticPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
@@ -68,8 +62,5 @@ export async function startNetlifyDev(env: NodeJS.ProcessEnv): Promise<NetlifyDe
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const databaseUrl = () =>
-    (JSON.parse(readFileSync(path.join(root, ".netlify/state.json"), "utf8")) as { dbConnectionString: string })
-      .dbConnectionString;
-  return { url, databaseUrl, output: () => output, stop };
+  return { url, output: () => output, stop };
 }

@@ -11,7 +11,8 @@ import type { WaitlistSite } from "../site";
 import type { OwedConfirmation, SignupSource, WaitlistStore } from "../stores/store";
 
 export interface SignupOptions extends Pick<WaitlistSite, "siteUrl"> {
-  store: WaitlistStore;
+  /** Where signups are kept; none on a deploy preview, which answers as the site does and keeps nothing. */
+  store?: Pick<WaitlistStore, "add">;
   source: SignupSource;
   rateLimitPerMinute: number;
   /** Called once a new address is stored and its reply written; resolves when its work is done, never rejects. */
@@ -74,6 +75,8 @@ export function createSignup(options: SignupOptions) {
     // Where it came from: the page the form was on, as the browser names it (attribution.ts).
     const referer = header(request.headers, "referer");
     const attribution = referer ? attributionFrom(referer, siteOrigins(request, options.siteUrl)) : undefined;
+    // A deploy preview keeps nothing personal (docs/netlify.md, the Privacy Policy): the same answer, nothing kept.
+    if (!options.store) return success;
     const { added, createdAt } = await options.store.add({
       email: checked.email,
       emailKey: checked.key,

@@ -389,9 +389,9 @@ describe("BlobsStore where Netlify enforces its conditional writes", () => {
       }),
     );
 
-  it("refuses to change a record read without an ETag, rather than write over what others wrote", async () => {
-    // A service that answers reads without an ETag, as @netlify/blobs' local server did: the client would drop an
-    // empty onlyIfMatch and write whatever had happened since.
+  it("takes the ETag from a listing where a read gives none, as netlify dev's sandbox does, and writes on it", async () => {
+    // A service that answers reads without an ETag, as @netlify/blobs' local server (netlify dev's sandbox) does: the
+    // client would drop an empty onlyIfMatch and write whatever had happened since. Its listings give one.
     const noETag: typeof fetch = async (input, init) => {
       const answer = await fetch(input, init);
       const headers = new Headers(answer.headers);
@@ -401,10 +401,20 @@ describe("BlobsStore where Netlify enforces its conditional writes", () => {
     const [first] = instances(1);
     await signUp(first!, "ada@example.com");
     const blind = storeFetching(noETag);
-    await expect(blind.claimConfirmation("ada@example.com", { now: at(1_000), leaseMs: 60_000 })).rejects.toThrow(
-      /without an ETag/,
+    await expect(blind.claimConfirmation("ada@example.com", { now: at(1_000), leaseMs: 60_000 })).resolves.toBe(1);
+    // A conditional write, on the listed ETag: the claim is one, and the other instance finds it held.
+    await expect(first!.claimConfirmation("ada@example.com", { now: at(1_000), leaseMs: 60_000 })).resolves.toBe(
+      undefined,
     );
-    await expect(first!.claimConfirmation("ada@example.com", { now: at(1_000), leaseMs: 60_000 })).resolves.toBe(1);
+    // With an ETag from nowhere at all, nothing is written over.
+    const nothing: typeof fetch = async (input, init) => {
+      const answer = await noETag(input, init);
+      if (!new URL(String(input instanceof Request ? input.url : input)).searchParams.has("prefix")) return answer;
+      return Response.json({ blobs: [], directories: [] });
+    };
+    await expect(
+      storeFetching(nothing).claimConfirmation("ada@example.com", { now: at(200_000), leaseMs: 60_000 }),
+    ).rejects.toThrow(/without an ETag/);
   });
 
   it("takes a conditional write that failed for a failure, not for one made: the visitor is told only what was kept", async () => {

@@ -181,10 +181,7 @@ export class Ledger {
   private async changeChunk(chunk: string, change: (rows: Record<string, LedgerRow>) => void): Promise<number> {
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       if (attempt > 0) await afterRefusals(attempt);
-      const found = await this.records.blobs.getWithMetadata(`ledger/${chunk}`, {
-        type: "json",
-        consistency: "strong",
-      });
+      const found = await this.records.readJSON(`ledger/${chunk}`);
       const rows = ((found?.data as Chunk | undefined)?.rows ?? {}) as Record<string, LedgerRow>;
       change(rows);
       const condition = found ? unchangedSince(found.etag, `ledger/${chunk}`) : { onlyIfNew: true as const };

@@ -182,9 +182,29 @@ export class Records {
   }
 
   async read(h: string): Promise<Found | undefined> {
-    const found = await this.blobs.getWithMetadata(signupKey(h), { type: "json", consistency: "strong" });
+    const found = await this.readJSON(signupKey(h));
     if (!found) return undefined;
     return { record: upgraded(found.data as BlobRecord), etag: found.etag };
+  }
+
+  /**
+   * A JSON blob and the ETag a compare-and-swap of it is based on. Netlify gives one with every read. netlify dev's
+   * local sandbox (@netlify/blobs' BlobsServer) gives none on a read, but lists one, which its conditional writes
+   * compare: there it is taken from a listing before and after the read, and the read made again until they agree.
+   */
+  async readJSON(key: string): Promise<{ data: unknown; etag: string | undefined } | null> {
+    const read = async () => {
+      const found = await this.blobs.getWithMetadata(key, { type: "json", consistency: "strong" });
+      return found && { data: found.data as unknown, etag: found.etag };
+    };
+    const found = await read();
+    if (!found || found.etag) return found;
+    const listed = async () => (await this.blobs.list({ prefix: key })).blobs.find((blob) => blob.key === key)?.etag;
+    for (;;) {
+      const before = await listed();
+      const again = await read();
+      if (!again || !before || before === (await listed())) return again && { ...again, etag: before };
+    }
   }
 
   /**
