@@ -135,7 +135,7 @@ describe("the cap on e-mails per mailbox", () => {
       log: () => {},
       clock: () => now,
     });
-    for (const email of ["ada@gmail.com", "a.da@gmail.com", "gone@example.com"]) {
+    for (const email of ["ada+1@gmail.com", "a.da@gmail.com", "gone@example.com"]) {
       await store.add({ email, emailKey: email, source: "start", at: now });
     }
     await expect(confirmations.sweep()).resolves.toEqual({ sent: 1, retrying: 0, refused: 2 });
@@ -147,13 +147,30 @@ describe("the cap on e-mails per mailbox", () => {
     // The same day, the mailbox has had its e-mail: a repeat signup is not mailed.
     now = new Date("2026-11-26T21:00:00Z");
     await signUpAgain("a.da@gmail.com");
-    expect(sent).toEqual(["ada@gmail.com"]);
+    expect(sent).toEqual(["ada+1@gmail.com"]);
     // A day after the e-mail it was not sent, it is: the mailbox's new day has room. The refused address never is.
     now = new Date("2026-11-27T09:00:01Z");
     await signUpAgain("a.da@gmail.com");
     await signUpAgain("gone@example.com");
-    expect(sent).toEqual(["ada@gmail.com", "a.da@gmail.com"]);
+    expect(sent).toEqual(["ada+1@gmail.com", "a.da@gmail.com"]);
     expect((await store.failedConfirmations()).map(({ email }) => email)).toEqual(["gone@example.com"]);
+    await confirmations.close();
+    await store.close();
+  });
+
+  it("keeps one e-mail a day for a mailbox's own address that its other spellings cannot spend (issue 43)", async () => {
+    const store = new SqliteStore(":memory:");
+    const { mailer, sent } = recordingMailer(() => undefined);
+    const confirmations = createConfirmations({ ...testSite, store, mailer, linkSecret, log: () => {} });
+    // A stranger signs up three spellings of dos@'s mailbox first: the mailbox's three e-mails of the day.
+    for (const email of ["dos+1@example.com", "dos+2@example.com", "dos+3@example.com", "dos+4@example.com"]) {
+      await store.add({ email, emailKey: email, source: "start" });
+    }
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 3, retrying: 0, refused: 1 });
+    // Its owner signs up: mailed all the same.
+    await store.add({ email: "dos@example.com", emailKey: "dos@example.com", source: "start" });
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 1, retrying: 0, refused: 0 });
+    expect(sent).toContain("dos@example.com");
     await confirmations.close();
     await store.close();
   });

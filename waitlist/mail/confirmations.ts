@@ -97,11 +97,16 @@ export function createConfirmations({
     if (attempt === undefined) return { outcome: "not-ours" };
     // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
     // the cap it is not sent and not retried: the visitor was answered as for any signup, and the founders see why.
-    // A repeat signup of the address a day later asks again (capped, unlike a refusal by the mail server).
+    // A repeat signup of the address a day later asks again (capped, unlike a refusal by the mail server). The
+    // mailbox's own address has one e-mail a day of its own, which its other spellings cannot spend: a stranger who
+    // signs up three of them first cannot keep its owner from ever confirming.
     if (attempt === 1) {
-      const mails = await store.countMailboxMail(mailboxCounterKey(owed.emailKey), mailDay(clock()));
-      if (mails > mailboxDailyMails) {
-        const reason = `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
+      const { counter, own } = mailboxCounterKey(owed.emailKey, linkSecret);
+      const mails = await store.countMailboxMail(counter, mailDay(clock()));
+      if (mails > (own ? 1 : mailboxDailyMails)) {
+        const reason = own
+          ? "not sent: this address had its confirmation e-mail today"
+          : `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
         await store.failConfirmation(owed.emailKey, reason, clock(), { capped: true });
         log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
         return { outcome: "refused", reason };

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { checkEmail } from "../../config/email-address";
 import { mailboxCounterKey, mailboxOf } from "./mailbox";
 
@@ -33,12 +34,23 @@ describe("mailboxOf", () => {
     expect(mailboxOf("...@gmail.com")).toBe("...@gmail.com");
   });
 
-  it("counts by a digest of the mailbox, the same for every spelling of it, that holds no address", () => {
-    const counters = ["anna@gmail.com", "a.nna+a@gmail.com", "ANNA+b@googlemail.com"].map((one) =>
-      mailboxCounterKey(key(one)),
+  const secret = "a-test-secret-of-thirty-two-characters!";
+  it("counts the spellings of a mailbox by one keyed digest that holds no address, and its own address apart", () => {
+    const spellings = ["a.nna+a@gmail.com", "ANNA+b@googlemail.com", "an.na@gmail.com"].map((one) =>
+      mailboxCounterKey(key(one), secret),
     );
-    expect(new Set(counters).size).toBe(1);
-    expect(counters[0]).toMatch(/^[0-9a-f]{32}$/);
-    expect(mailboxCounterKey(key("anne@gmail.com"))).not.toBe(counters[0]);
+    expect(new Set(spellings.map((one) => JSON.stringify(one))).size).toBe(1);
+    expect(spellings[0]).toEqual({ counter: expect.stringMatching(/^[0-9a-f]{32}$/), own: false });
+    const own = mailboxCounterKey(key("anna@gmail.com"), secret);
+    expect(own).toEqual({ counter: expect.stringMatching(/^[0-9a-f]{32}$/), own: true });
+    expect(own.counter).not.toBe(spellings[0]!.counter);
+    expect(mailboxCounterKey(key("anne+x@gmail.com"), secret).counter).not.toBe(spellings[0]!.counter);
+  });
+
+  it("is keyed: a list of addresses hashed without the site's secret finds nobody (issue 43)", () => {
+    const { counter } = mailboxCounterKey(key("anna+a@gmail.com"), secret);
+    const plain = createHash("sha256").update("anna@gmail.com", "utf8").digest("hex");
+    expect(plain.startsWith(counter)).toBe(false);
+    expect(mailboxCounterKey(key("anna+a@gmail.com"), `${secret}2`).counter).not.toBe(counter);
   });
 });

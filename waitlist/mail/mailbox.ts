@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { keyedDigest } from "../digests";
 
 /*
  * One mailbox, however its address is spelled. Many providers deliver
@@ -36,12 +36,14 @@ export function mailboxOf(emailKey: string): string {
 }
 
 /**
- * What the store keeps to count a mailbox's e-mails: a digest, never the
- * address, so the count holds nothing to leak or to forget when the person
- * leaves, and it is gone within two days anyway.
+ * What the store keeps to count a mailbox's e-mails for the daily cap: a keyed digest (digests.ts), never the
+ * address, gone within two days. The address that is its mailbox's own (mailboxOf gives it back as it is) counts on
+ * its own: one e-mail a day that the spellings a stranger makes up cannot spend (confirmations.ts).
  */
-export function mailboxCounterKey(emailKey: string): string {
-  return createHash("sha256").update(mailboxOf(emailKey), "utf8").digest("hex").slice(0, 32);
+export function mailboxCounterKey(emailKey: string, secret: string): { counter: string; own: boolean } {
+  const mailbox = mailboxOf(emailKey);
+  const own = mailbox === emailKey;
+  return { counter: keyedDigest(secret, own ? "address" : "mailbox", mailbox), own };
 }
 
 /** The UTC day a count belongs to: YYYY-MM-DD. */
