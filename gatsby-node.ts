@@ -110,6 +110,7 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
       controllerName: String!
       controllerAddress: String!
       hostingProvider: String!
+      launchMailTool: String!
       favicon: String!
     }
     type Mdx implements Node {

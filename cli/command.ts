@@ -15,6 +15,7 @@ export interface Options {
   "dry-run"?: boolean;
   policy?: string;
   date?: string;
+  since?: string;
 }
 
 /** What a command is given: its arguments, checked; the environment, read once; the store, opened. */

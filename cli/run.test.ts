@@ -16,6 +16,7 @@ import { promisify } from "node:util";
 import { parse } from "csv-parse/sync";
 import { checkEmail, checkListedEmail } from "../config/email-address";
 import { NotRemovedError } from "./errors";
+import { config as netlifyConfig } from "../netlify/functions/waitlist-daily.mjs";
 import { run, UsageError } from "./run";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import { StoreError } from "../waitlist/stores/store";
@@ -496,10 +497,10 @@ describe("npm run waitlist", () => {
     await expect(run([], env)).resolves.toMatch(/^Usage: npm run waitlist -- <command>/);
   });
 
-  it("says how often the running site prunes: npm start every hour, Netlify's sweep every five minutes", async () => {
+  it("says how often the running site prunes: npm start every hour, Netlify once a day", async () => {
     const usage = (await run([], env)).replace(/\s+/g, " ");
-    expect(usage).toContain("npm start does it every hour, Netlify's sweep every five minutes");
-    expect(usage).not.toContain("daily");
+    expect(usage).toContain("npm start does it every hour, Netlify's daily function once a day");
+    expect(netlifyConfig.schedule).toBe("@daily");
   });
 });
 
@@ -793,5 +794,52 @@ describe("removing from the command line deletes the outbox's copies too, as a l
     const outbox = await mailed(["never-confirmed@example.com"]);
     await run(["prune", "--unconfirmed-older-than", "0h"], outbox);
     expect(readdirSync(outbox.OUTBOX_DIR)).toEqual([]);
+  });
+});
+
+describe("leavers: who to take off the launch mailing tool (issue 43)", () => {
+  const members = (rows: string[]) => {
+    const file = path.join(dir, "members.csv");
+    writeFileSync(file, ["Email Address,First Name", ...rows.map((email) => `${email},x`)].join("\n"));
+    return file;
+  };
+
+  it("names the tool's members who left since the export, from a digest, never from an address kept", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    for (const email of ["ada@example.com", "grace@example.com", "hedy@example.com"]) {
+      await store.add({ email, emailKey: email, source: "start", at: new Date("2026-11-01T09:00:00Z") });
+    }
+    await store.close();
+    await run(["remove", "Grace@Example.com"], env);
+    const file = members(["ada@example.com", "GRACE@example.com", "hedy@example.com", "not an address"]);
+    const named = await run(["leavers", "--from", file], env);
+    expect(named.split("\n")).toEqual([
+      `1 of the 3 members in ${file} left the waitlist: remove them from your mailing tool.`,
+      "  line 3: GRACE@example.com",
+      expect.stringMatching(/^ {2}line 5: "not an address" not read: /),
+    ]);
+    // What the store kept of Grace: a departure and a digest, nothing that names her.
+    const reader = SqliteStore.openExisting(env.WAITLIST_DB!);
+    expect(JSON.stringify(await reader.leaverDigests(new Date(0)))).not.toMatch(/grace/i);
+    await reader.close();
+    // Since a later day, none; to a file the tool imports, 0600.
+    expect(await run(["leavers", "--from", file, "--since", "2999-01-01"], env)).toMatch(/^0 of the 3 members/);
+    const out = path.join(dir, "to-remove.csv");
+    await run(["leavers", "--from", file, "--out", out], env);
+    expect(readFileSync(out, "utf8")).toBe("\uFEFFEmail Address\nGRACE@example.com\n");
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+  });
+
+  it("forgets them once their days are over: the day's pass drops the digests", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start" });
+    await store.close();
+    await run(["remove", "ada@example.com"], env);
+    const file = members(["ada@example.com"]);
+    expect(await run(["leavers", "--from", file], env)).toMatch(/^1 of the 1 members/);
+    const later = SqliteStore.openExisting(env.WAITLIST_DB!);
+    await later.forgetLeaverDigestsBefore(new Date(Date.now() + 1_000));
+    await later.close();
+    expect(await run(["leavers", "--from", file], env)).toMatch(/^0 of the 1 members/);
   });
 });

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { readEnv, type Env, type EnvSource } from "../config/env";
 import type { Command } from "./command";
 import { announcePolicyChange } from "./commands/announce";
+import { leavers } from "./commands/leavers";
 import { askToConfirm, resendPending } from "./commands/mail";
 import { copyToDatabase } from "./commands/netlify";
 import { count, exportCommand, stats } from "./commands/reads";
@@ -17,6 +18,7 @@ const commands: readonly Command[] = [
   count,
   exportCommand,
   removeUnsubscribed,
+  leavers,
   resendPending,
   remove,
   prune,
@@ -70,6 +72,7 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       "dry-run": { type: "boolean" },
       policy: { type: "string" },
       date: { type: "string" },
+      since: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

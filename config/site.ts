@@ -127,6 +127,11 @@ export const site = {
     },
     /** Addresses never confirmed are deleted this many days after their signup (the Privacy Policy says so). */
     unconfirmedRetentionDays: 30,
+    /**
+     * The keyed digest of someone who left is kept this many days, to take them off the launch mailing tool too
+     * (waitlist/leavers.ts); the Privacy Policy says so.
+     */
+    leaverDigestRetentionDays: 90,
     messages: {
       invalidEmail: "Please enter a valid email address",
       serverError: "Something went wrong. Please try again.",

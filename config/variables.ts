@@ -123,6 +123,14 @@ export const variables = {
     defaultText: "Netlify on Netlify; else a placeholder",
     usedFor: `Build time: the hosting provider the Privacy Policy names, which serves the site and stores the waitlist, such as \`Hetzner Online GmbH (Germany)\`. A build on Netlify names Netlify unless this says otherwise; elsewhere: ${refusedWhenPublic}`,
   },
+  LAUNCH_MAIL_TOOL: {
+    schema: oneLine(200),
+    expected:
+      "the mailing service's legal name and country, such as Intuit Inc. (Mailchimp, United States) (one line, up to 200 characters, no < > { })",
+    defaultText: "not chosen yet",
+    usedFor:
+      "Build time: the mailing service the Privacy Policy names as the processor of the launch e-mail, to which the confirmed list goes (`export --confirmed`). Not set: the policy says one will be named there before the list goes to it.",
+  },
   NETLIFY: {
     schema: text.optional(),
     expected: "any text: set is true",

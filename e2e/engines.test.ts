@@ -1,3 +1,4 @@
+import { maskEmail } from "../config/email-address";
 import { confirmLinks, leaveLinks } from "../test/support/smtp";
 import { readEnv } from "../config/env";
 import { engineChoices } from "./engines";
@@ -344,7 +345,7 @@ describe.each(available)("$name", (choice) => {
       expect(await shared.site.confirmedAt(address)).toMatch(/^\d{4}-\d\d-\d\dT/);
 
       await page.goto(shared.site.local(leaveLinks(mail).text));
-      expect(await text(page, "h1")).toBe(`Remove ${address} from the waitlist?`);
+      expect(await text(page, "h1")).toBe(`Remove ${maskEmail(address)} from the waitlist?`);
       await page.click("form button");
       await untilText(page, "h1", "You're off the list.");
       expect(await listed(address)).toBe(false);

@@ -1,3 +1,4 @@
+import { maskEmail } from "../config/email-address";
 import { leaveLinks } from "../test/support/smtp";
 import { axeViolations, cspViolations, openOnPhone, setUpSuite, signUpThroughForm } from "./support";
 import { freshEmail } from "../test/support/addresses";
@@ -27,7 +28,7 @@ describe.each([
     const link = await leaveLinkFor(email);
 
     const { page, errors } = await open(link, { javaScriptEnabled });
-    await page.getByRole("heading", { name: `Remove ${email} from the waitlist?` }).waitFor();
+    await page.getByRole("heading", { name: `Remove ${maskEmail(email)} from the waitlist?` }).waitFor();
     // At phone width the address wraps: nothing scrolls sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
     // Opening the link changed nothing.

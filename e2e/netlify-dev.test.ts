@@ -1,3 +1,4 @@
+import { maskEmail } from "../config/email-address";
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import path from "node:path";
@@ -85,7 +86,7 @@ describe("the Netlify deployment under netlify dev", () => {
 
     const leave = leaveLinks(mail);
     await page.goto(leave.html);
-    await page.getByRole("heading", { name: `Remove ${email} from the waitlist?` }).waitFor();
+    await page.getByRole("heading", { name: `Remove ${maskEmail(email)} from the waitlist?` }).waitFor();
     await page.getByRole("button", { name: "Leave the waitlist" }).click();
     await page.getByRole("heading", { name: "You're off the list." }).waitFor();
     // Nothing failed to load on any page: no script, no style, no icon.

@@ -2011,6 +2011,7 @@ type SiteSiteMetadata = {
   readonly description: Scalars['String'];
   readonly favicon: Scalars['String'];
   readonly hostingProvider: Scalars['String'];
+  readonly launchMailTool: Scalars['String'];
   readonly siteUrl: Scalars['String'];
   readonly siteVerificationToken: Scalars['String'];
   readonly title: Scalars['String'];
@@ -2023,6 +2024,7 @@ type SiteSiteMetadataFieldSelector = {
   readonly description: InputMaybe<FieldSelectorEnum>;
   readonly favicon: InputMaybe<FieldSelectorEnum>;
   readonly hostingProvider: InputMaybe<FieldSelectorEnum>;
+  readonly launchMailTool: InputMaybe<FieldSelectorEnum>;
   readonly siteUrl: InputMaybe<FieldSelectorEnum>;
   readonly siteVerificationToken: InputMaybe<FieldSelectorEnum>;
   readonly title: InputMaybe<FieldSelectorEnum>;
@@ -2035,6 +2037,7 @@ type SiteSiteMetadataFilterInput = {
   readonly description: InputMaybe<StringQueryOperatorInput>;
   readonly favicon: InputMaybe<StringQueryOperatorInput>;
   readonly hostingProvider: InputMaybe<StringQueryOperatorInput>;
+  readonly launchMailTool: InputMaybe<StringQueryOperatorInput>;
   readonly siteUrl: InputMaybe<StringQueryOperatorInput>;
   readonly siteVerificationToken: InputMaybe<StringQueryOperatorInput>;
   readonly title: InputMaybe<StringQueryOperatorInput>;
@@ -2047,6 +2050,7 @@ type SiteSiteMetadataSortInput = {
   readonly description: InputMaybe<SortOrderEnum>;
   readonly favicon: InputMaybe<SortOrderEnum>;
   readonly hostingProvider: InputMaybe<SortOrderEnum>;
+  readonly launchMailTool: InputMaybe<SortOrderEnum>;
   readonly siteUrl: InputMaybe<SortOrderEnum>;
   readonly siteVerificationToken: InputMaybe<SortOrderEnum>;
   readonly title: InputMaybe<SortOrderEnum>;
@@ -2092,7 +2096,7 @@ type LegalPageQuery = { readonly mdx: { readonly tableOfContents: Record<string,
 type SiteSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-type SiteSettingsQuery = { readonly site: { readonly siteMetadata: { readonly siteUrl: string, readonly contactEmail: string, readonly siteVerificationToken: string, readonly controllerName: string, readonly controllerAddress: string, readonly hostingProvider: string, readonly favicon: string } } | null };
+type SiteSettingsQuery = { readonly site: { readonly siteMetadata: { readonly siteUrl: string, readonly contactEmail: string, readonly siteVerificationToken: string, readonly controllerName: string, readonly controllerAddress: string, readonly hostingProvider: string, readonly launchMailTool: string, readonly favicon: string } } | null };
 
 type LegalPagesQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -2,6 +2,7 @@ import { createConfirm } from "./endpoints/confirm";
 import { createConfirmations, type ConfirmationOptions } from "./mail/confirmations";
 import { linkLimiter } from "./endpoints/rate-limits";
 import { createLeave } from "./endpoints/leave";
+import { leaverDigest } from "./leavers";
 import { newLinkSecret } from "./tokens";
 import type { Mailer } from "./mail/mailer";
 import { consentRecord, type PolicyInForce } from "./policies";
@@ -61,10 +62,12 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
   const link = { secret, siteUrl, contactEmail, warn };
   const leave = createLeave({
     ...link,
+    // Every leave link ever mailed to an address takes off its signup of now, whichever signup it was mailed for.
     remove: async (address, how) => {
-      const removed = await store.remove(address.key, how, clock?.() ?? new Date(), address.createdAt);
+      const removed = await store.remove(address.key, how, clock?.() ?? new Date(), leaverDigest(secret, address.key));
       // "When you leave, we delete your entry at once": the copies of its mail the mailer keeps (the outbox) too.
       if (removed) mailer.forget?.(removed.email);
+      return removed !== undefined;
     },
     limiter: linkLimiter(linkRateLimitPerMinute),
   });

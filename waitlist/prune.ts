@@ -1,4 +1,5 @@
 import { site } from "../config/site";
+import { leaverRetentionMs } from "./leavers";
 import { mailDay } from "./mail/mailbox";
 import type { FullStore, RemovedSignup } from "./stores/store";
 
@@ -12,6 +13,12 @@ import type { FullStore, RemovedSignup } from "./stores/store";
  */
 
 export const retentionMs = site.waitlist.unconfirmedRetentionDays * 86_400_000;
+
+/** What the retention's pass asks of a store. */
+type PrunedStore = Pick<
+  FullStore,
+  "expiredUnconfirmed" | "removeUnconfirmed" | "forgetMailboxMailBefore" | "forgetLeaverDigestsBefore"
+>;
 
 export interface Pruned {
   /** Signups asked before this time and still unconfirmed are the ones removed. */
@@ -30,7 +37,7 @@ const batchSize = 250;
  * no batch after `deadline` (ms since the epoch).
  */
 export async function pruneUnconfirmed(
-  store: Pick<FullStore, "expiredUnconfirmed" | "removeUnconfirmed" | "forgetMailboxMailBefore">,
+  store: PrunedStore,
   {
     olderThanMs = retentionMs,
     now = new Date(),
@@ -56,8 +63,10 @@ export async function pruneUnconfirmed(
     const found = await store.expiredUnconfirmed(before, limit);
     return { cutoff, addresses: found.map(({ emailKey: _key, ...address }) => address), more: false };
   }
-  // The per-mailbox counts of the days before yesterday (UTC) count against nothing any more.
+  // The per-mailbox counts of the days before yesterday (UTC) count against nothing any more, and the digests of
+  // those who left whose days are over match no launch tool's member any more (leavers.ts).
   await store.forgetMailboxMailBefore(mailDay(new Date(now.getTime() - 86_400_000)));
+  await store.forgetLeaverDigestsBefore(new Date(now.getTime() - leaverRetentionMs));
   const addresses: Pruned["addresses"] = [];
   for (;;) {
     const room = limit - addresses.length;
@@ -85,7 +94,7 @@ export function parseAge(text: string | undefined): number | undefined {
  * function for shutdown.
  */
 export function pruneHourly(
-  store: Pick<FullStore, "expiredUnconfirmed" | "removeUnconfirmed" | "forgetMailboxMailBefore">,
+  store: PrunedStore,
   {
     forget,
     log = (line) => console.log(line),

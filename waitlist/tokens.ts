@@ -9,10 +9,12 @@ import { confirmPath, leavePath } from "./routes";
  * and when it was stored), encrypted and authenticated with AES-256-GCM under
  * a key derived from the secret, the link's own path bound in as associated
  * data. So it shows no address in any encoding (to mail scanners, server logs
- * or browser history), only we can make one, a changed character breaks it, a
- * leave token can never confirm nor a confirm token remove, and a link made for
- * one signup does nothing to a later signup of the same address. Reading one
- * costs a decryption and one lookup by key, whatever the list's size.
+ * or browser history), only we can make one, a changed character breaks it, and
+ * a leave token can never confirm nor a confirm token remove. A confirm link
+ * made for one signup does nothing to a later signup of the same address; a
+ * leave link from any e-mail ever sent removes the address's signup of now
+ * (leaving is as easy as joining). Reading one costs a decryption and one
+ * lookup by key, whatever the list's size.
  *
  * Links mailed before this format (the address in base64, a dot, an HMAC) are
  * still accepted: a leave link must work in every e-mail ever sent, and a

@@ -33,6 +33,17 @@ export function HostingProvider() {
   return <>{hostingProvider}</>;
 }
 
+/**
+ * The mailing service the confirmed list goes to for the launch e-mail (LAUNCH_MAIL_TOOL), as a processor; while
+ * none is chosen, the promise to name it first.
+ */
+export function LaunchMailTool() {
+  const { launchMailTool } = useSiteSettings();
+  return (
+    <>{launchMailTool || "the mailing service we choose for it, which we will name here before the list goes to it"}</>
+  );
+}
+
 export function SiteUrl() {
   const { siteUrl } = useSiteSettings();
   return <a href={`${siteUrl}/`}>{siteUrl.replace(/^https?:\/\//, "")}</a>;
@@ -59,6 +70,11 @@ export function UnconfirmedRetention() {
   return <>{site.waitlist.unconfirmedRetentionDays} days</>;
 }
 
+/** How long the fingerprint of someone who left is kept, for the launch mailing service (waitlist/leavers.ts). */
+export function LeaverRetention() {
+  return <>{site.waitlist.leaverDigestRetentionDays} days</>;
+}
+
 /** What a person agrees to receive, as the form, the e-mail and the confirm page say it. */
 export function ConsentStatement() {
   return <>{site.waitlist.consent.statement}</>;
@@ -82,12 +98,14 @@ export const legalShortcodes = {
   ContactEmail,
   Controller,
   HostingProvider,
+  LaunchMailTool,
   SiteUrl,
   GroupCap,
   MinimumAge,
   ParentalPermissionAge,
   LaunchDate,
   UnconfirmedRetention,
+  LeaverRetention,
   ConfirmLabel,
   ConsentStatement,
   PrivacyPolicyLink,

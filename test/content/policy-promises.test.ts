@@ -193,3 +193,46 @@ describe("the Privacy Policy on what the waitlist keeps", () => {
     );
   });
 });
+
+describe("the Privacy Policy on leaving, the launch mailing service and previews (issue 43)", () => {
+  const keep = () => section(privacy, /^How Long/);
+  const day = 86_400_000;
+
+  it("names the launch mailing service (<LaunchMailTool />) as a processor that gets each address with its leave link", () => {
+    expect(section(privacy, /^Sharing/)).toContain(
+      "the mailing service that sends the launch e-mail for us, <LaunchMailTool />: we give it the addresses of those who confirmed, each with its own link to leave",
+    );
+  });
+
+  it("keeps a keyed fingerprint of who left for <LeaverRetention />, then deletes it; the count names nobody", async () => {
+    expect(keep()).toContain("For <LeaverRetention /> we also keep, with that count, a fingerprint of your address made with a secret key");
+    expect(site.waitlist.leaverDigestRetentionDays).toBe(90);
+    const store = new SqliteStore(":memory:");
+    const left = new Date("2026-01-01T12:00:00Z");
+    await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start", at: left });
+    await store.remove("ada@example.com", "link", left, "f".repeat(32));
+    // The day's pass keeps it while its days last, and then deletes it; the departure stays.
+    await pruneUnconfirmed(store, { now: new Date(left.getTime() + 89 * day) });
+    expect(await store.leaverDigests(new Date(0))).toHaveLength(1);
+    await pruneUnconfirmed(store, { now: new Date(left.getTime() + 91 * day) });
+    expect(await store.leaverDigests(new Date(0))).toEqual([]);
+    expect(await store.departureCounts()).toEqual({ left: 1, pruned: 0 });
+    await store.close();
+  });
+
+  it("counts an inbox's confirmation e-mails for two days under a fingerprint, never its address", async () => {
+    expect(keep()).toContain("we count for two days how many confirmation e-mails each inbox was sent, under such a fingerprint too, never its address");
+    const store = new SqliteStore(":memory:");
+    const at = new Date("2026-01-01T12:00:00Z");
+    await store.countMailboxMail("c".repeat(32), "2026-01-01");
+    await pruneUnconfirmed(store, { now: new Date(at.getTime() + day) });
+    expect(await store.countMailboxMail("c".repeat(32), "2026-01-01")).toBe(2);
+    await pruneUnconfirmed(store, { now: new Date(at.getTime() + 2 * day) });
+    expect(await store.countMailboxMail("c".repeat(32), "2026-01-01")).toBe(1);
+    await store.close();
+  });
+
+  it("says a preview keeps nothing (test/server/netlify-functions.test.ts holds it on both stores)", () => {
+    expect(keep()).toContain("A signup there gets the same answer as on the site, but nothing is kept and no e-mail is sent.");
+  });
+});

@@ -541,7 +541,7 @@ describe.each(deployments)("16. mail that cannot be aimed at one mailbox (%s)", 
     "ANNA.VICTIM+3@gmail.com",
   ];
 
-  it("stores every spelling, answers each like any signup, and mails the mailbox three times a day, and its own address once", async () => {
+  it("stores every spelling, answers each like any signup, and mails the mailbox three times a day at most", async () => {
     const smtp = await startSmtpServer();
     try {
       server = await startServer(adapter, { smtpUrl: smtp.url });
@@ -555,11 +555,10 @@ describe.each(deployments)("16. mail that cannot be aimed at one mailbox (%s)", 
         (await server.signups()).filter((row) => /went to this mailbox today/.test(row.confirmationError ?? ""));
       // A message reaches the SMTP server before its sender records it as sent: wait for the record, not the mail.
       const sent = async () => (await server.signups()).filter((row) => row.confirmationSentAt !== null);
-      await until(async () => (await capped()).length === 2 && (await sent()).length === 4, 10_000);
-      // The founders see why, and the others' mail went: three messages to its spellings, and one to
-      // annavictim@gmail.com, the mailbox's own address, which they cannot spend; no more.
-      expect(smtp.deliveries).toHaveLength(4);
-      expect(smtp.deliveries.map((delivery) => delivery.envelope.to[0])).toContain("annavictim@gmail.com");
+      await until(async () => (await capped()).length === 3 && (await sent()).length === 3, 10_000);
+      // The founders see why, and the others' mail went: three messages, no more (annavictim@gmail.com, the
+      // mailbox's own address, was among the first three; test 19 has it come after them).
+      expect(smtp.deliveries).toHaveLength(3);
     } finally {
       await smtp.close();
     }

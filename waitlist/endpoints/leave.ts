@@ -1,3 +1,4 @@
+import { maskEmail } from "../../config/email-address";
 import { isCrossSite } from "./cross-site";
 import { readForm } from "./form-body";
 import { refuse, type Outcome } from "./http";
@@ -10,8 +11,11 @@ import { verifyLeaveToken, type LeavingAddress } from "../tokens";
 export type LeaveKind = "link" | "one-click";
 
 export interface LeaveOptions extends LinkEndpointOptions {
-  /** Deletes the signup the link was made for (any signup of the address, for an old link); resolves when there was none too. */
-  remove: (address: LeavingAddress, how: LeaveKind) => Promise<void> | void;
+  /**
+   * Deletes the address's signup, whichever signup the link was mailed for (GDPR Art. 7(3): leaving is as easy as
+   * joining, from any e-mail ever sent, as RFC 8058's one-click is from an old message); resolves whether one was.
+   */
+  remove: (address: LeavingAddress, how: LeaveKind) => Promise<boolean>;
 }
 
 const notValid = (contactEmail: string): Outcome => ({
@@ -27,6 +31,15 @@ const done: Outcome = {
   line: "You're off the list. We won't e-mail you again.",
 };
 
+/** What a leave link says when the address was not on the list: nothing was removed, and nothing will be sent. */
+const notListed: Outcome = {
+  status: 200,
+  heading: "You're not on the list.",
+  message:
+    "This address is not on the waitlist (it may have left already), so there was nothing to remove. We won't e-mail you.",
+  line: "This address is not on the waitlist, so there was nothing to remove. We won't e-mail you.",
+};
+
 /**
  * The leave link's endpoint, one implementation for npm start, gatsby
  * develop and the Netlify function:
@@ -39,9 +52,10 @@ export function createLeave({ secret, remove, limiter, siteUrl, contactEmail, wa
     limiter,
     invalid: notValid(contactEmail),
     verify: (token) => verifyLeaveToken(token, secret),
+    // The address masked, as on the confirm page: the title and heading reach tabs, history and scanners' reports.
     show: (address, token) => ({
       status: 200,
-      heading: `Remove ${address.email} from the waitlist?`,
+      heading: `Remove ${maskEmail(address.email)} from the waitlist?`,
       message: "You will get no more e-mail from us, not even when early access opens. You can join again any time.",
       action: { label: "Leave the waitlist", url: leavePath, fields: { token } },
     }),
@@ -57,8 +71,8 @@ export function createLeave({ secret, remove, limiter, siteUrl, contactEmail, wa
       }
       const address = verifyLeaveToken(postedToken(query, fields), secret);
       if (!address) return { outcome: notValid(contactEmail), html };
-      await remove(address, oneClick ? "one-click" : "link");
-      return { outcome: done, html };
+      const removed = await remove(address, oneClick ? "one-click" : "link");
+      return { outcome: removed ? done : notListed, html };
     },
     whatFailed: "remove an address",
     failure: () =>

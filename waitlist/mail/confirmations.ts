@@ -1,6 +1,6 @@
 import { confirmationMessage } from "./confirmation-message";
 import { maskEmail } from "../../config/email-address";
-import { mailboxCounterKey, mailDay } from "./mailbox";
+import { mailboxCounters, mailDay } from "./mailbox";
 import type { Mailer } from "./mailer";
 import type { WaitlistSite } from "../site";
 import type { ConfirmationQueue, OwedConfirmation, WaitlistStore } from "../stores/store";
@@ -101,12 +101,13 @@ export function createConfirmations({
     // mailbox's own address has one e-mail a day of its own, which its other spellings cannot spend: a stranger who
     // signs up three of them first cannot keep its owner from ever confirming.
     if (attempt === 1) {
-      const { counter, own } = mailboxCounterKey(owed.emailKey, linkSecret);
-      const mails = await store.countMailboxMail(counter, mailDay(clock()));
-      if (mails > (own ? 1 : mailboxDailyMails)) {
-        const reason = own
-          ? "not sent: this address had its confirmation e-mail today"
-          : `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
+      const counters = mailboxCounters(owed.emailKey, linkSecret);
+      const day = mailDay(clock());
+      const capped =
+        (await store.countMailboxMail(counters.mailbox, day)) > mailboxDailyMails &&
+        (!counters.own || (await store.countMailboxMail(counters.own, day)) > 1);
+      if (capped) {
+        const reason = `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
         await store.failConfirmation(owed.emailKey, reason, clock(), { capped: true });
         log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
         return { outcome: "refused", reason };

@@ -36,14 +36,17 @@ export function mailboxOf(emailKey: string): string {
 }
 
 /**
- * What the store keeps to count a mailbox's e-mails for the daily cap: a keyed digest (digests.ts), never the
- * address, gone within two days. The address that is its mailbox's own (mailboxOf gives it back as it is) counts on
- * its own: one e-mail a day that the spellings a stranger makes up cannot spend (confirmations.ts).
+ * What the store keeps to count a mailbox's e-mails for the daily cap: keyed digests (digests.ts), never the
+ * address, gone within two days. Every spelling counts against its mailbox; the address that is its mailbox's own
+ * (mailboxOf gives it back as it is) also has a count of its own, for the one e-mail a day it gets when the
+ * spellings a stranger made up have spent the mailbox's (confirmations.ts).
  */
-export function mailboxCounterKey(emailKey: string, secret: string): { counter: string; own: boolean } {
+export function mailboxCounters(emailKey: string, secret: string): { mailbox: string; own?: string } {
   const mailbox = mailboxOf(emailKey);
-  const own = mailbox === emailKey;
-  return { counter: keyedDigest(secret, own ? "address" : "mailbox", mailbox), own };
+  const counter = keyedDigest(secret, "mailbox", mailbox);
+  return mailbox === emailKey
+    ? { mailbox: counter, own: keyedDigest(secret, "address", mailbox) }
+    : { mailbox: counter };
 }
 
 /** The UTC day a count belongs to: YYYY-MM-DD. */

@@ -89,8 +89,8 @@ export class BlobsStore implements FullStore {
     return this.requests.failConfirmation(emailKey, error, at, options);
   }
 
-  remove(emailKey: string, how: DepartureKind, at: Date, createdAt?: string) {
-    return this.requests.remove(emailKey, how, at, createdAt);
+  remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
+    return this.requests.remove(emailKey, how, at, digest);
   }
 
   countMailboxMail(counter: string, day: string): Promise<number> {
@@ -119,6 +119,10 @@ export class BlobsStore implements FullStore {
 
   removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
     return this.queue.removeUnconfirmed(signups, at);
+  }
+
+  forgetLeaverDigestsBefore(before: Date): Promise<void> {
+    return this.queue.forgetLeaverDigestsBefore(before);
   }
 
   forgetMailboxMailBefore(day: string): Promise<void> {
@@ -150,6 +154,10 @@ export class BlobsStore implements FullStore {
 
   departures(): Promise<number> {
     return this.founders.departures();
+  }
+
+  leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]> {
+    return this.founders.leaverDigests(since);
   }
 
   departureCounts(): Promise<{ left: number; pruned: number }> {

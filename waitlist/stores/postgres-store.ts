@@ -18,13 +18,13 @@ function postgresDatabase(pool: PgPool, endPool: boolean): SqlDatabase {
     (await pool.query(sql, [...values])).rows.map((row: Record<string, unknown>) => isoRow<T>(row));
   return {
     query,
-    deleteCounted: <T>(deleteSql: string, values: readonly SqlValue[], { how, at }: Departure) => {
+    deleteCounted: <T>(deleteSql: string, values: readonly SqlValue[], { how, at, digest }: Departure) => {
       const n = values.length;
       return query<T>(
         `WITH gone AS (${deleteSql}),
-         counted AS (INSERT INTO departures (left_at, how) SELECT $${n + 1}, $${n + 2} FROM gone)
+         counted AS (INSERT INTO departures (left_at, how, digest) SELECT $${n + 1}, $${n + 2}, $${n + 3} FROM gone)
          SELECT * FROM gone`,
-        [...values, at, how],
+        [...values, at, how, digest ?? null],
       );
     },
     close: async () => {

@@ -18,6 +18,8 @@ export type SqlValue = string | number | boolean | null;
 export interface Departure {
   how: DepartureKind;
   at: string;
+  /** A keyed digest of who left, kept until the retention drops it (waitlist/leavers.ts). */
+  digest?: string;
 }
 
 /** What the SQL store needs of a database. */
@@ -231,14 +233,24 @@ export class SqlStore implements FullStore {
   }
 
   /** The row goes and the departure is counted, or neither. */
-  async remove(emailKey: string, how: DepartureKind, at: Date, createdAt?: string) {
+  async remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
     const [removed] = await this.db.deleteCounted<{ email: string; createdAt: string }>(
-      `DELETE FROM signups WHERE email_key = $1 ${createdAt === undefined ? "" : "AND created_at = $2"}
-       RETURNING ${select("email", "createdAt")}`,
-      createdAt === undefined ? [emailKey] : [emailKey, createdAt],
-      { how, at: iso(at) },
+      `DELETE FROM signups WHERE email_key = $1 RETURNING ${select("email", "createdAt")}`,
+      [emailKey],
+      { how, at: iso(at), digest },
     );
     return removed;
+  }
+
+  async forgetLeaverDigestsBefore(before: Date): Promise<void> {
+    await this.db.query("UPDATE departures SET digest = NULL WHERE digest IS NOT NULL AND left_at < $1", [iso(before)]);
+  }
+
+  async leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]> {
+    return this.db.query(
+      `SELECT digest, left_at AS "leftAt" FROM departures WHERE digest IS NOT NULL AND left_at >= $1 ORDER BY left_at, id`,
+      [iso(since)],
+    );
   }
 
   async lastConfirmationError(): Promise<string | undefined> {

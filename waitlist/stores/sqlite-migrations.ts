@@ -61,6 +61,9 @@ export const migrations: readonly string[] = [
    CREATE INDEX mailbox_mail_day ON mailbox_mail (day);`,
   // 10: a confirmation the daily cap held back, told apart from one the mail server refused.
   `ALTER TABLE signups ADD COLUMN confirmation_capped INTEGER NOT NULL DEFAULT 0;`,
+  // 11: a keyed digest of who left, kept for a while to take them off the launch mailing tool (leavers.ts).
+  `ALTER TABLE departures ADD COLUMN digest TEXT;
+   CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;`,
 ];
 
 export const schemaVersion = migrations.length;

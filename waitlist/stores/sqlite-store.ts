@@ -26,10 +26,11 @@ function sqliteDatabase(db: Database.Database, file: string): SqlDatabase {
   };
   return {
     query: async (sql, values = []) => run(sql, values),
-    async deleteCounted<T>(deleteSql: string, values: readonly SqlValue[], { how, at }: Departure) {
+    async deleteCounted<T>(deleteSql: string, values: readonly SqlValue[], { how, at, digest }: Departure) {
       const removed = db.transaction(() => {
         const rows = run<T>(deleteSql, values);
-        for (let n = 0; n < rows.length; n++) run("INSERT INTO departures (left_at, how) VALUES ($1, $2)", [at, how]);
+        const count = "INSERT INTO departures (left_at, how, digest) VALUES ($1, $2, $3)";
+        for (let n = 0; n < rows.length; n++) run(count, [at, how, digest ?? null]);
         return rows;
       })();
       // Also clears the write-ahead log, so the address is gone from the files too.

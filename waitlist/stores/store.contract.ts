@@ -22,6 +22,7 @@ export interface StoreUnderTest {
 
 const now = new Date("2025-06-01T12:00:00Z");
 const later = (ms: number) => new Date(now.getTime() + ms);
+const day = 86_400_000;
 const signup = (email: string, at = now, extra: Partial<NewSignup> = {}): NewSignup => ({
   email,
   emailKey: email.toLowerCase(),
@@ -197,25 +198,22 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(await store.count()).toBe(1);
     });
 
-    it("removes only the signup a leave link was made for: a later signup of the address stays", async () => {
-      await store.add(signup("twice@example.com"));
+    it("keeps a digest of who left with the departure until the retention forgets it, and none of the pruned", async () => {
+      await store.add(signup("left@example.com"));
+      await store.add(signup("quiet@example.com", later(1)));
       await harness.settle(store);
-      await store.remove("twice@example.com", "link", later(1), "2025-06-01T12:00:00.000Z");
-      await store.add(signup("twice@example.com", later(2)));
+      await store.remove("left@example.com", "one-click", later(10), "d1".repeat(16));
+      await store.remove("quiet@example.com", "operator", later(day + 10));
       await harness.settle(store);
-      // The first signup's link, used again after the address signed up anew.
-      await expect(
-        store.remove("twice@example.com", "one-click", later(3), "2025-06-01T12:00:00.000Z"),
-      ).resolves.toBeUndefined();
-      expect((await store.all()).map((row) => [row.email, row.createdAt])).toEqual([
-        ["twice@example.com", later(2).toISOString()],
-      ]);
-      expect(await store.departures()).toBe(1);
-      await expect(store.remove("twice@example.com", "link", later(4), later(2).toISOString())).resolves.toEqual({
-        email: "twice@example.com",
-        createdAt: later(2).toISOString(),
-      });
-      expect(await store.departures()).toBe(2);
+      expect(await store.leaverDigests(now)).toEqual([{ digest: "d1".repeat(16), leftAt: expect.any(String) }]);
+      expect((await store.leaverDigests(now))[0]!.leftAt.slice(0, 10)).toBe("2025-06-01");
+      // Only those who left since the day asked for.
+      expect(await store.leaverDigests(later(2 * day))).toEqual([]);
+      await expect(store.departureCounts()).resolves.toEqual({ left: 2, pruned: 0 });
+      // The day's pass forgets the digests of the days gone by; the departures stay, counted, naming nobody.
+      await store.forgetLeaverDigestsBefore(later(day));
+      expect(await store.leaverDigests(now)).toEqual([]);
+      await expect(store.departureCounts()).resolves.toEqual({ left: 2, pruned: 0 });
     });
 
     it("takes an address that left and comes back as a new signup, owed a new confirmation", async () => {
@@ -339,7 +337,6 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     });
 
     it("asks a repeat signup again once its last e-mail is that old, unless it confirmed or its mailbox is refused", async () => {
-      const day = 86_400_000;
       const again = { resendAfterMs: day };
       for (const email of ["lost@example.com", "confirmed@example.com", "refused@example.com", "owed@example.com"]) {
         await store.add(signup(email));
@@ -379,7 +376,6 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     });
 
     it("asks a repeat signup again a day after its mailbox had its day's e-mails, unlike one the mail server refused", async () => {
-      const day = 86_400_000;
       const again = { resendAfterMs: day };
       await store.add(signup("capped@example.com"));
       await store.add(signup("refused@example.com"));
@@ -409,7 +405,6 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     });
 
     it("finds the signups asked to confirm before a time that never did, those asked first first, up to a limit", async () => {
-      const day = 86_400_000;
       await store.add(signup("confirmed@example.com", now));
       await store.confirm("confirmed@example.com", { createdAt: now.toISOString(), at: later(1), privacyPolicy: null });
       await store.add(signup("second@example.com", later(2 * 3_600_000)));
@@ -453,7 +448,6 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     });
 
     it("removes the expired signups found, as pruned, unless they confirmed or left since; asking again gains no time", async () => {
-      const day = 86_400_000;
       const emails = ["a@example.com", "b@example.com", "c@example.com", "d@example.com"];
       for (const [index, email] of emails.entries()) {
         await store.add(signup(email, later(index)));
@@ -490,7 +484,6 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     });
 
     it("leaves the storage exactly as it found it on every read: count, stats, export, a dry-run prune", async () => {
-      const day = 86_400_000;
       // Something of every kind: confirmed after being asked (its note done with), expired, owed, refused, left.
       await store.add(signup("confirmed@example.com", now));
       await store.markConfirmationSent("confirmed@example.com", later(1));

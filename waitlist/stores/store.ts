@@ -178,15 +178,17 @@ export interface WaitlistStore {
   failConfirmation(emailKey: string, error: string, at: Date, options?: { capped?: boolean }): Promise<void>;
   /**
    * Deletes every record of one address, with any confirmation still owed,
-   * and counts the departure (when and how, never who). Resolves with what
-   * was removed; undefined when the address was not listed. With `createdAt`
-   * (a leave link's signup), only that signup: a later one of the address stays.
+   * and counts the departure (when and how, never who). With `digest`, the
+   * departure keeps that keyed digest of the address (waitlist/leavers.ts)
+   * until forgetLeaverDigestsBefore: what matches a launch tool's members to
+   * those who left. Resolves with what was removed; undefined when the address
+   * was not listed.
    */
   remove(
     emailKey: string,
     how: DepartureKind,
     at: Date,
-    createdAt?: string,
+    digest?: string,
   ): Promise<{ email: string; createdAt: string } | undefined>;
   /** A secret kept in the store: made with `make` on first use, the same ever after. */
   secret(name: "leave", make: () => string): Promise<string>;
@@ -212,6 +214,8 @@ export interface ConfirmationQueue {
   removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]>;
   /** Drops the counts of the days before `day` (the retention's pass does, never a dry run). */
   forgetMailboxMailBefore(day: string): Promise<void>;
+  /** Drops the digests of those who left before `before`: the departures stay, counted, naming nobody. */
+  forgetLeaverDigestsBefore(before: Date): Promise<void>;
 }
 
 export interface WaitlistLedger {
@@ -225,6 +229,8 @@ export interface WaitlistLedger {
   departures(): Promise<number>;
   /** The same, told apart: those who left (a link, a mail client, the operator) and those pruned unconfirmed. */
   departureCounts(): Promise<{ left: number; pruned: number }>;
+  /** The digests kept of those who left since `since` (waitlist/leavers.ts), oldest first. */
+  leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]>;
   /** What `stats` needs of every signup, and no more. */
   statsRows(): Promise<StatsSignup[]>;
   /** Every signup, oldest first. */

@@ -74,6 +74,16 @@ export class FoundersReads implements WaitlistLedger {
     return (await this.records.blobs.list({ prefix: "departures/" })).blobs.length;
   }
 
+  /** One list of keys, each a day and a digest (records.ts's leaverKey); the day is the departure's time kept. */
+  async leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]> {
+    const from = since.toISOString().slice(0, 10);
+    return (await this.records.blobs.list({ prefix: "leavers/" })).blobs
+      .map(({ key }) => key.split("/"))
+      .filter(([, day]) => day! >= from)
+      .map(([, day, digest]) => ({ digest: digest!, leftAt: day! }))
+      .sort((a, b) => a.leftAt.localeCompare(b.leftAt));
+  }
+
   /** One list of keys; only a departure from before the how was in its key is read, one get each. */
   async departureCounts(): Promise<{ left: number; pruned: number }> {
     const { blobs } = this.records;

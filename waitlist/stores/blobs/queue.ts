@@ -147,6 +147,17 @@ export class Queue implements ConfirmationQueue {
     );
   }
 
+  /** One listing of the kept digests' days, and the days gone by deleted. */
+  async forgetLeaverDigestsBefore(before: Date): Promise<void> {
+    const { blobs } = this.records;
+    const day = before.toISOString().slice(0, 10);
+    const { directories } = await blobs.list({ prefix: "leavers/", directories: true });
+    for (const folder of directories.filter((name) => name.slice("leavers/".length) < day)) {
+      const { blobs: digests } = await blobs.list({ prefix: `${folder}/` });
+      for (const { key } of digests) await blobs.delete(key);
+    }
+  }
+
   async forgetMailboxMailBefore(day: string): Promise<void> {
     const { blobs } = this.records;
     const { directories } = await blobs.list({ prefix: "mailbox/", directories: true });

@@ -25,6 +25,8 @@ import type { DepartureKind, Signup } from "../store";
  *                         moment (fold() in ledger.ts); the sweep deletes it after an hour.
  *   departures/<iso>-<how>-<r>  that someone left, when and how; never who. (Before
  *                         the how was in the key: departures/<iso>-<r>.)
+ *   leavers/<day>/<d>     a keyed digest of someone who left that day (leavers.ts), for
+ *                         the launch mailing tool; the retention deletes the day's folder.
  *   settings/<name>       secrets the store keeps.
  *   mailbox/<day>/<c>[.<n>]  the confirmation e-mails to one mailbox on a UTC day, for
  *                         the cap (<c> a digest of the mailbox, never an address):
@@ -56,7 +58,7 @@ export interface BlobRecord extends Signup {
    * `id` names the departure it counts, so a leave that several finish (a burst of one-click posts, a sweep) counts
    * once; a mark from before the id counts one departure per finisher.
    */
-  leaving: { at: string; how: DepartureKind; id?: string } | null;
+  leaving: { at: string; how: DepartureKind; id?: string; digest?: string } | null;
   /** When the asking now under way began: a repeat signup asks again, a message of its own; optInSince stays. */
   askedAt?: string | null;
 }
@@ -100,11 +102,15 @@ const departureKey = ({ at, how, id }: NonNullable<BlobRecord["leaving"]>) =>
   `departures/${at}-${how}-${id ?? randomBytes(4).toString("hex")}`;
 
 /** What marks a record as leaving, at `at`. */
-export const leavingMark = (at: Date, how: DepartureKind): NonNullable<BlobRecord["leaving"]> => ({
+export const leavingMark = (at: Date, how: DepartureKind, digest?: string): NonNullable<BlobRecord["leaving"]> => ({
   at: at.toISOString(),
   how,
   id: randomBytes(4).toString("hex"),
+  ...(digest ? { digest } : {}),
 });
+
+/** Where a leaver's digest is kept until the retention drops its day: leavers/<day>/<digest> (waitlist/leavers.ts). */
+export const leaverKey = (at: string, digest: string) => `leavers/${at.slice(0, 10)}/${digest}`;
 
 /** The UTC hour an asking falls in, as its asked/ folder names it. */
 export const hourOf = (iso: string) => iso.slice(0, 13);
@@ -244,6 +250,7 @@ export class Records {
     await this.blobs.delete(signupKey(h));
     if (record.optInSince) await this.blobs.delete(`asked/${hourOf(record.optInSince)}/${h}`);
     await this.blobs.setJSON(departureKey(record.leaving!), { how: record.leaving!.how });
+    if (record.leaving!.digest) await this.blobs.set(leaverKey(record.leaving!.at, record.leaving!.digest), "");
     return { email: record.email, createdAt: record.createdAt };
   }
 

@@ -187,19 +187,10 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
    * files it anew), its ledger row erased, the record deleted, the departure
    * counted.
    */
-  async remove(emailKey: string, how: DepartureKind, at: Date, createdAt?: string) {
+  async remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
     const h = hashOf(emailKey);
-    if (createdAt !== undefined) {
-      // A link for an earlier signup of the address: nothing to do, and no note that a sweep would act on.
-      const current = await this.records.read(h);
-      if (current && !current.record.leaving && current.record.createdAt !== createdAt) return undefined;
-    }
     await this.records.leftNote(h, at.getTime());
-    const marked = await this.records.update(h, (record) =>
-      createdAt === undefined || record.createdAt === createdAt
-        ? { ...record, leaving: leavingMark(at, how) }
-        : undefined,
-    );
+    const marked = await this.records.update(h, (record) => ({ ...record, leaving: leavingMark(at, how, digest) }));
     if (!marked) {
       // Not listed; or a leave that stopped half-way, which this one finishes.
       const half = await this.records.read(h);
