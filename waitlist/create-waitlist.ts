@@ -2,6 +2,7 @@ import { createConfirm } from "./endpoints/confirm";
 import { createConfirmations, type ConfirmationOptions } from "./mail/confirmations";
 import { linkLimiter } from "./endpoints/rate-limits";
 import { createLeave } from "./endpoints/leave";
+import { mailboxDigest } from "./invites";
 import { leaverDigest } from "./leavers";
 import { newLinkSecret } from "./tokens";
 import type { Mailer } from "./mail/mailer";
@@ -55,6 +56,7 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
     store,
     onNewSignup: confirmations.sendSoon,
     onRepeatSignup: confirmations.askAgainSoon,
+    mailboxDigest: (emailKey) => mailboxDigest(secret, emailKey),
     privacyPolicy,
     consent: () => consent("signup"),
   });

@@ -2,6 +2,8 @@ import { site } from "../../config/site";
 import { isFromThisSite } from "./cross-site";
 import { readForm } from "./form-body";
 import { refuse, type Outcome } from "./http";
+import type { PageInvite } from "./pages";
+import { inviteUrl } from "../invites";
 import { linkPageHandler, postedToken, type LinkEndpointOptions } from "./link-page";
 import { maskEmail } from "../../config/email-address";
 import type { WaitlistStore } from "../stores/store";
@@ -34,12 +36,13 @@ const notListed = (): Outcome => ({
 const day = (iso: string) =>
   new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
 
-const confirmed = (confirmedAt: string, first: boolean): Outcome => ({
+const confirmed = (confirmedAt: string, first: boolean, invite: PageInvite | undefined): Outcome => ({
   status: 200,
   heading: first ? "Your spot is confirmed." : "You're already confirmed.",
   message: first
     ? `Thanks! We'll e-mail you as soon as early access to ${site.name} opens.`
     : `You confirmed your spot on ${day(confirmedAt)}. Nothing more to do: we'll e-mail you when early access opens.`,
+  invite,
 });
 
 /**
@@ -62,6 +65,11 @@ export function createConfirm({
   clock = () => new Date(),
   warn = () => {},
 }: ConfirmOptions) {
+  const invite = (code: string, confirmedInvites: number): PageInvite => ({
+    url: inviteUrl(siteUrl, code),
+    confirmedInvites,
+  });
+
   /** The signup a link names, when the list still holds that very signup. */
   async function listed(signup: ConfirmingSignup) {
     const found = await store.lookup(signup.key);
@@ -76,7 +84,11 @@ export function createConfirm({
     async show(signup, token) {
       const found = await listed(signup);
       if (!found) return notListed();
-      if (found.confirmedAt) return confirmed(found.confirmedAt, false);
+      // One confirmed before invites existed gets its code at its next press: a GET changes nothing.
+      if (found.confirmedAt) {
+        const code = found.inviteCode;
+        return confirmed(found.confirmedAt, false, code ? invite(code, found.confirmedInvites) : undefined);
+      }
       return {
         status: 200,
         heading: "Confirm your spot on the waitlist?",
@@ -109,7 +121,9 @@ export function createConfirm({
         consent: consent?.() ?? null,
       });
       if (!result) return page(notListed());
-      return page(confirmed(result.confirmedAt, result.first));
+      // A first confirmation has just got its code: nobody can have come by it yet. A second press reads the count.
+      const count = result.first ? 0 : ((await store.lookup(signup.key))?.confirmedInvites ?? 0);
+      return page(confirmed(result.confirmedAt, result.first, invite(result.inviteCode, count)));
     },
     whatFailed: "confirm a signup",
     failure: () => "Your spot could not be confirmed just now. Please try again in a minute.",

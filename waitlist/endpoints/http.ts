@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
-import type { PageAction, PageLink } from "./pages";
+import type { PageAction, PageInvite, PageLink } from "./pages";
 
 /*
  * What the waitlist's endpoints (the signup at POST /, confirm and leave) take and give, whatever server delivers
@@ -46,6 +46,8 @@ export interface Outcome {
   action?: PageAction;
   /** Links in a line below the button (the confirm page's Privacy Policy and "This wasn't me"). */
   links?: PageLink[];
+  /** A confirmed signup's invite link and count, on its confirm page (waitlist/invites.ts). */
+  invite?: PageInvite;
   /** Work for after the reply is written. */
   after?: () => Promise<void>;
 }

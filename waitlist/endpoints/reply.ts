@@ -1,6 +1,6 @@
 import { replyHeaders } from "../../http/headers";
 import { header, type FormReply, type FormRequest, type Outcome } from "./http";
-import { renderResultPage, resultPagePolicy } from "./pages";
+import { invitePagePolicy, renderResultPage, resultPagePolicy } from "./pages";
 
 /* An outcome written as the client asked for it: the site's small page, or one line of text. */
 
@@ -20,7 +20,10 @@ export function formReply(
 ): FormReply {
   return {
     status: outcome.status,
-    headers: { ...replyHeaders(html ? "page" : "text", resultPagePolicy), ...outcome.headers },
+    headers: {
+      ...replyHeaders(html ? "page" : "text", outcome.invite ? invitePagePolicy : resultPagePolicy),
+      ...outcome.headers,
+    },
     body: html ? renderResultPage(outcome) : `${outcome.line ?? outcome.message}\n`,
     ...(outcome.status >= 400 ? { reason: outcome.message } : {}),
     ...(outcome.after ? { after: outcome.after } : {}),

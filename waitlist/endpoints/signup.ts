@@ -1,6 +1,7 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { site } from "../../config/site";
 import { attributionFrom } from "../attribution";
+import { inviteFrom } from "../invites";
 import { checkEmail } from "../../config/email-address";
 import { isCrossSite, siteOrigins } from "./cross-site";
 import { readForm } from "./form-body";
@@ -23,6 +24,8 @@ export interface SignupOptions extends Pick<WaitlistSite, "siteUrl"> {
   privacyPolicy?: () => string | null;
   /** What the person consents to: the statement's version and the policy's text (policies.ts), kept likewise. */
   consent?: () => string;
+  /** The keyed digest of an address's mailbox, kept with its signup (invites.ts). */
+  mailboxDigest?: (emailKey: string) => string;
   /** Where failures are reported; never given a full address. */
   warn?: (message: string) => void;
 }
@@ -75,6 +78,8 @@ export function createSignup(options: SignupOptions) {
     // Where it came from: the page the form was on, as the browser names it (attribution.ts).
     const referer = header(request.headers, "referer");
     const attribution = referer ? attributionFrom(referer, siteOrigins(request, options.siteUrl)) : undefined;
+    // Who invited it: the page's ?invite=CODE, kept by the store when it is a confirmed signup's (invites.ts).
+    const invitedBy = referer ? inviteFrom(referer, siteOrigins(request, options.siteUrl)) : undefined;
     // A deploy preview keeps nothing personal (docs/netlify.md, the Privacy Policy): the same answer, nothing kept.
     if (!options.store) return success;
     const { added, createdAt } = await options.store.add({
@@ -84,6 +89,8 @@ export function createSignup(options: SignupOptions) {
       attribution,
       privacyPolicy: options.privacyPolicy?.() ?? undefined,
       consent: options.consent?.(),
+      invitedBy,
+      mailbox: options.mailboxDigest?.(checked.key),
     });
     // New and repeat addresses get the same answer, after the same work: nobody can learn who is listed. What
     // follows (the e-mail; for a repeat, perhaps the e-mail again) happens after the reply.

@@ -43,6 +43,7 @@ export function mailboxOf(emailKey: string): string {
  */
 export function mailboxCounters(emailKey: string, secret: string): { mailbox: string; own?: string } {
   const mailbox = mailboxOf(emailKey);
+  // The digest a signup keeps of its mailbox too (invites.ts's mailboxDigest).
   const counter = keyedDigest(secret, "mailbox", mailbox);
   return mailbox === emailKey
     ? { mailbox: counter, own: keyedDigest(secret, "address", mailbox) }

@@ -1,5 +1,6 @@
 import type { StatsSignup } from "../stats";
 import { noAttribution } from "../attribution";
+import { newInviteCode } from "../invites";
 import type { Confirmation, ConfirmationCounts, DepartureKind, FullStore, ListedSignup, NewSignup } from "./store";
 import type { OwedConfirmation, RemovedSignup, Signup, UnconfirmedSignup } from "./store";
 
@@ -36,7 +37,7 @@ const allColumns = [
   ...["email", "emailKey", "createdAt", "source", "confirmationSentAt", "confirmationFailedAt", "confirmationError"],
   ...["confirmationCapped", "utmSource", "utmMedium", "utmCampaign", "utmContent", "utmTerm", "ref", "landingPath"],
   ...["confirmedAt", "privacyPolicyAtSignup", "privacyPolicyAtConfirm", "optInSince", "consentAtSignup"],
-  "consentAtConfirm",
+  ...["consentAtConfirm", "inviteCode", "invitedBy", "mailbox"],
 ] as const satisfies readonly (keyof Signup)[];
 const column = (name: keyof Signup) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 /** `column AS "name"` for each name: both databases fold an unquoted alias to lower case. */
@@ -48,6 +49,14 @@ const owed = "confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL";
 /** No LIMIT: a number both databases take. */
 const unlimited = (limit: number) => (Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER);
 const iso = (at: Date) => at.toISOString();
+/**
+ * A signup's confirmed invitees, now: one per mailbox, never its own, none who left (their rows are gone), through
+ * the invited_by index. `inviter` names the inviter's row in the statement.
+ */
+const confirmedInvites = (inviter: string) =>
+  `(SELECT CAST(count(DISTINCT i.mailbox) AS integer) FROM signups i
+    WHERE i.invited_by = ${inviter}.invite_code AND i.confirmed_at IS NOT NULL
+      AND i.mailbox IS DISTINCT FROM ${inviter}.mailbox) AS "confirmedInvites"`;
 /** A count as a number in both databases (Postgres's count is a bigint, which pg hands over as text). */
 const count = (as: string, where = "TRUE") => `CAST(count(*) FILTER (WHERE ${where}) AS integer) AS "${as}"`;
 
@@ -65,8 +74,9 @@ export class SqlStore implements FullStore {
     const row = await this.row<{ repeats: number }>(
       `INSERT INTO signups (email, email_key, created_at, source, utm_source, utm_medium, utm_campaign, utm_content,
                             utm_term, ref, landing_path, confirmation_sent_at, privacy_policy_at_signup,
-                            consent_at_signup, opt_in_since)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                            consent_at_signup, opt_in_since, mailbox, invited_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+               (SELECT invite_code FROM signups WHERE invite_code = $17))
        ON CONFLICT (email_key) DO UPDATE SET repeat_signups = signups.repeat_signups + 1
        RETURNING repeat_signups AS "repeats"`,
       [
@@ -77,6 +87,9 @@ export class SqlStore implements FullStore {
         entry.consent ?? null,
         // Asked to confirm now; a signup from before the confirm step has not been asked yet.
         entry.earlier ? null : at,
+        entry.mailbox ?? null,
+        // Kept only when it is a signup's code: an unknown one finds no row, and is not kept.
+        entry.invitedBy ?? null,
       ],
     );
     return { added: row!.repeats === 0, createdAt: at };
@@ -93,25 +106,32 @@ export class SqlStore implements FullStore {
     return row?.attempt;
   }
 
+  /** One statement: the row, and its invitees counted through the invited_by index (confirmedInvites). */
   async lookup(emailKey: string): Promise<ListedSignup | undefined> {
-    return this.row(`SELECT ${select("email", "createdAt", "confirmedAt")} FROM signups WHERE email_key = $1`, [
-      emailKey,
-    ]);
+    return this.row(
+      `SELECT ${select("email", "createdAt", "confirmedAt", "inviteCode")}, ${confirmedInvites("signups")}
+       FROM signups WHERE email_key = $1`,
+      [emailKey],
+    );
   }
 
   /** The first confirmation is kept (a second press rewrites the row as it was): `first` if the time is ours. */
-  async confirm(emailKey: string, { createdAt, at, privacyPolicy, consent = null }: Confirmation) {
+  async confirm(
+    emailKey: string,
+    { createdAt, at, privacyPolicy, consent = null, inviteCode = newInviteCode() }: Confirmation,
+  ) {
     if (Number.isNaN(Date.parse(createdAt))) return undefined;
     const first = "confirmed_at IS NULL";
-    const row = await this.row<{ confirmedAt: string }>(
+    const row = await this.row<{ confirmedAt: string; inviteCode: string }>(
       `UPDATE signups SET confirmed_at = coalesce(confirmed_at, $3),
          privacy_policy_at_confirm = CASE WHEN ${first} THEN $4 ELSE privacy_policy_at_confirm END,
-         consent_at_confirm = CASE WHEN ${first} THEN $5 ELSE consent_at_confirm END
+         consent_at_confirm = CASE WHEN ${first} THEN $5 ELSE consent_at_confirm END,
+         invite_code = coalesce(invite_code, $6)
        WHERE email_key = $1 AND created_at = $2
-       RETURNING ${select("confirmedAt")}`,
-      [emailKey, createdAt, iso(at), privacyPolicy, consent],
+       RETURNING ${select("confirmedAt", "inviteCode")}`,
+      [emailKey, createdAt, iso(at), privacyPolicy, consent, inviteCode],
     );
-    return row && { confirmedAt: row.confirmedAt, first: row.confirmedAt === iso(at) };
+    return row && { ...row, first: row.confirmedAt === iso(at) };
   }
 
   async askToConfirm(

@@ -64,6 +64,12 @@ export const migrations: readonly string[] = [
   // 11: a keyed digest of who left, kept for a while to take them off the launch mailing tool (leavers.ts).
   `ALTER TABLE departures ADD COLUMN digest TEXT;
    CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;`,
+  // 12: invites (invites.ts): a signup's own code from its first confirmation, the code it came by, its mailbox.
+  `ALTER TABLE signups ADD COLUMN invite_code TEXT;
+   ALTER TABLE signups ADD COLUMN invited_by TEXT;
+   ALTER TABLE signups ADD COLUMN mailbox TEXT;
+   CREATE UNIQUE INDEX signups_invite_code ON signups (invite_code) WHERE invite_code IS NOT NULL;
+   CREATE INDEX signups_invited_by ON signups (invited_by, mailbox) WHERE invited_by IS NOT NULL;`,
 ];
 
 export const schemaVersion = migrations.length;

@@ -48,6 +48,9 @@ const unconfirmed = {
   optInSince: null,
   consentAtSignup: null,
   consentAtConfirm: null,
+  inviteCode: null,
+  invitedBy: null,
+  mailbox: null,
 };
 
 describe("SqliteStore", () => {

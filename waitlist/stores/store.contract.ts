@@ -79,6 +79,9 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
           optInSince: "2025-06-01T12:00:00.000Z",
           consentAtSignup: "statement 2026-11-25; Privacy Policy 2026-11-23 #528d5f65963f",
           consentAtConfirm: null,
+          inviteCode: null,
+          invitedBy: null,
+          mailbox: null,
         },
       ]);
       expect(await store.count()).toBe(1);
@@ -247,16 +250,20 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         email: "ada@example.com",
         createdAt: now.toISOString(),
         confirmedAt: null,
+        inviteCode: null,
+        confirmedInvites: 0,
       });
       const confirmation = { createdAt: now.toISOString(), at: later(60_000), privacyPolicy: "2026-11-23" };
-      await expect(store.confirm("ada@example.com", confirmation)).resolves.toEqual({
+      await expect(store.confirm("ada@example.com", { ...confirmation, inviteCode: "AdaCode12345" })).resolves.toEqual({
         confirmedAt: later(60_000).toISOString(),
         first: true,
+        inviteCode: "AdaCode12345",
       });
-      // A second press keeps the first time.
+      // A second press keeps the first time, and the first code.
       await expect(
         store.confirm("ada@example.com", { ...confirmation, at: later(120_000), privacyPolicy: "2027-01-01" }),
-      ).resolves.toEqual({ confirmedAt: later(60_000).toISOString(), first: false });
+      ).resolves.toEqual({ confirmedAt: later(60_000).toISOString(), first: false, inviteCode: "AdaCode12345" });
+      await expect(store.lookup("ada@example.com")).resolves.toMatchObject({ inviteCode: "AdaCode12345" });
       // A link for another signup of the address, and an address not listed, confirm nothing.
       await expect(
         store.confirm("ada@example.com", { ...confirmation, createdAt: later(1).toISOString() }),
@@ -270,6 +277,68 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         privacyPolicyAtConfirm: "2026-11-23",
       });
       expect((await store.statsRows())[0]).toMatchObject({ confirmedAt: later(60_000).toISOString() });
+    });
+
+    describe("invites (invites.ts): credit that cannot be gamed", () => {
+      /** Signs up `email` (its mailbox digest `mailbox`), by `invitedBy`'s link, and confirms it unless told not to. */
+      const join = async (email: string, mailbox: string, invitedBy?: string, confirm = true, at = now) => {
+        await store.add(signup(email, at, { mailbox, invitedBy }));
+        if (!confirm) return undefined;
+        return (await store.confirm(email.toLowerCase(), {
+          createdAt: at.toISOString(),
+          at: later(1),
+          privacyPolicy: null,
+        }))!.inviteCode;
+      };
+      const invites = async (email: string) => (await store.lookup(email))!.confirmedInvites;
+
+      it("counts those who came by a confirmed signup's link and confirmed, one per mailbox, never its own", async () => {
+        const code = (await join("anna@example.com", "m-anna"))!;
+        expect(code).toMatch(/^[A-Za-z0-9_-]{12}$/);
+        await join("bob@example.com", "m-bob", code);
+        // Not yet confirmed: no credit.
+        await join("carl@example.com", "m-carl", code, false);
+        // Another spelling of bob's mailbox, and one of anna's own: no more credit.
+        await join("bob+2@example.com", "m-bob", code);
+        await join("anna+x@example.com", "m-anna", code);
+        await harness.settle(store);
+        expect(await invites("anna@example.com")).toBe(1);
+        await store.confirm("carl@example.com", { createdAt: now.toISOString(), at: later(2), privacyPolicy: null });
+        await harness.settle(store);
+        expect(await invites("anna@example.com")).toBe(2);
+        // Who invited whom is kept with the signup, for the founders.
+        const rows = await store.all();
+        expect(rows.find((row) => row.email === "carl@example.com")).toMatchObject({
+          invitedBy: code,
+          mailbox: "m-carl",
+        });
+        expect(rows.find((row) => row.email === "anna@example.com")).toMatchObject({
+          inviteCode: code,
+          invitedBy: null,
+        });
+      });
+
+      it("keeps no unknown code, nor one not confirmed yet, as who invited a signup", async () => {
+        await join("anna@example.com", "m-anna", undefined, false);
+        await join("bob@example.com", "m-bob", "NoSuchCode12");
+        await harness.settle(store);
+        expect((await store.all()).map((row) => row.invitedBy)).toEqual([null, null]);
+      });
+
+      it("no longer counts an invitee who left or was pruned", async () => {
+        const code = (await join("anna@example.com", "m-anna"))!;
+        await join("bob@example.com", "m-bob", code);
+        await join("carl@example.com", "m-carl", code);
+        await harness.settle(store);
+        expect(await invites("anna@example.com")).toBe(2);
+        await store.remove("bob@example.com", "link", later(5));
+        await harness.settle(store);
+        expect(await invites("anna@example.com")).toBe(1);
+        // Another of bob's spellings, confirmed, counts him again: once.
+        await join("bob+new@example.com", "m-bob", code, true, later(6));
+        await harness.settle(store);
+        expect(await invites("anna@example.com")).toBe(2);
+      });
     });
 
     it("erases the confirmation with the address when it leaves, and counts a pruned one as a departure", async () => {

@@ -41,6 +41,13 @@ export interface NewSignup {
   consent?: string;
   /** A signup from before the confirm step: never asked to confirm, never pruned until a founder asks it. */
   earlier?: boolean;
+  /**
+   * The invite code of the page it came from (invites.ts): kept as who invited it when it is a confirmed signup's
+   * code; an unknown one is not kept, and fails nothing.
+   */
+  invitedBy?: string;
+  /** The keyed digest of its mailbox (invites.ts): who counts as one invitee, and never as its own inviter's. */
+  mailbox?: string;
 }
 
 /** A confirmation as every store records it: which signup, when, and under what it was given. */
@@ -50,6 +57,11 @@ export interface Confirmation {
   at: Date;
   privacyPolicy: string | null;
   consent?: string | null;
+  /**
+   * The signup's invite code if it has none yet (a new one, invites.ts, unless given): kept at its first
+   * confirmation, the code it has ever after.
+   */
+  inviteCode?: string;
 }
 
 /** One signup as every store keeps it. */
@@ -86,6 +98,12 @@ export interface Signup extends Attribution {
    * asked it (ask-to-confirm). Null for those never asked, which are never pruned.
    */
   optInSince: string | null;
+  /** Its own invite code, from its first confirmation on; null before. */
+  inviteCode: string | null;
+  /** The code of the confirmed signup whose invite link it came by; null for none. */
+  invitedBy: string | null;
+  /** The keyed digest of its mailbox (invites.ts), never an address; null for a signup from before invites. */
+  mailbox: string | null;
 }
 
 /** What a link's page needs to know of one listed address. */
@@ -93,6 +111,13 @@ export interface ListedSignup {
   email: string;
   createdAt: string;
   confirmedAt: string | null;
+  /** Its invite code, once confirmed. */
+  inviteCode: string | null;
+  /**
+   * How many have signed up through its invite link and confirmed, now: one per mailbox, never its own, none who
+   * left or were pruned (invites.ts). Read by the code's key, never from the list.
+   */
+  confirmedInvites: number;
 }
 
 /** An address owed its confirmation e-mail. */
@@ -157,7 +182,10 @@ export interface WaitlistStore {
    * `first` says whether this was it. Undefined when the address is not listed,
    * or listed by another signup than the one the link was for.
    */
-  confirm(emailKey: string, confirmation: Confirmation): Promise<{ confirmedAt: string; first: boolean } | undefined>;
+  confirm(
+    emailKey: string,
+    confirmation: Confirmation,
+  ): Promise<{ confirmedAt: string; first: boolean; inviteCode: string } | undefined>;
   /**
    * Asks a signup to confirm from `at` on: it is owed a confirmation e-mail with the confirm link, and removed if it
    * never confirms. One from before the confirm step, never asked, is asked (ask-to-confirm; a repeat signup). With

@@ -105,6 +105,13 @@ export class Ledger {
       ),
     );
 
+    // A confirm that died before filing its invite blobs: filed now (idempotent).
+    await Promise.all(
+      filed.map(
+        (entry) => entry && limitWrites(() => this.records.fileInvites(hashOf(entry.record.emailKey), entry.record)),
+      ),
+    );
+
     const byChunk = new Map<string, BlobRecord[]>();
     for (const entry of filed) {
       if (entry) byChunk.set(entry.chunk, [...(byChunk.get(entry.chunk) ?? []), entry.record]);

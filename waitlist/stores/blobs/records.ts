@@ -27,6 +27,11 @@ import type { DepartureKind, Signup } from "../store";
  *                         the how was in the key: departures/<iso>-<r>.)
  *   leavers/<day>/<d>     a keyed digest of someone who left that day (leavers.ts), for
  *                         the launch mailing tool; the retention deletes the day's folder.
+ *   codes/<code>          a confirmed signup's invite code: its <h> and mailbox digest
+ *                         (invites.ts). Written at its confirmation, deleted when it leaves.
+ *   invites/<code>/<m>/<h>  that <h>, of mailbox <m>, came by <code>'s invite link and
+ *                         confirmed: an inviter's count is the <m>s under its code, one
+ *                         listing. Never for the inviter's own mailbox; deleted when <h> leaves.
  *   settings/<name>       secrets the store keeps.
  *   mailbox/<day>/<c>[.<n>]  the confirmation e-mails to one mailbox on a UTC day, for
  *                         the cap (<c> a digest of the mailbox, never an address):
@@ -124,6 +129,9 @@ export const hourOf = (iso: string) => iso.slice(0, 13);
 export function upgraded<T extends Signup>(stored: T): T {
   return {
     ...stored,
+    inviteCode: stored.inviteCode ?? null,
+    invitedBy: stored.invitedBy ?? null,
+    mailbox: stored.mailbox ?? null,
     confirmedAt: stored.confirmedAt ?? null,
     confirmationCapped: stored.confirmationCapped ?? false,
     privacyPolicyAtSignup: stored.privacyPolicyAtSignup ?? null,
@@ -245,8 +253,38 @@ export class Records {
     return this.blobs.set(`left/${h}/${String(at).padStart(15, "0")}`, "");
   }
 
+  /** The inviter an invite code names (codes/<code>), when it is a confirmed signup's. */
+  async inviter(code: string): Promise<{ h: string; mailbox: string | null } | undefined> {
+    return ((await this.blobs.get(`codes/${code}`, { type: "json", consistency: "strong" })) ?? undefined) as
+      { h: string; mailbox: string | null } | undefined;
+  }
+
+  /** How many confirmed invitees `code` has now: one per mailbox, the <m> of the keys under invites/<code>/. */
+  async confirmedInvites(code: string): Promise<number> {
+    const { blobs } = await this.blobs.list({ prefix: `invites/${code}/` });
+    return new Set(blobs.map(({ key }) => key.split("/")[2])).size;
+  }
+
+  /**
+   * A confirmed record's invite blobs, idempotent (a confirm writes them, and a fold finishes what a confirm that
+   * died left undone): its own code, and its credit under its inviter's, unless it is the inviter's own mailbox.
+   */
+  async fileInvites(h: string, record: BlobRecord): Promise<void> {
+    if (record.confirmedAt === null) return;
+    if (record.inviteCode) await this.blobs.setJSON(`codes/${record.inviteCode}`, { h, mailbox: record.mailbox });
+    if (!record.invitedBy || !record.mailbox) return;
+    const inviter = await this.inviter(record.invitedBy);
+    if (inviter && inviter.mailbox !== record.mailbox && inviter.h !== h) {
+      await this.blobs.set(`invites/${record.invitedBy}/${record.mailbox}/${h}`, "");
+    }
+  }
+
   /** A leave's last steps, once its ledger row is erased: the record and its asked/ note deleted, the departure counted. */
   async erase(h: string, record: BlobRecord) {
+    // Its credit under its inviter's code, and its own code: a count never holds one who left.
+    if (record.invitedBy && record.mailbox)
+      await this.blobs.delete(`invites/${record.invitedBy}/${record.mailbox}/${h}`);
+    if (record.inviteCode) await this.blobs.delete(`codes/${record.inviteCode}`);
     await this.blobs.delete(signupKey(h));
     if (record.optInSince) await this.blobs.delete(`asked/${hourOf(record.optInSince)}/${h}`);
     await this.blobs.setJSON(departureKey(record.leaving!), { how: record.leaving!.how });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { noAttribution } from "../../attribution";
+import { newInviteCode } from "../../invites";
 import type { Confirmation, DepartureKind, ListedSignup, NewSignup, OwedConfirmation, WaitlistStore } from "../store";
 import type { Ledger } from "./ledger";
 import { hashOf, leavingMark, owes, signupKey, type BlobRecord, type Records } from "./records";
@@ -36,6 +37,10 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
       optInSince: entry.earlier ? null : createdAt,
       ...noAttribution,
       ...entry.attribution,
+      inviteCode: null,
+      // Kept only when it is a confirmed signup's code: an unknown one is not kept.
+      invitedBy: entry.invitedBy && (await this.records.inviter(entry.invitedBy)) ? entry.invitedBy : null,
+      mailbox: entry.mailbox ?? null,
       attempts: 0,
       claimedUntil: null,
       confirmationNextAt: null,
@@ -61,22 +66,30 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
     return written?.attempts;
   }
 
+  /** The record, and its invitees counted by one listing under its code (records.ts's invites/). */
   async lookup(emailKey: string): Promise<ListedSignup | undefined> {
     const found = await this.records.read(hashOf(emailKey));
     if (!found || found.record.leaving) return undefined;
-    const { email, createdAt, confirmedAt } = found.record;
-    return { email, createdAt, confirmedAt };
+    const { email, createdAt, confirmedAt, inviteCode } = found.record;
+    const confirmedInvites = inviteCode ? await this.records.confirmedInvites(inviteCode) : 0;
+    return { email, createdAt, confirmedAt, inviteCode, confirmedInvites };
   }
 
-  /** The first confirmation is kept. The note first, so the sweep files it in the ledger whatever fails after. */
-  async confirm(emailKey: string, { createdAt, at, privacyPolicy, consent = null }: Confirmation) {
+  /**
+   * The first confirmation is kept, with the signup's invite code. The note first, so the sweep files it in the
+   * ledger, and files its invite blobs, whatever fails after (Records.fileInvites).
+   */
+  async confirm(
+    emailKey: string,
+    { createdAt, at, privacyPolicy, consent = null, inviteCode = newInviteCode() }: Confirmation,
+  ) {
     const h = hashOf(emailKey);
     await this.records.note(h);
-    let earlier: string | undefined;
+    let earlier: BlobRecord | undefined;
     const written = await this.records.update(h, (record) => {
       if (record.createdAt !== createdAt) return undefined;
       if (record.confirmedAt !== null) {
-        earlier = record.confirmedAt;
+        earlier = record;
         return undefined;
       }
       return {
@@ -84,10 +97,13 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
         confirmedAt: at.toISOString(),
         privacyPolicyAtConfirm: privacyPolicy,
         consentAtConfirm: consent,
+        inviteCode: record.inviteCode ?? inviteCode,
       };
     });
-    if (earlier) return { confirmedAt: earlier, first: false };
-    return written ? { confirmedAt: written.confirmedAt!, first: true } : undefined;
+    const kept = written ?? earlier;
+    if (!kept) return undefined;
+    await this.records.fileInvites(h, kept);
+    return { confirmedAt: kept.confirmedAt!, first: written !== undefined, inviteCode: kept.inviteCode! };
   }
 
   async askToConfirm(
