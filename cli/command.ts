@@ -16,6 +16,7 @@ export interface Options {
   policy?: string;
   date?: string;
   since?: string;
+  order?: string;
 }
 
 /** What a command is given: its arguments, checked; the environment, read once; the store, opened. */

@@ -116,6 +116,10 @@ describe("npm run waitlist", () => {
         opt_in_since: "2025-06-01T09:00:00.000Z",
         consent_at_signup: "",
         consent_at_confirm: "",
+        // Confirmed: her own invite code; by nobody's link; nobody by hers yet.
+        invite_code: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
+        invited_by: "",
+        confirmed_invites: "0",
       },
       {
         email: '"Byron, Lord"@example.com',
@@ -137,6 +141,9 @@ describe("npm run waitlist", () => {
         opt_in_since: "2025-06-02T09:00:00.000Z",
         consent_at_signup: "",
         consent_at_confirm: "",
+        invite_code: "",
+        invited_by: "",
+        confirmed_invites: "0",
       },
       expect.objectContaining({ email: "'=2*5@example.com" }),
     ]);
@@ -417,6 +424,9 @@ describe("npm run waitlist", () => {
         optInSince: "2025-06-01T09:00:00.000Z",
         consentAtSignup: null,
         consentAtConfirm: null,
+        inviteCode: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
+        invitedBy: null,
+        confirmedInvites: 0,
       },
       expect.objectContaining({
         email: '"Byron, Lord"@example.com',
@@ -841,5 +851,54 @@ describe("leavers: who to take off the launch mailing tool (issue 43)", () => {
     await later.forgetLeaverDigestsBefore(new Date(Date.now() + 1_000));
     await later.close();
     expect(await run(["leavers", "--from", file], env)).toMatch(/^0 of the 1 members/);
+  });
+});
+
+describe("export with invites: launch waves (issue 44)", () => {
+  it("has each signup's code, who invited it and how many it brought who confirmed; --order invites puts those first", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const at = (n: number) => new Date(Date.UTC(2026, 10, 1, 9, n));
+    const join = async (email: string, n: number, mailbox: string, invitedBy?: string) => {
+      await store.add({ email, emailKey: email, source: "start", at: at(n), mailbox, invitedBy });
+      return (await store.confirm(email, { createdAt: at(n).toISOString(), at: at(n + 1), privacyPolicy: null }))!
+        .inviteCode;
+    };
+    await join("first@example.com", 0, "m-first");
+    const ada = await join("ada@example.com", 1, "m-ada");
+    await join("bob@example.com", 2, "m-bob", ada);
+    await join("bob+2@example.com", 3, "m-bob", ada);
+    await join("carl@example.com", 4, "m-carl", ada);
+    await store.close();
+    const rows = (order: string[] = []) =>
+      run(["export", "--format", "json", ...order], env).then(
+        (json) =>
+          JSON.parse(json) as {
+            email: string;
+            inviteCode: string;
+            invitedBy: string | null;
+            confirmedInvites: number;
+          }[],
+      );
+    expect((await rows()).map((row) => [row.email, row.invitedBy === ada, row.confirmedInvites])).toEqual([
+      ["first@example.com", false, 0],
+      ["ada@example.com", false, 2],
+      ["bob@example.com", true, 0],
+      ["bob+2@example.com", true, 0],
+      ["carl@example.com", true, 0],
+    ]);
+    expect((await rows(["--order", "invites"])).map((row) => row.email)).toEqual([
+      "ada@example.com",
+      "first@example.com",
+      "bob@example.com",
+      "bob+2@example.com",
+      "carl@example.com",
+    ]);
+    await expect(run(["export", "--format", "json", "--order", "size"], env)).rejects.toThrow(/Unknown order "size"/);
+    // stats: the top inviters by code and count, and never an invitee's address.
+    const stats = await run(["stats"], env);
+    expect(stats).toContain(
+      `Invites: 3 confirmed signups came through one (60.0 % of the confirmed)\n  ${ada}        2`,
+    );
+    expect(stats).not.toMatch(/bob|carl/);
   });
 });

@@ -73,6 +73,7 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       policy: { type: "string" },
       date: { type: "string" },
       since: { type: "string" },
+      order: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

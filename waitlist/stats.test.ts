@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { run } from "../cli/run";
-import { renderStats, waitlistStats, type StatsSignup } from "./stats";
+import { confirmedInvites, inviteFigures, renderStats, waitlistStats, type StatsSignup } from "./stats";
 import { SqliteStore } from "./stores/sqlite-store";
 
 const at = (
@@ -12,7 +12,16 @@ const at = (
   utmCampaign: string | null = null,
   ref: string | null = null,
   confirmedAt: string | null = null,
-): StatsSignup => ({ createdAt, utmSource, utmCampaign, ref, confirmedAt });
+): StatsSignup => ({
+  createdAt,
+  utmSource,
+  utmCampaign,
+  ref,
+  confirmedAt,
+  inviteCode: null,
+  invitedBy: null,
+  mailbox: null,
+});
 
 const signups = [
   at("2026-11-23T11:00:00Z", "tiktok", "launch"),
@@ -23,6 +32,48 @@ const signups = [
   at("2026-11-10T10:00:00Z"),
 ];
 const now = new Date("2026-11-23T12:00:00Z");
+
+describe("the invite loop's figures", () => {
+  const signup = (mailbox: string, extra: Partial<StatsSignup>): StatsSignup => ({
+    ...at("2026-11-20T10:00:00Z", null, null, null, "2026-11-20T11:00:00Z"),
+    mailbox,
+    ...extra,
+  });
+  const rows = [
+    signup("m-ada", { inviteCode: "AdaCode12345" }),
+    signup("m-bob", { inviteCode: "BobCode12345", invitedBy: "AdaCode12345" }),
+    // Bob's mailbox again, Ada's own, one not confirmed, and one by a code no signup has (its inviter left).
+    signup("m-bob", { invitedBy: "AdaCode12345" }),
+    signup("m-ada", { invitedBy: "AdaCode12345" }),
+    signup("m-carl", { invitedBy: "AdaCode12345", confirmedAt: null }),
+    signup("m-dora", { invitedBy: "GoneCode1234" }),
+    signup("m-eve", { invitedBy: "BobCode12345" }),
+  ];
+
+  it("counts an inviter's confirmed invitees as the stores do: one per mailbox, never its own, none of a code gone", () => {
+    expect(confirmedInvites(rows)).toEqual(
+      new Map([
+        ["AdaCode12345", 1],
+        ["BobCode12345", 1],
+      ]),
+    );
+  });
+
+  it("gives the share of the confirmed that came through an invite, and the top inviters by code", () => {
+    // Confirmed: six; through an invite that counts: bob twice (one mailbox, both through it) and eve.
+    expect(inviteFigures(rows)).toEqual({
+      confirmedThroughInvites: 3,
+      percentOfConfirmed: 50,
+      topInviters: [
+        { code: "AdaCode12345", confirmedInvites: 1 },
+        { code: "BobCode12345", confirmedInvites: 1 },
+      ],
+    });
+    expect(renderStats(waitlistStats(rows, { now, days: 1, timeZone: "UTC" }))).toContain(
+      "Invites: 3 confirmed signups came through one (50.0 % of the confirmed)\n  AdaCode12345        1 confirmed invitee",
+    );
+  });
+});
 
 describe("waitlistStats", () => {
   it("counts the total, the last 24 hours and 7 days, and every day of the window, empty ones included", () => {

@@ -5,12 +5,59 @@ import type { Attribution } from "./attribution";
  * from the store of either deployment alike.
  */
 
-/** What the figures are made of: one signup's time and attribution. */
+/** What the figures are made of: one signup's time, attribution and invites. */
 export type StatsSignup = Pick<Attribution, "utmSource" | "utmCampaign" | "ref"> & {
   createdAt: string;
   /** When the person confirmed; null while unconfirmed. */
   confirmedAt: string | null;
+  /** Its own invite code, the code it came by, and its mailbox's keyed digest (invites.ts). */
+  inviteCode: string | null;
+  invitedBy: string | null;
+  mailbox: string | null;
 };
+
+/** The invite loop, as founders see it: codes and counts, never an invitee's address. */
+export interface InviteFigures {
+  /** Confirmed signups that came through an invite that counts (invites.ts), and that as a share of the confirmed. */
+  confirmedThroughInvites: number;
+  percentOfConfirmed: number;
+  /** The inviters with the most confirmed invitees, by code. */
+  topInviters: { code: string; confirmedInvites: number }[];
+}
+
+/**
+ * How many confirmed invitees each invite code has now, by the store's rule (invites.ts, and the stores' own count
+ * by key): one per mailbox, never the inviter's own, and none of a code whose signup is no longer listed.
+ */
+export function confirmedInvites(signups: readonly StatsSignup[]): Map<string, number> {
+  const inviters = new Map(signups.flatMap((signup) => (signup.inviteCode ? [[signup.inviteCode, signup]] : [])));
+  const mailboxes = new Map<string, Set<string>>();
+  for (const signup of signups) {
+    const inviter = signup.invitedBy ? inviters.get(signup.invitedBy) : undefined;
+    if (!inviter || signup.confirmedAt === null || !signup.mailbox || signup.mailbox === inviter.mailbox) continue;
+    mailboxes.set(inviter.inviteCode!, (mailboxes.get(inviter.inviteCode!) ?? new Set()).add(signup.mailbox));
+  }
+  return new Map([...mailboxes].map(([code, set]) => [code, set.size]));
+}
+
+/** The invite loop's figures, from every signup. */
+export function inviteFigures(signups: readonly StatsSignup[], top = 5): InviteFigures {
+  const counts = confirmedInvites(signups);
+  const inviterOf = new Map(signups.flatMap((signup) => (signup.inviteCode ? [[signup.inviteCode, signup]] : [])));
+  const confirmed = signups.filter((signup) => signup.confirmedAt !== null);
+  const through = confirmed.filter((signup) => {
+    const inviter = signup.invitedBy ? inviterOf.get(signup.invitedBy) : undefined;
+    return inviter !== undefined && signup.mailbox !== null && signup.mailbox !== inviter.mailbox;
+  }).length;
+  return {
+    confirmedThroughInvites: through,
+    percentOfConfirmed: percentOf(through, confirmed.length),
+    topInviters: [...counts]
+      .sort(([a, m], [b, n]) => n - m || a.localeCompare(b))
+      .slice(0, top)
+      .map(([code, count]) => ({ code, confirmedInvites: count })),
+  };
+}
 
 export interface Share {
   name: string;
@@ -43,6 +90,7 @@ export interface WaitlistStats {
   left: number | null;
   /** How many were removed because they never confirmed (prune): they did not leave; null when not asked for. */
   pruned: number | null;
+  invites: InviteFigures;
 }
 
 export const none = "(none)";
@@ -149,6 +197,7 @@ export function waitlistStats(
     confirmations,
     left,
     pruned,
+    invites: inviteFigures(signups),
   };
 }
 
@@ -189,6 +238,14 @@ export function renderStats(stats: WaitlistStats, { from = "this store" }: { fro
   table("Top sources (utm_source)", stats.sources);
   table("Top campaigns (utm_campaign)", stats.campaigns);
   table("Referral tags (ref)", stats.referralTags);
+  const { invites } = stats;
+  lines.push(
+    "",
+    `Invites: ${count(invites.confirmedThroughInvites)} confirmed signups came through one (${invites.percentOfConfirmed.toFixed(1)} % of the confirmed)`,
+  );
+  for (const { code, confirmedInvites: n } of invites.topInviters) {
+    lines.push(`  ${code}  ${count(n).padStart(7)} confirmed ${n === 1 ? "invitee" : "invitees"}`);
+  }
   if (stats.confirmations) {
     const { sent, pending, failed, lastError } = stats.confirmations;
     lines.push("", `Confirmations: ${count(sent)} sent, ${count(pending)} pending, ${count(failed)} refused for good`);

@@ -1,6 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import { waitlistConfig } from "../../config/env";
-import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/stats";
+import { confirmedInvites, renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/stats";
 import type { Signup } from "../../waitlist/stores/store";
 import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";
@@ -35,11 +35,15 @@ const columns = [
   "optInSince",
   "consentAtSignup",
   "consentAtConfirm",
+  // Invites (waitlist/invites.ts): its own code, the code it came by, and how many it brought who confirmed.
+  "inviteCode",
+  "invitedBy",
+  "confirmedInvites",
 ] as const;
 const csvColumn = (column: string) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 const formats = ["csv", "json"] as const;
 
-type ExportRow = Signup & { leaveUrl?: string };
+type ExportRow = Signup & { confirmedInvites: number; leaveUrl?: string };
 
 function exportSignups(
   signups: readonly ExportRow[],
@@ -118,19 +122,31 @@ export const count = command({
 export const exportCommand = command({
   name: "export",
   usage: [
-    "export --format csv|json [--out FILE] [--confirmed] [--leave-urls]",
-    "every signup with where it came from and its consent, to standard output",
-    "or FILE; --confirmed: those who confirmed, the list to mail at launch, each",
-    "with their own one-click leave link (--leave-urls adds it to every signup)",
+    "export --format csv|json [--out FILE] [--confirmed] [--leave-urls] [--order invites]",
+    "every signup with where it came from, its consent and its invites, to",
+    "standard output or FILE; --confirmed: those who confirmed, the list to mail",
+    "at launch, each with their own one-click leave link (--leave-urls adds it",
+    "to every signup); --order invites: those who brought the most first",
   ],
-  check: ({ format, out }) => {
+  check: ({ format, out, order }) => {
     if (!format) throw new UsageError("Say which format: --format csv or --format json.");
     const known = formats.find((name) => name === format);
     if (!known) throw new UsageError(`Unknown format "${format}": use --format csv or --format json.`);
-    return { format: known, target: out === undefined ? undefined : privateFileTarget(out) };
+    if (order !== undefined && order !== "invites") {
+      throw new UsageError(`Unknown order "${order}": use --order invites, or leave it out for the order of signup.`);
+    }
+    return {
+      format: known,
+      target: out === undefined ? undefined : privateFileTarget(out),
+      byInvites: order === "invites",
+    };
   },
-  run: async ({ input: { format, target }, options, env, opened }) => {
-    const rows = await opened.store.all();
+  run: async ({ input: { format, target, byInvites }, options, env, opened }) => {
+    const all = await opened.store.all();
+    const counts = confirmedInvites(all);
+    const rows = all.map((row) => ({ ...row, confirmedInvites: (row.inviteCode && counts.get(row.inviteCode)) || 0 }));
+    // A launch in waves: those who brought the most confirmed creators first, then by signup (a stable sort).
+    if (byInvites) rows.sort((a, b) => b.confirmedInvites - a.confirmedInvites);
     const chosen = options.confirmed ? rows.filter((row) => row.confirmedAt !== null) : rows;
     // The launch list is mailed, and every mail must carry the person's own way off this list; the whole list is
     // read, not mailed, and keeps its links to those who ask (each is a key to take that person off).

@@ -295,7 +295,8 @@ export class SqlStore implements FullStore {
   /** What stats needs of every row, and no more (all() of 100,000 rows takes a second). */
   async statsRows(): Promise<StatsSignup[]> {
     return this.db.query(
-      `SELECT ${select("createdAt", "utmSource", "utmCampaign", "ref", "confirmedAt")} FROM signups`,
+      `SELECT ${select("createdAt", "utmSource", "utmCampaign", "ref", "confirmedAt", "inviteCode", "invitedBy", "mailbox")}
+       FROM signups`,
     );
   }
 

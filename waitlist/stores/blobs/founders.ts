@@ -98,13 +98,18 @@ export class FoundersReads implements WaitlistLedger {
   }
 
   async statsRows(): Promise<StatsSignup[]> {
-    return (await this.rows()).map(({ createdAt, utmSource, utmCampaign, ref, confirmedAt }) => ({
-      createdAt,
-      utmSource,
-      utmCampaign,
-      ref,
-      confirmedAt,
-    }));
+    return (await this.rows()).map(
+      ({ createdAt, utmSource, utmCampaign, ref, confirmedAt, inviteCode, invitedBy, mailbox }) => ({
+        createdAt,
+        utmSource,
+        utmCampaign,
+        ref,
+        confirmedAt,
+        inviteCode: inviteCode ?? null,
+        invitedBy: invitedBy ?? null,
+        mailbox: mailbox ?? null,
+      }),
+    );
   }
 
   async all(): Promise<Signup[]> {
