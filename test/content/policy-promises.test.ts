@@ -10,6 +10,7 @@ import { attributionFrom } from "../../waitlist/attribution";
 import { createConfirmations } from "../../waitlist/mail/confirmations";
 import type { MailMessage } from "../../waitlist/mail/confirmation-message";
 import { pruneUnconfirmed } from "../../waitlist/prune";
+import { newInviteCode } from "../../waitlist/invites";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import { testSite } from "../support/site-settings";
 
@@ -234,5 +235,23 @@ describe("the Privacy Policy on leaving, the launch mailing service and previews
 
   it("says a preview keeps nothing (test/server/netlify-functions.test.ts holds it on both stores)", () => {
     expect(keep()).toContain("A signup there gets the same answer as on the site, but nothing is kept and no e-mail is sent.");
+  });
+});
+
+describe("the Privacy Policy on invites (issue 44)", () => {
+  // test/server/invites.test.ts holds the rest: the page shows a count and no invitee, and each rule of the count.
+  const collect = () => section(privacy, /^Information We Collect/);
+
+  it("says what an invite keeps, and who sees what: the inviter a count, the founders codes and counts", () => {
+    expect(collect()).toContain("If someone signs up on a page your link opened, we keep that code with their signup");
+    expect(collect()).toContain("a count, never who; each mailbox counts once, yours never, and someone who leaves no longer counts");
+    expect(collect()).toContain("Our founders see the codes and the counts");
+  });
+
+  it("says the code is random and says nothing about the inviter, as newInviteCode makes it", () => {
+    expect(collect()).toContain("a code of random letters, which says nothing about you");
+    const codes = Array.from({ length: 200 }, () => newInviteCode());
+    expect(new Set(codes).size).toBe(200);
+    for (const code of codes) expect(code).toMatch(/^[A-Za-z0-9_-]{12}$/);
   });
 });
