@@ -192,6 +192,8 @@ export function waitlistConfig(env: Env) {
     leaseMs: env.CONFIRMATION_LEASE_SECONDS * 1000,
     /** How often the running server looks for owed confirmations: expired holds, failures due a retry. */
     sweepMs: env.CONFIRMATION_SWEEP_SECONDS * 1000,
+    /** Who gets the founders' daily digest (FOUNDERS_DIGEST_TO); none: no digest. */
+    foundersDigestTo: env.FOUNDERS_DIGEST_TO,
   };
 }
 

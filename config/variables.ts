@@ -247,6 +247,16 @@ export const variables = {
     defaultText: "the name and `CONTACT_EMAIL`",
     usedFor: "The sender of confirmation e-mails.",
   },
+  FOUNDERS_DIGEST_TO: {
+    schema: text
+      .optional()
+      .transform((value) => (value ?? "").split(",").map((one) => one.trim()).filter(Boolean))
+      .refine((addresses) => addresses.every((one) => checkEmail(one).ok) && addresses.length <= 10),
+    expected: "up to ten e-mail addresses, separated by commas",
+    defaultText: "none: no digest",
+    usedFor:
+      "The founders' daily digest: yesterday's signups, confirmations, leaves and invites, and the totals, mailed once a day to these addresses (npm start's hourly pass; Netlify's daily function). Not set: nothing is mailed.",
+  },
   OUTBOX_DIR: {
     schema: projectPath("data/outbox"),
     expected: "a folder",

@@ -1,4 +1,5 @@
-import { readEnv } from "../config/env";
+import { readEnv, waitlistConfig } from "../config/env";
+import { sendFoundersDigest } from "../waitlist/digest";
 import { pruneUnconfirmed } from "../waitlist/prune";
 import type { Waitlist } from "../waitlist/create-waitlist";
 import { BlobsStore } from "../waitlist/stores/blobs-store";
@@ -74,7 +75,8 @@ export async function sweep(clock: () => number = Date.now): Promise<Response> {
  */
 export async function daily(clock: () => number = Date.now): Promise<Response> {
   const started = clock();
-  const waitlist = await netlifyWaitlist("waitlist-daily", readEnv());
+  const env = readEnv();
+  const waitlist = await netlifyWaitlist("waitlist-daily", env);
   const total = await sendOwed(waitlist, started, clock);
   const { addresses } = await pruneUnconfirmed(waitlist.store, {
     now: new Date(clock()),
@@ -83,6 +85,17 @@ export async function daily(clock: () => number = Date.now): Promise<Response> {
     clock,
   });
   if (addresses.length > 0) log("waitlist-daily")(`removed ${addresses.length} signup(s) never confirmed in time`);
+  // The founders' digest of yesterday, when FOUNDERS_DIGEST_TO asks for it: once, whatever the number of instances.
+  const { foundersDigestTo: to, siteUrl, contactEmail } = waitlistConfig(env);
+  await sendFoundersDigest({
+    store: waitlist.store,
+    mailer: waitlist.mailer,
+    to,
+    now: new Date(clock()),
+    site: { siteUrl, contactEmail },
+  })
+    .then((sent) => sent && log("waitlist-daily")(`sent the founders' digest to ${to.length} address(es)`))
+    .catch((error: Error) => log("waitlist-daily")(`could not send the founders' digest: ${error.message}`));
   const folded = waitlist.store instanceof BlobsStore ? await waitlist.store.fold() : undefined;
   report("waitlist-daily", total, folded);
   return new Response(null, { status: 204 });

@@ -31,6 +31,8 @@ export interface WaitlistSettings extends Omit<WaitlistOptions, "store" | "maile
   /** Where the policies are: the Privacy Policy in force is kept with each consent. */
   legalFolder: string;
   mail: MailConfig;
+  /** Who gets the founders' daily digest (FOUNDERS_DIGEST_TO, waitlist/digest.ts); none: no digest. */
+  foundersDigestTo?: readonly string[];
 }
 
 /** Everything npm start is made of: where it listens, what it serves, its waitlist. */
@@ -59,6 +61,7 @@ export async function openWaitlist({
   migrations,
   legalFolder,
   mail,
+  foundersDigestTo: _digest,
   ...options
 }: WaitlistSettings) {
   const warn = options.warn ?? ((line: string) => console.error(line));
@@ -74,8 +77,9 @@ export interface RunningServer {
   url: string;
   server: http.Server;
   waitlist: Waitlist;
-  /** With `schedule`, the first sweep of the confirmations still owed from before. */
+  /** With `schedule`, the first sweep of the confirmations still owed from before, and the hourly pass's first run. */
   firstSweep?: Promise<SweepResult>;
+  firstPass?: Promise<void>;
   /** Stops taking requests, lets the sends under way finish, closes the store: what is owed stays for next time. */
   close(): Promise<void>;
 }
@@ -100,11 +104,18 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
   }
   let stopPruning = () => {};
   let firstSweep: Promise<SweepResult> | undefined;
+  let firstPass: Promise<void> | undefined;
   if (settings.schedule) {
     // Whatever is owed (from a previous run, a crash, a mail server that was down), now and on a schedule.
     firstSweep = confirmations.start();
     // The Privacy Policy's promise: addresses never confirmed go after the days it names.
-    stopPruning = pruneHourly(store, { forget: mailer.forget });
+    const { foundersDigestTo: to, siteUrl, contactEmail } = settings.waitlist;
+    const hourly = pruneHourly(store, {
+      forget: mailer.forget,
+      digest: to && to.length > 0 ? { mailer, to, site: { siteUrl, contactEmail } } : undefined,
+    });
+    stopPruning = hourly.stop;
+    firstPass = hourly.first;
   }
   const { port } = server.address() as AddressInfo;
   return {
@@ -112,6 +123,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     server,
     waitlist,
     firstSweep,
+    firstPass,
     async close() {
       stopPruning();
       server.closeAllConnections();

@@ -1,4 +1,5 @@
 import { site } from "../config/site";
+import { sendFoundersDigest } from "./digest";
 import { leaverRetentionMs } from "./leavers";
 import { mailDay } from "./mail/mailbox";
 import type { FullStore, RemovedSignup } from "./stores/store";
@@ -90,29 +91,43 @@ export function parseAge(text: string | undefined): number | undefined {
 
 /**
  * npm start's pass: unconfirmed signups older than the retention the Privacy
- * Policy states are removed at start-up, then every hour. Returns a stop
- * function for shutdown.
+ * Policy states are removed at start-up, then every hour, and the founders'
+ * digest sent once a day (digest.ts: the store keeps it to once, whatever the
+ * number of servers). Returns the first pass, and a stop function for shutdown.
  */
 export function pruneHourly(
-  store: PrunedStore,
+  store: PrunedStore & Parameters<typeof sendFoundersDigest>[0]["store"],
   {
     forget,
+    digest,
     log = (line) => console.log(line),
-  }: { forget?: (email: string) => void; log?: (line: string) => void } = {},
-): () => void {
-  const pass = () =>
-    pruneUnconfirmed(store, { forget }).then(
-      ({ addresses }) => {
-        if (addresses.length > 0) {
-          log(
-            `Removed ${addresses.length} signup(s) never confirmed within ${site.waitlist.unconfirmedRetentionDays} days.`,
-          );
-        }
-      },
-      (error: Error) => log(`Could not remove the signups never confirmed: ${error.message}`),
-    );
-  void pass();
+  }: {
+    forget?: (email: string) => void;
+    /** The founders' digest: who gets it (FOUNDERS_DIGEST_TO), through which mailer, for which site. */
+    digest?: Omit<Parameters<typeof sendFoundersDigest>[0], "store" | "now">;
+    log?: (line: string) => void;
+  } = {},
+): { first: Promise<void>; stop: () => void } {
+  const pass = async () => {
+    try {
+      const { addresses } = await pruneUnconfirmed(store, { forget });
+      if (addresses.length > 0) {
+        log(
+          `Removed ${addresses.length} signup(s) never confirmed within ${site.waitlist.unconfirmedRetentionDays} days.`,
+        );
+      }
+    } catch (error) {
+      log(`Could not remove the signups never confirmed: ${(error as Error).message}`);
+    }
+    if (digest) {
+      await sendFoundersDigest({ ...digest, store }).then(
+        (sent) => sent && log(`Sent the founders' digest to ${digest.to.length} address(es).`),
+        (error: Error) => log(`Could not send the founders' digest: ${error.message}`),
+      );
+    }
+  };
+  const first = pass();
   const timer = setInterval(() => void pass(), 3_600_000);
   timer.unref();
-  return () => clearInterval(timer);
+  return { first, stop: () => clearInterval(timer) };
 }

@@ -1,15 +1,7 @@
 import escapeHtml from "escape-html";
 import { invitePagePolicy } from "../../waitlist/endpoints/pages";
 import { testSite } from "../support/site-settings";
-import {
-  form,
-  formType,
-  request,
-  serverForEachTest,
-  signupBody,
-  type Adapter,
-  type TestServer,
-} from "../support/harness";
+import { form, formType, request, serverForEachTest, signupBody, type Adapter } from "../support/harness";
 import { atServer, confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 import { patience } from "../support/patience";
 

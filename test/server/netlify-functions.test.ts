@@ -520,6 +520,19 @@ describe.each(backends)("on $name", (on) =>
         await slow.close();
       });
 
+      it("mails the founders' digest once a day with FOUNDERS_DIGEST_TO, and nothing without it", async () => {
+        const digests = () =>
+          smtp.deliveries.filter((delivery) => delivery.envelope.to.includes("founder@example.com"));
+        await daily();
+        expect(digests()).toEqual([]);
+        process.env.FOUNDERS_DIGEST_TO = "founder@example.com";
+        await daily();
+        // The day's function again (a retry, another instance): once.
+        await daily();
+        expect(digests()).toHaveLength(1);
+        expect(digests()[0]!.mail.subject).toMatch(/^Tandem waitlist, \d{4}-\d\d-\d\d: 0 signups, 0 confirmed$/);
+      });
+
       it("removes the signups never confirmed within 30 days, and only those, and says how many", async () => {
         const now = Date.now();
         const ago = (days: number) => new Date(now - days * 86_400_000);

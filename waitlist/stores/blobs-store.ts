@@ -38,12 +38,14 @@ export class BlobsStore implements FullStore {
   private readonly ledger: Ledger;
   private readonly founders: FoundersReads;
   private readonly secrets: Secrets;
+  private readonly records: Records;
 
   constructor(
     blobs: Store,
     { clock = () => new Date(), chunkRows = rowsPerChunk }: { clock?: () => Date; chunkRows?: number } = {},
   ) {
     const records = new Records(blobs, clock);
+    this.records = records;
     this.ledger = new Ledger(records, chunkRows);
     this.requests = new RequestPath(records, this.ledger);
     this.queue = new Queue(records, this.ledger);
@@ -99,6 +101,11 @@ export class BlobsStore implements FullStore {
 
   secret(name: "leave", make: () => string): Promise<string> {
     return this.secrets.secret(name, make);
+  }
+
+  /** settings/once-<name>, written only if new: of instances racing, one write is made (Netlify's onlyIfNew). */
+  once(name: string): Promise<boolean> {
+    return this.records.writeIf(`settings/once-${name}`, new Date().toISOString(), { onlyIfNew: true });
   }
 
   async close(): Promise<void> {}
@@ -160,8 +167,8 @@ export class BlobsStore implements FullStore {
     return this.founders.leaverDigests(since);
   }
 
-  departureCounts(): Promise<{ left: number; pruned: number }> {
-    return this.founders.departureCounts();
+  departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
+    return this.founders.departureCounts(between);
   }
 
   statsRows(): Promise<StatsSignup[]> {

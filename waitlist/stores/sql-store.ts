@@ -286,10 +286,21 @@ export class SqlStore implements FullStore {
     return (await this.row<{ n: number }>(`SELECT ${count("n")} FROM departures`))!.n;
   }
 
-  async departureCounts(): Promise<{ left: number; pruned: number }> {
+  async departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
+    const within = between ? "left_at >= $1 AND left_at < $2" : "TRUE";
     return (await this.row<{ left: number; pruned: number }>(
-      `SELECT ${count("left", "how <> 'pruned'")}, ${count("pruned", "how = 'pruned'")} FROM departures`,
+      `SELECT ${count("left", "how <> 'pruned'")}, ${count("pruned", "how = 'pruned'")} FROM departures WHERE ${within}`,
+      between ? [iso(between.from), iso(between.to)] : [],
     ))!;
+  }
+
+  async once(name: string): Promise<boolean> {
+    const done = `once ${name}`;
+    const rows = await this.db.query(
+      "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING name",
+      [done, iso(new Date())],
+    );
+    return rows.length === 1;
   }
 
   /** What stats needs of every row, and no more (all() of 100,000 rows takes a second). */

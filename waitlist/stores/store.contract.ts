@@ -341,6 +341,34 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       });
     });
 
+    it("does a thing once (the founders' digest of a day), however many instances race to", async () => {
+      const other = await harness.reopen();
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, n) => (n % 2 ? other : store).once("digest-2026-11-25")),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      await expect(store.once("digest-2026-11-26")).resolves.toBe(true);
+      await expect(other.once("digest-2026-11-26")).resolves.toBe(false);
+      await other.close();
+    });
+
+    it("counts the departures of a span of time on their own (the founders' digest of a day)", async () => {
+      for (const [n, email] of ["a@example.com", "b@example.com", "c@example.com"].entries()) {
+        await store.add(signup(email, later(n)));
+      }
+      await harness.settle(store);
+      await store.remove("a@example.com", "link", later(day - 1));
+      await store.remove("b@example.com", "operator", later(day));
+      await store.removeUnconfirmed(await store.expiredUnconfirmed(later(day + 10), 100), later(day + 10));
+      await harness.settle(store);
+      await expect(store.departureCounts()).resolves.toEqual({ left: 2, pruned: 1 });
+      await expect(store.departureCounts({ from: later(day), to: later(2 * day) })).resolves.toEqual({
+        left: 1,
+        pruned: 1,
+      });
+      await expect(store.departureCounts({ from: now, to: later(day) })).resolves.toEqual({ left: 1, pruned: 0 });
+    });
+
     it("erases the confirmation with the address when it leaves, and counts a pruned one as a departure", async () => {
       await store.add(signup("confirmed@example.com"));
       await store.confirm("confirmed@example.com", { createdAt: now.toISOString(), at: later(1), privacyPolicy: null });
@@ -614,13 +642,23 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     });
 
     it("gives what stats needs of every signup", async () => {
-      await store.add(signup("a@example.com", now, { attribution: { ...noAttribution, utmSource: "tiktok" } }));
+      await store.add(
+        signup("a@example.com", now, { attribution: { ...noAttribution, utmSource: "tiktok" }, mailbox: "m-a" }),
+      );
       await store.add(signup("b@example.com", later(1), { attribution: { ...noAttribution, ref: "maya" } }));
       await harness.settle(store);
+      const none = { confirmedAt: null, inviteCode: null, invitedBy: null };
       expect(await store.statsRows()).toEqual(
         expect.arrayContaining([
-          { createdAt: now.toISOString(), utmSource: "tiktok", utmCampaign: null, ref: null, confirmedAt: null },
-          { createdAt: later(1).toISOString(), utmSource: null, utmCampaign: null, ref: "maya", confirmedAt: null },
+          { createdAt: now.toISOString(), utmSource: "tiktok", utmCampaign: null, ref: null, ...none, mailbox: "m-a" },
+          {
+            createdAt: later(1).toISOString(),
+            utmSource: null,
+            utmCampaign: null,
+            ref: "maya",
+            ...none,
+            mailbox: null,
+          },
         ]),
       );
     });

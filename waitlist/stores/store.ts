@@ -220,6 +220,11 @@ export interface WaitlistStore {
   ): Promise<{ email: string; createdAt: string } | undefined>;
   /** A secret kept in the store: made with `make` on first use, the same ever after. */
   secret(name: "leave", make: () => string): Promise<string>;
+  /**
+   * Records that `name` was done (the founders' digest of a day), once: true for the first caller, false for every
+   * caller after, whatever the number of servers or function instances.
+   */
+  once(name: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -255,8 +260,11 @@ export interface WaitlistLedger {
   lastConfirmationError(): Promise<string | undefined>;
   /** How many addresses have left the list. */
   departures(): Promise<number>;
-  /** The same, told apart: those who left (a link, a mail client, the operator) and those pruned unconfirmed. */
-  departureCounts(): Promise<{ left: number; pruned: number }>;
+  /**
+   * The same, told apart: those who left (a link, a mail client, the operator) and those pruned unconfirmed; with
+   * `between`, only the departures from `from` (included) to `to` (excluded).
+   */
+  departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }>;
   /** The digests kept of those who left since `since` (waitlist/leavers.ts), oldest first. */
   leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]>;
   /** What `stats` needs of every signup, and no more. */

@@ -85,10 +85,14 @@ export class FoundersReads implements WaitlistLedger {
   }
 
   /** One list of keys; only a departure from before the how was in its key is read, one get each. */
-  async departureCounts(): Promise<{ left: number; pruned: number }> {
+  async departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
     const { blobs } = this.records;
     const counts = { left: 0, pruned: 0 };
+    // Each key starts with its departure's time (records.ts), so a day's departures are a range of keys.
+    const [from, to] = between ? [between.from.toISOString(), between.to.toISOString()] : ["", "~"];
     for (const { key } of (await blobs.list({ prefix: "departures/" })).blobs) {
+      const at = key.slice("departures/".length, "departures/".length + 24);
+      if (at < from || at >= to) continue;
       let how = /^departures\/.{24}-([a-z-]+)-[0-9a-f]{8}$/.exec(key)?.[1];
       if (how === undefined) how = ((await blobs.get(key, { type: "json" })) as { how?: string } | null)?.how;
       if (how === "pruned") counts.pruned++;

@@ -11,7 +11,7 @@ import { hashOf, leavingMark, owes, signupKey, type BlobRecord, type Records } f
  * blob), a handful of requests whatever the list's size.
  */
 
-export class RequestPath implements Omit<WaitlistStore, "secret" | "close"> {
+export class RequestPath implements Omit<WaitlistStore, "secret" | "close" | "once"> {
   constructor(
     private readonly records: Records,
     private readonly ledger: Ledger,

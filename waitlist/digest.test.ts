@@ -1,0 +1,101 @@
+import { digestFigures, digestMessage, sendFoundersDigest } from "./digest";
+import type { MailMessage } from "./mail/confirmation-message";
+import { SqliteStore } from "./stores/sqlite-store";
+import { testSite } from "../test/support/site-settings";
+
+const now = new Date("2026-11-26T07:30:00Z");
+
+async function seeded() {
+  const store = new SqliteStore(":memory:");
+  const join = async (email: string, at: string, confirmedAt?: string, extra = {}) => {
+    await store.add({ email, emailKey: email, source: "start", at: new Date(at), mailbox: `m-${email}`, ...extra });
+    if (!confirmedAt) return undefined;
+    return (await store.confirm(email, {
+      createdAt: new Date(at).toISOString(),
+      at: new Date(confirmedAt),
+      privacyPolicy: null,
+    }))!.inviteCode;
+  };
+  const code = await join("old@example.com", "2026-11-20T10:00:00Z", "2026-11-20T11:00:00Z");
+  await join("ada@example.com", "2026-11-25T09:00:00Z", "2026-11-25T10:00:00Z", { invitedBy: code });
+  await join("bob@example.com", "2026-11-25T23:59:00Z");
+  await join("gone@example.com", "2026-11-24T09:00:00Z");
+  await store.remove("gone@example.com", "link", new Date("2026-11-25T12:00:00Z"));
+  await join("today@example.com", "2026-11-26T01:00:00Z", "2026-11-26T02:00:00Z");
+  return store;
+}
+
+describe("the founders' digest", () => {
+  it("gives yesterday's signups, confirmations, leaves and invites (UTC), and the totals", async () => {
+    const store = await seeded();
+    const figures = digestFigures(
+      await store.statsRows(),
+      {
+        day: await store.departureCounts({
+          from: new Date("2026-11-25T00:00:00Z"),
+          to: new Date("2026-11-26T00:00:00Z"),
+        }),
+        total: await store.departureCounts(),
+      },
+      "2026-11-25",
+    );
+    expect(figures).toEqual({
+      day: "2026-11-25",
+      signups: 2,
+      confirmations: 1,
+      left: 1,
+      pruned: 0,
+      invites: 1,
+      totals: { signups: 4, confirmed: 3, left: 1, pruned: 0, invited: 1 },
+    });
+    await store.close();
+  });
+
+  it("is mailed once a day to the founders, with figures and no address of anyone on the list", async () => {
+    const store = await seeded();
+    const sent: MailMessage[] = [];
+    const mailer = { send: async (message: MailMessage) => void sent.push(message) };
+    const to = ["founder@example.com", "cofounder@example.com"];
+    await expect(sendFoundersDigest({ store, mailer, to, now, site: testSite })).resolves.toBe(true);
+    // Again the same day, by this server or another: once.
+    await expect(sendFoundersDigest({ store, mailer, to, now, site: testSite })).resolves.toBe(false);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.to).toBe("founder@example.com, cofounder@example.com");
+    expect(sent[0]!.subject).toBe("Tandem waitlist, 2026-11-25: 2 signups, 1 confirmed");
+    expect(sent[0]!.text).toContain("Confirmed through an invite: 1 (in all 1)");
+    for (const part of [sent[0]!.text, sent[0]!.html])
+      expect(part).not.toMatch(/(old|ada|bob|gone|today)@example\.com/);
+    // The next day, the next day's.
+    await expect(
+      sendFoundersDigest({ store, mailer, to, now: new Date("2026-11-27T00:05:00Z"), site: testSite }),
+    ).resolves.toBe(true);
+    await store.close();
+  });
+
+  it("mails nothing when FOUNDERS_DIGEST_TO is not set", async () => {
+    const store = await seeded();
+    const sent: MailMessage[] = [];
+    await expect(
+      sendFoundersDigest({ store, mailer: { send: async (m) => void sent.push(m) }, to: [], now, site: testSite }),
+    ).resolves.toBe(false);
+    expect(sent).toEqual([]);
+    // Nor takes the day: set later that day, it still sends.
+    await expect(store.once("digest-2026-11-25")).resolves.toBe(true);
+    await store.close();
+  });
+
+  it("writes a message with a stable Message-ID per day", () => {
+    const figures = {
+      day: "2026-11-25",
+      signups: 0,
+      confirmations: 0,
+      left: 0,
+      pruned: 0,
+      invites: 0,
+      totals: { signups: 0, confirmed: 0, left: 0, pruned: 0, invited: 0 },
+    };
+    expect(digestMessage(["a@example.com"], figures, testSite).messageId).toBe(
+      digestMessage(["b@example.com"], figures, testSite).messageId,
+    );
+  });
+});

@@ -1,0 +1,127 @@
+import escapeHtml from "escape-html";
+import { site } from "../config/site";
+import type { MailMessage } from "./mail/confirmation-message";
+import type { Mailer } from "./mail/mailer";
+import { mailHtml, messageIdFor, paragraph as p } from "./mail/message-frame";
+import type { WaitlistSite } from "./site";
+import { confirmedInvites, type StatsSignup } from "./stats";
+import type { FullStore } from "./stores/store";
+
+/*
+ * The founders' daily digest (FOUNDERS_DIGEST_TO): yesterday's signups, confirmations, leaves and invites, and the
+ * totals, mailed once a day per deployment whatever the number of servers or function instances (the store's
+ * `once`), by npm start's hourly pass and Netlify's daily function. Figures only: no address of anyone on the list.
+ */
+
+export interface DigestFigures {
+  /** The UTC day the figures are of, YYYY-MM-DD: yesterday. */
+  day: string;
+  signups: number;
+  confirmations: number;
+  left: number;
+  pruned: number;
+  /** Signups that confirmed that day having come by an invite that counts (invites.ts). */
+  invites: number;
+  totals: { signups: number; confirmed: number; left: number; pruned: number; invited: number };
+}
+
+const dayMs = 86_400_000;
+const inDay = (day: string, at: string | null) => at !== null && at.slice(0, 10) === day;
+
+/** The figures of `day` and the totals of now, from every signup (a founders' read, once a day). */
+export function digestFigures(
+  signups: readonly StatsSignup[],
+  departures: { day: { left: number; pruned: number }; total: { left: number; pruned: number } },
+  day: string,
+): DigestFigures {
+  const inviters = new Map(signups.flatMap((one) => (one.inviteCode ? [[one.inviteCode, one]] : [])));
+  const invited = (one: StatsSignup) => {
+    const inviter = one.invitedBy ? inviters.get(one.invitedBy) : undefined;
+    return inviter !== undefined && one.mailbox !== null && one.mailbox !== inviter.mailbox;
+  };
+  return {
+    day,
+    signups: signups.filter((one) => inDay(day, one.createdAt)).length,
+    confirmations: signups.filter((one) => inDay(day, one.confirmedAt)).length,
+    ...departures.day,
+    invites: signups.filter((one) => inDay(day, one.confirmedAt) && invited(one)).length,
+    totals: {
+      signups: signups.length,
+      confirmed: signups.filter((one) => one.confirmedAt !== null).length,
+      ...departures.total,
+      invited: [...confirmedInvites(signups).values()].reduce((sum, count) => sum + count, 0),
+    },
+  };
+}
+
+/** The digest as an e-mail to every founder at once: plain figures, no address of anyone on the list. */
+export function digestMessage(to: readonly string[], figures: DigestFigures, { siteUrl }: WaitlistSite): MailMessage {
+  const { totals } = figures;
+  const rows: [string, number, number][] = [
+    ["Signups", figures.signups, totals.signups],
+    ["Confirmations", figures.confirmations, totals.confirmed],
+    ["Left", figures.left, totals.left],
+    ["Pruned, never confirmed", figures.pruned, totals.pruned],
+    ["Confirmed through an invite", figures.invites, totals.invited],
+  ];
+  const subject = `${site.name} waitlist, ${figures.day}: ${figures.signups} signups, ${figures.confirmations} confirmed`;
+  const text = `The ${site.name} waitlist on ${figures.day} (UTC), and in all:
+
+${rows.map(([name, day, total]) => `${name}: ${day} (in all ${total})`).join("\n")}
+
+More: npm run waitlist -- stats, or -- report --out report.html.
+`;
+  const card = `<h1 style="margin:0 0 12px;font-size:22px;line-height:1.25;">${escapeHtml(`The waitlist on ${figures.day}`)}</h1>
+<table style="border-collapse:collapse;margin:0 0 16px;" role="presentation">
+${rows
+  .map(
+    ([name, day, total]) =>
+      `<tr><td style="padding:4px 16px 4px 0;">${escapeHtml(name)}</td><td style="padding:4px 16px 4px 0;text-align:right;font-weight:700;">${day}</td><td style="padding:4px 0;text-align:right;color:#4a4760;">in all ${total}</td></tr>`,
+  )
+  .join("\n")}
+</table>
+<p style="${p}">More: <code>npm run waitlist -- stats</code>, or <code>-- report --out report.html</code>.</p>`;
+  return {
+    to: to.join(", "),
+    subject,
+    text,
+    html: mailHtml(
+      subject,
+      card,
+      `The founders' daily digest of ${siteUrl.replace(/^https?:\/\//, "")} (FOUNDERS_DIGEST_TO).`,
+    ),
+    messageId: messageIdFor("digest", figures.day, siteUrl),
+    headers: {},
+  };
+}
+
+/**
+ * Yesterday's digest (UTC) to `to`, unless the store says this deployment sent it already (or `to` is empty).
+ * Resolves whether it was sent. Taken before it is sent: a crash in between loses a day's digest, never doubles it.
+ */
+export async function sendFoundersDigest({
+  store,
+  mailer,
+  to,
+  now = new Date(),
+  site: siteSettings,
+}: {
+  store: Pick<FullStore, "once" | "statsRows" | "departureCounts">;
+  mailer: Pick<Mailer, "send">;
+  to: readonly string[];
+  now?: Date;
+  site: WaitlistSite;
+}): Promise<boolean> {
+  if (to.length === 0) return false;
+  const today = new Date(`${now.toISOString().slice(0, 10)}T00:00:00Z`);
+  const yesterday = new Date(today.getTime() - dayMs);
+  const day = yesterday.toISOString().slice(0, 10);
+  if (!(await store.once(`digest-${day}`))) return false;
+  const [signups, dayDepartures, total] = await Promise.all([
+    store.statsRows(),
+    store.departureCounts({ from: yesterday, to: today }),
+    store.departureCounts(),
+  ]);
+  await mailer.send(digestMessage(to, digestFigures(signups, { day: dayDepartures, total }, day), siteSettings));
+  return true;
+}
