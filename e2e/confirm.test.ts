@@ -43,13 +43,40 @@ describe.each([
     await page.getByRole("button", { name: "Confirm my spot" }).click();
     await page.getByRole("heading", { name: "Your spot is confirmed." }).waitFor();
     expect(await confirmedAt(email)).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    // The creator's own invite link (issue 44), in a field to copy from; with JavaScript a Copy link button that
+    // puts it on the clipboard (Chromium has no Web Share API on Linux: no Share button).
+    const field = page.getByRole("textbox", { name: "Your invite link" });
+    const invite = await field.inputValue();
+    expect(invite).toMatch(/^https:\/\/jointandem\.app\/\?invite=[A-Za-z0-9_-]{12}$/);
+    expect(await page.getByText("Nobody has joined through it yet").isVisible()).toBe(true);
+    const copy = page.getByRole("button", { name: "Copy link" });
+    if (javaScriptEnabled) {
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+      await copy.click();
+      await page.getByRole("button", { name: "Link copied" }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(invite);
+      // Focused, the field selects the whole link, to copy by hand.
+      await field.focus();
+      expect(
+        await field.evaluate((input: HTMLInputElement) => [
+          input.selectionStart,
+          input.selectionEnd,
+          input.value.length,
+        ]),
+      ).toEqual([0, invite.length, invite.length]);
+    } else {
+      expect(await copy.count()).toBe(0);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
     expect(errors).toEqual([]);
     if (javaScriptEnabled) expect(await cspViolations(page)).toEqual([]);
 
-    // The link again, later: it says so, with no second button.
+    // The link again, later: it says so, with no second Confirm button, and the same invite link.
     await page.goto(link);
     await page.getByRole("heading", { name: "You're already confirmed." }).waitFor();
-    expect(await page.getByRole("button").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Confirm my spot" }).count()).toBe(0);
+    expect(await page.getByRole("textbox", { name: "Your invite link" }).inputValue()).toBe(invite);
     await page.getByRole("link", { name: "Back to Tandem" }).click();
     await page.waitForURL(`${suite.site.url}/`);
     await page.close();

@@ -325,7 +325,7 @@ describe.each(available)("$name", (choice) => {
     ["on", true],
     ["off", false],
   ])("with JavaScript %s", (_name, javaScript) => {
-    it("a signup through the form, then the confirm and leave links of its .eml", async () => {
+    it("a signup through the form, the confirm and leave links of its .eml, and the invite link between", async () => {
       const page = await open("/", "phone", javaScript);
       const address = freshEmail(engine.name.toLowerCase());
       await page.type(email, address);
@@ -343,6 +343,41 @@ describe.each(available)("$name", (choice) => {
       await page.click("form button");
       await untilText(page, "h1", "Your spot is confirmed.");
       expect(await shared.site.confirmedAt(address)).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+      // Its own invite link (issue 44): a field that holds it, and with JavaScript the buttons this browser can do.
+      const invite = await page.evaluate(() => (document.getElementById("invite-link") as HTMLInputElement).value);
+      const code = /\/\?invite=([A-Za-z0-9_-]{12})$/.exec(invite)?.[1];
+      expect(code).toBeDefined();
+      const { buttons, can } = await page.evaluate(() => ({
+        buttons: [...document.querySelectorAll("#invite-actions button")].map((button) => button.textContent),
+        can: [
+          ...(navigator.clipboard && window.isSecureContext ? ["Copy link"] : []),
+          ...("share" in navigator ? ["Share"] : []),
+        ],
+      }));
+      expect(buttons).toEqual(javaScript ? can : []);
+      if (javaScript && can.includes("Copy link")) {
+        await page.click("#invite-actions button");
+        await waitInPage(
+          page,
+          "the copy button to answer",
+          () => {
+            const said = document.querySelector("#invite-actions button")?.textContent;
+            return said === "Link copied" || said === "Select the link and copy it";
+          },
+          [],
+        );
+      }
+      expect(await page.problems()).toEqual([]);
+
+      // A creator who opens the invite link and signs up there is kept as invited by it.
+      const invitee = freshEmail(`invited.${engine.name.toLowerCase()}`);
+      await page.goto(`${javaScript ? shared.front.url : shared.site.url}/?invite=${code}`);
+      await page.type(email, invitee);
+      await page.click(submit);
+      if (javaScript) await untilText(page, message, SUCCESS);
+      else await untilText(page, "h1", "You're on the list!");
+      expect((await shared.site.signups()).find((row) => row.email === invitee)?.invitedBy).toBe(code);
 
       await page.goto(shared.site.local(leaveLinks(mail).text));
       expect(await text(page, "h1")).toBe(`Remove ${maskEmail(address)} from the waitlist?`);
