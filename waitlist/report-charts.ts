@@ -23,6 +23,7 @@ const config = {
   background: colors.paper,
   // The page names each chart (role="img" and its label) and gives its figures in a table: the marks need no names.
   aria: false,
+  mark: { aria: false },
   axis: {
     labelColor: colors.ink,
     titleColor: colors.ink,

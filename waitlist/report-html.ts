@@ -36,7 +36,7 @@ caption { text-align: left; font-size: 1rem; font-weight: 600; padding-bottom: 0
 th, td { padding: 0.2rem 0.3rem; border-bottom: 1px solid ${colors.line}; text-align: right; white-space: nowrap; }
 thead th { vertical-align: bottom; white-space: normal; }
 thead th:first-child { text-align: left; }
-tbody th { font-weight: normal; text-align: left; white-space: normal; overflow-wrap: anywhere; }
+tbody th { min-width: 7em; font-weight: normal; text-align: left; white-space: normal; overflow-wrap: anywhere; }
 code { font-size: 0.95em; }
 @media (max-width: 30rem) { header, main { padding: 0.75rem; } }
 @media print { section { break-inside: avoid-page; } }
