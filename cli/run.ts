@@ -7,6 +7,7 @@ import { askToConfirm, resendPending } from "./commands/mail";
 import { copyToDatabase } from "./commands/netlify";
 import { count, exportCommand, stats } from "./commands/reads";
 import { prune, remove, removeUnsubscribed } from "./commands/removals";
+import { report } from "./commands/report";
 import { UsageError } from "./errors";
 import { openStore } from "./open-store";
 
@@ -15,6 +16,7 @@ export { UsageError } from "./errors";
 /** Every command, in the order the usage lists them. */
 const commands: readonly Command[] = [
   stats,
+  report,
   count,
   exportCommand,
   removeUnsubscribed,

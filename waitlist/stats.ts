@@ -105,7 +105,7 @@ const quarterHourMs = 900_000;
  * offset is a whole number of those): a formatter per signup took 17 s and
  * 2 GB for 100,000 signups.
  */
-function localDates(timeZone: string): (time: number) => string {
+export function localDates(timeZone: string): (time: number) => string {
   const format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
   const known = new Map<number, string>();
   return (time) => {
@@ -124,6 +124,27 @@ function daysBefore(date: string, days: number): string {
 
 const weekdayOf = (date: string) =>
   new Intl.DateTimeFormat("en-US", { weekday: "short", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
+
+/**
+ * Every local day of the `days` ending today, oldest first, with how many of `times` (ms since the epoch) fell on
+ * each: days without any included.
+ */
+export function perLocalDay(
+  times: readonly number[],
+  { now, days, timeZone }: { now: Date; days: number; timeZone: string },
+): { date: string; weekday: string; count: number }[] {
+  const localDate = localDates(timeZone);
+  const perDay = new Map<string, number>();
+  for (const time of times) {
+    const date = localDate(time);
+    perDay.set(date, (perDay.get(date) ?? 0) + 1);
+  }
+  const today = localDate(now.getTime());
+  return Array.from({ length: days }, (_, index) => {
+    const date = daysBefore(today, days - 1 - index);
+    return { date, weekday: weekdayOf(date), count: perDay.get(date) ?? 0 };
+  });
+}
 
 const percentOf = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 
@@ -173,15 +194,7 @@ export function waitlistStats(
     pruned?: number | null;
   } = {},
 ): WaitlistStats {
-  const localDate = localDates(timeZone);
   const times = signups.map((signup) => Date.parse(signup.createdAt));
-  const perDay = new Map<string, number>();
-  for (const time of times) {
-    const date = localDate(time);
-    perDay.set(date, (perDay.get(date) ?? 0) + 1);
-  }
-  const today = localDate(now.getTime());
-  const window = Array.from({ length: days }, (_, index) => daysBefore(today, days - 1 - index));
   const confirmed = signups.filter((signup) => signup.confirmedAt !== null).length;
   return {
     timeZone,
@@ -190,7 +203,11 @@ export function waitlistStats(
     unconfirmed: signups.length - confirmed,
     last24Hours: times.filter((time) => time > now.getTime() - dayMs && time <= now.getTime()).length,
     last7Days: times.filter((time) => time > now.getTime() - 7 * dayMs && time <= now.getTime()).length,
-    days: window.map((date) => ({ date, weekday: weekdayOf(date), signups: perDay.get(date) ?? 0 })),
+    days: perLocalDay(times, { now, days, timeZone }).map(({ date, weekday, count }) => ({
+      date,
+      weekday,
+      signups: count,
+    })),
     sources: shares(signups, (signup) => signup.utmSource),
     campaigns: shares(signups, (signup) => signup.utmCampaign),
     referralTags: shares(signups, (signup) => signup.ref),

@@ -68,6 +68,16 @@ function exportSignups(
   )}\n`;
 }
 
+/** `--days N` of stats and report: a whole number of days from 1 to 366; undefined when not given. */
+export function daysOption(days: string | undefined): number | undefined {
+  if (days === undefined) return undefined;
+  const count = Number(days);
+  if (!Number.isInteger(count) || count < 1 || count > 366) {
+    throw new UsageError(`--days must be a whole number from 1 to 366 (got "${days}").`);
+  }
+  return count;
+}
+
 export const stats = command({
   name: "stats",
   usage: [
@@ -75,13 +85,7 @@ export const stats = command({
     "the total, the last day and week, signups per day (30 days), top",
     "sources and campaigns, confirmations and departures",
   ],
-  check: ({ days }) => {
-    const count = days === undefined ? 30 : Number(days);
-    if (!Number.isInteger(count) || count < 1 || count > 366) {
-      throw new UsageError(`--days must be a whole number from 1 to 366 (got "${days}").`);
-    }
-    return count;
-  },
+  check: ({ days }) => daysOption(days) ?? 30,
   run: async ({ input: days, options, opened: { store, name } }) => {
     const figures: WaitlistStats = waitlistStats(await store.statsRows(), {
       days,

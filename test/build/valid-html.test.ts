@@ -1,11 +1,9 @@
 /**
  * @jest-environment node
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { simpleParser } from "mailparser";
 import { htmlPages } from "../../after-build/headers-file";
 import { form, formType, removeDir, request, serveBuildForSuite, signupBody } from "../support/harness";
@@ -13,54 +11,19 @@ import { outboxFiles } from "../support/outbox";
 import { confirmLinks, leaveLinks } from "../support/smtp";
 import { until } from "../support/until";
 import { patience } from "../support/patience";
+import { vnuErrors } from "../support/vnu";
 
 /*
- * Valid HTML on every page a visitor can get: the Nu HTML Checker (the W3C's
- * validator, vnu-jar, on Debian's Java) over every page of the build, and
- * over the pages the server writes itself (confirm, leave, refusals, 404) as
- * it answers them. One JVM for all of them: it takes seconds to start.
+ * Valid HTML on every page a visitor can get: the Nu HTML Checker
+ * (test/support/vnu.ts) over every page of the build, and over the pages the
+ * server writes itself (confirm, leave, refusals, 404) as it answers them. One
+ * JVM for all of them: it takes seconds to start.
  */
 
 jest.setTimeout(patience(120_000));
 
 const publicDir = path.resolve(__dirname, "../../public");
 const { url, outboxDir } = serveBuildForSuite(publicDir);
-const run = promisify(execFile);
-/** The checker itself, from the npm package; it runs on the machine's Java (Debian's default-jre-headless). */
-const vnuJar = require.resolve("vnu-jar/build/dist/vnu.jar");
-
-interface VnuMessage {
-  type: string;
-  url: string;
-  lastLine?: number;
-  message: string;
-  extract?: string;
-}
-
-/** The checker's errors for these files, one line each: where, and what. */
-async function vnuErrors(files: string[]): Promise<string[]> {
-  let stderr: string;
-  try {
-    ({ stderr } = await run("java", ["-jar", vnuJar, "--format", "json", "--errors-only", ...files], {
-      maxBuffer: 64 * 1024 * 1024,
-    }));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-      throw new Error("The Nu HTML Checker needs Java 11 or newer on PATH: apt-get install default-jre-headless.");
-    }
-    // It exits 1 when it found errors: they are in its output all the same.
-    stderr = (error as { stderr?: string }).stderr ?? "";
-    if (!stderr.startsWith("{")) throw error;
-  }
-  const { messages } = JSON.parse(stderr) as { messages: VnuMessage[] };
-  return messages
-    .filter((message) => message.type === "error" || message.type === "non-document-error")
-    .map(
-      (message) =>
-        `${path.basename(path.dirname(message.url))}/${path.basename(message.url)}:${message.lastLine ?? "?"}: ${message.message}`,
-    );
-}
-
 /** The pages the server writes itself, as it answers them, saved to files for the checker. */
 async function serverPages(): Promise<string[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "vnu-"));

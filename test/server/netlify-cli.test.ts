@@ -1,3 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { load } from "cheerio";
 import { parse } from "csv-parse/sync";
 import { projectFolders } from "../../config/folders";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
@@ -10,6 +14,7 @@ import { suitePostgres } from "../support/postgres";
 import { startNetlifyApi, type NetlifyApiStandIn } from "../support/netlify-api";
 import { leaveLinks, startSmtpServer } from "../support/smtp";
 import { patience } from "../support/patience";
+import { runWaitlist } from "../support/process";
 
 /*
  * npm run waitlist -- … --netlify: the founders' commands against the Netlify
@@ -202,6 +207,40 @@ describe("npm run waitlist -- … --netlify", () => {
     );
     await blobs.settled();
     expect(blobs.operations.filter((operation) => operation.type === "get").length).toBeGreaterThan(0);
+    expect(blobs.operations.filter((operation) => !["get", "getMetadata", "list"].includes(operation.type))).toEqual(
+      [],
+    );
+  });
+
+  it("writes the report from the Netlify store through the API, as from the self-hosted one, and writes nothing there", async () => {
+    await seed();
+    await blobs.settled();
+    blobs.operations.length = 0;
+    api.calls.length = 0;
+    const dir = mkdtempSync(path.join(os.tmpdir(), "report-netlify-"));
+    try {
+      const out = path.join(dir, "report.html");
+      // Vega, which draws the charts, is an ES module Jest cannot load: the command runs in its own process.
+      const { code, stdout, stderr } = await runWaitlist(["report", "--netlify", "--out", out], env);
+      expect([code, stderr]).toEqual([0, ""]);
+      expect(stdout).toMatch(new RegExp(`^Wrote ${out}: 31 on the list, `));
+      const $ = load(readFileSync(out, "utf8"));
+      expect($("header p").text()).toMatch(/^From Netlify site jointandem, read /);
+      const rows = (caption: string) =>
+        $(`table:has(caption:contains("${caption}")) tbody tr`)
+          .toArray()
+          .map((row) => $(row).children().first().text() + " " + $(row).children().eq(1).text());
+      expect(rows("The funnel")).toEqual(["Signed up 32", "Confirmed 0", "Unconfirmed 31", "Left 1", "Pruned 0"]);
+      expect(rows("Signups by utm_source")).toEqual(["tiktok 30 (96.8\u00a0%)", "(none) 1 (3.2\u00a0%)"]);
+      // Nobody confirmed, so nobody was invited: five charts, and the invite loop says so.
+      expect($("figure > svg[role=img]")).toHaveLength(5);
+      expect($("#invites ~ p").last().text()).toBe("No confirmed signup came through an invite yet.");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // The site's check, the ledger's list and blob, the notes still pending, the departures: as stats reads.
+    expect(api.calls.length).toBeLessThanOrEqual(8);
+    await blobs.settled();
     expect(blobs.operations.filter((operation) => !["get", "getMetadata", "list"].includes(operation.type))).toEqual(
       [],
     );

@@ -63,3 +63,29 @@ export function runServe(env: NodeJS.ProcessEnv): Promise<{ code: number | null;
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve) => child.on("exit", (code) => resolve({ code, output })));
 }
+
+/**
+ * `npm run waitlist -- …` (tsx cli/main.ts) as its own process, as a founder runs it: for what Jest cannot load
+ * in its own (the report's charts: Vega is an ES module that awaits at its top level). Asynchronous, so that the
+ * test's own servers (Netlify's stand-ins) answer it meanwhile. Only `env` names the store: never the shell's
+ * DATABASE_URL or Netlify variables.
+ */
+export function runWaitlist(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|WAITLIST_DB|NETLIFY_)/.test(name)),
+  );
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "cli/main.ts"), ...args], {
+    cwd: root,
+    env: { ...inherited, ...env },
+  });
+  let [stdout, stderr] = ["", ""];
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -1,0 +1,36 @@
+import { reportFigures } from "../../waitlist/report";
+import { reportCharts } from "../../waitlist/report-charts";
+import { reportHtml } from "../../waitlist/report-html";
+import { writePrivateFile } from "../../waitlist/private-file";
+import { command } from "../command";
+import { UsageError } from "../errors";
+import { privateFileTarget } from "../out-file";
+import { daysOption } from "./reads";
+
+/*
+ * A picture of the list's growth, as one HTML file. A whole-list read, like stats: every signup's time, tags and
+ * invites once (statsRows; about one blob per thousand signups on Netlify Blobs), and the departures' two counts.
+ */
+
+export const report = command({
+  name: "report",
+  usage: [
+    "report --out FILE.html [--days N]",
+    "the list's growth as one HTML file that opens offline: signups and",
+    "confirmations per day (every day since the first signup, or the last N),",
+    "the funnel, sources, campaigns, referral tags and the invite loop",
+  ],
+  check: ({ out, days }) => {
+    // A page of charts is no use on a terminal; a file made by `>` would be made with the umask, not 0600.
+    if (out === undefined) {
+      throw new UsageError("report writes an HTML file: say where, with --out FILE.html (then open it in a browser).");
+    }
+    return { days: daysOption(days), target: privateFileTarget(out) };
+  },
+  run: async ({ input: { target, days }, options, opened: { store, name } }) => {
+    const figures = reportFigures(await store.statsRows(), await store.departureCounts(), { days });
+    writePrivateFile(target, reportHtml(figures, await reportCharts(figures), { from: name }));
+    const signups = figures.days.reduce((sum, day) => sum + day.signups, 0);
+    return `Wrote ${options.out}: ${figures.funnel.confirmed + figures.funnel.unconfirmed} on the list, ${signups} signups in the ${figures.days.length} days to ${figures.days.at(-1)!.date} (${figures.timeZone}). Open it in a browser.`;
+  },
+});
