@@ -1,4 +1,4 @@
-import { setUpSuite, signUpOnPage, viewports, whenHydrated } from "./support";
+import { openPage, setUpSuite, signUpOnPage, whenHydrated } from "./support";
 import { freshEmail } from "../test/support/addresses";
 
 jest.setTimeout(60_000);
@@ -11,9 +11,7 @@ describe.each([
   ["off", false],
 ])("a visitor from a campaign link, with JavaScript %s", (_name, javaScriptEnabled) => {
   it("keeps the link's query through the page and the section links, and the signup is stored with its tags", async () => {
-    const context = await suite.browser.newContext({ javaScriptEnabled, viewport: viewports.desktop });
-    const page = await context.newPage();
-    await page.goto(`${suite.site.url}/${campaign}`);
+    const page = await openPage(suite.browser, `${suite.site.url}/${campaign}`, { javaScriptEnabled });
     if (javaScriptEnabled) await whenHydrated(page);
     expect(new URL(page.url()).search).toBe(campaign);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Join Waitlist" }).click();
@@ -31,6 +29,6 @@ describe.each([
       ref: null,
       landingPath: "/",
     });
-    await context.close();
+    await page.close();
   });
 });

@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { recordTextChanges, setUpSuite, shownFor, textChanges, viewports } from "./support";
+import { openPage, recordTextChanges, setUpSuite, shownFor, textChanges, type ViewportName } from "./support";
 import { until } from "../test/support/until";
 import { freshEmail } from "../test/support/addresses";
 
@@ -13,11 +13,7 @@ const NETWORK = "Unable to connect. Please check your connection and try again."
 const suite = setUpSuite();
 
 /** Opens / and acts as soon as `load` fires, as a visitor would: hydration may still be under way. */
-async function open(viewport: keyof typeof viewports = "desktop"): Promise<Page> {
-  const page = await suite.browser.newPage({ viewport: viewports[viewport] });
-  await page.goto(`${suite.site.url}/`);
-  return page;
-}
+const open = (viewport: ViewportName = "desktop") => openPage(suite.browser, `${suite.site.url}/`, { viewport });
 
 function form(page: Page) {
   const waitlist = page.locator("#waitlist");
@@ -182,9 +178,7 @@ describe("the waitlist form's states", () => {
 
 describe("without JavaScript", () => {
   it("shows all content, and the native form post stores the address and confirms it", async () => {
-    const context = await suite.browser.newContext({ javaScriptEnabled: false, viewport: viewports.phone });
-    const page = await context.newPage();
-    await page.goto(`${suite.site.url}/`);
+    const page = await openPage(suite.browser, `${suite.site.url}/`, { javaScriptEnabled: false, viewport: "phone" });
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("grow. together.");
     for (const title of ["AI-powered matching", "Seamless Communication", "Group Collaborations"]) {
       expect(await page.getByRole("heading", { name: title }).isVisible()).toBe(true);
@@ -197,6 +191,6 @@ describe("without JavaScript", () => {
     await page.getByRole("heading", { level: 1, name: "You're on the list!" }).waitFor();
     expect(await page.getByRole("link", { name: /Back to/ }).getAttribute("href")).toBe("/");
     expect(await suite.site.rows()).toContainEqual({ email, source: "start" });
-    await context.close();
+    await page.close();
   });
 });

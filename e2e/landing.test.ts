@@ -4,9 +4,10 @@ import {
   expectAtOffset,
   sectionPosition,
   settledScroll,
-  viewports,
+  openPage,
   setUpSuite,
   whenHydrated,
+  type ViewportName,
 } from "./support";
 
 jest.setTimeout(60_000);
@@ -14,11 +15,7 @@ jest.setTimeout(60_000);
 const suite = setUpSuite();
 
 /** Opens / and acts as soon as `load` fires, as a visitor would: hydration may still be under way. */
-async function open(viewport: keyof typeof viewports, path = "/"): Promise<Page> {
-  const page = await suite.browser.newPage({ viewport: viewports[viewport] });
-  await page.goto(`${suite.site.url}${path}`);
-  return page;
-}
+const open = (viewport: ViewportName, path = "/") => openPage(suite.browser, `${suite.site.url}${path}`, { viewport });
 
 const toggle = "header details > summary";
 const menuOpen = (page: Page) => page.locator("header details").evaluate((menu) => (menu as HTMLDetailsElement).open);

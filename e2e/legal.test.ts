@@ -1,5 +1,13 @@
 import type { Page } from "playwright-core";
-import { expectAtOffset, sectionPosition, settledScroll, viewports, setUpSuite, whenHydrated } from "./support";
+import {
+  expectAtOffset,
+  openPage,
+  sectionPosition,
+  settledScroll,
+  setUpSuite,
+  whenHydrated,
+  type ViewportName,
+} from "./support";
 
 jest.setTimeout(60_000);
 
@@ -9,11 +17,8 @@ const legalRoutes = ["/privacy-policy/", "/terms-of-service/"] as const;
 const suite = setUpSuite();
 
 /** Opens a route and acts as soon as `load` fires, as a visitor would: hydration may still be under way. */
-async function open(route: string, viewport: keyof typeof viewports = "desktop"): Promise<Page> {
-  const page = await suite.browser.newPage({ viewport: viewports[viewport] });
-  await page.goto(`${suite.site.url}${route}`);
-  return page;
-}
+const open = (route: string, viewport: ViewportName = "desktop") =>
+  openPage(suite.browser, `${suite.site.url}${route}`, { viewport });
 
 interface JoinTimes {
   /** The tap on Join the Waitlist. */

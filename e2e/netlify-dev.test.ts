@@ -7,7 +7,8 @@ import { htmlHeaders, securityHeaders } from "../http/headers";
 import { findChromium, machine } from "../scripts/find-chromium";
 import { startNetlifyDev, type NetlifyDev } from "../test/support/netlify-dev";
 import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../test/support/smtp";
-import { signUpOnPage, viewports } from "./support";
+import { until } from "../test/support/until";
+import { openPage, signUpOnPage } from "./support";
 
 /*
  * The Netlify deployment under Netlify's own local runtime (netlify-cli):
@@ -55,22 +56,24 @@ function rawHeaders(pathname: string): Promise<{ status: number; headers: Map<st
 const mailTo = async (email: string) => {
   const deliveries = await smtp.waitFor(1, 30_000);
   const found = () => deliveries.find((delivery) => delivery.envelope.to.includes(email));
-  for (let poll = 0; !found() && poll < 300; poll++) await new Promise((resolve) => setTimeout(resolve, 100));
-  if (!found()) throw new Error(`No message to ${email} reached the SMTP server:\n${netlify.output()}`);
+  await until(() => found() !== undefined, 30_000).catch(() => {
+    throw new Error(`No message to ${email} reached the SMTP server:\n${netlify.output()}`);
+  });
   return found()!.mail;
 };
 
 describe("the Netlify deployment under netlify dev", () => {
   it("stores a signup from the form, mails it, confirms it and takes it off the list, in Chromium", async () => {
     const email = `netlify.${Date.now()}@example.com`;
-    const context = await browser.newContext({ viewport: viewports.phone });
-    const page = await context.newPage();
     const errors: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`${message.text()}: ${message.location().url}`);
+    const page = await openPage(browser, `${netlify.url}/`, {
+      viewport: "phone",
+      before(page) {
+        page.on("console", (message) => {
+          if (message.type() === "error") errors.push(`${message.text()}: ${message.location().url}`);
+        });
+      },
     });
-
-    await page.goto(`${netlify.url}/`);
     await signUpOnPage(page, email, true);
 
     const mail = await mailTo(email);
@@ -95,7 +98,7 @@ describe("the Netlify deployment under netlify dev", () => {
     // Gone from the store: the confirm link now finds no signup.
     await page.goto(confirmLink!.replaceAll("&amp;", "&"));
     await page.getByRole("heading", { name: "This signup is no longer on the list" }).waitFor();
-    await context.close();
+    await page.close();
   });
 
   it("takes a signup off the list with the one-click POST of its List-Unsubscribe header", async () => {

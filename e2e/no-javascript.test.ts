@@ -1,16 +1,12 @@
-import type { Page } from "playwright-core";
-import { accessibleState, expectAtOffset, pageOfItsOwn, sectionPosition, setUpSuite, viewports } from "./support";
+import { accessibleState, expectAtOffset, openPage, sectionPosition, setUpSuite, type ViewportName } from "./support";
 
 jest.setTimeout(60_000);
 
 const suite = setUpSuite();
 
 /** A page with JavaScript off: only HTML and CSS. */
-async function open(path: string, viewport: keyof typeof viewports): Promise<Page> {
-  const page = await pageOfItsOwn(suite.browser, { javaScriptEnabled: false, viewport: viewports[viewport] });
-  await page.goto(`${suite.site.url}${path}`);
-  return page;
-}
+const open = (path: string, viewport: ViewportName) =>
+  openPage(suite.browser, `${suite.site.url}${path}`, { javaScriptEnabled: false, viewport });
 
 describe("with JavaScript off", () => {
   it.each([

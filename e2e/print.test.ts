@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
-import { setUpSuite, viewports } from "./support";
+import { openPage, setUpSuite } from "./support";
 
 jest.setTimeout(60_000);
 
@@ -21,8 +21,7 @@ const withRecord = readdirSync(folder)
 
 describe("a policy printed", () => {
   it.each(withRecord)("shows %s's record of changes, open", async (route) => {
-    const page = await suite.browser.newPage({ viewport: viewports.desktop });
-    await page.goto(`${suite.site.url}${route}`);
+    const page = await openPage(suite.browser, `${suite.site.url}${route}`);
     const disclosure = page.locator("details", { has: page.locator("summary", { hasText: "What changed" }) });
     const printed = page.locator("section", { has: page.getByRole("heading", { name: "What changed" }) });
     const entries = await disclosure.locator("li").allTextContents();

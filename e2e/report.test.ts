@@ -7,7 +7,7 @@ import { patience } from "../test/support/patience";
 import { runWaitlist } from "../test/support/process";
 import { vnuErrors } from "../test/support/vnu";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
-import { axeViolations, launchBrowser, pageOfItsOwn, screenshotPath, viewports, type ViewportName } from "./support";
+import { axeViolations, launchBrowser, openPage, screenshotPath, viewports, type ViewportName } from "./support";
 
 /*
  * npm run waitlist -- report, as a founder opens it: the file, from disk, in a browser with no network to speak of.
@@ -84,15 +84,18 @@ describe("the report, opened from its file", () => {
   it.each(Object.keys(viewports) as ViewportName[])(
     "on a %s: every chart drawn and named, nothing asked of any origin, no error, nothing wider than the screen",
     async (viewport) => {
-      const page = await pageOfItsOwn(browser, { viewport: viewports[viewport] });
       const requests: string[] = [];
       const errors: string[] = [];
-      page.on("request", (request) => requests.push(request.url()));
-      page.on("console", (message) => {
-        if (message.type() === "error") errors.push(message.text());
+      const page = await openPage(browser, url, {
+        viewport,
+        before(page) {
+          page.on("request", (request) => requests.push(request.url()));
+          page.on("console", (message) => {
+            if (message.type() === "error") errors.push(message.text());
+          });
+          page.on("pageerror", (error) => errors.push(error.message));
+        },
       });
-      page.on("pageerror", (error) => errors.push(error.message));
-      await page.goto(url);
       await page.screenshot({ path: screenshotPath("/report/", viewport), fullPage: true });
 
       // The file itself, and not one request more: no script, style, font or image from anywhere.
@@ -119,15 +122,13 @@ describe("the report, opened from its file", () => {
 
   it.each(Object.keys(viewports) as ViewportName[])("on a %s: axe-core finds no violation", async (viewport) => {
     // axe is injected as a script, which the page's own policy rightly refuses.
-    const page = await pageOfItsOwn(browser, { viewport: viewports[viewport], bypassCSP: true });
-    await page.goto(url);
+    const page = await openPage(browser, url, { viewport, bypassCSP: true });
     expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });
 
   it("shows its charts and tables with JavaScript off, and in print", async () => {
-    const page = await pageOfItsOwn(browser, { viewport: viewports.phone, javaScriptEnabled: false });
-    await page.goto(url);
+    const page = await openPage(browser, url, { viewport: "phone", javaScriptEnabled: false });
     for (const media of ["screen", "print"] as const) {
       await page.emulateMedia({ media });
       for (const chart of await page.getByRole("img").all())

@@ -2,7 +2,7 @@ import {
   accessibleState,
   axeViolations,
   cspViolations,
-  pageOfItsOwn,
+  openPage,
   recordCspViolations,
   routes,
   screenshotPath,
@@ -11,6 +11,7 @@ import {
   setUpSuite,
   settledScroll,
   warmUp,
+  warmUpPages,
   warmUps,
   whenHydrated,
 } from "./support";
@@ -27,7 +28,7 @@ const suite = setUpSuite();
  * visitor acts.
  */
 async function visit(route: string, viewport: ViewportName, { bypassCSP = false }: { bypassCSP?: boolean } = {}) {
-  const page = await pageOfItsOwn(suite.browser, { viewport: viewports[viewport], bypassCSP });
+  const page = await openPage(suite.browser, null, { viewport, bypassCSP });
   await recordCspViolations(page);
   const problems: string[] = [];
   const origin = new URL(suite.site.url).origin;
@@ -53,7 +54,7 @@ describe.each(everyPage)("%s at %s size", (route, viewport) => {
     const { scroll, pages } = warmUps[route];
     await whenHydrated(page);
     if (scroll) await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    const outcome = await page.waitForFunction(warmUp, pages, { timeout: 15_000 });
+    const outcome = await page.waitForFunction(warmUp, warmUpPages(pages), { timeout: 15_000 });
     expect(await outcome.jsonValue()).toEqual({ missed: [] });
     expect(problems.filter((problem) => problem.startsWith("request to "))).toEqual([]);
     await page.close();
@@ -82,9 +83,8 @@ describe.each(everyPage)("%s at %s size", (route, viewport) => {
   });
 
   it("adds its bundles only after its first paint, downloads each once, then comes alive", async () => {
-    const page = await suite.browser.newPage({ viewport: viewports[viewport] });
     // When each <script src> joins the document, in the page's own clock.
-    await page.addInitScript(() => {
+    const recordScripts = () => {
       const added: number[] = [];
       Object.assign(window, { scriptsAdded: added });
       new MutationObserver((records) => {
@@ -92,8 +92,11 @@ describe.each(everyPage)("%s at %s size", (route, viewport) => {
           for (const node of record.addedNodes)
             if (node instanceof HTMLScriptElement && node.src) added.push(performance.now());
       }).observe(document, { childList: true, subtree: true });
+    };
+    const page = await openPage(suite.browser, `${suite.site.url}${route}`, {
+      viewport,
+      before: (page) => page.addInitScript(recordScripts),
     });
-    await page.goto(`${suite.site.url}${route}`);
     await whenHydrated(page);
     const timing = await page.evaluate(() => ({
       firstContentfulPaint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
@@ -193,7 +196,7 @@ describe("the keyboard alone", () => {
 
 describe("an unknown path", () => {
   it.each(viewportNames)("answers 404 with the site's 404 page and a link home (%s)", async (viewport) => {
-    const page = await suite.browser.newPage({ viewport: viewports[viewport] });
+    const page = await openPage(suite.browser, null, { viewport });
     const response = await page.goto(`${suite.site.url}/no-such-page/`);
     expect(response?.status()).toBe(404);
     await page.getByRole("heading", { level: 1, name: "This page took a different route" }).waitFor();

@@ -1,13 +1,5 @@
 import type { Page, Route } from "playwright-core";
-import {
-  expectAtOffset,
-  hydrated,
-  sectionPosition,
-  setUpSuite,
-  slowPhonePage,
-  viewports,
-  whenHydrated,
-} from "./support";
+import { expectAtOffset, hydrated, sectionPosition, setUpSuite, openPage, whenHydrated } from "./support";
 import { freshEmail } from "../test/support/addresses";
 
 jest.setTimeout(90_000);
@@ -27,11 +19,8 @@ function posts(page: Page): string[] {
 }
 
 /** Starts loading a route on the slow phone and returns at once: each test taps the moment a control shows. */
-async function arrive(path: string): Promise<Page> {
-  const page = await slowPhonePage(suite.browser);
-  await page.goto(`${suite.site.url}${path}`, { waitUntil: "commit" });
-  return page;
-}
+const arrive = (path: string) =>
+  openPage(suite.browser, `${suite.site.url}${path}`, { slowPhone: true, waitUntil: "commit" });
 
 describe("on a slow phone, tapped the moment each control shows", () => {
   it("the hero's Join the Waitlist reaches #waitlist, 80 px below the top", async () => {
@@ -94,11 +83,14 @@ describe("on a slow phone, tapped the moment each control shows", () => {
 describe("before Gatsby's bundles have run", () => {
   /** Opens / with Gatsby's app bundle held back until the test releases it (or drops it). */
   async function withBundleHeld(path = "/") {
-    const page = await suite.browser.newPage({ viewport: viewports.phone, hasTouch: true });
     const held: Route[] = [];
-    await page.route(/\/app-[0-9a-f]+\.js$/, (route) => void held.push(route));
-    // Not `load`: it waits for the held script.
-    await page.goto(`${suite.site.url}${path}`, { waitUntil: "domcontentloaded" });
+    const page = await openPage(suite.browser, `${suite.site.url}${path}`, {
+      viewport: "phone",
+      hasTouch: true,
+      before: (page) => page.route(/\/app-[0-9a-f]+\.js$/, (route) => void held.push(route)),
+      // Not `load`: it waits for the held script.
+      waitUntil: "domcontentloaded",
+    });
     await page.waitForFunction(() => document.querySelector('script[src*="/app-"]') !== null);
     expect(await hydrated(page)).toBe(false);
     return {

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openOnPhone, slowPhonePage } from "./support";
+import { launchBrowser, openOnPhone, openPage } from "./support";
 
 jest.setTimeout(60_000);
 
@@ -15,12 +15,13 @@ afterAll(() => browser.close());
  * the browser launched in beforeAll, Jest charges the failure to that hook,
  * that is to every test of the file ("Target page, context or browser has
  * been closed"). CI lost runs to it in e2e/leave.test.ts and
- * e2e/confirm.test.ts. So a helper's page has closed its context by the time
+ * e2e/confirm.test.ts. So a page the helpers open has closed its context by the time
  * its close() resolves.
  */
 describe.each([
   ["openOnPhone", () => openOnPhone(browser, "about:blank", { javaScriptEnabled: true }).then(({ page }) => page)],
-  ["slowPhonePage", () => slowPhonePage(browser)],
+  ["openPage", () => openPage(browser, "about:blank")],
+  ["openPage on the slow phone", () => openPage(browser, "about:blank", { slowPhone: true })],
 ])("a page of %s", (_name, open: () => Promise<Page>) => {
   it("has closed its context, and left nothing running, once its close() resolves", async () => {
     const page = await open();

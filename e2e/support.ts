@@ -1,9 +1,10 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 import chromiumSettings from "../scripts/chromium.json";
 import { startSite, type Site } from "../test/support/site";
+import { until } from "../test/support/until";
 import { findChromium, machine } from "../scripts/find-chromium";
 
 const root = path.resolve(__dirname, "..");
@@ -22,33 +23,47 @@ export function launchBrowser(): Promise<Browser> {
 
 const { slowPhone } = chromiumSettings;
 
-/**
- * A page in a context of its own (Playwright's browser.newPage): its close()
- * resolves once the context has closed too. A context closed from the page's
- * "close" event instead could still be closing when the file's browser closes,
- * right after its last test; that close then fails, and Jest charges the
- * failure to the beforeAll that launched the browser, that is to every test of
- * the file (e2e/support.test.ts).
- */
-export function pageOfItsOwn(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
-  return browser.newPage(options);
+/** How openPage opens a page: Playwright's context options, and these. */
+export interface OpenOptions extends Omit<BrowserContextOptions, "viewport"> {
+  /** A viewport by name (desktop, the default; phone) or by size. */
+  viewport?: ViewportName | { width: number; height: number };
+  /**
+   * Lighthouse's slow phone: 150 ms RTT, 1.6 Mbps, CPU x4, applied by
+   * scripts/chromium.json's DevTools protocol commands, with touch and its
+   * viewport (unless one is named).
+   */
+  slowPhone?: boolean;
+  /** What the page needs before the first byte: init scripts, routes, listeners. */
+  before?(page: Page): Promise<unknown> | void;
+  /** When to return: at the load event, as a visitor acts (the default), or earlier. */
+  waitUntil?: "load" | "domcontentloaded" | "commit";
 }
 
 /**
- * A page on the slow phone: Lighthouse's mobile conditions (150 ms RTT,
- * 1.6 Mbps, CPU x4), applied by scripts/chromium.json's DevTools protocol
- * commands, with touch. Closing the page closes its context.
+ * The one way the Chromium tests open a page: in a context of its own
+ * (Playwright's browser.newPage), then at `url` (null: blank, for a test that
+ * wants goto's response). Its close() resolves once the context has closed
+ * too. A context closed from the page's "close" event instead could still be
+ * closing when the file's browser closes, right after its last test; that
+ * close then fails, and Jest charges the failure to the beforeAll that
+ * launched the browser, that is to every test of the file
+ * (e2e/support.test.ts).
  */
-export async function slowPhonePage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
-  const page = await pageOfItsOwn(browser, {
-    viewport: slowPhone.viewport,
-    isMobile: true,
-    hasTouch: true,
-    ...options,
+export async function openPage(browser: Browser, url: string | null, options: OpenOptions = {}): Promise<Page> {
+  const { viewport, slowPhone: slow = false, before, waitUntil = "load", ...context } = options;
+  const size = typeof viewport === "string" ? viewports[viewport] : viewport;
+  const page = await browser.newPage({
+    ...(slow ? { isMobile: true, hasTouch: true } : {}),
+    ...context,
+    viewport: size ?? (slow ? slowPhone.viewport : viewports.desktop),
   });
-  const cdp = await page.context().newCDPSession(page);
-  // The commands are data: CDPSession's types want one known method at a time.
-  for (const [method, params] of slowPhone.commands) await cdp.send(method as "Network.enable", params);
+  if (slow) {
+    const cdp = await page.context().newCDPSession(page);
+    // The commands are data: CDPSession's types want one known method at a time.
+    for (const [method, params] of slowPhone.commands) await cdp.send(method as "Network.enable", params as never);
+  }
+  await before?.(page);
+  if (url !== null) await page.goto(url, { waitUntil });
   return page;
 }
 
@@ -165,11 +180,9 @@ export async function signUpThroughForm(
   email: string,
   javaScriptEnabled: boolean,
 ): Promise<void> {
-  const context = await suite.browser.newContext({ javaScriptEnabled, viewport: viewports.phone });
-  const page = await context.newPage();
-  await page.goto(`${suite.site.url}/`);
+  const page = await openPage(suite.browser, `${suite.site.url}/`, { javaScriptEnabled, viewport: "phone" });
   await signUpOnPage(page, email, javaScriptEnabled);
-  await context.close();
+  await page.close();
 }
 
 /**
@@ -182,31 +195,55 @@ export async function openOnPhone(
   url: string,
   options: { javaScriptEnabled: boolean; bypassCSP?: boolean },
 ): Promise<{ page: Page; errors: string[] }> {
-  const page = await pageOfItsOwn(browser, { viewport: viewports.phone, ...options });
   const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" && /Content Security Policy|Refused to/.test(message.text())) {
-      errors.push(message.text());
-    }
-  });
-  if (options.javaScriptEnabled) await recordCspViolations(page);
-  await page.goto(url);
+  const before = async (page: Page) => {
+    page.on("console", (message) => {
+      if (message.type() === "error" && /Content Security Policy|Refused to/.test(message.text())) {
+        errors.push(message.text());
+      }
+    });
+    if (options.javaScriptEnabled) await recordCspViolations(page);
+  };
+  const page = await openPage(browser, url, { viewport: "phone", ...options, before });
   return { page, errors };
 }
 
+/** A page Gatsby warms up: its page data and the files of its code, as the built site names them. */
+export interface WarmUpPage {
+  name: string;
+  data: string;
+  code: string[];
+}
+
+/** What the warm-up of the pages in `names` loads: read from the build (public/page-data, public/chunk-map.json). */
+export function warmUpPages(names: string[]): WarmUpPage[] {
+  const publicDir = path.join(__dirname, "..", "public");
+  const chunks = JSON.parse(readFileSync(path.join(publicDir, "chunk-map.json"), "utf8")) as Record<string, string[]>;
+  return names.map((name) => {
+    const data = `/page-data/${name}/page-data.json`;
+    const { componentChunkName } = JSON.parse(readFileSync(path.join(publicDir, data), "utf8")) as {
+      componentChunkName: string;
+    };
+    return { name, data, code: chunks[componentChunkName] ?? [] };
+  });
+}
+
 /**
- * Gatsby's warm-up of the pages in `names` (gatsby-browser.tsx): loads their
- * page data over XHR once links to them are in view, about three seconds on.
- * Null while it is still to come; else the pages it missed, which are none
- * unless something was refused on the way (e2e/engines/engine.ts records
- * that). Run in the page.
+ * Gatsby's warm-up of `pages` (gatsby-browser.tsx): once links to them are
+ * in view, about three seconds on, their page data over XHR, then their code
+ * as scripts. Null while it is still to come; else the pages it missed, which
+ * are none unless something was refused on the way (e2e/engines/engine.ts
+ * records that). Run in the page.
  */
-export function warmUp(names: string[]): { missed: string[] } | null {
-  const loaded = performance
-    .getEntriesByType("resource")
-    .filter((entry) => (entry as PerformanceResourceTiming).initiatorType === "xmlhttprequest")
-    .map((entry) => new URL(entry.name).pathname);
-  const missed = names.filter((name) => !loaded.includes(`/page-data/${name}/page-data.json`));
+export function warmUp(pages: WarmUpPage[]): { missed: string[] } | null {
+  const loaded = performance.getEntriesByType("resource").map((entry) => ({
+    path: new URL(entry.name).pathname,
+    by: (entry as PerformanceResourceTiming).initiatorType,
+  }));
+  const has = (path: string, by?: string) => loaded.some((entry) => entry.path === path && (!by || entry.by === by));
+  const missed = pages
+    .filter(({ data, code }) => !has(data, "xmlhttprequest") || !code.every((file) => has(file)))
+    .map(({ name }) => name);
   const refused = ((window as unknown as { pageProblems?: string[] }).pageProblems ?? []).length > 0;
   return missed.length === 0 || refused ? { missed } : null;
 }
@@ -262,7 +299,7 @@ interface Evaluates {
 
 /**
  * Waits until the page has stopped scrolling (smooth scrolling included):
- * scrollY unchanged for 12 polls in a row, a frame apart, and for `quietMs`.
+ * scrollY unchanged for 12 polls in a row, 20 ms apart, and for `quietMs`.
  * An engine that draws few frames (WebKit on a virtual display: about ten a
  * second, and its first a third of a second after a click) needs the longer
  * quiet. Polled from here, not with the page's own timers, so it works with
@@ -272,15 +309,17 @@ export async function settledScroll(page: Evaluates, quietMs = 0): Promise<numbe
   let last = -1;
   let still = 0;
   let since = Date.now();
-  for (let poll = 0; poll < 600; poll++) {
+  const settled = async () => {
     const y = await page.evaluate(() => window.scrollY);
     if (y === last) still++;
     else [still, since] = [0, Date.now()];
     last = y;
-    if (still >= 12 && Date.now() - since >= quietMs) return y;
-    await new Promise((resolve) => setTimeout(resolve, 16));
-  }
-  throw new Error(`The page was still scrolling after 600 polls, at ${last} px.`);
+    return still >= 12 && Date.now() - since >= quietMs;
+  };
+  await until(settled, 10_000 + quietMs).catch(() => {
+    throw new Error(`The page was still scrolling after ${10_000 + quietMs} ms, at ${last} px.`);
+  });
+  return last;
 }
 
 /** Where a section sits after a scroll: its top in the viewport, and whether the page could go further. */

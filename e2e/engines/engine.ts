@@ -1,3 +1,5 @@
+import { until } from "../../test/support/until";
+
 /*
  * What the cross-engine browser tests ask of a browser, so that one test file
  * runs the spec's flows in Firefox (firefox.ts) and WebKit (webkit.ts) alike.
@@ -38,10 +40,12 @@ export interface Engine {
   version: string;
   open(options: { viewport: Viewport; javaScript?: boolean }): Promise<EnginePage>;
   /**
-   * Everything the engine's console said while `url` loaded and then sat for
-   * `ms` (errors, CSP messages), from the document's first byte on.
+   * Only where a page's problems() start at its load event (WebKit): the
+   * errors and CSP messages the engine's console printed while `url` loaded,
+   * from the document's first byte until `loaded()` holds (the test's
+   * condition on what the site has been asked for).
    */
-  consoleWhileLoading(url: string, ms: number): Promise<string[]>;
+  consoleWhileLoading?(url: string, loaded: () => boolean): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -101,19 +105,15 @@ export function tapPoint(selector: string): { x: number; y: number } {
   return { x, y };
 }
 
-/** Polls `fn` in the page until it returns something truthy; throws with `what` after `timeoutMs`. */
+/** Runs `fn` in the page until it returns something truthy, and returns that; throws naming `what` after `timeoutMs`. */
 export async function waitInPage<A extends unknown[], R>(
   page: EnginePage,
   what: string,
   fn: (...args: A) => R,
   args: A,
   timeoutMs = 10_000,
-): Promise<Awaited<R>> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await page.evaluate(fn, ...args);
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+): Promise<NonNullable<Awaited<R>>> {
+  let value: Awaited<R> | undefined;
+  await until(async () => Boolean((value = await page.evaluate(fn, ...args))), timeoutMs, what);
+  return value as NonNullable<Awaited<R>>;
 }

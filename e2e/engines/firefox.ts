@@ -113,14 +113,6 @@ export async function launchFirefox(executablePath: string): Promise<Engine> {
     name: "Firefox",
     version,
     open,
-    async consoleWhileLoading(url, ms) {
-      const page = await open({ viewport: { width: 1280, height: 800 } });
-      await page.goto(url);
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      const problems = await page.problems();
-      await page.close();
-      return problems;
-    },
     async close() {
       for (const pending of browsers.values()) await (await pending).close().catch(() => {});
     },

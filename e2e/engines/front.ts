@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
  * engines whose driver cannot intercept requests (WebDriver classic): a
  * front on a port of its own that passes every request on to the site, but
  * can hold the form's POST (a slow reply), answer it 500 (a failing server) or
- * cut its connection (a phone in a tunnel). It speaks for the visitor's
+ * cut its connection (a phone in a tunnel), and keeps the path of every
+ * request, for knowing when a page has loaded. It speaks for the visitor's
  * browser to the site, so the Origin and Referer it passes on name the site.
  */
 
@@ -20,6 +21,8 @@ export interface Front {
   release(): void;
   /** How many form POSTs have come through so far. */
   posts(): number;
+  /** The path of every request that has come through so far, in order. */
+  requested(): string[];
   close(): Promise<void>;
 }
 
@@ -28,6 +31,7 @@ export async function startFront(site: string): Promise<Front> {
   let mode: FrontMode = "pass";
   let held: (() => void)[] = [];
   let posts = 0;
+  const requested: string[] = [];
   let url = "";
 
   const pass = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -48,7 +52,9 @@ export async function startFront(site: string): Promise<Front> {
   };
 
   const server = http.createServer((req, res) => {
-    const isSignup = req.method === "POST" && new URL(req.url ?? "/", url).pathname === "/";
+    const { pathname } = new URL(req.url ?? "/", url);
+    requested.push(pathname);
+    const isSignup = req.method === "POST" && pathname === "/";
     if (isSignup) posts++;
     if (!isSignup || mode === "pass") return pass(req, res);
     if (mode === "hold") return void held.push(() => pass(req, res));
@@ -67,6 +73,7 @@ export async function startFront(site: string): Promise<Front> {
       for (const go of waiting) go();
     },
     posts: () => posts,
+    requested: () => [...requested],
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

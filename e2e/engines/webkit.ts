@@ -6,6 +6,7 @@ import { Builder, By, Key, type WebDriver } from "selenium-webdriver";
 import type { WebKit } from "../../scripts/find-engines";
 import { recordedProblems, recordProblems, tapPoint, type Engine, type EnginePage, type Viewport } from "./engine";
 import { freePort } from "../../test/support/free-port";
+import { until } from "../../test/support/until";
 
 /*
  * WebKit as WebKitGTK ships it: MiniBrowser driven by WebKitWebDriver
@@ -84,17 +85,16 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 
 /** Waits until the WebDriver service answers its status as ready. */
 async function untilReady(url: string, driver: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  const ready = async () => {
     if (driver.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${driver.exitCode}.`);
     try {
       const status = (await (await fetch(`${url}/status`)).json()) as { value?: { ready?: boolean } };
-      if (status.value?.ready) return;
+      return status.value?.ready === true;
     } catch {
-      // not listening yet
+      return false; // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("WebKitWebDriver did not answer within 10 s.");
+  };
+  await until(ready, 10_000, "WebKitWebDriver's answer");
 }
 
 const keys = { Enter: Key.ENTER, Escape: Key.ESCAPE, Tab: Key.TAB } as const;
@@ -245,7 +245,7 @@ export async function launchWebKit(webkit: WebKit): Promise<Engine> {
         .setRect({ width: viewport.width, height: 2 * viewport.height - height });
       return new WebKitPage(driver, { width, height: viewport.height }, javaScript);
     },
-    consoleWhileLoading: (url, ms) => consoleWhileLoading(webkit, url, ms),
+    consoleWhileLoading: (url, loaded) => consoleWhileLoading(webkit, url, loaded),
     async close() {
       // A session that does not answer within 5 s goes with its service and display.
       const quit = async (pending: Promise<WebDriver>) => (await pending).quit();
@@ -259,11 +259,11 @@ export async function launchWebKit(webkit: WebKit): Promise<Engine> {
 
 /**
  * MiniBrowser on a display of its own, not automated, with its console
- * written to stdout: it loads `url`, sits for `ms`, then its display goes
- * away, and it exits, flushing what it printed. The lines that are errors or
- * security messages (CSP) are returned; warnings and logs are not.
+ * written to stdout: it loads `url` until `loaded()` holds, then its display
+ * goes away, and it exits, flushing what it printed. The lines that are errors
+ * or security messages (CSP) are returned; warnings and logs are not.
  */
-async function consoleWhileLoading(webkit: WebKit, url: string, ms: number): Promise<string[]> {
+async function consoleWhileLoading(webkit: WebKit, url: string, loaded: () => boolean): Promise<string[]> {
   const xvfb = await startXvfb(webkit.xvfb, "1280x800x24");
   // A profile of its own: nothing cached from an earlier run, nothing left behind.
   const home = mkdtempSync(path.join(os.tmpdir(), "minibrowser-"));
@@ -282,13 +282,19 @@ async function consoleWhileLoading(webkit: WebKit, url: string, ms: number): Pro
   let output = "";
   browser.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   browser.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  await new Promise((resolve) => setTimeout(resolve, ms));
   const exited = new Promise((resolve) => browser.once("exit", resolve));
+  // Over when the condition holds, or fails with what MiniBrowser printed (a crash, say).
+  const waited = until(() => browser.exitCode !== null || loaded(), 20_000).then(
+    () => (browser.exitCode === null ? null : `MiniBrowser exited with ${browser.exitCode}`),
+    (error: Error) => error.message,
+  );
+  const failure = await waited;
   await xvfb.stop();
   const timer = setTimeout(() => browser.kill("SIGKILL"), 5000);
   await exited;
   clearTimeout(timer);
   rmSync(home, { recursive: true, force: true });
+  if (failure) throw new Error(`${failure} while it loaded ${url}:\n${output}`);
   return output
     .split("\n")
     .filter((line) => /^CONSOLE (\S+ ERROR|SECURITY )/.test(line))

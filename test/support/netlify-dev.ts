@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "./free-port";
+import { until } from "./until";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -53,14 +54,14 @@ export async function startNetlifyDev(env: NodeJS.ProcessEnv): Promise<NetlifyDe
     await exited;
   };
   const functions = readdirSync(path.join(root, "netlify/functions")).length;
-  const deadline = Date.now() + 90_000;
   // Ready once it prints its address and every function is loaded.
-  while (!/Local dev server ready/.test(output) || (output.match(/Loaded function /g) ?? []).length < functions) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`netlify dev did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const ready = () => {
+    if (child.exitCode !== null) throw new Error(`netlify dev exited with ${child.exitCode}`);
+    return /Local dev server ready/.test(output) && (output.match(/Loaded function /g) ?? []).length >= functions;
+  };
+  await until(ready, 90_000).catch(async (error: Error) => {
+    await stop();
+    throw new Error(`netlify dev did not start (${error.message}):\n${output}`);
+  });
   return { url, output: () => output, stop };
 }

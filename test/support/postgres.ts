@@ -8,6 +8,7 @@ import { migrate } from "../../waitlist/stores/postgres-migrations";
 import { PostgresStore } from "../../waitlist/stores/postgres-store";
 import { freePort } from "./free-port";
 import { patience } from "./patience";
+import { until } from "./until";
 
 /*
  * A real Postgres for a test file: Debian's binaries (apt-get install
@@ -88,24 +89,22 @@ export async function startPostgres({ settings = [] }: { settings?: string[] } =
   process.once("exit", kill);
 
   const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
-  const limit = patience(20_000);
-  const deadline = Date.now() + limit;
-  for (;;) {
+  const accepts = async () => {
     if (server.exitCode !== null) throw new Error(`postgres exited: ${log}`);
     const client = new Client({ connectionString: url("postgres") });
     try {
       await client.connect();
-      await client.end();
-      break;
+      return true;
     } catch {
+      return false;
+    } finally {
       await client.end().catch(() => {});
-      if (Date.now() > deadline) {
-        kill();
-        throw new Error(`postgres did not start in ${limit / 1000} s: ${log}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
     }
-  }
+  };
+  await until(accepts, 20_000).catch((error: Error) => {
+    kill();
+    throw new Error(`postgres did not start: ${error.message}\n${log}`);
+  });
 
   let databases = 0;
   const postgres: TestPostgres = {
