@@ -250,7 +250,12 @@ export const variables = {
   FOUNDERS_DIGEST_TO: {
     schema: text
       .optional()
-      .transform((value) => (value ?? "").split(",").map((one) => one.trim()).filter(Boolean))
+      .transform((value) =>
+        (value ?? "")
+          .split(",")
+          .map((one) => one.trim())
+          .filter(Boolean),
+      )
       .refine((addresses) => addresses.every((one) => checkEmail(one).ok) && addresses.length <= 10),
     expected: "up to ten e-mail addresses, separated by commas",
     defaultText: "none: no digest",
