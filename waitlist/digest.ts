@@ -76,7 +76,7 @@ More: npm run waitlist -- stats, or -- report --out report.html.
 ${rows
   .map(
     ([name, day, total]) =>
-      `<tr><td style="padding:4px 16px 4px 0;">${escapeHtml(name)}</td><td style="padding:4px 16px 4px 0;text-align:right;font-weight:700;">${day}</td><td style="padding:4px 0;text-align:right;color:#4a4760;">in all ${total}</td></tr>`,
+      `<tr><td style="padding:4px 16px 4px 0;">${escapeHtml(name)}</td><td style="padding:4px 16px 4px 0;text-align:right;font-weight:700;">${day}</td><td style="padding:4px 0;text-align:right;color:${site.colors.inkSoft};">in all ${total}</td></tr>`,
   )
   .join("\n")}
 </table>

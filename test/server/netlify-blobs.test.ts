@@ -236,6 +236,8 @@ describe("the waitlist on Netlify Blobs, at the same moment", () => {
     await fold(server());
     expect(await listed(server())).toEqual([]);
     expect(await departures(server())).toEqual({ left: 10, pruned: 0 });
-    expect(server().logs).toEqual([]);
+    // Nothing logged but the confirms that came second: a 410 logs its reason, as every refusal does.
+    const late = "waitlist-confirm: POST /waitlist/confirm 410 - The address left the waitlist";
+    expect(server().logs.filter((line) => !line.startsWith(late))).toEqual([]);
   });
 });
