@@ -20,8 +20,15 @@ const pruneLimit = 20_000;
 
 type Totals = { sent: number; retrying: number; refused: number };
 
-/** Attempts at every confirmation that is due, a batch at a time while the budget lasts. */
-async function sendOwed(waitlist: Waitlist<NetlifyStore>, started: number, clock: () => number): Promise<Totals> {
+/**
+ * Attempts at every confirmation that is due, a batch at a time while the budget lasts; `cutShort` when time ran out
+ * with more perhaps still due.
+ */
+async function sendOwed(
+  waitlist: Waitlist<NetlifyStore>,
+  started: number,
+  clock: () => number,
+): Promise<Totals & { cutShort: boolean }> {
   const total = { sent: 0, retrying: 0, refused: 0 };
   for (;;) {
     const { sent, retrying, refused } = await waitlist.confirmations.sweep();
@@ -29,7 +36,8 @@ async function sendOwed(waitlist: Waitlist<NetlifyStore>, started: number, clock
     total.retrying += retrying;
     total.refused += refused;
     // Done when a batch sent nothing new (all held, or failing for now), or time is short.
-    if (sent + refused === 0 || clock() - started > budgetMs) return total;
+    if (sent + refused === 0) return { ...total, cutShort: false };
+    if (clock() - started > budgetMs) return { ...total, cutShort: true };
   }
 }
 
@@ -57,8 +65,11 @@ export async function sweep(clock: () => number = Date.now): Promise<Response> {
     const due = await notes.due();
     if (due.length === 0) return new Response(null, { status: 204 });
     const waitlist = await netlifyWaitlist("waitlist-sweep", env);
-    report("waitlist-sweep", await sendOwed(waitlist, started, clock));
-    // What failed again noted its own due time (onOwed); what a function still holds is the day's pass's.
+    const total = await sendOwed(waitlist, started, clock);
+    report("waitlist-sweep", total);
+    // A backlog the budget cut short is the next sweep's: noted before the notes it answered go. What failed again
+    // noted its own due time (onOwed); what a function still holds is the day's pass's.
+    if (total.cutShort) await notes.note(new Date(started));
     await notes.clear(due);
     return new Response(null, { status: 204 });
   }
@@ -78,6 +89,8 @@ export async function daily(clock: () => number = Date.now): Promise<Response> {
   const env = readEnv();
   const waitlist = await netlifyWaitlist("waitlist-daily", env);
   const total = await sendOwed(waitlist, started, clock);
+  // On Netlify Database, what its time left owed is the next sweep's, as in a sweep.
+  if (total.cutShort && (await netlifyDatabaseOn(env))) await owedMailNotes().note(new Date(started));
   const { addresses } = await pruneUnconfirmed(waitlist.store, {
     now: new Date(clock()),
     limit: pruneLimit,
