@@ -75,7 +75,6 @@ export async function blobsBackend(
   api: Awaited<ReturnType<typeof startNetlifyApi>>,
   start: number,
 ): Promise<Backend> {
-  process.env.NETLIFY_BLOBS_CONTEXT = blobs.context();
   const store = new BlobsStore(blobs.store());
   // The store's own format, taken from a record and a ledger blob it wrote: the seed copies it.
   await store.add({ email: "probe@example.com", emailKey: "probe@example.com", source: "netlify" });

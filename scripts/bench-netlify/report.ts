@@ -1,12 +1,13 @@
 // What npm run bench:netlify prints: the figures as a report to read, or with --json as one line of JSON.
 import os from "node:os";
 import { type viralMinute, burstSize } from "./burst";
+import type { StoreKind } from "./deployment";
 import type { perRequest } from "./per-request";
 import { type races, concurrent } from "./races";
 import type { backlog, retention } from "./sweeps";
 
 export interface Results {
-  store: "postgres" | "blobs";
+  store: StoreKind;
   perRequest: Awaited<ReturnType<typeof perRequest>>;
   viralMinute: Awaited<ReturnType<typeof viralMinute>>;
   retention: Awaited<ReturnType<typeof retention>>;
@@ -47,6 +48,14 @@ export function figures({ store, perRequest, viralMinute, retention, races, back
     concurrentLeaves: races.concurrentLeaves,
     backlog,
   };
+}
+
+/** Mail sent per sweep, the run of sweeps that sent nothing at the end said in words. */
+function sent(perSweep: readonly number[]) {
+  let sending = perSweep.length;
+  while (sending > 0 && perSweep[sending - 1] === 0) sending--;
+  const idle = perSweep.length - sending;
+  return `${perSweep.slice(0, sending).join(", ") || "none"}${idle > 0 ? `, then nothing in ${idle} more` : ""}`;
 }
 
 export function printReport(results: Results, totals: Totals) {
@@ -92,11 +101,11 @@ export function printReport(results: Results, totals: Totals) {
   }
   console.log("");
   console.log(
-    `31 days later, the ${retentionResult.unconfirmed} never confirmed among ${retentionResult.listed} listed: ${retentionResult.removed} removed by ${retentionResult.sweeps.length} sweep(s)`,
+    `31 days later, the ${retentionResult.unconfirmed} never confirmed among ${retentionResult.listed} listed: ${retentionResult.removed} removed by ${retentionResult.passes.length} daily pass(es)`,
   );
-  console.log(`  per sweep: ${retentionResult.sweeps.map((one) => `${one.ops} ${opsName}, ${one.ms} ms`).join("; ")}`);
+  console.log(`  per pass: ${retentionResult.passes.map((one) => `${one.ops} ${opsName}, ${one.ms} ms`).join("; ")}`);
   console.log(
-    `  a sweep with nothing to remove or send: ${retentionResult.idleSweep.ops} ${opsName}, ${retentionResult.idleSweep.ms} ms`,
+    `  a sweep with nothing to send: ${retentionResult.idleSweep.ops} ${opsName}, ${retentionResult.idleSweep.ms} ms; a daily pass with nothing to remove: ${retentionResult.idleDaily.ops} ${opsName}, ${retentionResult.idleDaily.ms} ms`,
   );
   console.log("");
   console.log(
@@ -106,7 +115,7 @@ export function printReport(results: Results, totals: Totals) {
     `${concurrent} one-click leaves at once: ${concurrentLeaves.errors} errors, ${concurrentLeaves.stillListed} still listed`,
   );
   console.log(
-    `A backlog of ${backlog.owed} owed at ${backlog.mailMs} ms a mail: ${backlog.mailed} mailed, ${backlog.stillOwed} still owed, cleared ${backlog.clearedSeconds} s after the first sweep, by ${backlog.sweeps} sweep(s) (${backlog.killed} stopped at 30 s), sending ${backlog.sentPerSweep.join(", ")}`,
+    `A backlog of ${backlog.owed} owed at ${backlog.mailMs} ms a mail: ${backlog.mailed} mailed, ${backlog.stillOwed} still owed, ${backlog.clearedSeconds === null ? "not cleared" : `cleared ${backlog.clearedSeconds} s after the first sweep`} by ${backlog.sweeps} sweep(s) (${backlog.killed} stopped at 30 s), sending ${sent(backlog.sentPerSweep)}`,
   );
   console.log(
     `  API calls by the functions in all of it: ${totals.apiCalls - founders.reduce((sum, row) => sum + row.apiCalls, 0)}; 429s: ${totals.limited}; lines the functions logged: ${totals.logLines}`,
