@@ -17,6 +17,11 @@ export interface Backend {
   store: FullStore;
   /** Operations on the store so far: Blobs operations, or SQL statements. */
   ops(): Promise<number>;
+  /**
+   * Statements Netlify Database has run so far, every one the functions sent (each wakes it), the check a function
+   * makes when it opens the waitlist included; undefined on a store without a database.
+   */
+  databaseStatements?(): Promise<number>;
   /** Fills the list to `n` listed addresses, mailed and confirmed long ago, straight into the store's storage. */
   seedTo(n: number): Promise<void>;
   /** The environment of the founders' commands on this store. */
@@ -45,6 +50,14 @@ export async function postgresBackend(start: number): Promise<Backend> {
         `SELECT sum(calls) AS calls FROM pg_stat_statements
          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
            AND query NOT ILIKE '%pg_stat_statements%' AND query NOT ILIKE '%signups LIMIT 0%'`,
+      );
+      return Number(rows[0]?.calls ?? 0);
+    },
+    async databaseStatements() {
+      const { rows } = await pool.query<{ calls: string | null }>(
+        `SELECT sum(calls) AS calls FROM pg_stat_statements
+         WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND query NOT ILIKE '%pg_stat_statements%'`,
       );
       return Number(rows[0]?.calls ?? 0);
     },
