@@ -17,6 +17,11 @@ export interface Backend {
   store: FullStore;
   /** Operations on the store so far: Blobs operations, or SQL statements. */
   ops(): Promise<number>;
+  /**
+   * Statements Netlify Database has run so far, every one the functions sent (each wakes it), the check a function
+   * makes when it opens the waitlist included; undefined on a store without a database.
+   */
+  databaseStatements?(): Promise<number>;
   /** Fills the list to `n` listed addresses, mailed and confirmed long ago, straight into the store's storage. */
   seedTo(n: number): Promise<void>;
   /** The environment of the founders' commands on this store. */
@@ -48,6 +53,14 @@ export async function postgresBackend(start: number): Promise<Backend> {
       );
       return Number(rows[0]?.calls ?? 0);
     },
+    async databaseStatements() {
+      const { rows } = await pool.query<{ calls: string | null }>(
+        `SELECT sum(calls) AS calls FROM pg_stat_statements
+         WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND query NOT ILIKE '%pg_stat_statements%'`,
+      );
+      return Number(rows[0]?.calls ?? 0);
+    },
     async seedTo(n) {
       if (n <= seeded) return;
       await pool.query(
@@ -75,7 +88,6 @@ export async function blobsBackend(
   api: Awaited<ReturnType<typeof startNetlifyApi>>,
   start: number,
 ): Promise<Backend> {
-  process.env.NETLIFY_BLOBS_CONTEXT = blobs.context();
   const store = new BlobsStore(blobs.store());
   // The store's own format, taken from a record and a ledger blob it wrote: the seed copies it.
   await store.add({ email: "probe@example.com", emailKey: "probe@example.com", source: "netlify" });

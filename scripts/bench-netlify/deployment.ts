@@ -3,6 +3,7 @@
 // real SMTP server and a clock where minutes can pass.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { register } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,10 +15,14 @@ import { startNetlifyApi } from "../../test/support/netlify-api";
 import { startSmtpServer } from "../../test/support/smtp";
 import { blobsBackend, postgresBackend } from "./backends";
 
+// The functions keep the list in Netlify Database when its client, which a founder installs to turn it on, imports:
+// here its stand-in (pg's Pool over NETLIFY_DB_URL), as the bundle test maps it. A Blobs run sets no NETLIFY_DB_URL.
+register(pathToFileURL(path.join(__dirname, "../../test/support/netlify-database-hooks.mjs")).href);
+
 export const site = "https://jointandem.app";
 const functionLimitMs = 60_000;
 /** A scheduled function's limit on Netlify. */
-const sweepLimitMs = 30_000;
+const scheduledLimitMs = 30_000;
 
 export type Handler = (request: Request, context: Context) => Promise<Response>;
 
@@ -27,12 +32,17 @@ export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Ma
 
 export type Deployment = Awaited<ReturnType<typeof startDeployment>>;
 
-export async function startDeployment(storeKind: "postgres" | "blobs") {
+export type StoreKind = "blobs" | "postgres";
+
+/** The store a new site gets: Netlify Database is what a founder turns on. */
+export const defaultStore: StoreKind = "blobs";
+
+/** A deployment over `storeKind`, its clock at `start` (ms). */
+export async function startDeployment(storeKind: StoreKind, { start = Date.UTC(2026, 10, 23, 12) } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "bench-netlify-"));
   // The functions log a line per failed send and per sweep; counted here, not printed.
   let logLines = 0;
   console.error = () => void logLines++;
-  const start = Date.UTC(2026, 10, 23, 12);
   // Date moves on in real time as well as in the simulation's jumps: the sweep's own 20 s budget reads it.
   const clock = FakeTimers.withGlobal(globalThis).install({ toFake: ["Date"], now: start, shouldAdvanceTime: true });
   const blobs = await startLocalBlobs({ directory: path.join(dir, "blobs") });
@@ -48,6 +58,10 @@ export async function startDeployment(storeKind: "postgres" | "blobs") {
     deferRecipient: () => Date.now() < mail.downUntil,
     beforeData: () => new Promise((resolve) => setTimeout(resolve, mail.ms)),
   });
+  // Every function has the site's Blobs store (on Netlify Database, for its notes of mail owed); NETLIFY_DB_URL is
+  // the database's, which postgresBackend sets, and no Blobs run's.
+  process.env.NETLIFY_BLOBS_CONTEXT = blobs.context();
+  delete process.env.NETLIFY_DB_URL;
   const backend = storeKind === "postgres" ? await postgresBackend(start) : await blobsBackend(blobs, api, start);
   Object.assign(process.env, {
     SMTP_URL: smtp.url,
@@ -70,15 +84,18 @@ export async function startDeployment(storeKind: "postgres" | "blobs") {
   const signup = (await bundled("waitlist-signup")) as Handler;
   const leave = (await bundled("waitlist-leave")) as Handler;
   const confirm = (await bundled("waitlist-confirm")) as Handler;
-  const sweepHandler = (await bundled("waitlist-sweep")) as () => Promise<Response>;
-  /** One scheduled run, with Netlify's 30 s limit: "killed" past it (in process it runs on; Netlify would stop it). */
-  const sweep = async () => {
+  /** A scheduled function's run, with Netlify's 30 s limit: "killed" past it (in process it runs on; Netlify would stop it). */
+  const scheduled = (handler: () => Promise<Response>) => async () => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const limit = new Promise<"killed">((resolve) => (timer = setTimeout(() => resolve("killed"), sweepLimitMs)));
-    const outcome = await Promise.race([sweepHandler(), limit]);
+    const limit = new Promise<"killed">((resolve) => (timer = setTimeout(() => resolve("killed"), scheduledLimitMs)));
+    const outcome = await Promise.race([handler(), limit]);
     clearTimeout(timer);
     return outcome;
   };
+  /** waitlist-sweep, every five minutes on Netlify. */
+  const sweep = scheduled((await bundled("waitlist-sweep")) as () => Promise<Response>);
+  /** waitlist-daily, at midnight UTC: the retention, anything still owed, the founders' digest. */
+  const daily = scheduled((await bundled("waitlist-daily")) as () => Promise<Response>);
 
   /** One function call as Netlify makes it: its reply, then its waitUntil work, all within the 60 s limit. */
   async function invoke(handler: Handler, request: Request, ip: string) {
@@ -102,6 +119,15 @@ export async function startDeployment(storeKind: "postgres" | "blobs") {
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/plain", referer: `${site}/` },
       body: new URLSearchParams({ "form-name": "waitlist", email, "bot-field": "" }).toString(),
     });
+  /** A link from an e-mail as a visitor opens it: a GET of its page. */
+  const opened = (link: string) => new Request(link, { headers: { accept: "text/html" } });
+  /** That page's button: a POST of the link's token to `path`. */
+  const pressed = (link: string, path: string) =>
+    new Request(`${site}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", origin: site },
+      body: new URLSearchParams({ token: new URL(link).searchParams.get("token")! }).toString(),
+    });
   let ip = 0;
   const nextIp = () => `198.51.${(++ip >> 8) & 255}.${ip & 255}`;
 
@@ -118,6 +144,7 @@ export async function startDeployment(storeKind: "postgres" | "blobs") {
   return {
     backend,
     store: backend.store,
+    blobs,
     api,
     smtp,
     mail,
@@ -127,8 +154,11 @@ export async function startDeployment(storeKind: "postgres" | "blobs") {
     leave,
     confirm,
     sweep,
+    daily,
     invoke,
     post,
+    opened,
+    pressed,
     nextIp,
     measured,
     logLines: () => logLines,

@@ -1,7 +1,7 @@
 // What one signup, confirmation and leave costs as the list grows, and what the founders' export costs at each size.
 import { run } from "../../cli/run";
 import { confirmLinks, leaveLinks } from "../../test/support/smtp";
-import { type Handler, type Deployment, median, progress, site } from "./deployment";
+import { type Handler, type Deployment, median, progress } from "./deployment";
 
 const sizes = [0, 10_000, 100_000];
 const samples = 20;
@@ -18,23 +18,15 @@ type Measured = Awaited<ReturnType<Deployment["measured"]>>;
 
 /** At each size, 20 addresses each signed up, confirmed (the page, then its button) and gone (likewise). */
 export async function perRequest(bench: Deployment) {
-  const { backend, smtp, invoke, post, nextIp, measured, signup, confirm, leave, sweep } = bench;
+  const { backend, smtp, invoke, post, opened, pressed, nextIp, measured, signup, confirm, leave, sweep } = bench;
   const perSignup: Cost[] = [];
   const perLeave: Cost[] = [];
   const perConfirm: Cost[] = [];
   const founders: { n: number; apiCalls: number; ms: number }[] = [];
-  /** A mail's link as a visitor follows it: the page it opens, then that page's button (a POST of the token to `path`). */
+  /** A mail's link as a visitor follows it: the page it opens, then that page's button. */
   const pageThenButton = async (handler: Handler, link: string, path: string) => {
-    await invoke(handler, new Request(link, { headers: { accept: "text/html" } }), nextIp());
-    return invoke(
-      handler,
-      new Request(`${site}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", origin: site },
-        body: new URLSearchParams({ token: new URL(link).searchParams.get("token")! }).toString(),
-      }),
-      nextIp(),
-    );
+    await invoke(handler, opened(link), nextIp());
+    return invoke(handler, pressed(link, path), nextIp());
   };
   for (const n of sizes) {
     progress(`per request at ${n} listed`);
