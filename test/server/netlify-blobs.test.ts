@@ -143,6 +143,26 @@ describe("the local Blobs server, where Netlify enforces a conditional write", (
     expect(counter.n).toBe(20);
     expect([...counter.by].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n));
   });
+
+  it("keeps no folder once its blobs are deleted, as Netlify has none, and loses no write made beside the deletes", async () => {
+    // Filed in folders as the store files its notes (pending/<h>/<stamp>): 20 writers, 4 folders, each writer's
+    // notes written and deleted while the others write theirs, then one blob of each writer kept.
+    const stores = Array.from({ length: 20 }, () => blobs.store());
+    await Promise.all(
+      stores.map(async (store, n) => {
+        for (let i = 0; i < 5; i++) {
+          await store.set(`notes/${n % 4}/${n}-${i}`, "");
+          await store.delete(`notes/${n % 4}/${n}-${i}`);
+          await store.set(`gone/${n}/${i}`, "");
+          await store.delete(`gone/${n}/${i}`);
+        }
+        await store.set(`notes/${n % 4}/kept-${n}`, "");
+      }),
+    );
+    const kept = (await stores[0]!.list({ prefix: "notes/" })).blobs.map(({ key }) => key);
+    expect(kept.sort()).toEqual(stores.map((_, n) => `notes/${n % 4}/kept-${n}`).sort());
+    expect(await stores[0]!.list({ prefix: "gone/", directories: true })).toEqual({ blobs: [], directories: [] });
+  });
 });
 
 describe("the waitlist on Netlify Blobs, at the same moment", () => {
