@@ -9,7 +9,7 @@
 // SMTP server takes the mail. Time is simulated where minutes pass (Date only: the bursts' spread, the retry
 // schedule, the sweeps every five minutes, the months). The credits price each signup's visit to / from the built
 // site: run `npm run build:netlify` first.
-// Prints figures; it is not a test and sets no pass mark (it says whether the default store meets issue 41's goals).
+// Prints figures; it is not a test and sets no pass mark (it says whether the default store meets its credit goals).
 // Its parts, in scripts/bench-netlify/: the functions, servers and clock it runs on (deployment.ts), the two stores
 // (backends.ts), each measurement (per-request.ts, burst.ts, sweeps.ts, races.ts), the months (months.ts, visit.ts)
 // and their credits (credits.ts), and what it prints (report.ts).

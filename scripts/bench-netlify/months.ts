@@ -29,7 +29,7 @@ const confirms = (index: number) => index % 5 < 3;
 const confirmAfter = (index: number) => (5 + ((index * 37) % 55)) * minute;
 /** The list an idle month keeps: the viral month's signups. */
 export const idleListed = trickle.perDay * monthDays + viral.signups;
-/** Issue 41's goals for the store a new site gets, in credits a month. */
+/** The goals of the store a new site gets, in credits a month: room under the Free plan's 300. */
 export const goals = { idleMonth: 10, viralMonth: 250 } as const;
 /**
  * Invocations of the viral day that run at once, as Netlify runs them on instances of their own, each group at its

@@ -55,7 +55,7 @@ export function figures({ store, perRequest, viralMinute, retention, races, back
 /** The machine, for the figures' provenance. */
 export const machine = () => `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}`;
 
-/** The credits of --json: each store's months, and whether the default store meets issue 41's goals. */
+/** The credits of --json: each store's months, and whether the default store meets its goals. */
 export function creditsFigures(months: Partial<Record<StoreKind, Months>>, visit: { requests: number; bytes: number }) {
   const ours = months[defaultStore];
   return {
