@@ -146,14 +146,12 @@ function tidy() {
   tidying = (async () => {
     for (let [folder, root] of folders) {
       for (; folder.startsWith(`${root}${path.sep}`); folder = path.dirname(folder)) {
+        const removed = await fs.rmdir(folder).then(
+          () => true,
+          () => false,
+        );
         // Not empty, or gone: it stays, and so do its parents.
-        if (
-          !(await fs.rmdir(folder).then(
-            () => true,
-            () => false,
-          ))
-        )
-          break;
+        if (!removed) break;
       }
     }
   })().finally(() => {
