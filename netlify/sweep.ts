@@ -21,14 +21,10 @@ const pruneLimit = 20_000;
 type Totals = { sent: number; retrying: number; refused: number };
 
 /**
- * Attempts at every confirmation that is due, a batch at a time while the budget lasts; `cutShort` when time ran out
- * with more perhaps still due.
+ * Attempts at every confirmation that is due, a batch at a time while the budget lasts. On Netlify Database, whose
+ * sweep wakes it only for a note, what the time left owed is noted as due at once, for the next sweep.
  */
-async function sendOwed(
-  waitlist: Waitlist<NetlifyStore>,
-  started: number,
-  clock: () => number,
-): Promise<Totals & { cutShort: boolean }> {
+async function sendOwed(waitlist: Waitlist<NetlifyStore>, started: number, clock: () => number): Promise<Totals> {
   const total = { sent: 0, retrying: 0, refused: 0 };
   for (;;) {
     const { sent, retrying, refused } = await waitlist.confirmations.sweep();
@@ -36,8 +32,11 @@ async function sendOwed(
     total.retrying += retrying;
     total.refused += refused;
     // Done when a batch sent nothing new (all held, or failing for now), or time is short.
-    if (sent + refused === 0) return { ...total, cutShort: false };
-    if (clock() - started > budgetMs) return { ...total, cutShort: true };
+    if (sent + refused === 0) return total;
+    if (clock() - started > budgetMs) {
+      if (!(waitlist.store instanceof BlobsStore)) await owedMailNotes().note(new Date(started));
+      return total;
+    }
   }
 }
 
@@ -65,11 +64,9 @@ export async function sweep(clock: () => number = Date.now): Promise<Response> {
     const due = await notes.due();
     if (due.length === 0) return new Response(null, { status: 204 });
     const waitlist = await netlifyWaitlist("waitlist-sweep", env);
-    const total = await sendOwed(waitlist, started, clock);
-    report("waitlist-sweep", total);
-    // A backlog the budget cut short is the next sweep's: noted before the notes it answered go. What failed again
-    // noted its own due time (onOwed); what a function still holds is the day's pass's.
-    if (total.cutShort) await notes.note(new Date(started));
+    report("waitlist-sweep", await sendOwed(waitlist, started, clock));
+    // sendOwed noted what its time left, and each attempt that failed again noted its own (onOwed); what a function
+    // still holds is the day's pass's.
     await notes.clear(due);
     return new Response(null, { status: 204 });
   }
@@ -89,8 +86,6 @@ export async function daily(clock: () => number = Date.now): Promise<Response> {
   const env = readEnv();
   const waitlist = await netlifyWaitlist("waitlist-daily", env);
   const total = await sendOwed(waitlist, started, clock);
-  // On Netlify Database, what its time left owed is the next sweep's, as in a sweep.
-  if (total.cutShort && (await netlifyDatabaseOn(env))) await owedMailNotes().note(new Date(started));
   const { addresses } = await pruneUnconfirmed(waitlist.store, {
     now: new Date(clock()),
     limit: pruneLimit,
