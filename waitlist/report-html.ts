@@ -3,7 +3,7 @@ import escapeHtml from "escape-html";
 import { site } from "../config/site";
 import type { ReportFigures } from "./report";
 import { funnelStages, type ReportCharts } from "./report-charts";
-import type { Share } from "./stats";
+import { percentOf, type Share } from "./stats";
 
 /*
  * The report as one HTML file that opens offline in any browser: its charts inline as SVG (report-charts.ts), each
@@ -14,7 +14,7 @@ import type { Share } from "./stats";
 const { colors } = site;
 const count = (n: number) => n.toLocaleString("en-US");
 const percent = (n: number) => `${n.toFixed(1)}\u00a0%`;
-const share = (part: number, whole: number) => percent(whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
+const share = (part: number, whole: number) => percent(percentOf(part, whole));
 
 const style = `
 :root { color-scheme: light; }

@@ -146,7 +146,8 @@ export function perLocalDay(
   });
 }
 
-const percentOf = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
+/** `part` as a percentage of `whole`, to a tenth; 0 of nothing. */
+export const percentOf = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 
 /** The most frequent values first (ties by name), the rest summed up as "(others)"; with how many confirmed. */
 function shares(signups: readonly StatsSignup[], valueOf: (signup: StatsSignup) => string | null): Share[] {
