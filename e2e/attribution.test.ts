@@ -1,7 +1,8 @@
 import { openPage, setUpSuite, signUpOnPage, whenHydrated } from "./support";
 import { freshEmail } from "../test/support/addresses";
+import { patience } from "../test/support/patience";
 
-jest.setTimeout(60_000);
+jest.setTimeout(patience(60_000));
 
 const suite = setUpSuite();
 const campaign = "?utm_source=tiktok&utm_campaign=launch";

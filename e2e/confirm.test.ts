@@ -1,8 +1,9 @@
 import { axeViolations, cspViolations, openOnPhone, setUpSuite, signUpThroughForm } from "./support";
 import { freshEmail } from "../test/support/addresses";
 import { confirmLinks } from "../test/support/smtp";
+import { patience } from "../test/support/patience";
 
-jest.setTimeout(60_000);
+jest.setTimeout(patience(60_000));
 
 const suite = setUpSuite();
 /** A long address, as some are: the page must still fit a phone. */

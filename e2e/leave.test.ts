@@ -2,8 +2,9 @@ import { maskEmail } from "../config/email-address";
 import { leaveLinks } from "../test/support/smtp";
 import { axeViolations, cspViolations, openOnPhone, setUpSuite, signUpThroughForm } from "./support";
 import { freshEmail } from "../test/support/addresses";
+import { patience } from "../test/support/patience";
 
-jest.setTimeout(60_000);
+jest.setTimeout(patience(60_000));
 
 const suite = setUpSuite();
 /** A long address, as some are: the page must still fit a phone. */

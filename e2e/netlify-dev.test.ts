@@ -9,6 +9,7 @@ import { startNetlifyDev, type NetlifyDev } from "../test/support/netlify-dev";
 import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../test/support/smtp";
 import { until } from "../test/support/until";
 import { openPage, signUpOnPage } from "./support";
+import { patience } from "../test/support/patience";
 
 /*
  * The Netlify deployment under Netlify's own local runtime (netlify-cli):
@@ -17,7 +18,7 @@ import { openPage, signUpOnPage } from "./support";
  * and a real SMTP server for the confirmations.
  */
 
-jest.setTimeout(120_000);
+jest.setTimeout(patience(120_000));
 
 const publicDir = path.resolve(__dirname, "../public");
 let smtp: TestSmtpServer;

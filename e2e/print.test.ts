@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
 import { openPage, setUpSuite } from "./support";
+import { patience } from "../test/support/patience";
 
-jest.setTimeout(60_000);
+jest.setTimeout(patience(60_000));
 
 const suite = setUpSuite();
 

@@ -15,8 +15,9 @@ import {
   warmUps,
   whenHydrated,
 } from "./support";
+import { patience } from "../test/support/patience";
 
-jest.setTimeout(120_000);
+jest.setTimeout(patience(120_000));
 
 const viewportNames = Object.keys(viewports) as ViewportName[];
 
@@ -54,7 +55,7 @@ describe.each(everyPage)("%s at %s size", (route, viewport) => {
     const { scroll, pages } = warmUps[route];
     await whenHydrated(page);
     if (scroll) await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    const outcome = await page.waitForFunction(warmUp, warmUpPages(pages), { timeout: 15_000 });
+    const outcome = await page.waitForFunction(warmUp, warmUpPages(pages), { timeout: patience(15_000) });
     expect(await outcome.jsonValue()).toEqual({ missed: [] });
     expect(problems.filter((problem) => problem.startsWith("request to "))).toEqual([]);
     await page.close();

@@ -1,7 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, openOnPhone, openPage } from "./support";
+import { patience } from "../test/support/patience";
 
-jest.setTimeout(60_000);
+jest.setTimeout(patience(60_000));
 
 let browser: Browser;
 beforeAll(async () => {

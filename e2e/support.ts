@@ -4,6 +4,7 @@ import path from "node:path";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 import chromiumSettings from "../scripts/chromium.json";
 import { startSite, type Site } from "../test/support/site";
+import { patience } from "../test/support/patience";
 import { until } from "../test/support/until";
 import { findChromium, machine } from "../scripts/find-chromium";
 
@@ -57,6 +58,8 @@ export async function openPage(browser: Browser, url: string | null, options: Op
     ...context,
     viewport: size ?? (slow ? slowPhone.viewport : viewports.desktop),
   });
+  // Playwright's 30 s for an action or a wait, stretched where the run shares its CPU (test/support/patience.ts).
+  page.setDefaultTimeout(patience(30_000));
   if (slow) {
     const cdp = await page.context().newCDPSession(page);
     // The commands are data: CDPSession's types want one known method at a time.
