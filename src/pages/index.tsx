@@ -1,4 +1,4 @@
-import React from "react";
+import React, { useEffect, useRef } from "react";
 import type { HeadFC, PageProps } from "gatsby";
 import { site } from "../../config/site";
 import { Layout } from "../components/layout";
@@ -8,7 +8,7 @@ import { Hero } from "../components/hero";
 import { Features } from "../components/features";
 import { WaitlistSection } from "../components/waitlist-section";
 import { isScrollIntent } from "../lib/section-links";
-import { scrollToSection } from "../lib/scroll";
+import { focusSection, scrollToSection } from "../lib/scroll";
 import { useIsomorphicLayoutEffect } from "../components/use-isomorphic-layout-effect";
 
 /** Who runs the site and what it is, for search engines (schema.org JSON-LD). */
@@ -44,10 +44,24 @@ export default function IndexPage({ location }: PageProps) {
   // layout effect, in the same task), not from the passive effects after the
   // next frame, which a busy phone runs hundreds of milliseconds later.
   const intent = isScrollIntent(location.state) ? location.state.scrollTo : null;
+  const scrolled = useRef(false);
   useIsomorphicLayoutEffect(() => {
     if (!intent) return;
-    const timer = setTimeout(() => scrollToSection(intent), site.scroll.afterNavigationDelayMs);
+    scrolled.current = false;
+    const timer = setTimeout(() => {
+      scrolled.current = true;
+      scrollToSection(intent);
+    }, site.scroll.afterNavigationDelayMs);
     return () => clearTimeout(timer);
+  }, [intent, location.key]);
+  // Gatsby's router focuses its page wrapper after a navigation, in the passive effects of the same commit, which a
+  // busy phone runs after the 200 ms: the section takes the focus back once they have all run (a microtask), so that
+  // keyboard and screen-reader users go on from where the link took them.
+  useEffect(() => {
+    if (!intent) return;
+    queueMicrotask(() => {
+      if (scrolled.current) focusSection(intent);
+    });
   }, [intent, location.key]);
 
   return (
