@@ -1,25 +1,31 @@
 // npm test: every check a pull request must pass, on both of a small machine's
-// cores, in two lanes that start together.
+// cores, in three lanes that start together.
 //
-// - The build's lane, at the machine's normal priority, output as it comes:
-//   the type check, lint, the build as Netlify does it, then the tests that
-//   read the build (the build project) and the browser tests (e2e). Those
-//   measure time (the 7 s reset, the 200 ms scroll, a page come to rest), so
-//   they run one file at a time.
-// - The lane that needs no build, at nice 19, output in one piece at its end:
-//   the unit, content and server projects. They check the spec's timings with
-//   fake timers or clocks passed in, and take the CPU the build and the
-//   browsers leave idle. At nice 19 they can wait many seconds for a core, so
-//   their guards against a hang wait 8 times as long (test/support/patience.ts):
-//   at nice 10, CI's machine starved a 1 s scrypt past Jest's 5 s.
+// - The timed lane, at the machine's normal priority, output as it comes: the
+//   build as Netlify does it, then the browser files that measure time (the
+//   7 s reset, the 200 ms scroll, a page come to rest, a starved CPU), one
+//   file at a time.
+// - The untimed lane, at nice 19: the type check and lint beside the build,
+//   then, once the build is there, the tests that read it (the build project),
+//   the browser files that measure no time (`untimed` below) and the Netlify
+//   CLI's and bundles' server files (`moved`).
+// - The lane that needs no build, at nice 19: the unit, content and server
+//   projects. They check the spec's timings with fake timers or clocks passed
+//   in.
+// - With TEST_OTHER_NODES, the untimed lane then runs every other Node at once.
 //
-// With TEST_OTHER_NODES (folders holding a `node`, separated as in PATH; CI
-// names Node 22's and 26's), the lane that needs no build then runs the server
-// files where Node's version shows on each of them, all at once, in the time
-// the browser tests still take. The figures are in docs/testing.md. Arguments
-// go to every Jest run (`npm test -- --ci`). To run one file, call Jest:
-// `npx jest e2e/form.test.ts`.
+// The nice lanes take the CPU the timed files leave idle, and print in one
+// piece as each of their steps ends. A type check, lint or build that fails
+// stops every lane. At nice 19 a test can wait many seconds for a core, so
+// their guards against a hang wait 8 times as long (test/support/patience.ts):
+// at nice 10, CI's machine starved a 1 s scrypt past Jest's 5 s.
+//
+// TEST_OTHER_NODES names folders holding a `node`, separated as in PATH (CI
+// names Node 22's and 26's): on each, the server files where Node's version
+// shows (`meetNode`). The figures are in docs/testing.md. Arguments go to every Jest run
+// (`npm test -- --ci`). To run one file, call Jest: `npx jest e2e/form.test.ts`.
 import { spawn, spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -62,7 +68,6 @@ function run(command, args, { nice = 0, quiet = false, env = {}, title } = {}) {
 }
 
 const jestArgs = (projects) => [jest, ...extra, `--maxWorkers=${workers}`, "--selectProjects", ...projects];
-const jestRun = (projects, options) => run(process.execPath, jestArgs(projects), options);
 
 /**
  * The server files that meet Node itself: SQLite's native module, Postgres's
@@ -82,57 +87,100 @@ const meetNode = [
   "test/server/(durability|signup-source|postgres-serve|production-build|static|confirmation-email)[.]test",
 ];
 
+/**
+ * The browser files that measure no time: no timer's delay, no scroll come to
+ * rest, no starved CPU. They keep their pages' own order of events (a script
+ * added after the first paint) on any load, so they run in the untimed lane.
+ * Every other file in e2e/, a new one too, runs in the timed lane.
+ */
+const untimed = ["attribution", "confirm", "leave", "netlify-dev", "print", "report", "site", "support"];
+const e2eFiles = readdirSync(new URL("../e2e/", import.meta.url)).filter((file) => file.endsWith(".test.ts"));
+const e2ePattern = (files) => `/e2e/(${files.map((file) => file.replace(/[.]/g, "[.]")).join("|")})$`;
+const [untimedFiles, timedFiles] = [true, false].map((wanted) =>
+  e2eFiles.filter((file) => untimed.includes(file.replace(/[.]test[.]ts$/, "")) === wanted),
+);
+
+/**
+ * The server files the untimed lane takes from the lane that needs no build,
+ * so that the two end together: left there, that lane ended last, on one core.
+ */
+const moved = ["/test/server/netlify-(cli|bundles)[.]test[.]ts$"];
+const { projects } = createRequire(import.meta.url)("../jest.config.js");
+const serverIgnores = projects.find((project) => project.displayName === "server").testPathIgnorePatterns;
+
 const noBuild = ["unit", "content", "server"];
-const fromBuild = ["build", "e2e"];
 const otherNodes = (process.env.TEST_OTHER_NODES ?? "").split(path.delimiter).filter(Boolean);
 const sideOptions = { nice: 19, quiet: true, env: { TEST_PATIENCE: "8" } };
 
-/** Runs `meetNode` on the Node in `folder`; resolves with what failed, if it did. */
+/** Runs `meetNode` on the Node in `folder`. */
 function otherNode(folder) {
   const node = path.join(folder, "node");
   const version = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout?.trim() || node;
   const env = { ...sideOptions.env, PATH: `${folder}${path.delimiter}${process.env.PATH}` };
   const title = `\nNode ${version}: the server files that meet Node itself`;
-  const { done, stop } = run(node, [...jestArgs(["server"]), "--", ...meetNode], { ...sideOptions, env, title });
-  return {
-    done: done.then((code) => (code === 0 ? [] : [`the server files that meet Node itself, on Node ${version}`])),
-    stop,
-  };
+  const started = run(node, [...jestArgs(["server"]), "--", ...meetNode], { ...sideOptions, env, title });
+  return { ...started, name: `the server files that meet Node itself, on Node ${version}` };
+}
+
+/** Every run under way, to stop them all when a check fails. */
+const running = new Set();
+/** Starts `command` as run() does, kept in `running` until it ends; resolves with its exit code. */
+function tracked(command, args, options) {
+  const started = run(command, args, options);
+  running.add(started);
+  return started.done.finally(() => running.delete(started));
+}
+/** Stops every lane and ends npm test: `what` failed. */
+function stopAll(what) {
+  for (const each of running) each.stop();
+  console.error(`\n${what} failed; every lane was stopped.`);
+  process.exit(1);
+}
+
+/** The build, at the machine's normal priority; a failed one stops every lane. */
+const built = tracked("npm", ["run", "build:netlify"]).then((code) => {
+  if (code !== 0) stopAll("npm run build:netlify");
+});
+
+/** The lane that needs no build, at nice 19: the unit, content and server projects. Resolves with what failed. */
+async function sideLane() {
+  const args = ["--testPathIgnorePatterns", ...serverIgnores, ...moved];
+  const code = await tracked(process.execPath, [...jestArgs(noBuild), ...args], sideOptions);
+  return code === 0 ? [] : [noBuild.join(", ")];
 }
 
 /**
- * The lane that needs no build: its projects, then every other Node at once,
- * so that each has a core once the browser tests end (on a machine that
- * starves this lane, they end first). Beside the browser tests' last minutes,
- * at nice 19, Node 22 and 26 took 93 and 99 s one after the other, and 215 s
- * at once; both ways they ended with the browser tests. Resolves with what
- * failed.
+ * The untimed lane, at nice 19: the type check and lint beside the build (either
+ * failing stops every lane), then the build project, the untimed browser files
+ * and the moved server files, then every other Node at once. Resolves with
+ * what failed.
  */
-function sideLane() {
-  let current = [];
-  const done = (async () => {
-    const own = jestRun(noBuild, sideOptions);
-    current = [own];
-    const failed = (await own.done) === 0 ? [] : [noBuild.join(", ")];
-    current = otherNodes.map(otherNode);
-    return [...failed, ...(await Promise.all(current.map((each) => each.done))).flat()];
-  })();
-  return { done, stop: () => current.forEach((each) => each.stop()) };
-}
-
-const side = sideLane();
-
-const checks = ["typecheck", "lint", "build:netlify"];
-for (const script of checks) {
-  const code = await run("npm", ["run", script]).done;
-  if (code !== 0) {
-    side.stop();
-    console.error(`\nnpm run ${script} failed; the ${noBuild.join(", ")} projects were stopped.`);
-    process.exit(1);
+async function untimedLane() {
+  for (const script of ["typecheck", "lint"]) {
+    if ((await tracked("npm", ["run", script], { ...sideOptions, title: `\nnpm run ${script}` })) !== 0)
+      stopAll(`npm run ${script}`);
   }
+  await built;
+  const title = "\nThe build's tests, the untimed browser files, the Netlify CLI's and bundles'";
+  const patterns = ["--", "/test/build/", e2ePattern(untimedFiles), ...moved];
+  const code = await tracked(process.execPath, [...jestArgs(["build", "e2e", "server"]), ...patterns], {
+    ...sideOptions,
+    title,
+  });
+  const others = otherNodes.map(otherNode);
+  others.forEach((each) => running.add(each));
+  const codes = await Promise.all(others.map((each) => each.done));
+  return [...(code === 0 ? [] : [title.trim()]), ...others.filter((_, n) => codes[n] !== 0).map((each) => each.name)];
 }
-const [buildCode, sideFailed] = await Promise.all([jestRun(fromBuild).done, side.done]);
-const failed = [...(buildCode !== 0 ? [fromBuild.join(", ")] : []), ...sideFailed];
+
+/** The timed lane, at normal priority once the build is there: the browser files that measure time, one at a time. */
+async function timedLane() {
+  await built;
+  const code = await tracked(process.execPath, [...jestArgs(["e2e"]), "--", e2ePattern(timedFiles)]);
+  return code === 0 ? [] : ["the timed browser files"];
+}
+
+const failed = (await Promise.all([sideLane(), untimedLane(), timedLane()])).flat();
 if (failed.length > 0) {
   console.error(`\nJest failed in: ${failed.join("; ")}.`);
   process.exit(1);
