@@ -7,12 +7,13 @@
 //   file at a time.
 // - The untimed lane, at nice 19: the type check and lint beside the build,
 //   then, once the build is there, the tests that read it (the build project),
-//   the browser files that measure no time (`untimed` below) and the Netlify
-//   CLI's and bundles' server files (`moved`).
+//   the browser files that measure no time (`untimed` below) and the server
+//   files of the Netlify CLI and bundles (`moved`).
 // - The lane that needs no build, at nice 19: the unit, content and server
 //   projects. They check the spec's timings with fake timers or clocks passed
 //   in.
-// - With TEST_OTHER_NODES, the untimed lane then runs every other Node at once.
+// - With TEST_OTHER_NODES, every other Node at once, in whichever nice lane
+//   ends its own files first.
 //
 // The nice lanes take the CPU the timed files leave idle, and print in one
 // piece as each of their steps ends. A type check, lint or build that fails
@@ -146,14 +147,30 @@ const built = tracked("npm", ["run", "build:netlify"]).then((code) => {
 async function sideLane() {
   const args = ["--testPathIgnorePatterns", ...serverIgnores, ...moved];
   const code = await tracked(process.execPath, [...jestArgs(noBuild), ...args], sideOptions);
+  laneFree();
   return code === 0 ? [] : [noBuild.join(", ")];
+}
+
+/** Once either nice lane has run its own files: the other Nodes start there. */
+let laneFree;
+const aLaneIsFree = new Promise((resolve) => (laneFree = resolve));
+
+/**
+ * The server files that meet Node itself, on every other Node at once, as
+ * soon as a nice lane is free. Resolves with what failed.
+ */
+async function otherNodesLane() {
+  await aLaneIsFree;
+  const others = otherNodes.map(otherNode);
+  others.forEach((each) => running.add(each));
+  const codes = await Promise.all(others.map((each) => each.done));
+  return others.filter((_, n) => codes[n] !== 0).map((each) => each.name);
 }
 
 /**
  * The untimed lane, at nice 19: the type check and lint beside the build (either
  * failing stops every lane), then the build project, the untimed browser files
- * and the moved server files, then every other Node at once. Resolves with
- * what failed.
+ * and the moved server files. Resolves with what failed.
  */
 async function untimedLane() {
   for (const script of ["typecheck", "lint"]) {
@@ -167,10 +184,8 @@ async function untimedLane() {
     ...sideOptions,
     title,
   });
-  const others = otherNodes.map(otherNode);
-  others.forEach((each) => running.add(each));
-  const codes = await Promise.all(others.map((each) => each.done));
-  return [...(code === 0 ? [] : [title.trim()]), ...others.filter((_, n) => codes[n] !== 0).map((each) => each.name)];
+  laneFree();
+  return code === 0 ? [] : [title.trim()];
 }
 
 /** The timed lane, at normal priority once the build is there: the browser files that measure time, one at a time. */
@@ -180,7 +195,7 @@ async function timedLane() {
   return code === 0 ? [] : ["the timed browser files"];
 }
 
-const failed = (await Promise.all([sideLane(), untimedLane(), timedLane()])).flat();
+const failed = (await Promise.all([sideLane(), untimedLane(), timedLane(), otherNodesLane()])).flat();
 if (failed.length > 0) {
   console.error(`\nJest failed in: ${failed.join("; ")}.`);
   process.exit(1);
