@@ -23,8 +23,9 @@
 //
 // TEST_OTHER_NODES names folders holding a `node`, separated as in PATH (CI
 // names Node 22's and 26's): on each, the server files where Node's version
-// shows (`meetNode`). The figures are in docs/testing.md. Arguments go to every Jest run
-// (`npm test -- --ci`). To run one file, call Jest: `npx jest e2e/form.test.ts`.
+// shows (`meetNode`). The figures are in docs/testing.md. Arguments go to
+// every Jest run (`npm test -- --ci`). To run one file, call Jest:
+// `npx jest e2e/form.test.ts`.
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -103,7 +104,7 @@ const [untimedFiles, timedFiles] = [true, false].map((wanted) =>
 
 /**
  * The server files the untimed lane takes from the lane that needs no build,
- * so that the two end together: left there, that lane ended last, on one core.
+ * which ends last, alone on one core: it ends sooner without them.
  */
 const moved = ["/test/server/netlify-(cli|bundles)[.]test[.]ts$"];
 const { projects } = createRequire(import.meta.url)("../jest.config.js");
