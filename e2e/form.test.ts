@@ -54,10 +54,12 @@ describe.each(["desktop", "phone"] as const)("the waitlist form against the real
 describe("the waitlist form's states", () => {
   it("disables the controls and reads Joining... while the reply is pending", async () => {
     const page = await open();
+    // Made before the POST: "Joining..." can show before Playwright hands the request to the route, on a busy machine.
     let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route(`${suite.site.url}/`, async (route) => {
       if (route.request().method() !== "POST") return route.continue();
-      await new Promise<void>((resolve) => (release = resolve));
+      await released;
       return route.continue();
     });
     const { input, button, status } = form(page);
