@@ -114,14 +114,14 @@ const noBuild = ["unit", "content", "server"];
 const otherNodes = (process.env.TEST_OTHER_NODES ?? "").split(path.delimiter).filter(Boolean);
 const sideOptions = { nice: 19, quiet: true, env: { TEST_PATIENCE: "8" } };
 
-/** Runs `meetNode` on the Node in `folder`. */
-function otherNode(folder) {
+/** Runs `meetNode` on the Node in `folder`; resolves with what failed, if it did. */
+async function otherNode(folder) {
   const node = path.join(folder, "node");
   const version = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout?.trim() || node;
   const env = { ...sideOptions.env, PATH: `${folder}${path.delimiter}${process.env.PATH}` };
   const title = `\nNode ${version}: the server files that meet Node itself`;
-  const started = run(node, [...jestArgs(["server"]), "--", ...meetNode], { ...sideOptions, env, title });
-  return { ...started, name: `the server files that meet Node itself, on Node ${version}` };
+  const code = await tracked(node, [...jestArgs(["server"]), "--", ...meetNode], { ...sideOptions, env, title });
+  return code === 0 ? [] : [`the server files that meet Node itself, on Node ${version}`];
 }
 
 /** Every run under way, to stop them all when a check fails. */
@@ -162,10 +162,7 @@ const aLaneIsFree = new Promise((resolve) => (laneFree = resolve));
  */
 async function otherNodesLane() {
   await aLaneIsFree;
-  const others = otherNodes.map(otherNode);
-  others.forEach((each) => running.add(each));
-  const codes = await Promise.all(others.map((each) => each.done));
-  return others.filter((_, n) => codes[n] !== 0).map((each) => each.name);
+  return (await Promise.all(otherNodes.map(otherNode))).flat();
 }
 
 /**
