@@ -1,9 +1,19 @@
-import { randomBytes } from "node:crypto";
 import { noAttribution } from "../../attribution";
 import { newInviteCode } from "../../invites";
 import type { Confirmation, DepartureKind, ListedSignup, NewSignup, OwedConfirmation, WaitlistStore } from "../store";
 import type { Ledger } from "./ledger";
-import { hashOf, leavingMark, owes, signupKey, type BlobRecord, type Records } from "./records";
+import {
+  afterRefusals,
+  BlobsStoreError,
+  hashOf,
+  leavingMark,
+  maxAttempts,
+  owes,
+  signupKey,
+  unchangedSince,
+  type BlobRecord,
+  type Records,
+} from "./records";
 
 /*
  * What a signup, a confirm, a leave and the sending of one confirmation do:
@@ -218,25 +228,24 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close" | "on
   }
 
   /**
-   * Each e-mail takes a numbered blob, mailbox/<day>/<counter>.<n>, written
-   * only if new: of senders counting at the same moment (a burst of
-   * signups, each in a function instance of its own), one takes n and the
-   * others go on to n + 1, so none sees a count another saw. A read, then
-   * a write, would give them all the same count, and the cap none. The
-   * blob mailbox/<day>/<counter> holds the last number taken, where a count
-   * starts: every number up to it is taken, and a stale one costs a write
-   * that changes nothing, never a count.
+   * One more e-mail to the mailbox `counter` on `day`: its count in the day's blob for its first two characters
+   * (records.ts's mailbox/), changed by compare-and-swap, so that of senders counting at the same moment (a burst of
+   * signups, each in a function instance of its own) none sees a count another saw. A read and a write: two round
+   * trips, whatever the day's number of e-mails.
    */
   async countMailboxMail(counter: string, day: string): Promise<number> {
-    const { blobs } = this.records;
-    const last = `mailbox/${day}/${counter}`;
-    const from = Number((await blobs.get(last, { type: "text", consistency: "strong" })) ?? 0);
-    // Each its own token, so a write the service neither made nor refused can be told from another sender's.
-    const token = randomBytes(8).toString("hex");
-    for (let n = from + 1; ; n++) {
-      if (!(await this.records.writeIf(`${last}.${n}`, token, { onlyIfNew: true }))) continue;
-      await blobs.set(last, String(n));
-      return n;
+    const key = mailboxKey(day, counter);
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      if (attempt > 0) await afterRefusals(attempt);
+      const found = await this.records.readJSON(key);
+      const counts = (found?.data ?? {}) as Record<string, number>;
+      const n = (counts[counter] ?? 0) + 1;
+      const condition = found ? unchangedSince(found.etag, key) : { onlyIfNew: true as const };
+      if (await this.records.writeIf(key, { ...counts, [counter]: n }, condition)) return n;
     }
+    throw new BlobsStoreError(`${key} kept changing under ${maxAttempts} writes; try again.`);
   }
 }
+
+/** The blob holding `counter`'s count of `day`: one of at most 256 a day (records.ts). */
+export const mailboxKey = (day: string, counter: string) => `mailbox/${day}/${counter.slice(0, 2)}`;
