@@ -66,8 +66,8 @@ export async function pruneUnconfirmed(
   }
   // The per-mailbox counts of the days before yesterday (UTC) count against nothing any more, and the digests of
   // those who left whose days are over match no launch tool's member any more (leavers.ts).
-  await store.forgetMailboxMailBefore(mailDay(new Date(now.getTime() - 86_400_000)));
-  await store.forgetLeaverDigestsBefore(new Date(now.getTime() - leaverRetentionMs));
+  await store.forgetMailboxMailBefore(mailDay(new Date(now.getTime() - 86_400_000)), { deadline });
+  await store.forgetLeaverDigestsBefore(new Date(now.getTime() - leaverRetentionMs), { deadline });
   const addresses: Pruned["addresses"] = [];
   for (;;) {
     const room = limit - addresses.length;

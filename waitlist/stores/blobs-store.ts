@@ -128,17 +128,17 @@ export class BlobsStore implements FullStore {
     return this.queue.removeUnconfirmed(signups, at);
   }
 
-  forgetLeaverDigestsBefore(before: Date): Promise<void> {
-    return this.queue.forgetLeaverDigestsBefore(before);
+  forgetLeaverDigestsBefore(before: Date, options?: { deadline?: number }): Promise<void> {
+    return this.queue.forgetLeaverDigestsBefore(before, options);
   }
 
-  forgetMailboxMailBefore(day: string): Promise<void> {
-    return this.queue.forgetMailboxMailBefore(day);
+  forgetMailboxMailBefore(day: string, options?: { deadline?: number }): Promise<void> {
+    return this.queue.forgetMailboxMailBefore(day, options);
   }
 
-  /** Files the backlog into the ledger (blobs/ledger.ts); the sweep runs it after sending what was due. */
-  fold(limit?: number): Promise<number> {
-    return this.ledger.fold(limit);
+  /** Files the backlog into the ledger (blobs/ledger.ts) until `deadline`; the sweep runs it after sending what was due. */
+  fold(options?: { deadline?: number }): Promise<number> {
+    return this.ledger.fold(options);
   }
 
   // The founders' reads (WaitlistLedger), and the signer their commands check.

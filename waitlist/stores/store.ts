@@ -245,10 +245,13 @@ export interface ConfirmationQueue {
    * again since. Resolves with those removed.
    */
   removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]>;
-  /** Drops the counts of the days before `day` (the retention's pass does, never a dry run). */
-  forgetMailboxMailBefore(day: string): Promise<void>;
-  /** Drops the digests of those who left before `before`: the departures stay, counted, naming nobody. */
-  forgetLeaverDigestsBefore(before: Date): Promise<void>;
+  /**
+   * Drops the counts of the days before `day` (the retention's pass does, never a dry run). A store whose clean-up
+   * is one request at a time stops at `deadline` (ms), and the next pass goes on.
+   */
+  forgetMailboxMailBefore(day: string, options?: { deadline?: number }): Promise<void>;
+  /** Drops the digests of those who left before `before`: the departures stay, counted, naming nobody. As above. */
+  forgetLeaverDigestsBefore(before: Date, options?: { deadline?: number }): Promise<void>;
 }
 
 export interface WaitlistLedger {

@@ -10,6 +10,7 @@ import {
   signupKey,
   unchangedSince,
   type BlobRecord,
+  type Noted,
   type Records,
 } from "./records";
 
@@ -29,6 +30,8 @@ interface Chunk {
 
 /** Rows per ledger blob: an export of N signups reads about N/1000 blobs. */
 export const rowsPerChunk = 1000;
+/** Noted addresses a fold reads and files at once. */
+const foldPage = 250;
 /** How long a leave's note stays for folding sweeps: any sweep finishes well within it (scheduled functions stop at 30 s). */
 const leftNoteMs = 3_600_000;
 
@@ -55,17 +58,47 @@ export class Ledger {
   /**
    * The sweep's bookkeeping, after it has sent what was due: every noted
    * address's row written to the ledger as its record now stands, and the
-   * notes of those that owe nothing more removed. Work grows with the
-   * backlog of notes, never with the list. Returns how many rows it wrote.
+   * notes of those that owe nothing more removed. A page of notes at a time,
+   * along a walk of the backlog (Records.noteWalk), starting no page after
+   * `deadline` (ms on the store's clock): work grows with the backlog of
+   * notes, never with the list, and a scheduled run does what its time
+   * allows, the next one the rest. Returns how many rows it wrote.
    *
    * A leave racing with this: remove() writes left/<h> before it reads the
    * record, so either it sees the chunk this fold gave the record and erases
    * the row itself, or this fold, which lists left/ after writing its rows,
    * sees the note and erases the row. Either way no row outlives its record.
    */
-  async fold(limit = 5000): Promise<number> {
+  async fold({ deadline = Infinity }: { deadline?: number } = {}): Promise<number> {
+    const walk = await this.records.noteWalk();
+    const clock = () => this.records.clock().getTime();
+    const byChunk = new Map<string, BlobRecord[]>();
+    let next: { current: string; room: number } | undefined;
+    let written = 0;
+    for (let from = 0; from < walk.length && clock() <= deadline; from += foldPage) {
+      const noted = await this.records.readNoted(walk.slice(from, from + foldPage));
+      // The newest ledger blob and its room, once, and only when a row needs one.
+      if (!next && noted.some(({ found }) => found && !found.record.leaving && !found.record.chunk)) {
+        const names = await this.chunks();
+        const current = names.at(-1) ?? chunkName(1);
+        next = {
+          current,
+          room: this.rowsPerChunk - (names.length > 0 ? Object.keys(await this.chunkRows(current)).length : 0),
+        };
+      }
+      written += await this.foldPage(noted, next, byChunk);
+    }
+    await this.eraseLeftSince(byChunk, deadline);
+    return written;
+  }
+
+  /** One page of a fold: its rows filed and written, its settled notes removed; `byChunk` gathers what it wrote. */
+  private async foldPage(
+    noted: readonly Noted[],
+    next: { current: string; room: number } | undefined,
+    byChunk: Map<string, BlobRecord[]>,
+  ): Promise<number> {
     const { blobs } = this.records;
-    const noted = (await this.records.noted()).slice(0, limit);
     const gone = noted.filter(({ found }) => !found);
     // A leave that stopped half-way (its function died): finished here, as it would have.
     const limitWrites = pLimit(concurrency);
@@ -76,18 +109,15 @@ export class Ledger {
     );
 
     // Rows without a blob yet go to the newest one, then to new ones, a thousand each.
-    const names = await this.chunks();
-    let current = names.at(-1) ?? chunkName(1);
-    let room = this.rowsPerChunk - (names.length > 0 ? Object.keys(await this.chunkRows(current)).length : 0);
     const assigned = new Map<string, string>();
     for (const { h, record } of present) {
-      if (record.chunk) continue;
-      if (room <= 0) {
-        current = chunkName(Number(current) + 1);
-        room = this.rowsPerChunk;
+      if (record.chunk || !next) continue;
+      if (next.room <= 0) {
+        next.current = chunkName(Number(next.current) + 1);
+        next.room = this.rowsPerChunk;
       }
-      assigned.set(h, current);
-      room--;
+      assigned.set(h, next.current);
+      next.room--;
     }
     const filed = await Promise.all(
       present.map(({ h, keys, record, etag }) =>
@@ -112,12 +142,14 @@ export class Ledger {
       ),
     );
 
-    const byChunk = new Map<string, BlobRecord[]>();
+    const pageChunks = new Map<string, BlobRecord[]>();
     for (const entry of filed) {
-      if (entry) byChunk.set(entry.chunk, [...(byChunk.get(entry.chunk) ?? []), entry.record]);
+      if (!entry) continue;
+      pageChunks.set(entry.chunk, [...(pageChunks.get(entry.chunk) ?? []), entry.record]);
+      byChunk.set(entry.chunk, [...(byChunk.get(entry.chunk) ?? []), entry.record]);
     }
     await Promise.all(
-      [...byChunk].map(([chunk, records]) =>
+      [...pageChunks].map(([chunk, records]) =>
         limitWrites(() =>
           this.changeChunk(chunk, (rows) => {
             for (const record of records) rows[hashOf(record.emailKey)] = ledgerRow(record);
@@ -125,23 +157,6 @@ export class Ledger {
         ),
       ),
     );
-
-    // Leaves that began while this fold read their records: erase the rows it may just have written.
-    const { blobs: leftNotes } = await blobs.list({ prefix: "left/" });
-    const now = this.records.clock().getTime();
-    const leaving = new Map<string, number>();
-    for (const { key } of leftNotes) {
-      const [, h, at] = key.split("/");
-      leaving.set(h!, Math.max(leaving.get(h!) ?? 0, Number(at)));
-      if (Number(at) < now - leftNoteMs) await blobs.delete(key);
-    }
-    for (const [chunk, records] of byChunk) {
-      const erase = records.flatMap((record) => {
-        const at = leaving.get(hashOf(record.emailKey));
-        return at === undefined ? [] : [[hashOf(record.emailKey), at] as const];
-      });
-      if (erase.length > 0) await this.eraseRows(chunk, erase);
-    }
 
     // Done with: gone, or filed and owing nothing more. Only the notes read above; newer ones stay.
     const settled = [
@@ -151,6 +166,30 @@ export class Ledger {
     ];
     await Promise.all(settled.map((key) => limitWrites(() => blobs.delete(key))));
     return filed.filter(Boolean).length;
+  }
+
+  /**
+   * Leaves that began while this fold read their records: the rows it may just have written erased. The notes of
+   * leaves over an hour ago are deleted too, until `deadline`: a day's pruning leaves thousands.
+   */
+  private async eraseLeftSince(byChunk: ReadonlyMap<string, BlobRecord[]>, deadline: number): Promise<void> {
+    const { blobs: leftNotes } = await this.records.blobs.list({ prefix: "left/" });
+    const now = this.records.clock().getTime();
+    const leaving = new Map<string, number>();
+    const old: string[] = [];
+    for (const { key } of leftNotes) {
+      const [, h, at] = key.split("/");
+      leaving.set(h!, Math.max(leaving.get(h!) ?? 0, Number(at)));
+      if (Number(at) < now - leftNoteMs) old.push(key);
+    }
+    for (const [chunk, records] of byChunk) {
+      const erase = records.flatMap((record) => {
+        const at = leaving.get(hashOf(record.emailKey));
+        return at === undefined ? [] : [[hashOf(record.emailKey), at] as const];
+      });
+      if (erase.length > 0) await this.eraseRows(chunk, erase);
+    }
+    await this.records.deleteUntil(old, deadline);
   }
 
   /** A leave's end, once the record is marked as leaving: its ledger row erased, then the record (Records.erase). */

@@ -1,7 +1,7 @@
 import pLimit from "p-limit";
 import type { ConfirmationQueue, OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "../store";
 import type { Ledger } from "./ledger";
-import { concurrency, hashOf, hourOf, leavingMark, owes, type Records } from "./records";
+import { concurrency, hashOf, hourOf, leavingMark, owes, type BlobRecord, type Records } from "./records";
 
 /*
  * What the sweep and the retention read and remove: the confirmations owed
@@ -13,38 +13,76 @@ import { concurrency, hashOf, hourOf, leavingMark, owes, type Records } from "./
 /** When an asked/ folder's hour is over. */
 const hourEnd = (hour: string) => Date.parse(`${hour}:00:00.000Z`) + 3_600_000;
 
+/** Records one call of dueConfirmations reads at most: a second or two of round trips. */
+const readsPerCall = 1000;
+/** How long a walk of the backlog's listing is followed before it is listed afresh. */
+const walkLifeMs = 60_000;
+
+/** Whether an owed record is due at `at`: nobody holds it, and its retry time has come. */
+const isDue = (record: BlobRecord, at: string) =>
+  (record.claimedUntil === null || record.claimedUntil < at) &&
+  (record.confirmationNextAt === null || record.confirmationNextAt <= at);
+
+const owedOf = ({ email, emailKey, createdAt, optInSince, askedAt }: BlobRecord): OwedConfirmation => ({
+  email,
+  emailKey,
+  createdAt,
+  optInSince: askedAt ?? optInSince,
+});
+
 export class Queue implements ConfirmationQueue {
+  /** This instance's walk of the backlog (dueConfirmations). */
+  private walk: { notes: [string, string[]][]; next: number; listedAt: number } | undefined;
+
   constructor(
     private readonly records: Records,
     private readonly ledger: Ledger,
   ) {}
 
-  dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
-    return this.owed(now).then((owed) => owed.slice(0, limit));
+  /**
+   * Up to `limit` confirmations due at `now`, oldest first among those read: the records of the pending notes, read
+   * a page at a time along a walk of the backlog (Records.noteWalk) that the calls of one instance share, each call
+   * going on where the last stopped, and reading `readsPerCall` records at most. Work grows with what is sent,
+   * never with the backlog: a walk over notes that owe nothing yet (sent, waiting for the fold, or due later) ends
+   * the call early, and the next sweep starts elsewhere.
+   */
+  async dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
+    const at = now.toISOString();
+    const due: BlobRecord[] = [];
+    for (let read = 0; due.length < limit && read < readsPerCall;) {
+      const page = await this.nextPage(Math.min(limit - due.length, readsPerCall - read));
+      if (page.length === 0) break;
+      read += page.length;
+      for (const { found } of await this.records.readNoted(page)) {
+        const record = found?.record;
+        if (record && !record.leaving && owes(record) && isDue(record, at)) due.push(record);
+      }
+    }
+    return due.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(owedOf);
   }
 
-  pendingConfirmations(): Promise<OwedConfirmation[]> {
-    return this.owed();
+  /** The next `size` noted addresses of this instance's walk; a new walk once one is done or a minute old. */
+  private async nextPage(size: number): Promise<[string, string[]][]> {
+    const now = this.records.clock().getTime();
+    if (!this.walk || this.walk.next >= this.walk.notes.length || now - this.walk.listedAt > walkLifeMs) {
+      // One walk at a time: a call that finds the last one done lists afresh, and ends there if it is too.
+      if (this.walk && this.walk.next >= this.walk.notes.length) {
+        this.walk = undefined;
+        return [];
+      }
+      this.walk = { notes: await this.records.noteWalk(), next: 0, listedAt: now };
+    }
+    const page = this.walk.notes.slice(this.walk.next, this.walk.next + size);
+    this.walk.next += page.length;
+    return page;
   }
 
-  private async owed(due?: Date): Promise<OwedConfirmation[]> {
-    const at = due?.toISOString();
+  /** Every confirmation owed, due or not, oldest first: for the founders' resend-pending, a whole-backlog read. */
+  async pendingConfirmations(): Promise<OwedConfirmation[]> {
     return (await this.records.noted())
-      .flatMap(({ found }) => (found && !found.record.leaving ? [found.record] : []))
-      .filter(
-        (record) =>
-          owes(record) &&
-          (at === undefined ||
-            ((record.claimedUntil === null || record.claimedUntil < at) &&
-              (record.confirmationNextAt === null || record.confirmationNextAt <= at))),
-      )
+      .flatMap(({ found }) => (found && !found.record.leaving && owes(found.record) ? [found.record] : []))
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
-      .map(({ email, emailKey, createdAt, optInSince, askedAt }) => ({
-        email,
-        emailKey,
-        createdAt,
-        optInSince: askedAt ?? optInSince,
-      }));
+      .map(owedOf);
   }
 
   /**
@@ -147,23 +185,27 @@ export class Queue implements ConfirmationQueue {
     );
   }
 
-  /** One listing of the kept digests' days, and the days gone by deleted. */
-  async forgetLeaverDigestsBefore(before: Date): Promise<void> {
-    const { blobs } = this.records;
-    const day = before.toISOString().slice(0, 10);
-    const { directories } = await blobs.list({ prefix: "leavers/", directories: true });
-    for (const folder of directories.filter((name) => name.slice("leavers/".length) < day)) {
-      const { blobs: digests } = await blobs.list({ prefix: `${folder}/` });
-      for (const { key } of digests) await blobs.delete(key);
-    }
+  /** The digests of the days before `before`'s deleted, until `deadline`: what is left, the next pass's. */
+  async forgetLeaverDigestsBefore(before: Date, { deadline }: { deadline?: number } = {}): Promise<void> {
+    await this.forgetDaysBefore("leavers/", before.toISOString().slice(0, 10), deadline);
   }
 
-  async forgetMailboxMailBefore(day: string): Promise<void> {
+  /** The mailbox counts of the days before `day`: 256 blobs a day at most (records.ts's mailbox/). */
+  async forgetMailboxMailBefore(day: string, { deadline }: { deadline?: number } = {}): Promise<void> {
+    await this.forgetDaysBefore("mailbox/", day, deadline);
+  }
+
+  /** Deletes the blobs of `prefix`'s day folders before `day`, oldest first, `concurrency` at a time until `deadline`. */
+  private async forgetDaysBefore(prefix: string, day: string, deadline?: number): Promise<void> {
     const { blobs } = this.records;
-    const { directories } = await blobs.list({ prefix: "mailbox/", directories: true });
-    for (const folder of directories.filter((name) => name.slice("mailbox/".length) < day)) {
-      const { blobs: counts } = await blobs.list({ prefix: `${folder}/` });
-      for (const { key } of counts) await blobs.delete(key);
+    const { directories } = await blobs.list({ prefix, directories: true });
+    for (const folder of directories.filter((name) => name.slice(prefix.length) < day).sort()) {
+      const { blobs: old } = await blobs.list({ prefix: `${folder}/` });
+      await this.records.deleteUntil(
+        old.map(({ key }) => key),
+        deadline,
+      );
+      if (deadline !== undefined && this.records.clock().getTime() > deadline) return;
     }
   }
 }

@@ -33,9 +33,12 @@ import type { DepartureKind, Signup } from "../store";
  *                         confirmed: an inviter's count is the <m>s under its code, one
  *                         listing. Never for the inviter's own mailbox; deleted when <h> leaves.
  *   settings/<name>       secrets the store keeps.
- *   mailbox/<day>/<c>[.<n>]  the confirmation e-mails to one mailbox on a UTC day, for
- *                         the cap (<c> a digest of the mailbox, never an address):
- *                         one blob per e-mail, and the last number taken.
+ *   mailbox/<day>/<s>     the confirmation e-mails to each mailbox on a UTC day, for the
+ *                         cap: a count under each mailbox's digest (never an address), the
+ *                         digests shared out by their first two characters <s> among at
+ *                         most 256 blobs a day, so that dropping a day is 256 deletes at
+ *                         most, whatever the day's signups. (Before: mailbox/<day>/<c>[.<n>],
+ *                         a blob per e-mail, which the retention still drops.)
  *
  * Every change to signups/<h> is a compare-and-swap (onlyIfMatch with the
  * ETag of the read it is based on; onlyIfNew for the first signup): Netlify
@@ -75,8 +78,11 @@ export interface Found {
 }
 
 export const blobsStoreName = "waitlist";
-/** Reads and writes at once, for the sweep and the founders' commands. */
-export const concurrency = 16;
+/**
+ * Reads and writes at once, for the sweep and the founders' commands: each is an HTTPS round trip of tens of
+ * milliseconds from a function, so a scheduled run's 30 s holds about 20,000 of them this many at a time.
+ */
+export const concurrency = 32;
 /**
  * Compare-and-swap attempts before giving up on a key. Netlify refuses an
  * attempt only when another change of the key landed between its read and
@@ -279,28 +285,49 @@ export class Records {
     }
   }
 
-  /** A leave's last steps, once its ledger row is erased: the record and its asked/ note deleted, the departure counted. */
+  /**
+   * A leave's last steps, once its ledger row is erased: its invite blobs deleted and the departure counted, at
+   * once, then the record, then its asked/ note, by which a pass that died before the record went finds it again
+   * (the departure's key is its leave's id, so finishing twice counts it once). Three round trips, not six: the
+   * daily pass may finish thousands.
+   */
   async erase(h: string, record: BlobRecord) {
-    // Its credit under its inviter's code, and its own code: a count never holds one who left.
-    if (record.invitedBy && record.mailbox)
-      await this.blobs.delete(`invites/${record.invitedBy}/${record.mailbox}/${h}`);
-    if (record.inviteCode) await this.blobs.delete(`codes/${record.inviteCode}`);
+    const leaving = record.leaving!;
+    await Promise.all([
+      // Its credit under its inviter's code, and its own code: a count never holds one who left.
+      record.invitedBy && record.mailbox && this.blobs.delete(`invites/${record.invitedBy}/${record.mailbox}/${h}`),
+      record.inviteCode && this.blobs.delete(`codes/${record.inviteCode}`),
+      this.blobs.setJSON(departureKey(leaving), { how: leaving.how }),
+      leaving.digest && this.blobs.set(leaverKey(leaving.at, leaving.digest), ""),
+    ]);
     await this.blobs.delete(signupKey(h));
     if (record.optInSince) await this.blobs.delete(`asked/${hourOf(record.optInSince)}/${h}`);
-    await this.blobs.setJSON(departureKey(record.leaving!), { how: record.leaving!.how });
-    if (record.leaving!.digest) await this.blobs.set(leaverKey(record.leaving!.at, record.leaving!.digest), "");
     return { email: record.email, createdAt: record.createdAt };
   }
 
-  /** The records behind the pending notes: the backlog, read `concurrency` at a time. */
-  async noted(): Promise<{ h: string; keys: string[]; found?: Found }[]> {
-    const limit = pLimit(concurrency);
-    return Promise.all(
-      [...(await this.notes())].map(([h, keys]) => limit(async () => ({ h, keys, found: await this.read(h) }))),
-    );
+  /** The records behind the pending notes: the backlog, read `concurrency` at a time. For the founders' reads. */
+  async noted(): Promise<Noted[]> {
+    return this.readNoted([...(await this.notes())]);
   }
 
-  /** Every address with a pending note, and the notes' keys. */
+  /** The records behind these notes, read `concurrency` at a time. */
+  readNoted(notes: readonly (readonly [string, string[]])[]): Promise<Noted[]> {
+    const limit = pLimit(concurrency);
+    return Promise.all(notes.map(([h, keys]) => limit(async () => ({ h, keys, found: await this.read(h) }))));
+  }
+
+  /**
+   * Every address with a pending note and the notes' keys, from one at random and round: the scheduled runs read
+   * the backlog a page at a time while their time lasts, so each starts elsewhere and none is left for ever behind
+   * the same first page.
+   */
+  async noteWalk(): Promise<[string, string[]][]> {
+    const notes = [...(await this.notes())];
+    const start = Math.floor(Math.random() * notes.length);
+    return [...notes.slice(start), ...notes.slice(0, start)];
+  }
+
+  /** Every address with a pending note, and the notes' keys: a listing, no record read. */
   private async notes(): Promise<Map<string, string[]>> {
     const { blobs } = await this.blobs.list({ prefix: "pending/" });
     const byHash = new Map<string, string[]>();
@@ -310,4 +337,30 @@ export class Records {
     }
     return byHash;
   }
+
+  /**
+   * Deletes `keys`, `concurrency` at a time, until `deadline` (ms on the store's clock): a clean-up of the
+   * scheduled runs, whose work is bounded by their time, what is left the next run's. Returns how many it deleted.
+   */
+  async deleteUntil(keys: readonly string[], deadline = Infinity): Promise<number> {
+    const limit = pLimit(concurrency);
+    let deleted = 0;
+    await Promise.all(
+      keys.map((key) =>
+        limit(async () => {
+          if (this.clock().getTime() > deadline) return;
+          await this.blobs.delete(key);
+          deleted++;
+        }),
+      ),
+    );
+    return deleted;
+  }
+}
+
+/** A pending note's address, its notes' keys, and its record as read (none once it is gone). */
+export interface Noted {
+  h: string;
+  keys: string[];
+  found?: Found;
 }
