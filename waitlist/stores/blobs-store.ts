@@ -137,7 +137,7 @@ export class BlobsStore implements FullStore {
   }
 
   /** Files the backlog into the ledger (blobs/ledger.ts) until `deadline`; the sweep runs it after sending what was due. */
-  fold(options?: { deadline?: number }): Promise<number> {
+  fold(options?: { deadline?: number; tidy?: boolean }): Promise<number> {
     return this.ledger.fold(options);
   }
 

@@ -119,7 +119,11 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       ].map((entry) => ({ ...entry, optInSince: entry.createdAt }));
       expect(await store.pendingConfirmations()).toEqual(owed);
       expect(await store.dueConfirmations(later(10), 100)).toEqual(owed);
-      expect(await store.dueConfirmations(later(10), 1)).toEqual([owed[0]]);
+      // A batch smaller than what is owed: as many, each owed. The order is the store's (SQL's, oldest first;
+      // Netlify Blobs reads no more records than the batch, along a walk of its notes, and orders those).
+      const batch = await store.dueConfirmations(later(10), 1);
+      expect(batch).toHaveLength(1);
+      expect(owed).toContainEqual(batch[0]);
       expect(await store.confirmationCounts()).toEqual({ sent: 0, pending: 2, failed: 0 });
     });
 

@@ -229,7 +229,11 @@ export interface WaitlistStore {
 }
 
 export interface ConfirmationQueue {
-  /** Owed confirmations a sender may try at `now`: nobody holds them, and any retry is due. At most `limit`, oldest first. */
+  /**
+   * Owed confirmations a sender may try at `now`: nobody holds them, and any retry is due. At most `limit`, oldest
+   * first of those it found: SQL finds the oldest by its index; Netlify Blobs reads a batch's worth of records along
+   * a walk of its backlog, so a sweep's work grows with what it sends, never with what is owed.
+   */
   dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]>;
   /** Every owed confirmation, due or not (resend-pending), oldest first. */
   pendingConfirmations(): Promise<OwedConfirmation[]>;

@@ -68,8 +68,11 @@ export class Ledger {
    * record, so either it sees the chunk this fold gave the record and erases
    * the row itself, or this fold, which lists left/ after writing its rows,
    * sees the note and erases the row. Either way no row outlives its record.
+   * A fold that wrote no row has no such leave to look for, and lists left/
+   * only with `tidy` (the day's pass, and the founders' commands), which
+   * deletes the notes of leaves over an hour old.
    */
-  async fold({ deadline = Infinity }: { deadline?: number } = {}): Promise<number> {
+  async fold({ deadline = Infinity, tidy = true }: { deadline?: number; tidy?: boolean } = {}): Promise<number> {
     const walk = await this.records.noteWalk();
     const clock = () => this.records.clock().getTime();
     const byChunk = new Map<string, BlobRecord[]>();
@@ -88,7 +91,7 @@ export class Ledger {
       }
       written += await this.foldPage(noted, next, byChunk);
     }
-    await this.eraseLeftSince(byChunk, deadline);
+    if (byChunk.size > 0 || tidy) await this.eraseLeftSince(byChunk, tidy ? deadline : -Infinity);
     return written;
   }
 
@@ -170,7 +173,7 @@ export class Ledger {
 
   /**
    * Leaves that began while this fold read their records: the rows it may just have written erased. The notes of
-   * leaves over an hour ago are deleted too, until `deadline`: a day's pruning leaves thousands.
+   * leaves over an hour ago are deleted too, until `deadline` (none past it): a day's pruning leaves thousands.
    */
   private async eraseLeftSince(byChunk: ReadonlyMap<string, BlobRecord[]>, deadline: number): Promise<void> {
     const { blobs: leftNotes } = await this.records.blobs.list({ prefix: "left/" });
