@@ -2,98 +2,86 @@ import { readEnv, waitlistConfig } from "../config/env";
 import { sendFoundersDigest } from "../waitlist/digest";
 import { pruneUnconfirmed } from "../waitlist/prune";
 import type { Waitlist } from "../waitlist/create-waitlist";
-import { BlobsStore } from "../waitlist/stores/blobs-store";
-import { log, netlifyDatabaseOn, netlifyWaitlist, owedMailNotes, type NetlifyStore } from "./netlify-waitlist";
+import { log, netlifyWaitlist, type NetlifyStore } from "./netlify-waitlist";
 
 /*
- * Netlify's two scheduled functions (they run on the published deploy only). Every five minutes, the confirmations
- * owed; once a day, the retention. On Netlify Blobs, the default, a sweep costs a few requests. On Netlify Database,
- * billed by the hour it is awake with any query waking it for at least five minutes (docs/netlify.md), the sweep
- * reads notes in the Blobs store first and wakes the database only when a confirmation is due; the day's pass wakes
- * it once.
+ * Netlify's two scheduled functions (they run on the published deploy only): every five minutes, the confirmations
+ * owed, the signups whose retention is over and the ledger; once a day, the founders' digest first, then the same.
+ * Netlify stops a scheduled run at 30 s, and every Blobs operation is a round trip of tens of milliseconds: each duty
+ * starts no new batch past its own point in the run, so that a run ends within 25 s whatever came before it (a
+ * viral day, a mail outage, a day of pruning), and the next run, five minutes on, goes on where it stopped.
  */
 
-/** Scheduled functions stop at 30 s; a sweep starts no new batch after this, and the next one goes on. */
-const budgetMs = 20_000;
-/** Unconfirmed signups the day's pass removes at most; the next day goes on. */
-const pruneLimit = 20_000;
+/** Milliseconds into a run past which each duty starts no new batch; a batch under way ends within seconds. */
+export const runBudget = {
+  sweep: { send: 12_000, prune: 18_000, fold: 22_000 },
+  // The day's pass sends its digest first; the sweeps every five minutes carry the backlog of mail.
+  daily: { prune: 12_000, send: 17_000, fold: 22_000 },
+} as const;
 
 type Totals = { sent: number; retrying: number; refused: number };
 
-/**
- * Attempts at every confirmation that is due, a batch at a time while the budget lasts. On Netlify Database, whose
- * sweep wakes it only for a note, what the time left owed is noted as due at once, for the next sweep.
- */
-async function sendOwed(waitlist: Waitlist<NetlifyStore>, started: number, clock: () => number): Promise<Totals> {
+/** Attempts at every confirmation that is due, a batch at a time, starting none past `until` (ms). */
+async function sendOwed(waitlist: Waitlist<NetlifyStore>, until: number, clock: () => number): Promise<Totals> {
   const total = { sent: 0, retrying: 0, refused: 0 };
-  for (;;) {
+  while (clock() <= until) {
     const { sent, retrying, refused } = await waitlist.confirmations.sweep();
     total.sent += sent;
     total.retrying += retrying;
     total.refused += refused;
-    // Done when a batch sent nothing new (all held, or failing for now), or time is short.
-    if (sent + refused === 0) return total;
-    if (clock() - started > budgetMs) {
-      if (!(waitlist.store instanceof BlobsStore)) await owedMailNotes().note(new Date(started));
-      return total;
-    }
+    // Done when a batch sent nothing new (all held, failing for now, or none due among those read).
+    if (sent + refused === 0) break;
   }
+  return total;
 }
 
-const report = (name: string, total: Totals, folded?: number) => {
-  if (total.sent + total.retrying + total.refused + (folded ?? 0) === 0) return;
+/**
+ * The signups never confirmed within the retention removed (their days have day granularity), starting no batch
+ * past `until`; with `daysGoneBy`, the day's pass, the mailbox counts and leavers' digests of days gone by first.
+ */
+async function prune(
+  waitlist: Waitlist<NetlifyStore>,
+  name: string,
+  { until, clock, daysGoneBy }: { until: number; clock: () => number; daysGoneBy: boolean },
+) {
+  const now = new Date(clock());
+  const { addresses } = await pruneUnconfirmed(waitlist.store, { now, deadline: until, clock, daysGoneBy });
+  if (addresses.length > 0) log(name)(`removed ${addresses.length} signup(s) never confirmed in time`);
+}
+
+const report = (name: string, total: Totals, folded: number) => {
+  if (total.sent + total.retrying + total.refused + folded === 0) return;
   log(name)(
-    `confirmations: ${total.sent} sent, ${total.retrying} to retry, ${total.refused} refused for good` +
-      (folded === undefined ? "" : `; ${folded} ledger rows written`),
+    `confirmations: ${total.sent} sent, ${total.retrying} to retry, ${total.refused} refused for good; ` +
+      `${folded} ledger rows written`,
   );
 };
 
 /**
  * Every five minutes: an attempt at every confirmation that is due (a failure that may pass, or one held by a
- * function that died while sending), with npm start's retry schedule and lease; then, on Netlify Blobs, the ledger
- * the founders' commands read brought up to date. On Netlify Database, nothing at all unless a note says a
- * confirmation is due by now.
+ * function that died while sending), with npm start's retry schedule and lease; the signups whose retention ended
+ * removed, so that a day of many signups is pruned across the day's sweeps, not by one run; then the ledger the
+ * founders' commands read brought up to date.
  */
 export async function sweep(clock: () => number = Date.now): Promise<Response> {
   const started = clock();
-  const env = readEnv();
-  if (await netlifyDatabaseOn(env)) {
-    // Nothing can be sent without a mail server: the notes wait for SMTP_URL, and the database sleeps.
-    if (!env.SMTP_URL) return new Response(null, { status: 204 });
-    const notes = owedMailNotes(() => new Date(clock()));
-    const due = await notes.due();
-    if (due.length === 0) return new Response(null, { status: 204 });
-    const waitlist = await netlifyWaitlist("waitlist-sweep", env);
-    report("waitlist-sweep", await sendOwed(waitlist, started, clock));
-    // sendOwed noted what its time left, and each attempt that failed again noted its own (onOwed); what a function
-    // still holds is the day's pass's.
-    await notes.clear(due);
-    return new Response(null, { status: 204 });
-  }
-  const waitlist = await netlifyWaitlist("waitlist-sweep", env);
-  const total = await sendOwed(waitlist, started, clock);
-  report("waitlist-sweep", total, waitlist.store instanceof BlobsStore ? await waitlist.store.fold() : undefined);
+  const { send, prune: pruneBy, fold } = runBudget.sweep;
+  const waitlist = await netlifyWaitlist("waitlist-sweep", readEnv());
+  const total = await sendOwed(waitlist, started + send, clock);
+  await prune(waitlist, "waitlist-sweep", { until: started + pruneBy, clock, daysGoneBy: false });
+  report("waitlist-sweep", total, await waitlist.store.fold({ deadline: started + fold, tidy: false }));
   return new Response(null, { status: 204 });
 }
 
 /**
- * Once a day: the signups never confirmed within the retention removed (its days have day granularity), the
- * per-mailbox counts of days gone by dropped, and any confirmation still owed sent, such as one whose function died
- * before it could note it; on Netlify Blobs, then the ledger.
+ * Once a day: the founders' digest of yesterday first (once, whatever the number of instances), then the retention
+ * (the signups never confirmed in time, the per-mailbox counts and leavers' digests of days gone by), anything still
+ * owed, and the ledger.
  */
 export async function daily(clock: () => number = Date.now): Promise<Response> {
   const started = clock();
   const env = readEnv();
   const waitlist = await netlifyWaitlist("waitlist-daily", env);
-  const total = await sendOwed(waitlist, started, clock);
-  const { addresses } = await pruneUnconfirmed(waitlist.store, {
-    now: new Date(clock()),
-    limit: pruneLimit,
-    deadline: started + budgetMs,
-    clock,
-  });
-  if (addresses.length > 0) log("waitlist-daily")(`removed ${addresses.length} signup(s) never confirmed in time`);
-  // The founders' digest of yesterday, when FOUNDERS_DIGEST_TO asks for it: once, whatever the number of instances.
   const { foundersDigestTo: to, siteUrl, contactEmail } = waitlistConfig(env);
   await sendFoundersDigest({
     store: waitlist.store,
@@ -104,7 +92,9 @@ export async function daily(clock: () => number = Date.now): Promise<Response> {
   })
     .then((sent) => sent && log("waitlist-daily")(`sent the founders' digest to ${to.length} address(es)`))
     .catch((error: Error) => log("waitlist-daily")(`could not send the founders' digest: ${error.message}`));
-  const folded = waitlist.store instanceof BlobsStore ? await waitlist.store.fold() : undefined;
-  report("waitlist-daily", total, folded);
+  const { prune: pruneBy, send, fold } = runBudget.daily;
+  await prune(waitlist, "waitlist-daily", { until: started + pruneBy, clock, daysGoneBy: true });
+  const total = await sendOwed(waitlist, started + send, clock);
+  report("waitlist-daily", total, await waitlist.store.fold({ deadline: started + fold }));
   return new Response(null, { status: 204 });
 }

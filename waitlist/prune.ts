@@ -47,6 +47,7 @@ export async function pruneUnconfirmed(
     deadline = Infinity,
     clock = Date.now,
     forget = () => {},
+    daysGoneBy = true,
   }: {
     olderThanMs?: number;
     now?: Date;
@@ -56,6 +57,8 @@ export async function pruneUnconfirmed(
     clock?: () => number;
     /** Deletes the copies of a removed address's mail that the mailer keeps (Mailer.forget). */
     forget?: (email: string) => void;
+    /** Whether the mailbox counts and leavers' digests of the days gone by go too: once a day is enough. */
+    daysGoneBy?: boolean;
   } = {},
 ): Promise<Pruned> {
   const before = new Date(now.getTime() - olderThanMs);
@@ -66,8 +69,10 @@ export async function pruneUnconfirmed(
   }
   // The per-mailbox counts of the days before yesterday (UTC) count against nothing any more, and the digests of
   // those who left whose days are over match no launch tool's member any more (leavers.ts).
-  await store.forgetMailboxMailBefore(mailDay(new Date(now.getTime() - 86_400_000)), { deadline });
-  await store.forgetLeaverDigestsBefore(new Date(now.getTime() - leaverRetentionMs), { deadline });
+  if (daysGoneBy) {
+    await store.forgetMailboxMailBefore(mailDay(new Date(now.getTime() - 86_400_000)), { deadline });
+    await store.forgetLeaverDigestsBefore(new Date(now.getTime() - leaverRetentionMs), { deadline });
+  }
   const addresses: Pruned["addresses"] = [];
   for (;;) {
     const room = limit - addresses.length;
