@@ -2,15 +2,12 @@ import { readEnv, waitlistConfig } from "../config/env";
 import { sendFoundersDigest } from "../waitlist/digest";
 import { pruneUnconfirmed } from "../waitlist/prune";
 import type { Waitlist } from "../waitlist/create-waitlist";
-import { BlobsStore } from "../waitlist/stores/blobs-store";
-import { log, netlifyDatabaseOn, netlifyWaitlist, owedMailNotes, type NetlifyStore } from "./netlify-waitlist";
+import type { BlobsStore } from "../waitlist/stores/blobs-store";
+import { log, netlifyWaitlist } from "./netlify-waitlist";
 
 /*
  * Netlify's two scheduled functions (they run on the published deploy only). Every five minutes, the confirmations
- * owed; once a day, the retention. On Netlify Blobs, the default, a sweep costs a few requests. On Netlify Database,
- * billed by the hour it is awake with any query waking it for at least five minutes (docs/netlify.md), the sweep
- * reads notes in the Blobs store first and wakes the database only when a confirmation is due; the day's pass wakes
- * it once.
+ * owed; once a day, the retention. On Netlify Blobs a sweep costs a few requests.
  */
 
 /** Scheduled functions stop at 30 s; a sweep starts no new batch after this, and the next one goes on. */
@@ -20,11 +17,8 @@ const pruneLimit = 20_000;
 
 type Totals = { sent: number; retrying: number; refused: number };
 
-/**
- * Attempts at every confirmation that is due, a batch at a time while the budget lasts. On Netlify Database, whose
- * sweep wakes it only for a note, what the time left owed is noted as due at once, for the next sweep.
- */
-async function sendOwed(waitlist: Waitlist<NetlifyStore>, started: number, clock: () => number): Promise<Totals> {
+/** Attempts at every confirmation that is due, a batch at a time while the budget lasts; the next sweep goes on. */
+async function sendOwed(waitlist: Waitlist<BlobsStore>, started: number, clock: () => number): Promise<Totals> {
   const total = { sent: 0, retrying: 0, refused: 0 };
   for (;;) {
     const { sent, retrying, refused } = await waitlist.confirmations.sweep();
@@ -33,10 +27,7 @@ async function sendOwed(waitlist: Waitlist<NetlifyStore>, started: number, clock
     total.refused += refused;
     // Done when a batch sent nothing new (all held, or failing for now), or time is short.
     if (sent + refused === 0) return total;
-    if (clock() - started > budgetMs) {
-      if (!(waitlist.store instanceof BlobsStore)) await owedMailNotes().note(new Date(started));
-      return total;
-    }
+    if (clock() - started > budgetMs) return total;
   }
 }
 
@@ -50,36 +41,21 @@ const report = (name: string, total: Totals, folded?: number) => {
 
 /**
  * Every five minutes: an attempt at every confirmation that is due (a failure that may pass, or one held by a
- * function that died while sending), with npm start's retry schedule and lease; then, on Netlify Blobs, the ledger
- * the founders' commands read brought up to date. On Netlify Database, nothing at all unless a note says a
- * confirmation is due by now.
+ * function that died while sending), with npm start's retry schedule and lease; then the ledger the founders'
+ * commands read brought up to date.
  */
 export async function sweep(clock: () => number = Date.now): Promise<Response> {
   const started = clock();
   const env = readEnv();
-  if (await netlifyDatabaseOn(env)) {
-    // Nothing can be sent without a mail server: the notes wait for SMTP_URL, and the database sleeps.
-    if (!env.SMTP_URL) return new Response(null, { status: 204 });
-    const notes = owedMailNotes(() => new Date(clock()));
-    const due = await notes.due();
-    if (due.length === 0) return new Response(null, { status: 204 });
-    const waitlist = await netlifyWaitlist("waitlist-sweep", env);
-    report("waitlist-sweep", await sendOwed(waitlist, started, clock));
-    // sendOwed noted what its time left, and each attempt that failed again noted its own (onOwed); what a function
-    // still holds is the day's pass's.
-    await notes.clear(due);
-    return new Response(null, { status: 204 });
-  }
   const waitlist = await netlifyWaitlist("waitlist-sweep", env);
   const total = await sendOwed(waitlist, started, clock);
-  report("waitlist-sweep", total, waitlist.store instanceof BlobsStore ? await waitlist.store.fold() : undefined);
+  report("waitlist-sweep", total, await waitlist.store.fold());
   return new Response(null, { status: 204 });
 }
 
 /**
  * Once a day: the signups never confirmed within the retention removed (its days have day granularity), the
- * per-mailbox counts of days gone by dropped, and any confirmation still owed sent, such as one whose function died
- * before it could note it; on Netlify Blobs, then the ledger.
+ * per-mailbox counts of days gone by dropped, and any confirmation still owed sent; then the ledger.
  */
 export async function daily(clock: () => number = Date.now): Promise<Response> {
   const started = clock();
@@ -104,7 +80,6 @@ export async function daily(clock: () => number = Date.now): Promise<Response> {
   })
     .then((sent) => sent && log("waitlist-daily")(`sent the founders' digest to ${to.length} address(es)`))
     .catch((error: Error) => log("waitlist-daily")(`could not send the founders' digest: ${error.message}`));
-  const folded = waitlist.store instanceof BlobsStore ? await waitlist.store.fold() : undefined;
-  report("waitlist-daily", total, folded);
+  report("waitlist-daily", total, await waitlist.store.fold());
   return new Response(null, { status: 204 });
 }
