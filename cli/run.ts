@@ -4,7 +4,6 @@ import type { Command } from "./command";
 import { announcePolicyChange } from "./commands/announce";
 import { leavers } from "./commands/leavers";
 import { askToConfirm, resendPending } from "./commands/mail";
-import { copyToDatabase } from "./commands/netlify";
 import { count, exportCommand, stats } from "./commands/reads";
 import { prune, remove, removeUnsubscribed } from "./commands/removals";
 import { report } from "./commands/report";
@@ -26,7 +25,6 @@ const commands: readonly Command[] = [
   prune,
   askToConfirm,
   announcePolicyChange,
-  copyToDatabase,
 ];
 
 const column = 34;
@@ -44,13 +42,11 @@ Commands:
 ${usageLines.join("\n")}
 
 The store is data/waitlist.db, or the file WAITLIST_DB names, or the Postgres
-database DATABASE_URL names (a Netlify site's Netlify Database: its connection
-string). With --netlify, it is a Netlify site's Netlify Blobs store (a site
-without Netlify Database), reached through Netlify's API
-with NETLIFY_API_TOKEN and NETLIFY_SITE_ID: 500 calls a minute per token, and
-a whole-list command reads about one blob per thousand signups. Mail goes
-through SMTP_URL, or to data/outbox/ as .eml files when it is not set. Days
-are local to TZ.`;
+database DATABASE_URL names. With --netlify, it is a Netlify site's Netlify
+Blobs store, reached through Netlify's API with NETLIFY_API_TOKEN and
+NETLIFY_SITE_ID: 500 calls a minute per token, and a whole-list command reads
+about one blob per thousand signups. Mail goes through SMTP_URL, or to
+data/outbox/ as .eml files when it is not set. Days are local to TZ.`;
 
 /**
  * Runs one command line; returns what to print. The environment (`source`,

@@ -11,6 +11,6 @@ export const projectFolders = {
   root,
   /** The policies in MDX; the waitlist keeps the Privacy Policy's version with each consent. */
   legal: path.join(root, "content", "legal"),
-  /** The Postgres schema, where Netlify applies it on deploy; a self-hosted DATABASE_URL is migrated from here. */
-  migrations: path.join(root, "netlify", "database", "migrations"),
+  /** The Postgres schema, plain SQL: a DATABASE_URL is migrated from here on start (postgres-migrations.ts). */
+  migrations: path.join(root, "waitlist", "stores", "postgres-migrations"),
 } as const;

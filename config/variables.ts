@@ -321,14 +321,6 @@ export const variables = {
     usedFor:
       "Where a function's Netlify Blobs store is: Netlify sets it for every function; read by `@netlify/blobs`. The tests point it at a local Blobs server.",
   },
-  NETLIFY_DB_URL: {
-    schema: text.refine((value) => isUrl(value, /^postgres(?:ql)?:$/)).optional(),
-    expected: "a URL like postgres://user:password@db.example.com:5432/waitlist",
-    secret: true,
-    defaultText: "set by Netlify",
-    usedFor:
-      "The functions' Netlify Database (in a deploy preview, its own branch), read by `@netlify/database`; `netlify dev` sets its local one. Not set: the functions use Netlify Blobs.",
-  },
   GITHUB_BASE_REF: {
     schema: text.optional(),
     expected: "a branch name",

@@ -2,7 +2,8 @@ import { readEnv, waitlistConfig } from "../config/env";
 import { sendFoundersDigest } from "../waitlist/digest";
 import { pruneUnconfirmed } from "../waitlist/prune";
 import type { Waitlist } from "../waitlist/create-waitlist";
-import { log, netlifyWaitlist, type NetlifyStore } from "./netlify-waitlist";
+import type { BlobsStore } from "../waitlist/stores/blobs-store";
+import { log, netlifyWaitlist } from "./netlify-waitlist";
 
 /*
  * Netlify's two scheduled functions (they run on the published deploy only): every five minutes, the confirmations
@@ -23,7 +24,7 @@ export const runBudget = {
 type Totals = { sent: number; retrying: number; refused: number };
 
 /** Attempts at every confirmation that is due, a batch at a time, starting none past `until` (ms). */
-async function sendOwed(waitlist: Waitlist<NetlifyStore>, until: number, clock: () => number): Promise<Totals> {
+async function sendOwed(waitlist: Waitlist<BlobsStore>, until: number, clock: () => number): Promise<Totals> {
   const total = { sent: 0, retrying: 0, refused: 0 };
   while (clock() <= until) {
     const { sent, retrying, refused } = await waitlist.confirmations.sweep();
@@ -41,7 +42,7 @@ async function sendOwed(waitlist: Waitlist<NetlifyStore>, until: number, clock: 
  * past `until`; with `daysGoneBy`, the day's pass, the mailbox counts and leavers' digests of days gone by first.
  */
 async function prune(
-  waitlist: Waitlist<NetlifyStore>,
+  waitlist: Waitlist<BlobsStore>,
   name: string,
   { until, clock, daysGoneBy }: { until: number; clock: () => number; daysGoneBy: boolean },
 ) {

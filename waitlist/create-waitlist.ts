@@ -15,7 +15,7 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
   extends
     Pick<
       ConfirmationOptions,
-      "retryDelaysMs" | "leaseMs" | "sweepMs" | "sendsAtOnce" | "mailboxDailyMails" | "log" | "clock" | "onOwed"
+      "retryDelaysMs" | "leaseMs" | "sweepMs" | "sendsAtOnce" | "mailboxDailyMails" | "log" | "clock"
     >,
     Pick<SignupOptions, "source" | "rateLimitPerMinute" | "warn">,
     WaitlistSite {

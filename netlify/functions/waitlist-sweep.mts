@@ -1,5 +1,4 @@
-// Every five minutes on Netlify: the confirmations owed (on Netlify Database, only when a note in the Blobs store
-// says one is due, so the database sleeps otherwise), then the ledger the founders' commands read.
+// Every five minutes on Netlify: the confirmations owed, then the ledger the founders' commands read.
 // https://docs.netlify.com/build/functions/scheduled-functions/
 import type { Config } from "@netlify/functions";
 import { sweep } from "../sweep";

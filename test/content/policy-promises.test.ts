@@ -233,7 +233,7 @@ describe("the Privacy Policy on leaving, the launch mailing service and previews
     await store.close();
   });
 
-  it("says a preview keeps nothing (test/server/netlify-functions.test.ts holds it on both stores)", () => {
+  it("says a preview keeps nothing (test/server/netlify-functions.test.ts holds it)", () => {
     expect(keep()).toContain("A signup there gets the same answer as on the site, but nothing is kept and no e-mail is sent.");
   });
 });

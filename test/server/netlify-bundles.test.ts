@@ -2,10 +2,8 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
-import { startPostgres, withPostgresStore, type TestPostgres } from "../support/postgres";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
 import { until } from "../support/until";
 import { form, signupBody } from "../support/harness";
@@ -25,10 +23,6 @@ const run = promisify(execFile);
 const root = path.resolve(__dirname, "../..");
 const site = "https://jointandem.app";
 const lambdaFlags = ["--no-experimental-require-module", "--no-experimental-detect-module"];
-/** On the site on Netlify Database: its client, which a founder installs, as a stand-in (netlify-database-client.cjs). */
-const databaseClient = `--import=data:text/javascript,import{register}from"node:module";register(${JSON.stringify(
-  pathToFileURL(path.join(root, "test/support/netlify-database-hooks.mjs")).href,
-)})`;
 
 interface Bundle {
   name: string;
@@ -40,11 +34,7 @@ interface Bundle {
 let out: string;
 let bundles: Map<string, Bundle>;
 let blobs: LocalBlobs;
-let postgres: TestPostgres;
 let smtp: TestSmtpServer;
-/** Where the functions keep the list: Netlify Database (its URL, as Netlify sets it) or the Blobs store. */
-let storeEnv: Record<string, string>;
-let clientFlags: string[];
 
 beforeAll(async () => {
   out = mkdtempSync(path.join(os.tmpdir(), "netlify-bundles-"));
@@ -53,11 +43,11 @@ beforeAll(async () => {
     maxBuffer: 1 << 20,
   });
   bundles = new Map((JSON.parse(stdout) as Bundle[]).map((bundle) => [bundle.name, bundle]));
-  [blobs, postgres, smtp] = await Promise.all([startLocalBlobs(), startPostgres(), startSmtpServer()]);
+  [blobs, smtp] = await Promise.all([startLocalBlobs(), startSmtpServer()]);
 });
 
 afterAll(async () => {
-  await Promise.all([blobs?.stop(), postgres?.stop(), smtp?.close()]);
+  await Promise.all([blobs?.stop(), smtp?.close()]);
   rmSync(out, { recursive: true, force: true });
 });
 
@@ -68,7 +58,6 @@ async function invoke(name: string, method: string, url: string, body = "", head
     process.execPath,
     [
       ...lambdaFlags,
-      ...clientFlags,
       path.join(root, "test/support/invoke-bundle.mjs"),
       bundle.module,
       method,
@@ -81,7 +70,7 @@ async function invoke(name: string, method: string, url: string, body = "", head
       cwd: path.dirname(path.dirname(path.dirname(bundle.module))),
       env: {
         PATH: process.env.PATH,
-        ...storeEnv,
+        NETLIFY_BLOBS_CONTEXT: blobs.context(),
         SMTP_URL: smtp.url,
         URL: "https://jointandem.netlify.app",
       },
@@ -106,26 +95,8 @@ it("bundles every function in netlify/functions as an ES module for Node 24", ()
   }
 });
 
-describe.each([
-  [
-    "Netlify Database",
-    async () => ({ NETLIFY_DB_URL: await postgres.createMigratedDatabase(), NETLIFY_BLOBS_CONTEXT: blobs.context() }),
-    [databaseClient],
-    "ada@example.com",
-    (email: string) => withPostgresStore(storeEnv.NETLIFY_DB_URL!, (store) => store.lookup(email)),
-  ],
-  [
-    "Netlify Blobs",
-    async () => ({ NETLIFY_BLOBS_CONTEXT: blobs.context() }),
-    [],
-    "grace@example.com",
-    (email: string) => new BlobsStore(blobs.store()).lookup(email),
-  ],
-] as const)("on %s", (_name, environment, flags, email, listed) => {
-  beforeAll(async () => {
-    storeEnv = await environment();
-    clientFlags = [...flags];
-  });
+describe("on Netlify Blobs", () => {
+  const email = "grace@example.com";
 
   it("takes a signup, mails its confirmation, confirms it and lets it leave, each function loaded as Lambda loads it", async () => {
     const signup = await invoke("waitlist-signup", "POST", `${site}/`, signupBody(email), {
@@ -137,8 +108,7 @@ describe.each([
       status: 200,
       body: "Welcome to the waitlist! Check your email for a confirmation message.\n",
     });
-    // In the store the site chose: a site with the database's client keeps its list there, the others in Blobs.
-    expect(await listed(email)).toMatchObject({ email });
+    expect(await new BlobsStore(blobs.store()).lookup(email)).toMatchObject({ email });
 
     await until(() => smtp.deliveries.some((one) => one.envelope.to.includes(email)), 10_000);
     const delivery = smtp.deliveries.find((one) => one.envelope.to.includes(email));

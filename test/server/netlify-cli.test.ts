@@ -3,14 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { load } from "cheerio";
 import { parse } from "csv-parse/sync";
-import { projectFolders } from "../../config/folders";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
-import { openPostgresStore } from "../../waitlist/stores/postgres-store";
 import { run } from "../../cli/run";
 import { NetlifySetupError } from "../../cli/netlify-access";
 import type { WaitlistStats } from "../../waitlist/stats";
 import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blobs";
-import { suitePostgres } from "../support/postgres";
 import { startNetlifyApi, type NetlifyApiStandIn } from "../support/netlify-api";
 import { leaveLinks, startSmtpServer } from "../support/smtp";
 import { patience } from "../support/patience";
@@ -262,48 +259,5 @@ describe("npm run waitlist -- … --netlify", () => {
     await expect(run(["count", "--netlify"], { ...env, NETLIFY_SITE_ID: "no-such-site" })).rejects.toThrow(
       new NetlifySetupError("NETLIFY_SITE_ID no-such-site names no site this token can see (404)."),
     );
-  });
-});
-
-describe("npm run waitlist -- copy-to-database --netlify", () => {
-  const postgres = suitePostgres();
-
-  it("copies every signup of the Blobs store into Netlify Database as it is, and again only what is missing", async () => {
-    const source = await seed();
-    // Ada's e-mail was not sent, her mailbox capped for the day: on either store a repeat signup asks her again.
-    const cap = "not sent: 3 confirmation e-mails went to this mailbox today, however spelled";
-    await source.failConfirmation("ada@example.com", cap, new Date("2026-11-20T00:02:00Z"), { capped: true });
-    await source.fold();
-    const blobsRows = JSON.parse(await run(["export", "--format", "json", "--netlify"], env)) as unknown[];
-    const database = { DATABASE_URL: await postgres.createDatabase() };
-    await expect(run(["copy-to-database", "--netlify"], { ...env, ...database })).resolves.toMatch(
-      /^Copied 31 of 31 signups into the Postgres database \w+ on 127\.0\.0\.1:\d+; 0 were there already\.$/,
-    );
-    // What the founders export, and the record of each one's consent, is the same from either store.
-    expect(JSON.parse(await run(["export", "--format", "json"], database))).toEqual(blobsRows);
-    const copied = await openPostgresStore(database.DATABASE_URL, {
-      migrations: projectFolders.migrations,
-      warn: () => {},
-    });
-    try {
-      expect(await copied.all()).toEqual(await source.all());
-      expect((await copied.all()).filter((row) => row.confirmationCapped).map((row) => row.email)).toEqual([
-        "Ada@example.com",
-      ]);
-    } finally {
-      await copied.close();
-    }
-    // A signup made on the database since the move keeps its row; the rest are there already.
-    await run(["remove", "fan0@example.com"], database);
-    await expect(run(["copy-to-database", "--netlify"], { ...env, ...database })).resolves.toMatch(
-      /^Copied 1 of 31 signups .+; 30 were there already\.$/,
-    );
-  });
-
-  it("says what it needs: --netlify for the source, DATABASE_URL for the database", async () => {
-    const needs =
-      "copy-to-database copies the Netlify Blobs store into Netlify Database: run it with --netlify, and DATABASE_URL set to the database's connection string (the site's Database page, Connect).";
-    await expect(run(["copy-to-database", "--netlify"], env)).rejects.toThrow(needs);
-    await expect(run(["copy-to-database"], { DATABASE_URL: "postgres://127.0.0.1:1/x" })).rejects.toThrow(needs);
   });
 });

@@ -17,14 +17,11 @@ export interface NetlifyDev {
  * `npm run serve:netlify` runs it: the static files with their _headers, the
  * functions bundled and run as Lambda runs them (require(esm) off), and a
  * Blobs sandbox under .netlify/, where the functions keep the waitlist, as on
- * a new Netlify site (netlify dev also starts a local database, which the
- * functions leave alone: this site has not installed its client). Offline,
- * and with edge functions off: their runtime (Deno) is a download. `env`
- * reaches the functions.
+ * a new Netlify site. Offline, and with edge functions off: their runtime
+ * (Deno) is a download. `env` reaches the functions.
  */
 export async function startNetlifyDev(env: NodeJS.ProcessEnv): Promise<NetlifyDev> {
   const netlifyCli = path.join(root, "node_modules/netlify-cli/bin/run.js");
-  const { NETLIFY_DB_URL: _shells, ...inherited } = process.env;
   const [port, staticPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
@@ -43,7 +40,7 @@ export async function startNetlifyDev(env: NodeJS.ProcessEnv): Promise<NetlifyDe
       String(staticPort),
     ],
     // Its own process group, so that stopping it stops the static server and the functions' workers too.
-    { cwd: root, detached: true, env: { ...inherited, SITE_URL: url, ...env } },
+    { cwd: root, detached: true, env: { ...process.env, SITE_URL: url, ...env } },
   );
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -2,11 +2,7 @@
 // instance: node --import tsx test/support/netlify-invoke.ts <function> <method> <url> [body]
 // Prints the reply's status, then "done" once its waitUntil work has settled;
 // a test kills it in between, as Netlify may stop an instance mid-send.
-import { register } from "node:module";
 import path from "node:path";
-
-// With NETLIFY_DB_URL, the site has turned Netlify Database on: its client, as a stand-in (netlify-database-client.cjs).
-register("./netlify-database-hooks.mjs", `file://${__filename}`);
 import type { Context } from "@netlify/functions";
 
 async function main() {

@@ -23,11 +23,6 @@ export interface ConfirmationOptions extends WaitlistSite {
   log?: (line: string) => void;
   /** What time it is: the real clock, or a simulation's (the Netlify bench runs five minutes in seconds). */
   clock?: () => Date;
-  /**
-   * Told when a confirmation failed for now and is due again at `dueAt`: a deployment whose sweep must not wake
-   * its store to find out (Netlify Database) notes it elsewhere. Must not throw.
-   */
-  onOwed?: (dueAt: Date) => Promise<void>;
 }
 
 /** The retry schedule after a failure that may pass: 5 s, 30 s, 2 min, 10 min, then hourly. */
@@ -76,7 +71,6 @@ export function createConfirmations({
   mailboxDailyMails = 3,
   log = (line) => console.error(line),
   clock = () => new Date(),
-  onOwed,
 }: ConfirmationOptions) {
   const inFlight = new Set<Promise<unknown>>();
 
@@ -125,7 +119,6 @@ export function createConfirmations({
       const delay = retryDelaysMs[Math.min(attempt, retryDelaysMs.length) - 1] ?? 60_000;
       const dueAt = new Date(clock().getTime() + delay);
       await store.releaseConfirmation(owed.emailKey, reason, dueAt);
-      await onOwed?.(dueAt);
       log(`confirmation to ${maskEmail(owed.email)} failed (${reason}); retrying in ${delay / 1000} s`);
       return { outcome: "retry", reason };
     }

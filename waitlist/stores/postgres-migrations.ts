@@ -4,17 +4,18 @@ import type { Pool } from "pg";
 import { StoreError } from "./store";
 
 /*
- * The Postgres schema is plain SQL in netlify/database/migrations/, which Netlify applies on deploy. A self-hosted
- * server (DATABASE_URL) applies it here: in name order, each once, recorded where Netlify records them
- * (netlify.migrations, by name without ".sql"), so a database migrated by either is current for the other.
+ * The Postgres schema is plain SQL in postgres-migrations/. A server (DATABASE_URL) applies it here: in name order,
+ * each once, recorded in netlify.migrations by name without ".sql". The table keeps the name it had when the Netlify
+ * functions could keep the list in a Netlify database, whose tooling recorded its migrations there: a database
+ * migrated then is current now.
  */
 /** Any number, so two processes of this site take the same lock and no other application's. */
 const lockKey = 0x74616e64; // "tand"
 
-/** Netlify's record of applied migrations (@netlify/database-dev's initializeTrackingTable). */
+/** The record of applied migrations. */
 const trackingTable = "netlify.migrations";
 
-/** The migrations in `dir` (the adapter names it: netlify/database/migrations/), in name order. */
+/** The migrations in `dir` (the adapter names it: projectFolders.migrations), in name order. */
 export function readMigrations(dir: string): { name: string; sql: string }[] {
   return readdirSync(dir)
     .filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file))

@@ -3,7 +3,7 @@ import { migrate } from "./postgres-migrations";
 import { SqlStore, type Departure, type SqlDatabase, type SqlValue } from "./sql-store";
 import { StoreError } from "./store";
 
-/** A pg-compatible pool: pg's own, or Neon's serverless one (what `@netlify/database` hands out). */
+/** What the store needs of pg's Pool. */
 export type PgPool = Pick<Pool, "query" | "end">;
 
 /** An instant as the store interface gives it: pg reads a timestamptz as a Date. */
@@ -33,11 +33,11 @@ function postgresDatabase(pool: PgPool, endPool: boolean): SqlDatabase {
   };
 }
 
-/** The waitlist in Postgres (Netlify Database, or DATABASE_URL), over netlify/database/migrations/' schema. */
+/** The waitlist in Postgres (DATABASE_URL), over postgres-migrations/' schema. */
 export class PostgresStore extends SqlStore {
   constructor(
     pool: PgPool,
-    /** Whether close() ends the pool: false when it is shared (Netlify's, one per function instance). */
+    /** Whether close() ends the pool: false when its owner ends it. */
     { endPool = true }: { endPool?: boolean } = {},
   ) {
     super(postgresDatabase(pool, endPool));

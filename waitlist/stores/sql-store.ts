@@ -320,29 +320,6 @@ export class SqlStore implements FullStore {
     return rows.map((row) => ({ ...row, confirmationCapped: Boolean(row.confirmationCapped) }));
   }
 
-  /**
-   * Copies in another store's signups as they are (a site moving from Blobs to a database), a few hundred a
-   * statement; an address already here keeps its row, so it can run again. Resolves with how many it added.
-   */
-  async copyIn(rows: readonly Signup[], batch = 500): Promise<number> {
-    let added = 0;
-    for (let start = 0; start < rows.length; start += batch) {
-      const chunk = rows.slice(start, start + batch);
-      const values = chunk.map(
-        (_, r) => `(${allColumns.map((_, c) => `$${r * allColumns.length + c + 1}`).join(", ")})`,
-      );
-      const inserted = await this.db.query(
-        `INSERT INTO signups (${allColumns.map(column).join(", ")}) VALUES ${values.join(", ")}
-         ON CONFLICT (email_key) DO NOTHING RETURNING 1`,
-        chunk.flatMap((row) =>
-          allColumns.map((name) => (name === "confirmationCapped" ? Boolean(row[name]) : row[name])),
-        ),
-      );
-      added += inserted.length;
-    }
-    return added;
-  }
-
   async close(): Promise<void> {
     await this.db.close();
   }
