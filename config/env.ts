@@ -192,6 +192,8 @@ export function waitlistConfig(env: Env) {
     leaseMs: env.CONFIRMATION_LEASE_SECONDS * 1000,
     /** How often the running server looks for owed confirmations: expired holds, failures due a retry. */
     sweepMs: env.CONFIRMATION_SWEEP_SECONDS * 1000,
+    /** Confirmation e-mails in flight at once (MAIL_SENDS_AT_ONCE); unset, the deployment's own default. */
+    sendsAtOnce: env.MAIL_SENDS_AT_ONCE,
     /** Who gets the founders' daily digest (FOUNDERS_DIGEST_TO); none: no digest. */
     foundersDigestTo: env.FOUNDERS_DIGEST_TO,
   };
@@ -203,5 +205,6 @@ export function mailConfig(env: Env) {
     smtpUrl: env.SMTP_URL,
     from: env.MAIL_FROM ?? `"${site.name}" <${env.CONTACT_EMAIL}>`,
     outboxDir: env.OUTBOX_DIR,
+    sendsAtOnce: env.MAIL_SENDS_AT_ONCE,
   };
 }

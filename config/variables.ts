@@ -268,6 +268,13 @@ export const variables = {
     defaultText: "`data/outbox`",
     usedFor: "Where confirmation e-mails go as `.eml` files when `SMTP_URL` is not set.",
   },
+  MAIL_SENDS_AT_ONCE: {
+    schema: z.string().trim().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(100)).optional(),
+    expected: "a whole number from 1 to 100",
+    defaultText: "`4` for `npm start`, `20` on Netlify",
+    usedFor:
+      "Confirmation e-mails sent at once, each over a connection kept open for the next: as many as the mail provider allows (on Netlify, a backlog of 10,000 after an outage clears in about two hours at 20).",
+  },
   CONFIRMATION_LEASE_SECONDS: {
     schema: wholeNumber(1, 3600, 120),
     expected: "a whole number from 1 to 3600",
