@@ -19,7 +19,10 @@ export type SqlValue = string | number | boolean | null;
 export interface Departure {
   how: DepartureKind;
   at: string;
-  /** A keyed digest of who left, kept until the retention drops it (waitlist/leavers.ts). */
+  /**
+   * A keyed digest of who left, kept until the retention drops it (waitlist/leavers.ts): only with a deleted row
+   * that says `"confirmed"`, a member once handed to a launch tool.
+   */
   digest?: string;
 }
 
@@ -254,12 +257,13 @@ export class SqlStore implements FullStore {
 
   /** The row goes and the departure is counted, or neither. */
   async remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
-    const [removed] = await this.db.deleteCounted<{ email: string; createdAt: string }>(
-      `DELETE FROM signups WHERE email_key = $1 RETURNING ${select("email", "createdAt")}`,
+    const [removed] = await this.db.deleteCounted<{ email: string; createdAt: string; confirmed: unknown }>(
+      `DELETE FROM signups WHERE email_key = $1
+       RETURNING ${select("email", "createdAt")}, confirmed_at IS NOT NULL AS "confirmed"`,
       [emailKey],
       { how, at: iso(at), digest },
     );
-    return removed;
+    return removed && { email: removed.email, createdAt: removed.createdAt };
   }
 
   async forgetLeaverDigestsBefore(before: Date): Promise<void> {

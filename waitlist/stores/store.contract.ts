@@ -205,22 +205,26 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(await store.count()).toBe(1);
     });
 
-    it("keeps a digest of who left with the departure until the retention forgets it, and none of the pruned", async () => {
+    it("keeps a digest of a confirmed member who left until the retention forgets it, and none of anyone else", async () => {
       await store.add(signup("left@example.com"));
       await store.add(signup("quiet@example.com", later(1)));
+      await store.add(signup("never.confirmed@example.com", later(2)));
+      await store.confirm("left@example.com", { createdAt: now.toISOString(), at: later(5), privacyPolicy: null });
       await harness.settle(store);
       await store.remove("left@example.com", "one-click", later(10), "d1".repeat(16));
       await store.remove("quiet@example.com", "operator", later(day + 10));
+      // Never confirmed, so never handed to a launch tool: nothing of it is kept to match there.
+      await store.remove("never.confirmed@example.com", "link", later(11), "d2".repeat(16));
       await harness.settle(store);
       expect(await store.leaverDigests(now)).toEqual([{ digest: "d1".repeat(16), leftAt: expect.any(String) }]);
       expect((await store.leaverDigests(now))[0]!.leftAt.slice(0, 10)).toBe("2025-06-01");
       // Only those who left since the day asked for.
       expect(await store.leaverDigests(later(2 * day))).toEqual([]);
-      await expect(store.departureCounts()).resolves.toEqual({ left: 2, pruned: 0 });
+      await expect(store.departureCounts()).resolves.toEqual({ left: 3, pruned: 0 });
       // The day's pass forgets the digests of the days gone by; the departures stay, counted, naming nobody.
       await store.forgetLeaverDigestsBefore(later(day));
       expect(await store.leaverDigests(now)).toEqual([]);
-      await expect(store.departureCounts()).resolves.toEqual({ left: 2, pruned: 0 });
+      await expect(store.departureCounts()).resolves.toEqual({ left: 3, pruned: 0 });
     });
 
     it("takes an address that left and comes back as a new signup, owed a new confirmation", async () => {

@@ -216,7 +216,11 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close" | "on
   async remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
     const h = hashOf(emailKey);
     await this.records.leftNote(h, at.getTime());
-    const marked = await this.records.update(h, (record) => ({ ...record, leaving: leavingMark(at, how, digest) }));
+    // Only a confirmed member's digest is kept: nobody else was ever handed to a launch tool (waitlist/leavers.ts).
+    const marked = await this.records.update(h, (record) => ({
+      ...record,
+      leaving: leavingMark(at, how, record.confirmedAt ? digest : undefined),
+    }));
     if (!marked) {
       // Not listed; or a leave that stopped half-way, which this one finishes.
       const half = await this.records.read(h);
