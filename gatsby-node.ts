@@ -14,7 +14,8 @@ import {
 } from "./config/env";
 import { consentProblems } from "./config/consent-rules";
 import { site } from "./config/site";
-import { duplicateSlugProblems, frontmatterProblems, historyProblems, sectionProblems } from "./config/legal-rules";
+import { historyProblems } from "./scripts/legal-content/record";
+import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "./scripts/legal-content/rules";
 import { waitlistBehaviourScript } from "./src/lib/waitlist-behaviour";
 
 const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");

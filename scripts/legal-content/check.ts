@@ -1,13 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import {
-  duplicateSlugProblems,
-  entryProblems,
-  fingerprintProblem,
-  frontmatterProblems,
-  sectionProblems,
-} from "../../config/legal-rules";
+import { entryProblems, fingerprintProblem } from "./record";
+import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "./rules";
 import { legalShortcodes } from "../../src/components/legal-shortcodes";
 import { site } from "../../config/site";
 import { readEnv, siteSettings } from "../../config/env";

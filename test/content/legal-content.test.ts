@@ -3,13 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import os from "node:os";
 import path from "node:path";
 import matter from "gray-matter";
-import {
-  historyProblems,
-  policyVersion,
-  suggestedRecord,
-  textFingerprint,
-  writtenEntries,
-} from "../../config/legal-rules";
+import { policyVersion, textFingerprint } from "../../config/legal-rules";
+import { historyProblems, suggestedRecord, writtenEntries } from "../../scripts/legal-content/record";
 import { checkLegalContent } from "../../scripts/legal-content/check";
 import { checkConsent } from "../../scripts/legal-content/consent";
 
