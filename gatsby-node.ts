@@ -15,7 +15,12 @@ import {
 import { consentProblems } from "./config/consent-rules";
 import { site } from "./config/site";
 import { historyProblems } from "./scripts/legal-content/record";
-import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "./scripts/legal-content/rules";
+import {
+  duplicateSlugProblems,
+  frontmatterProblems,
+  sectionProblems,
+  statementProblems,
+} from "./scripts/legal-content/rules";
 import { waitlistBehaviourScript } from "./src/lib/waitlist-behaviour";
 
 const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");
@@ -134,7 +139,8 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
 
 /**
  * Bad frontmatter fails the build here, naming the file and the field, before any query runs; so does a policy
- * whose text changed without a dated entry saying what changed.
+ * whose text changed without a dated entry saying what changed, or a Privacy Policy that leaves out a right or a
+ * legal basis it must name.
  */
 export const onCreateNode: GatsbyNode["onCreateNode"] = ({ node, reporter }) => {
   if (node.internal.type !== "Mdx") return;
@@ -145,6 +151,7 @@ export const onCreateNode: GatsbyNode["onCreateNode"] = ({ node, reporter }) => 
   const problems = [
     ...frontmatterProblems(file, node.frontmatter),
     ...historyProblems(file, node.frontmatter, String(node.body ?? ""), source),
+    ...statementProblems(file, String((node.frontmatter as { slug?: unknown })?.slug ?? ""), String(node.body ?? "")),
   ];
   for (const problem of problems) reporter.panicOnBuild(problem);
 };

@@ -63,6 +63,69 @@ export const requiredSections: Readonly<Record<string, readonly RequiredSection[
   ],
 };
 
+/**
+ * Something a policy must say, and say plainly: in a paragraph or list item of its text that matches every pattern
+ * of `says` (one place, so that a right and its article are said together), or as an `##` heading of its own.
+ */
+export interface RequiredStatement {
+  /** What the policy must name, as messages say it. */
+  name: string;
+  /** Every pattern one paragraph or list item must match; or, with `heading`, the `##` heading's. */
+  says: readonly RegExp[];
+  /** The statement is a section of its own: an `##` heading matching `says`. */
+  heading?: true;
+  /** Words that make it conditional ("depending on where you live"): a paragraph that has them does not count. */
+  unconditional?: RegExp;
+  /** What to write, in legal staff's words. */
+  fix: string;
+}
+
+/** A legal basis, as the GDPR numbers them: Art. 6(1)(a) to (f). */
+const legalBasis = /Art\. 6\(1\)\([a-f]\)/;
+
+/**
+ * What the GDPR's Art. 13 and 21 ask the Privacy Policy to say, which a heading cannot show: each right it must name,
+ * the right to object set out on its own (Art. 21(4)), and a legal basis for each use of a signup that is not the
+ * e-mails it agreed to (the page and campaign tag, the invite code and the ranking of inviters).
+ */
+export const requiredStatements: Readonly<Record<string, readonly RequiredStatement[]>> = {
+  [site.legalPages.privacyPolicy.slug]: [
+    {
+      name: "the right to restriction of processing (Art. 18 GDPR)",
+      says: [/\brestrict/i, /Art\. 18\b/],
+      fix: 'add it to the rights, with its article, such as "Restriction: ... we keep it and use it for nothing else until the question is settled (Art. 18)."',
+    },
+    {
+      name: "the right to data portability (Art. 20 GDPR)",
+      says: [/\bportab/i, /Art\. 20\b/],
+      fix: 'add it to the rights, with its article, such as "Portability: the information you gave us in a common machine-readable file (Art. 20)."',
+    },
+    {
+      name: "the right to lodge a complaint with a supervisory authority (Art. 77 GDPR)",
+      says: [/\bcomplain/i, /(supervisory|data protection) authority/i],
+      unconditional:
+        /\bdepending on\b|\bmay have\b|\bwhere (the|local) law\b|\bif (the|your) (local )?law\b|\bin some (countries|places)\b/i,
+      fix: 'say it without a condition, such as "You have the right to lodge a complaint with a data protection supervisory authority (Art. 77)."',
+    },
+    {
+      name: "the right to object, in a section of its own (Art. 21(4) GDPR: clearly and separately from any other information)",
+      says: [/\bright to object\b/i],
+      heading: true,
+      fix: 'add an "## " heading for it, such as "## Your Right to Object", and set out there what a person may object to and how.',
+    },
+    {
+      name: "a legal basis for keeping the invite code a signup came by and ranking inviters",
+      says: [/\binvit/i, legalBasis],
+      fix: 'name it where the legal bases are listed, such as "our legitimate interest in ... the invite code of the link you came by ... (Art. 6(1)(f))".',
+    },
+    {
+      name: "a legal basis for keeping a signup's page and campaign tag",
+      says: [/\bcampaign/i, legalBasis],
+      fix: 'name it where the legal bases are listed, such as "our legitimate interest in learning which of our posts ... the page and any campaign tag ... (Art. 6(1)(f))".',
+    },
+  ],
+};
+
 /** Normalises a YAML date, a Date or an ISO string to YYYY-MM-DD, or null when it is not a real date. */
 export function isoDate(value: unknown): string | null {
   const text = value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value;

@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import matter from "gray-matter";
 import { requiredSections } from "../../config/legal-rules";
-import { duplicateSlugProblems, frontmatterProblems, sectionProblems } from "./rules";
+import { duplicateSlugProblems, frontmatterProblems, sectionProblems, statementProblems } from "./rules";
 
 const valid = {
   title: "Privacy Policy",
@@ -117,5 +120,70 @@ describe("duplicateSlugProblems", () => {
         { file: "c.mdx", slug: "privacy-policy" },
       ]),
     ).toEqual(['c.mdx: frontmatter field "slug" is "privacy-policy", already used by a.mdx.']);
+  });
+});
+
+describe("statementProblems", () => {
+  const privacy = "privacy-policy";
+  const complete = [
+    "## How We Use Information",
+    "- **our legitimate interest** in learning which posts bring creators, for which we keep the page and any campaign tag, and in giving early access first to those who invited others (Art. 6(1)(f)).",
+    "## Your Choices",
+    "- **Restriction**: we keep it and use it for nothing else (Art. 18).",
+    "- **Portability**: in a machine-readable file (Art. 20).",
+    "- You have the right to lodge a complaint with a supervisory authority (Art. 77).",
+    "## Your Right to Object",
+    "You may object at any time (Art. 21).",
+  ].join("\n\n");
+  const named = (body: string) => statementProblems("p.mdx", privacy, body).map((problem) => problem.split(";")[0]);
+
+  it("passes the Privacy Policy as it stands, and a policy that names each right and basis once", () => {
+    const source = readFileSync(path.resolve(__dirname, "../../content/legal/privacy-policy.mdx"), "utf8");
+    expect(statementProblems("content/legal/privacy-policy.mdx", privacy, matter(source).content)).toEqual([]);
+    expect(named(complete)).toEqual([]);
+  });
+
+  it("names each right left out, by the file, with what to write", () => {
+    expect(
+      statementProblems("p.mdx", privacy, complete.replace(/.*Art\. 18.*\n/, "").replace(/.*Art\. 20.*\n/, "")),
+    ).toEqual([
+      'p.mdx: does not name the right to restriction of processing (Art. 18 GDPR); add it to the rights, with its article, such as "Restriction: ... we keep it and use it for nothing else until the question is settled (Art. 18)."',
+      'p.mdx: does not name the right to data portability (Art. 20 GDPR); add it to the rights, with its article, such as "Portability: the information you gave us in a common machine-readable file (Art. 20)."',
+    ]);
+  });
+
+  it("refuses the right to complain said only under a condition", () => {
+    const conditional = complete.replace(
+      "You have the right to lodge a complaint",
+      "Depending on where you live, you may have the right to lodge a complaint",
+    );
+    expect(named(conditional)).toEqual([
+      'p.mdx: names the right to lodge a complaint with a supervisory authority (Art. 77 GDPR) only under a condition ("Depending on")',
+    ]);
+  });
+
+  it("wants the right to object as a section of its own, not a sentence among others (Art. 21(4))", () => {
+    const among = complete.replace("## Your Right to Object\n\nYou may object", "You have the right to object");
+    expect(named(among)).toEqual([
+      "p.mdx: does not name the right to object, in a section of its own (Art. 21(4) GDPR: clearly and separately from any other information)",
+    ]);
+  });
+
+  it("wants a legal basis said with what it is the basis of, in one paragraph or list item", () => {
+    const apart = complete.replace(
+      "and in giving early access first to those who invited others (Art. 6(1)(f)).",
+      "(Art. 6(1)(f)).\n\nWe keep the invite code of the link you came by.",
+    );
+    expect(named(apart)).toEqual([
+      "p.mdx: does not name a legal basis for keeping the invite code a signup came by and ranking inviters",
+    ]);
+    expect(named(complete.replace("any campaign tag", "any tag"))).toEqual([
+      "p.mdx: does not name a legal basis for keeping a signup's page and campaign tag",
+    ]);
+  });
+
+  it("holds only the Privacy Policy to them", () => {
+    expect(statementProblems("t.mdx", "terms-of-service", "")).toEqual([]);
+    expect(statementProblems("c.mdx", "cookie-policy", "")).toEqual([]);
   });
 });

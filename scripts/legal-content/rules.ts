@@ -1,5 +1,11 @@
 import { site } from "../../config/site";
-import { isoDate, maxDescription, requiredSections, type LegalFrontmatter } from "../../config/legal-rules";
+import {
+  isoDate,
+  maxDescription,
+  requiredSections,
+  requiredStatements,
+  type LegalFrontmatter,
+} from "../../config/legal-rules";
 
 /*
  * The checks of what a legal MDX file must hold (config/legal-rules.ts has the rules as data): its frontmatter, the
@@ -107,6 +113,44 @@ export function duplicateSlugProblems(files: readonly { file: string; slug: stri
     const first = seen.get(slug);
     if (first) problems.push(`${file}: frontmatter field "slug" is "${slug}", already used by ${first}.`);
     else seen.set(slug, file);
+  }
+  return problems;
+}
+
+/** The paragraphs and list items of an MDX text, each on one line, and its `##` headings. */
+function blocksOf(body: string): { paragraphs: string[]; headings: string[] } {
+  const lines = body.replace(/\r\n?/g, "\n").split("\n");
+  const headings = lines.flatMap((line) => /^##\s+(.*?)\s*$/.exec(line)?.[1] ?? []);
+  const paragraphs = body
+    .replace(/\r\n?/g, "\n")
+    .split(/\n\s*\n|\n(?=\s*[-*] )/)
+    .map((block) => block.replace(/\s+/g, " ").trim())
+    .filter((block) => block !== "" && !block.startsWith("#"));
+  return { paragraphs, headings };
+}
+
+/**
+ * Problems with what a policy says (config/legal-rules.ts, requiredStatements): each right or legal basis it does not
+ * name, or names only under a condition, and the right to object when no section of its own sets it out. Files whose
+ * slug has no such rules pass.
+ */
+export function statementProblems(file: string, slug: string, body: string): string[] {
+  const rules = requiredStatements[slug];
+  if (!rules) return [];
+  const { paragraphs, headings } = blocksOf(body);
+  const problems: string[] = [];
+  for (const rule of rules) {
+    const candidates = rule.heading ? headings : paragraphs;
+    const saying = candidates.filter((block) => rule.says.every((pattern) => pattern.test(block)));
+    if (saying.length === 0) {
+      problems.push(`${file}: does not name ${rule.name}; ${rule.fix}`);
+      continue;
+    }
+    const condition = rule.unconditional;
+    if (condition && saying.every((block) => condition.test(block))) {
+      const words = condition.exec(saying[0]!)![0];
+      problems.push(`${file}: names ${rule.name} only under a condition ("${words}"); ${rule.fix}`);
+    }
   }
   return problems;
 }

@@ -36,6 +36,19 @@ describe("the content check", () => {
     ]);
   });
 
+  it("names each right and legal basis the Privacy Policy leaves out, or says only under a condition (Art. 13, 21, 77)", () => {
+    // The Privacy Policy as it was before issue 52: every section there, but not every right.
+    const file = "test/fixtures/legal/missing-rights/privacy-policy.mdx";
+    expect(checkLegalContent([fixture("missing-rights/privacy-policy.mdx")]).map((problem) => problem.split(";")[0])).toEqual([
+      `${file}: does not name the right to restriction of processing (Art. 18 GDPR)`,
+      `${file}: does not name the right to data portability (Art. 20 GDPR)`,
+      `${file}: names the right to lodge a complaint with a supervisory authority (Art. 77 GDPR) only under a condition ("Depending on")`,
+      `${file}: does not name the right to object, in a section of its own (Art. 21(4) GDPR: clearly and separately from any other information)`,
+      `${file}: does not name a legal basis for keeping the invite code a signup came by and ranking inviters`,
+      `${file}: does not name a legal basis for keeping a signup's page and campaign tag`,
+    ]);
+  });
+
   it("names a section moved out of the spec's order", () => {
     expect(checkLegalContent([fixture("out-of-order/terms-of-service.mdx")])).toEqual([
       'test/fixtures/legal/out-of-order/terms-of-service.mdx: required section "eligibility" ("## Eligibility") is out of the spec\'s order; move it before "## Your Account".',
