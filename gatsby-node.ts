@@ -100,7 +100,10 @@ export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
   }
   // A new wording of the consent statement under an old version would be recorded as what signups were not shown.
   for (const problem of consentProblems(site.waitlist.consent)) reporter.panicOnBuild(problem);
-  // A claimed date past is the client's to change (the spec fixes it): said in the build's output, never refused.
+};
+
+/** A claimed date past is the client's to change (the spec fixes it): said in the output of every build, never refused. */
+export const onPreInit: GatsbyNode["onPreInit"] = ({ reporter }) => {
   for (const warning of pastClaimWarnings(site.claims)) reporter.warn(warning);
 };
 
