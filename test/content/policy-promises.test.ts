@@ -10,7 +10,7 @@ import { site } from "../../config/site";
 import { requestLog } from "../../server/waitlist-middleware";
 import { attributionFrom } from "../../waitlist/attribution";
 import { createConfirmations } from "../../waitlist/mail/confirmations";
-import type { MailMessage } from "../../waitlist/mail/confirmation-message";
+import { confirmationMessage, objectAnchor, type MailMessage } from "../../waitlist/mail/confirmation-message";
 import { pruneUnconfirmed } from "../../waitlist/prune";
 import { newInviteCode } from "../../waitlist/invites";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
@@ -300,5 +300,29 @@ describe("the Privacy Policy on invites (issue 44)", () => {
     const codes = Array.from({ length: 200 }, () => newInviteCode());
     expect(new Set(codes).size).toBe(200);
     for (const code of codes) expect(code).toMatch(/^[A-Za-z0-9_-]{12}$/);
+  });
+});
+
+describe("the right to object (Art. 21(4) GDPR)", () => {
+  it("has a section of its own in the Privacy Policy, which the first e-mail sets out apart and links to", () => {
+    const heading = text(privacy).match(/## (Your Right to Object)/)?.[1];
+    // The id the page gives the heading (rehype-slug, as GitHub slugs a heading).
+    expect(heading?.toLowerCase().replace(/[^\w\s-]/g, "").replace(/\s+/g, "-")).toBe(objectAnchor);
+    expect(section(privacy, /^Your Right to Object/)).toMatch(/You have the right to object, at any time/);
+
+    const mail = confirmationMessage("maya@example.com", {
+      ...testSite,
+      seed: "maya",
+      createdAt: "2026-11-27T10:00:00.000Z",
+      linkSecret: "s".repeat(32),
+    });
+    const link = `${testSite.siteUrl}${site.routes.privacyPolicy}#${objectAnchor}`;
+    // A paragraph of its own, not a clause of another.
+    expect(mail.text.split("\n\n")).toContainEqual(
+      expect.stringMatching(new RegExp(`^Your right to object: you may object at any time .*How to object: ${link.replace(/[.?]/g, "\\$&")}\n?$`)),
+    );
+    expect(mail.html).toMatch(
+      new RegExp(`<p [^>]*>Your right to object: you may object at any time [^<]*<a href="${link.replace(/[.?]/g, "\\$&")}"[^>]*>How to object</a>\\.</p>`),
+    );
   });
 });
