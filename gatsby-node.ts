@@ -14,7 +14,14 @@ import {
 } from "./config/env";
 import { consentProblems } from "./config/consent-rules";
 import { site } from "./config/site";
-import { duplicateSlugProblems, frontmatterProblems, historyProblems, sectionProblems } from "./config/legal-rules";
+import { pastClaimWarnings } from "./scripts/legal-content/claims";
+import { historyProblems } from "./scripts/legal-content/record";
+import {
+  duplicateSlugProblems,
+  frontmatterProblems,
+  sectionProblems,
+  statementProblems,
+} from "./scripts/legal-content/rules";
 import { waitlistBehaviourScript } from "./src/lib/waitlist-behaviour";
 
 const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");
@@ -95,6 +102,11 @@ export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
   for (const problem of consentProblems(site.waitlist.consent)) reporter.panicOnBuild(problem);
 };
 
+/** A claimed date past is the client's to change (the spec fixes it): said in the output of every build, never refused. */
+export const onPreInit: GatsbyNode["onPreInit"] = ({ reporter }) => {
+  for (const warning of pastClaimWarnings(site.claims)) reporter.warn(warning);
+};
+
 /** Every legal page's frontmatter is typed and required, so a query can never return a half-filled policy. */
 export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] = ({ actions }) => {
   actions.createTypes(`
@@ -133,7 +145,8 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
 
 /**
  * Bad frontmatter fails the build here, naming the file and the field, before any query runs; so does a policy
- * whose text changed without a dated entry saying what changed.
+ * whose text changed without a dated entry saying what changed, or a Privacy Policy that leaves out a right or a
+ * legal basis it must name.
  */
 export const onCreateNode: GatsbyNode["onCreateNode"] = ({ node, reporter }) => {
   if (node.internal.type !== "Mdx") return;
@@ -144,6 +157,7 @@ export const onCreateNode: GatsbyNode["onCreateNode"] = ({ node, reporter }) => 
   const problems = [
     ...frontmatterProblems(file, node.frontmatter),
     ...historyProblems(file, node.frontmatter, String(node.body ?? ""), source),
+    ...statementProblems(file, String((node.frontmatter as { slug?: unknown })?.slug ?? ""), String(node.body ?? "")),
   ];
   for (const problem of problems) reporter.panicOnBuild(problem);
 };

@@ -1,13 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import {
-  duplicateSlugProblems,
-  entryProblems,
-  fingerprintProblem,
-  frontmatterProblems,
-  sectionProblems,
-} from "../../config/legal-rules";
+import { entryProblems, fingerprintProblem } from "./record";
+import { duplicateSlugProblems, frontmatterProblems, sectionProblems, statementProblems } from "./rules";
 import { legalShortcodes } from "../../src/components/legal-shortcodes";
 import { site } from "../../config/site";
 import { readEnv, siteSettings } from "../../config/env";
@@ -52,7 +47,8 @@ const allowedComponents = new Set(Object.keys(legalShortcodes));
 /**
  * Everything that can be wrong with legal MDX files, one message per problem,
  * each naming the file: it does not compile, its frontmatter is incomplete,
- * a required section is missing or out of order, a slug is taken twice, it
+ * a required section is missing or out of order, a right or legal basis the
+ * Privacy Policy must name is not there (or only under a condition), a slug is taken twice, it
  * uses a component the template does not provide, it types the brand or
  * contact address instead of using <SiteName /> and <ContactEmail />, or its
  * text changed without a dated entry (policy-history.ts, when git knows the
@@ -90,6 +86,7 @@ export function checkLegalContent(
     if (typeof slug === "string") {
       slugs.push({ file, slug });
       problems.push(...sectionProblems(file, slug, result.headings));
+      problems.push(...statementProblems(file, slug, result.body));
     }
     for (const name of result.components) {
       if (!allowedComponents.has(name)) {

@@ -1,13 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
-import {
-  placeholderSummary,
-  suggestedRecord,
-  textFingerprint,
-  withRecord,
-  writtenEntries,
-} from "../../config/legal-rules";
+import { textFingerprint } from "../../config/legal-rules";
+import { placeholderSummary, suggestedRecord, withRecord, writtenEntries } from "./record";
 import { baseRevision, fileAt, type Base } from "./history";
 
 const root = path.resolve(__dirname, "../..");

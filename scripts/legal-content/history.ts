@@ -7,7 +7,7 @@ import { isoDate, textFingerprint } from "../../config/legal-rules";
 /*
  * The record of a policy's changes, held against git: the dated entries are a
  * record, so an entry the base had is never changed or removed, and a text
- * that changed since the base has a new entry. The fingerprint (legal-rules)
+ * that changed since the base has a new entry. The fingerprint (record.ts)
  * catches a forgotten entry without history; this catches an old entry
  * rewritten to match, where history is at hand.
  */

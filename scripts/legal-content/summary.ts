@@ -22,14 +22,29 @@ function section(problem: string): string {
   return [...(file ? [`#### \`${file[1]}\``] : []), ...paragraphs].join("\n\n");
 }
 
-/** The summary of one run of the check: what it checked and found, and each problem with what to paste. */
-export function stepSummary(problems: readonly string[], passed: string): string {
-  if (problems.length === 0) return `### Policies and consent statement\n\n${passed}\n`;
+/** Warnings, after what the run found: each names what to look at, and none stops a pull request. */
+function warningSections(warnings: readonly string[]): string[] {
+  if (warnings.length === 0) return [];
+  return [
+    `### ${warnings.length} warning${warnings.length === 1 ? "" : "s"}: nothing to fix before publishing`,
+    ...warnings.map(section),
+  ];
+}
+
+/**
+ * The summary of one run of the check: what it checked and found, each problem with what to paste, and the warnings
+ * (a claimed date past), which fail nothing.
+ */
+export function stepSummary(problems: readonly string[], passed: string, warnings: readonly string[] = []): string {
+  if (problems.length === 0) {
+    return [`### Policies and consent statement`, passed, ...warningSections(warnings)].join("\n\n") + "\n";
+  }
   return (
     [
       `### Policies and consent statement: ${problems.length} problem${problems.length === 1 ? "" : "s"} to fix`,
       "Nothing is published until they are fixed. Open the file in GitHub's editor (the pencil on the file): each problem says where, by line number, and gives the lines to write in a box, with a copy button at its corner.",
       ...problems.map(section),
+      ...warningSections(warnings),
     ].join("\n\n") + "\n"
   );
 }

@@ -3,20 +3,20 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import os from "node:os";
 import path from "node:path";
 import matter from "gray-matter";
-import {
-  historyProblems,
-  policyVersion,
-  suggestedRecord,
-  textFingerprint,
-  writtenEntries,
-} from "../../config/legal-rules";
+import { policyVersion, textFingerprint } from "../../config/legal-rules";
+import { historyProblems, suggestedRecord, writtenEntries } from "../../scripts/legal-content/record";
+import { site } from "../../config/site";
 import { checkLegalContent } from "../../scripts/legal-content/check";
+import { pastClaimWarnings } from "../../scripts/legal-content/claims";
 import { checkConsent } from "../../scripts/legal-content/consent";
 
 const root = path.resolve(__dirname, "../..");
 const contentDir = path.join(root, "content/legal");
 const fixtures = path.resolve(__dirname, "../fixtures/legal");
 const fixture = (name: string) => path.join(fixtures, name);
+/** The warnings the check gives of config/site.ts's claims today (a claimed date past), as it words them. */
+const claimWarnings = () =>
+  pastClaimWarnings(site.claims, undefined, readFileSync(path.join(root, "config/site.ts"), "utf8"));
 
 describe("content/legal", () => {
   const files = readdirSync(contentDir)
@@ -38,6 +38,19 @@ describe("the content check", () => {
   it("names the file and the section a policy dropped", () => {
     expect(checkLegalContent([fixture("missing-section/privacy-policy.mdx")])).toEqual([
       'test/fixtures/legal/missing-section/privacy-policy.mdx: required section "cookies and tracking" is missing; add an "## " heading for it.',
+    ]);
+  });
+
+  it("names each right and legal basis the Privacy Policy leaves out, or says only under a condition (Art. 13, 21, 77)", () => {
+    // The Privacy Policy as it was before issue 52: every section there, but not every right.
+    const file = "test/fixtures/legal/missing-rights/privacy-policy.mdx";
+    expect(checkLegalContent([fixture("missing-rights/privacy-policy.mdx")]).map((problem) => problem.split(";")[0])).toEqual([
+      `${file}: does not name the right to restriction of processing (Art. 18 GDPR)`,
+      `${file}: does not name the right to data portability (Art. 20 GDPR)`,
+      `${file}: names the right to lodge a complaint with a supervisory authority (Art. 77 GDPR) only under a condition ("Depending on")`,
+      `${file}: does not name the right to object, in a section of its own (Art. 21(4) GDPR: clearly and separately from any other information)`,
+      `${file}: does not name a legal basis for keeping the invite code a signup came by and ranking inviters`,
+      `${file}: does not name a legal basis for keeping a signup's page and campaign tag`,
     ]);
   });
 
@@ -141,6 +154,9 @@ describe("the record of a policy's changes", () => {
       writeFileSync(file, edited.replace("<what changed, in a sentence or two>", summary));
       const passed = run();
       expect([passed.status, passed.stdout]).toEqual([0, "1 policy and the consent statement checked: nothing to fix.\n"]);
+      // A claimed date past (config/site.ts's launch) is warned of after it, by name, and fails nothing.
+      const warnings = claimWarnings().map((warning) => `Warning: ${warning}`);
+      expect(passed.stderr).toBe(warnings.length === 0 ? "" : `\n${warnings.join("\n\n")}\n`);
       expect(matter(readFileSync(file, "utf8")).data.updates[0].summary).toBe(summary);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -207,11 +223,19 @@ describe("the record of a policy's changes", () => {
       expect(markdown).toContain(
         `(line 6) with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):\n\n\`\`\`yaml\nupdates:\n  - date: ${today}\n    summary: >-`,
       );
-      expect(markdown).toMatch(/\(line 11\) with this one:\n\n```yaml\nfingerprint: [0-9a-f]{12}\n```\n$/);
+      // After the problems, a warning for each claimed date past (config/site.ts's launch), which fails nothing.
+      expect(markdown).toMatch(/\(line 11\) with this one:\n\n```yaml\nfingerprint: [0-9a-f]{12}\n```\n(\n### \d+ warnings?: [\s\S]*)?$/);
+      const warnings = claimWarnings();
+      for (const warning of warnings) {
+        expect(markdown).toContain(`### ${warnings.length} warning`);
+        expect(markdown).toContain(warning.replace(/^config\/site\.ts: c/, "C").replace(/</g, "&lt;").replace(/>/g, "&gt;"));
+      }
       writeFileSync(file, source.replace(/^fingerprint: .*$/m, `fingerprint: ${textFingerprint(matter(source).content)}`));
       // A run that passes says so too, after the first.
       run([file], { GITHUB_STEP_SUMMARY: summary });
-      expect(readFileSync(summary, "utf8")).toMatch(/### Policies and consent statement\n\n1 policy and the consent statement checked: nothing to fix\.\n$/);
+      expect(readFileSync(summary, "utf8")).toMatch(
+        /### Policies and consent statement\n\n1 policy and the consent statement checked: nothing to fix\.\n(\n### \d+ warnings?: [\s\S]*)?$/,
+      );
     });
   });
 

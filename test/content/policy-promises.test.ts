@@ -1,14 +1,16 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import express from "express";
 import matter from "gray-matter";
+import { run } from "../../cli/run";
 import { maskEmail } from "../../config/email-address";
 import { site } from "../../config/site";
 import { requestLog } from "../../server/waitlist-middleware";
 import { attributionFrom } from "../../waitlist/attribution";
 import { createConfirmations } from "../../waitlist/mail/confirmations";
-import type { MailMessage } from "../../waitlist/mail/confirmation-message";
+import { confirmationMessage, objectAnchor, type MailMessage } from "../../waitlist/mail/confirmation-message";
 import { pruneUnconfirmed } from "../../waitlist/prune";
 import { newInviteCode } from "../../waitlist/invites";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
@@ -48,6 +50,8 @@ describe("a significant change, announced", () => {
     const changes = section(slug, /^Changes/);
     expect(changes).toMatch(/If the changes are significant, we e-mail (that note, with a link to this page, to the waitlist members who confirmed|you that note).* when we post them/);
     expect(changes).not.toMatch(/before they take effect/);
+    // Only the confirmed are mailed anything but the one e-mail asking to confirm (cli/announce.test.ts).
+    expect(changes).not.toMatch(/we e-mail you\b/);
   });
 });
 
@@ -66,6 +70,24 @@ describe("the Privacy Policy on age", () => {
     expect(children).toMatch(/If you are under <ParentalPermissionAge \/>, you may join only with the permission of a parent or guardian/);
     expect(children).toMatch(/under 16 .*\(Art\. 8 GDPR\)/);
     expect(site.parentalPermissionUnder).toBeGreaterThanOrEqual(16);
+  });
+
+  it("says in both documents what the waitlist asks (the statement beside the form) and what it does not check", () => {
+    const terms = site.legalPages.termsOfService.slug;
+    const asked = `Join only if you are ${site.minimumAge} or older, and if you are under ${site.parentalPermissionUnder}, only with a parent's or guardian's permission.`;
+    expect(statement).toContain(asked);
+    const children = section(privacy, /^Children/);
+    const eligibility = section(terms, /^Eligibility/);
+    for (const document of [children, eligibility]) {
+      expect(document).toContain("The waitlist asks for no age");
+      expect(document).toMatch(
+        /you tell us that you are <MinimumAge \/> or older and, if you are under <ParentalPermissionAge \/>, that a parent or guardian has allowed it/,
+      );
+      expect(document).toMatch(/We take your word for it: we do not check your age,? (we do not )?(or )?ask a parent to confirm/);
+    }
+    // No form, page or link lets a parent accept anything: the Terms must not say one does.
+    expect(text(terms)).not.toMatch(/on your behalf/);
+    expect(eligibility).toContain("there is no way yet for a parent to accept these Terms with us");
   });
 });
 
@@ -148,7 +170,11 @@ describe("the Privacy Policy on what the waitlist keeps", () => {
     expect(visiting).toMatch(
       /Our own logs record, for each request, its time, the page asked for and our answer, never your IP address or e-mail address; when an e-mail to you fails, they name the address shortened \(such as `y\*\*\*@example\.com`\)\./,
     );
-    expect(keeping).toMatch(/We delete our logs after 30 days at most\./);
+    // The request log goes to the writer it is handed (npm start's standard output, a function's log on Netlify):
+    // the server keeps no file of its own to delete, so the policy says whose setting deletes them.
+    expect(keeping).toMatch(
+      /We delete our logs after 30 days at most: our server keeps no copy of its own, and writes each line to the log of the machine it runs on, which our hosting provider or we set to delete them by then\./,
+    );
   });
 
   it("says in the repeat e-mail, as in the policy, that the deletion counts from the first request, and so it does", async () => {
@@ -242,10 +268,31 @@ describe("the Privacy Policy on invites (issue 44)", () => {
   // test/server/invites.test.ts holds the rest: the page shows a count and no invitee, and each rule of the count.
   const collect = () => section(privacy, /^Information We Collect/);
 
-  it("says what an invite keeps, and who sees what: the inviter a count, the founders codes and counts", () => {
+  it("says what an invite keeps, and who sees what: the inviter a count, the founders who invited whom, as the export shows", async () => {
     expect(collect()).toContain("If someone signs up on a page your link opened, we keep that code with their signup");
     expect(collect()).toContain("a count, never who; each mailbox counts once, yours never, and someone who leaves no longer counts");
-    expect(collect()).toContain("Our founders see the codes and the counts");
+    expect(collect()).toContain(
+      "the list they work from shows, for each signup, its address, its own invite code and the code of the link it came by, so they can tell who invited whom, and how many confirmed creators each person brought. They rank the inviters by that number",
+    );
+    // The founders' list (npm run waitlist -- export --order invites): the invitee's row names the inviter's code.
+    const dir = mkdtempSync(path.join(os.tmpdir(), "policy-invites-"));
+    try {
+      const env = { WAITLIST_DB: path.join(dir, "waitlist.db") };
+      const store = new SqliteStore(env.WAITLIST_DB);
+      const at = new Date("2026-11-26T10:00:00Z");
+      await store.add({ email: "maya@example.com", emailKey: "maya@example.com", source: "start", at, mailbox: "m".repeat(32) });
+      const { inviteCode } = (await store.confirm("maya@example.com", { createdAt: at.toISOString(), at, privacyPolicy: null }))!;
+      await store.add({ email: "bo@example.com", emailKey: "bo@example.com", source: "start", at, invitedBy: inviteCode, mailbox: "b".repeat(32) });
+      await store.confirm("bo@example.com", { createdAt: at.toISOString(), at, privacyPolicy: null });
+      await store.close();
+      const rows = JSON.parse(await run(["export", "--format", "json", "--order", "invites"], env)) as Record<string, unknown>[];
+      expect(rows.map(({ email, inviteCode: code, invitedBy, confirmedInvites }) => ({ email, code, invitedBy, confirmedInvites }))).toEqual([
+        { email: "maya@example.com", code: inviteCode, invitedBy: null, confirmedInvites: 1 },
+        { email: "bo@example.com", code: expect.any(String), invitedBy: inviteCode, confirmedInvites: 0 },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("says the code is random and says nothing about the inviter, as newInviteCode makes it", () => {
@@ -253,5 +300,29 @@ describe("the Privacy Policy on invites (issue 44)", () => {
     const codes = Array.from({ length: 200 }, () => newInviteCode());
     expect(new Set(codes).size).toBe(200);
     for (const code of codes) expect(code).toMatch(/^[A-Za-z0-9_-]{12}$/);
+  });
+});
+
+describe("the right to object (Art. 21(4) GDPR)", () => {
+  it("has a section of its own in the Privacy Policy, which the first e-mail sets out apart and links to", () => {
+    const heading = text(privacy).match(/## (Your Right to Object)/)?.[1];
+    // The id the page gives the heading (rehype-slug, as GitHub slugs a heading).
+    expect(heading?.toLowerCase().replace(/[^\w\s-]/g, "").replace(/\s+/g, "-")).toBe(objectAnchor);
+    expect(section(privacy, /^Your Right to Object/)).toMatch(/You have the right to object, at any time/);
+
+    const mail = confirmationMessage("maya@example.com", {
+      ...testSite,
+      seed: "maya",
+      createdAt: "2026-11-27T10:00:00.000Z",
+      linkSecret: "s".repeat(32),
+    });
+    const link = `${testSite.siteUrl}${site.routes.privacyPolicy}#${objectAnchor}`;
+    // A paragraph of its own, not a clause of another.
+    expect(mail.text.split("\n\n")).toContainEqual(
+      expect.stringMatching(new RegExp(`^Your right to object: you may object at any time .*How to object: ${link.replace(/[.?]/g, "\\$&")}\n?$`)),
+    );
+    expect(mail.html).toMatch(
+      new RegExp(`<p [^>]*>Your right to object: you may object at any time [^<]*<a href="${link.replace(/[.?]/g, "\\$&")}"[^>]*>How to object</a>\\.</p>`),
+    );
   });
 });

@@ -1,4 +1,6 @@
-import { onPreBuild } from "../../gatsby-node";
+import { site } from "../../config/site";
+import { onPreBuild, onPreInit } from "../../gatsby-node";
+import { claimEnds } from "../../scripts/legal-content/claims";
 
 /*
  * What a build for a public site refuses before it renders a page: a policy that names no controller or no host, or
@@ -91,5 +93,17 @@ describe("a local or preview build", () => {
       panics: [],
       warnings: [expect.any(String), expect.any(String), expect.any(String)],
     });
+  });
+});
+
+describe("a claimed date past (config/site.ts's launch)", () => {
+  it("is a warning in the build's output that names it, never a refusal", () => {
+    const reporter = { panic: jest.fn(), warn: jest.fn(), panicOnBuild: jest.fn() };
+    (onPreInit as (args: unknown) => void)({ reporter });
+    const past = claimEnds(site.claims.launch)! < new Date().toISOString().slice(0, 10);
+    expect(reporter.warn.mock.calls).toEqual(
+      past ? [[expect.stringContaining(`claims.launch is "${site.claims.launch}", which ended on`)]] : [],
+    );
+    expect([...reporter.panic.mock.calls, ...reporter.panicOnBuild.mock.calls]).toEqual([]);
   });
 });

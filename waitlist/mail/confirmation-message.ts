@@ -30,6 +30,9 @@ const confirmationMessageId = (seed: string, siteUrl: string) => messageIdFor("c
  * (confirmationMessageId), `createdAt` is when it was stored (the confirm
  * link is for that signup), `linkSecret` signs both links (tokens.ts).
  */
+/** The id of the Privacy Policy's "Your Right to Object" section, as the page's headings get theirs (rehype-slug). */
+export const objectAnchor = "your-right-to-object";
+
 export function confirmationMessage(
   to: string,
   {
@@ -59,6 +62,10 @@ export function confirmationMessage(
     ],
     questions: "Questions? Reply to this e-mail or write to",
     changedMind: "Changed your mind?",
+    // Art. 21(4) GDPR: the right to object, said at the latest in the first e-mail, apart from everything else.
+    object:
+      "Your right to object: you may object at any time to our keeping the page, campaign tag and invite code you signed up with, and to our e-mails, which the link to leave stops at once.",
+    objectLink: "How to object",
     howWeHandle: "How we handle your address:",
     because: `You get this e-mail because this address was entered on the waitlist at`,
     notYou: "If that was not you, ignore it, or",
@@ -82,6 +89,8 @@ ${said.questions} ${contact}.
 ${said.changedMind} Leave the waitlist:
 ${leave}
 
+${said.object} ${said.objectLink}: ${privacy}#${objectAnchor}
+
 ${site.name} - ${site.tagline}
 ${url}/
 
@@ -99,7 +108,8 @@ ${said.because} ${host}. ${said.notYou} leave with the link above.
 ${said.nextItems.map((item) => `<li>${escapeHtml(item)}</li>`).join("\n")}
 </ul>
 <p style="${p}">${escapeHtml(said.questions)} <a href="mailto:${escapeHtml(contact)}" style="color:${colors.brand};">${escapeHtml(contact)}</a>.</p>
-<p style="margin:0;">${escapeHtml(said.changedMind)} ${link(leave, "Leave the waitlist")}</p>`;
+<p style="${p}">${escapeHtml(said.changedMind)} ${link(leave, "Leave the waitlist")}</p>
+<p style="margin:0;font-size:14px;color:${colors.inkSoft};">${escapeHtml(said.object)} ${link(`${privacy}#${objectAnchor}`, said.objectLink)}.</p>`;
   const html = mailHtml(
     subject,
     card,

@@ -1,0 +1,63 @@
+import { textFingerprint } from "../../config/legal-rules";
+import { historyProblems } from "./record";
+
+const valid = {
+  title: "Privacy Policy",
+  slug: "privacy-policy",
+  description: "How we handle your information.",
+  effectiveDate: "2025-06-01",
+};
+
+describe("historyProblems", () => {
+  const body = "## Contact Us\n\nWrite to us.\n";
+  const fingerprint = textFingerprint(body);
+
+  it("accepts a text with its fingerprint, with or without dated changes", () => {
+    expect(historyProblems("p.mdx", { ...valid, fingerprint }, body)).toEqual([]);
+    const updates = [
+      { date: "2026-11-23", summary: "Added the confirm step." },
+      { date: "2025-09-01", summary: "Added the leave link." },
+    ];
+    expect(historyProblems("p.mdx", { ...valid, updates, fingerprint }, body)).toEqual([]);
+  });
+
+  it("fails a changed text, naming the file and the entry and fingerprint to add", () => {
+    const [problem, ...rest] = historyProblems("p.mdx", { ...valid, fingerprint }, `${body}\nA new sentence.\n`);
+    expect(rest).toEqual([]);
+    expect(problem).toMatch(/^p\.mdx: the text changed since its last dated entry \(2025-06-01\)\./);
+    expect(problem).toContain('Replace "updates" and "fingerprint" in its frontmatter with these lines');
+    expect(problem).toMatch(
+      new RegExp(
+        `\\n\\nupdates:\\n  - date: \\d{4}-\\d\\d-\\d\\d\\n    summary: >-\\n      <what changed, in a sentence or two>\\nfingerprint: ${textFingerprint(`${body}\nA new sentence.\n`)}$`,
+      ),
+    );
+  });
+
+  it("asks for a missing fingerprint by its value", () => {
+    expect(historyProblems("p.mdx", valid, body)).toEqual([
+      `p.mdx: frontmatter field "fingerprint" is missing; set it to ${fingerprint}.`,
+    ]);
+  });
+
+  it("names each malformed entry: not a list, no date, no summary, out of order, before the effective date", () => {
+    expect(historyProblems("p.mdx", { ...valid, fingerprint, updates: "today" }, body)).toEqual([
+      'p.mdx: frontmatter field "updates" must be a list of changes, each with a "date" and a "summary".',
+    ]);
+    const updates = [
+      { date: "2025-09-01", summary: "Older first." },
+      { date: "2026-01-01", summary: "Newer second." },
+      { date: "June 2026", summary: "A date in words." },
+      { date: "2025-08-01" },
+      { date: "2025-05-01", summary: "Before the policy took effect." },
+      { date: "2025-04-01", summary: "x".repeat(301) },
+    ];
+    expect(historyProblems("p.mdx", { ...valid, fingerprint, updates }, body)).toEqual([
+      'p.mdx: entry 2 of "updates" (2026-01-01) must not be newer than the one above it (2025-09-01): newest first.',
+      'p.mdx: entry 3 of "updates" needs a "date" written as YYYY-MM-DD (got "June 2026").',
+      'p.mdx: entry 4 of "updates" needs a "summary": what changed, in a sentence or two.',
+      'p.mdx: entry 5 of "updates" (2025-05-01) must be later than the effective date (2025-06-01).',
+      'p.mdx: entry 6 of "updates": keep the "summary" to 300 characters or fewer.',
+      'p.mdx: entry 6 of "updates" (2025-04-01) must be later than the effective date (2025-06-01).',
+    ]);
+  });
+});

@@ -1,0 +1,189 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import matter from "gray-matter";
+import { requiredSections } from "../../config/legal-rules";
+import { duplicateSlugProblems, frontmatterProblems, sectionProblems, statementProblems } from "./rules";
+
+const valid = {
+  title: "Privacy Policy",
+  slug: "privacy-policy",
+  description: "How we handle your information.",
+  effectiveDate: "2025-06-01",
+};
+
+describe("frontmatterProblems", () => {
+  it("accepts complete frontmatter, with the date as text, ISO string or YAML Date", () => {
+    expect(frontmatterProblems("p.mdx", valid)).toEqual([]);
+    expect(frontmatterProblems("p.mdx", { ...valid, effectiveDate: "2025-06-01T00:00:00.000Z" })).toEqual([]);
+    expect(frontmatterProblems("p.mdx", { ...valid, effectiveDate: new Date("2025-06-01") })).toEqual([]);
+  });
+
+  it.each(["title", "slug", "description", "effectiveDate"])("names the file and a missing %s", (field) => {
+    const data: Record<string, unknown> = { ...valid };
+    delete data[field];
+    expect(frontmatterProblems("content/legal/p.mdx", data)).toEqual([
+      `content/legal/p.mdx: frontmatter field "${field}" is missing.`,
+    ]);
+  });
+
+  it("holds a policy the site links to to the name its links use, and leaves other pages their own titles", () => {
+    const privacy = { ...valid, slug: "privacy-policy" };
+    expect(frontmatterProblems("p.mdx", { ...privacy, title: "Privacy Policy" })).toEqual([]);
+    expect(frontmatterProblems("p.mdx", { ...privacy, title: "Privacy Notice" })).toEqual([
+      'p.mdx: frontmatter field "title" must be "Privacy Policy", the name the site\'s links to it use (config/site.ts, legalPages; change both together) (got "Privacy Notice").',
+    ]);
+    expect(frontmatterProblems("c.mdx", { ...valid, slug: "cookie-policy", title: "Cookies" })).toEqual([]);
+  });
+
+  it("reports every field when there is no frontmatter at all", () => {
+    expect(frontmatterProblems("p.mdx", null)).toHaveLength(4);
+  });
+
+  it.each([
+    [{ title: 42 }, 'frontmatter field "title" must be text.'],
+    [{ slug: "Privacy Policy" }, 'frontmatter field "slug" must be lowercase words joined by hyphens'],
+    [{ slug: "/privacy-policy/" }, 'frontmatter field "slug" must be lowercase words joined by hyphens'],
+    [{ description: "x".repeat(301) }, 'frontmatter field "description" is 301 characters; keep it to 300 or fewer.'],
+    [{ effectiveDate: "June 1, 2025" }, 'frontmatter field "effectiveDate" must be a date written as YYYY-MM-DD'],
+    [{ effectiveDate: "2025-02-30" }, 'frontmatter field "effectiveDate" must be a date written as YYYY-MM-DD'],
+  ])("refuses %j", (change, message) => {
+    const [problem, ...rest] = frontmatterProblems("p.mdx", { ...valid, ...change });
+    expect(rest).toEqual([]);
+    expect(problem).toContain(`p.mdx: ${message}`);
+  });
+});
+
+describe("sectionProblems", () => {
+  const privacyHeadings = [
+    "Information We Collect",
+    "How We Use Information",
+    "Sharing of Information",
+    "Cookies and Tracking",
+    "Your Choices",
+    "Data Security",
+    "Children Under 13",
+    "Changes to This Policy",
+    "Contact Us",
+    "Monetization and Payments",
+  ];
+
+  it("accepts every required section in order, with extra sections between", () => {
+    expect(sectionProblems("p.mdx", "privacy-policy", privacyHeadings)).toEqual([]);
+    const extra = [...privacyHeadings.slice(0, 3), "International Transfers", ...privacyHeadings.slice(3)];
+    expect(sectionProblems("p.mdx", "privacy-policy", extra)).toEqual([]);
+  });
+
+  it("names each missing section", () => {
+    const without = privacyHeadings.filter((heading) => !/Children|Security/.test(heading));
+    expect(sectionProblems("p.mdx", "privacy-policy", without)).toEqual([
+      'p.mdx: required section "data security" is missing; add an "## " heading for it.',
+      'p.mdx: required section "children under 13" is missing; add an "## " heading for it.',
+    ]);
+  });
+
+  it("names a section out of order and where it belongs", () => {
+    const moved = [...privacyHeadings.slice(1), privacyHeadings[0]!];
+    expect(sectionProblems("p.mdx", "privacy-policy", moved)).toEqual([
+      'p.mdx: required section "information we collect" ("## Information We Collect") is out of the spec\'s order; move it before "## How We Use Information".',
+    ]);
+  });
+
+  it("requires the twelve sections of the Terms of Service", () => {
+    expect(requiredSections["terms-of-service"]!.map((section) => section.name)).toEqual([
+      "eligibility",
+      "your account",
+      "user conduct",
+      "AI-based matching",
+      "collaborations",
+      "paid services",
+      "intellectual property",
+      "termination",
+      "third-party services",
+      "limitation of liability",
+      "changes to these terms",
+      "contact",
+    ]);
+    expect(sectionProblems("t.mdx", "terms-of-service", [])).toHaveLength(12);
+  });
+
+  it("lets a policy the spec does not name through", () => {
+    expect(sectionProblems("c.mdx", "cookie-policy", [])).toEqual([]);
+  });
+});
+
+describe("duplicateSlugProblems", () => {
+  it("names the second file that takes a slug", () => {
+    expect(
+      duplicateSlugProblems([
+        { file: "a.mdx", slug: "privacy-policy" },
+        { file: "b.mdx", slug: "terms-of-service" },
+        { file: "c.mdx", slug: "privacy-policy" },
+      ]),
+    ).toEqual(['c.mdx: frontmatter field "slug" is "privacy-policy", already used by a.mdx.']);
+  });
+});
+
+describe("statementProblems", () => {
+  const privacy = "privacy-policy";
+  const complete = [
+    "## How We Use Information",
+    "- **our legitimate interest** in learning which posts bring creators, for which we keep the page and any campaign tag, and in giving early access first to those who invited others (Art. 6(1)(f)).",
+    "## Your Choices",
+    "- **Restriction**: we keep it and use it for nothing else (Art. 18).",
+    "- **Portability**: in a machine-readable file (Art. 20).",
+    "- You have the right to lodge a complaint with a supervisory authority (Art. 77).",
+    "## Your Right to Object",
+    "You may object at any time (Art. 21).",
+  ].join("\n\n");
+  const named = (body: string) => statementProblems("p.mdx", privacy, body).map((problem) => problem.split(";")[0]);
+
+  it("passes the Privacy Policy as it stands, and a policy that names each right and basis once", () => {
+    const source = readFileSync(path.resolve(__dirname, "../../content/legal/privacy-policy.mdx"), "utf8");
+    expect(statementProblems("content/legal/privacy-policy.mdx", privacy, matter(source).content)).toEqual([]);
+    expect(named(complete)).toEqual([]);
+  });
+
+  it("names each right left out, by the file, with what to write", () => {
+    expect(
+      statementProblems("p.mdx", privacy, complete.replace(/.*Art\. 18.*\n/, "").replace(/.*Art\. 20.*\n/, "")),
+    ).toEqual([
+      'p.mdx: does not name the right to restriction of processing (Art. 18 GDPR); add it to the rights, with its article, such as "Restriction: ... we keep it and use it for nothing else until the question is settled (Art. 18)."',
+      'p.mdx: does not name the right to data portability (Art. 20 GDPR); add it to the rights, with its article, such as "Portability: the information you gave us in a common machine-readable file (Art. 20)."',
+    ]);
+  });
+
+  it("refuses the right to complain said only under a condition", () => {
+    const conditional = complete.replace(
+      "You have the right to lodge a complaint",
+      "Depending on where you live, you may have the right to lodge a complaint",
+    );
+    expect(named(conditional)).toEqual([
+      'p.mdx: names the right to lodge a complaint with a supervisory authority (Art. 77 GDPR) only under a condition ("Depending on")',
+    ]);
+  });
+
+  it("wants the right to object as a section of its own, not a sentence among others (Art. 21(4))", () => {
+    const among = complete.replace("## Your Right to Object\n\nYou may object", "You have the right to object");
+    expect(named(among)).toEqual([
+      "p.mdx: does not name the right to object, in a section of its own (Art. 21(4) GDPR: clearly and separately from any other information)",
+    ]);
+  });
+
+  it("wants a legal basis said with what it is the basis of, in one paragraph or list item", () => {
+    const apart = complete.replace(
+      "and in giving early access first to those who invited others (Art. 6(1)(f)).",
+      "(Art. 6(1)(f)).\n\nWe keep the invite code of the link you came by.",
+    );
+    expect(named(apart)).toEqual([
+      "p.mdx: does not name a legal basis for keeping the invite code a signup came by and ranking inviters",
+    ]);
+    expect(named(complete.replace("any campaign tag", "any tag"))).toEqual([
+      "p.mdx: does not name a legal basis for keeping a signup's page and campaign tag",
+    ]);
+  });
+
+  it("holds only the Privacy Policy to them", () => {
+    expect(statementProblems("t.mdx", "terms-of-service", "")).toEqual([]);
+    expect(statementProblems("c.mdx", "cookie-policy", "")).toEqual([]);
+  });
+});
