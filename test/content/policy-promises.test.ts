@@ -231,19 +231,25 @@ describe("the Privacy Policy on leaving, the launch mailing service and previews
     );
   });
 
-  it("keeps a keyed fingerprint of who left for <LeaverRetention />, then deletes it; the count names nobody", async () => {
-    expect(keep()).toContain("For <LeaverRetention /> we also keep, with that count, a fingerprint of your address made with a secret key");
+  it("keeps a keyed fingerprint of a confirmed member who left for <LeaverRetention />, then deletes it; the count names nobody", async () => {
+    expect(keep()).toContain(
+      "For <LeaverRetention /> we also keep, with that count, a fingerprint of your address made with a secret key of ours, if you had confirmed",
+    );
     expect(site.waitlist.leaverDigestRetentionDays).toBe(90);
     const store = new SqliteStore(":memory:");
     const left = new Date("2026-01-01T12:00:00Z");
     await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start", at: left });
+    await store.confirm("ada@example.com", { createdAt: left.toISOString(), at: left, privacyPolicy: null });
+    await store.add({ email: "bo@example.com", emailKey: "bo@example.com", source: "start", at: left });
     await store.remove("ada@example.com", "link", left, "f".repeat(32));
+    // Never confirmed: no fingerprint of it is kept.
+    await store.remove("bo@example.com", "link", left, "e".repeat(32));
     // The day's pass keeps it while its days last, and then deletes it; the departure stays.
     await pruneUnconfirmed(store, { now: new Date(left.getTime() + 89 * day) });
     expect(await store.leaverDigests(new Date(0))).toHaveLength(1);
     await pruneUnconfirmed(store, { now: new Date(left.getTime() + 91 * day) });
     expect(await store.leaverDigests(new Date(0))).toEqual([]);
-    expect(await store.departureCounts()).toEqual({ left: 1, pruned: 0 });
+    expect(await store.departureCounts()).toEqual({ left: 2, pruned: 0 });
     await store.close();
   });
 
