@@ -78,6 +78,16 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
           },
         },
       },
+      module: {
+        rules: [
+          {
+            // Gatsby's loader takes the data the page carries before it fetches (src/lib/inline-data.ts).
+            test: /[\\/]\.cache[\\/]loader\.js$/,
+            enforce: "pre",
+            use: [{ loader: path.resolve(__dirname, "src/lib/inline-data-wiring.cjs") }],
+          },
+        ],
+      },
       plugins: [
         plugins.normalModuleReplacement(
           /internal-plugins[\\/]partytown[\\/]gatsby-browser\.js$/,
