@@ -24,22 +24,14 @@ export const shouldUpdateScroll: GatsbyBrowser["shouldUpdateScroll"] = ({
 };
 
 /*
- * Gatsby warms up the pages that links in view lead to by adding
- * <link rel="prefetch"> for their page data and code. The Content Security
- * Policy checks such prefetches against default-src (CSP3, "prefetch"
- * initiator), which is 'none' here: Firefox refuses them and logs a violation
- * for each (Chromium does not apply the rule). Rather than open default-src,
- * Gatsby's own prefetching is off, and the same pages are loaded the way a
- * click loads them: the page data over XHR (connect-src 'self') and the code
- * as scripts (script-src 'self'). Gatsby still decides when: links in view,
- * three seconds on, never for a bot or on a slow or data-saving connection.
+ * Gatsby warms up the pages that links in view lead to, about three seconds
+ * on: their page data, app-data.json again and their code. On / that is the
+ * two policies, whose links are beside the form: every visitor who scrolls to
+ * it would fetch six files (23 KB) that few of them ever open, and Netlify
+ * bills each request and byte. So prefetching is off. A link still loads its
+ * page on a click, and Gatsby's Link still loads it ahead on hover (its
+ * hovering(), a visitor's sign of intent), over XHR and as scripts, which the
+ * Content Security Policy allows (a <link rel="prefetch"> would be checked
+ * against default-src 'none', which Firefox refuses).
  */
 export const disableCorePrefetching: GatsbyBrowser["disableCorePrefetching"] = () => true;
-
-/** What Gatsby's runtime hands every browser API besides its own arguments (cache-dir/api-runner-browser.js). */
-type LoadPage = (pathname: string) => Promise<unknown>;
-
-export const onPrefetchPathname: GatsbyBrowser["onPrefetchPathname"] = ({ pathname, loadPage }) => {
-  // A warm-up only: a page that fails to load here is loaded again, or reported, when the visitor goes to it.
-  void (loadPage as LoadPage)(pathname).catch(() => {});
-};

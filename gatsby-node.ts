@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
+import type { ChunkGraph, Module } from "webpack";
 import { minify_sync as minify } from "terser";
 import { runAfterBuild } from "./after-build/steps";
 import {
@@ -25,6 +26,8 @@ import {
 import { waitlistBehaviourScript } from "./src/lib/waitlist-behaviour";
 
 const legalTemplate = path.resolve(__dirname, "src/templates/legal-page.tsx");
+/** The name Gatsby gives src/pages/index.tsx's chunk (its componentChunkName). */
+const landingChunk = "component---src-pages-index-tsx";
 
 /** Paths in build messages are relative to the project, as legal staff see them in a pull request. */
 function relative(file: string): string {
@@ -61,6 +64,37 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
       // No source maps: they hold the full original source, and nobody debugs the deployed site with them
       // (private-files.ts). Not written at all, so neither npm start nor Netlify can serve them.
       devtool: false,
+      // One script for a visit to the landing page, where Gatsby splits four: its runtime, the framework, the app and
+      // the page's own chunk. Netlify bills every request (a request costs what 10 KB do), and a visitor gets all
+      // four anyway, side by side; the policies keep chunks of their own, loaded beside this one.
+      optimization: {
+        runtimeChunk: false,
+        splitChunks: {
+          cacheGroups: {
+            framework: false,
+            landing: {
+              name: "app",
+              // Its scripts only: its CSS modules stay in Gatsby's one stylesheet, which every page inlines.
+              test: (module: Module, { chunkGraph }: { chunkGraph: ChunkGraph }) =>
+                module.type.startsWith("javascript/") &&
+                [...chunkGraph.getModuleChunksIterable(module)].some((chunk) => chunk.name === landingChunk),
+              chunks: "all",
+              enforce: true,
+              priority: 50,
+            },
+          },
+        },
+      },
+      module: {
+        rules: [
+          {
+            // Gatsby's loader takes the data the page carries before it fetches (src/lib/inline-data.ts).
+            test: /[\\/]\.cache[\\/]loader\.js$/,
+            enforce: "pre",
+            use: [{ loader: path.resolve(__dirname, "src/lib/inline-data-wiring.cjs") }],
+          },
+        ],
+      },
       plugins: [
         plugins.normalModuleReplacement(
           /internal-plugins[\\/]partytown[\\/]gatsby-browser\.js$/,

@@ -4,6 +4,7 @@ import { htmlPages, netlifyHeaders } from "./headers-file";
 import { precompress } from "./precompress";
 import { netlifyRedirects } from "../http/private-files";
 import { addCompileHints } from "./compile-hints";
+import { readBuiltFile, withInlineData } from "./inline-data";
 import { brokenLinks } from "./links";
 import { withPaintFirstLoader } from "./paint-first";
 
@@ -44,6 +45,17 @@ export const afterBuildSteps: readonly AfterBuildStep[] = [
       const pages = htmlPages(publicDir);
       for (const { file } of pages) writeFileSync(file, withPaintFirstLoader(readFileSync(file, "utf8")));
       return `Paint-first loader in ${pages.length} pages`;
+    },
+  },
+  {
+    name: "inline-data",
+    why: "The data Gatsby's loader fetches before it hydrates comes in the page: three requests fewer a first visit.",
+    rewritesGatsbyOutput: true,
+    run(publicDir) {
+      const pages = htmlPages(publicDir);
+      const read = readBuiltFile(publicDir);
+      for (const { file } of pages) writeFileSync(file, withInlineData(readFileSync(file, "utf8"), read));
+      return `Data inlined in ${pages.length} pages`;
     },
   },
   {

@@ -211,56 +211,34 @@ export async function openOnPhone(
   return { page, errors };
 }
 
-/** A page Gatsby warms up: its page data and the files of its code, as the built site names them. */
-export interface WarmUpPage {
-  name: string;
-  data: string;
-  code: string[];
-}
-
-/** What the warm-up of the pages in `names` loads: read from the build (public/page-data, public/chunk-map.json). */
-export function warmUpPages(names: string[]): WarmUpPage[] {
-  const publicDir = path.join(__dirname, "..", "public");
-  const chunks = JSON.parse(readFileSync(path.join(publicDir, "chunk-map.json"), "utf8")) as Record<string, string[]>;
-  return names.map((name) => {
-    const data = `/page-data/${name}/page-data.json`;
-    const { componentChunkName } = JSON.parse(readFileSync(path.join(publicDir, data), "utf8")) as {
-      componentChunkName: string;
-    };
-    return { name, data, code: chunks[componentChunkName] ?? [] };
-  });
+/**
+ * The files a visit to `route` asks this site for, as the build names them:
+ * the page, and the scripts its paint-first loader adds (after-build/paint-first.ts).
+ * Nothing else: the data Gatsby's loader needs comes in the page
+ * (after-build/inline-data.ts), and no page its links lead to is loaded
+ * ahead of a click (gatsby-browser.tsx).
+ */
+export function visitFiles(route: (typeof routes)[number]): string[] {
+  const html = readFileSync(path.join(__dirname, "..", "public", route, "index.html"), "utf8");
+  const scripts = /<script id="paint-first">.*\)\((\[[^\]]*\])\);<\/script>/.exec(html)?.[1];
+  if (!scripts) throw new Error(`public${route}index.html has no paint-first loader: run \`npm run build\` again.`);
+  return [route, ...(JSON.parse(scripts) as string[])];
 }
 
 /**
- * Gatsby's warm-up of `pages` (gatsby-browser.tsx): once links to them are
- * in view, about three seconds on, their page data over XHR, then their code
- * as scripts. Null while it is still to come; else the pages it missed, which
- * are none unless something was refused on the way (e2e/engines/engine.ts
- * records that). Run in the page.
+ * Run in the page once its links are in view: resolves past the moment
+ * Gatsby would load the pages they lead to, were its prefetching on (its
+ * loader queues them and loads them three seconds on, when the page is next
+ * idle), on the page's own clock. A check that nothing more is fetched waits
+ * for this: no condition in the page says that nothing is coming.
  */
-export function warmUp(pages: WarmUpPage[]): { missed: string[] } | null {
-  const loaded = performance.getEntriesByType("resource").map((entry) => ({
-    path: new URL(entry.name).pathname,
-    by: (entry as PerformanceResourceTiming).initiatorType,
-  }));
-  const has = (path: string, by?: string) => loaded.some((entry) => entry.path === path && (!by || entry.by === by));
-  const missed = pages
-    .filter(({ data, code }) => !has(data, "xmlhttprequest") || !code.every((file) => has(file)))
-    .map(({ name }) => name);
-  const refused = ((window as unknown as { pageProblems?: string[] }).pageProblems ?? []).length > 0;
-  return missed.length === 0 || refused ? { missed } : null;
+export function pastGatsbyPrefetch(): Promise<true> {
+  const idle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 0));
+  // Two frames: the links' IntersectionObserver has reported them by then.
+  return new Promise((resolve) =>
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => idle(() => resolve(true)), 3000))),
+  );
 }
-
-/**
- * The pages each route warms up, and whether the links to them show only once
- * the visitor has scrolled to the end: the footer's on /, the header's on the
- * policies. Once these are in, a route has made every request it will make.
- */
-export const warmUps: Record<(typeof routes)[number], { scroll: boolean; pages: string[] }> = {
-  "/": { scroll: true, pages: ["privacy-policy", "terms-of-service"] },
-  "/privacy-policy/": { scroll: false, pages: ["index"] },
-  "/terms-of-service/": { scroll: false, pages: ["index"] },
-};
 
 /** One change of a watched element: when (the page's clock, ms) and the text it had then. */
 export interface TextChange {

@@ -26,6 +26,21 @@ describe("hydrationResources", () => {
     });
   });
 
+  it("names none of the app's scripts, which Gatsby writes into every page: a page whose code is the app's has none", () => {
+    const merged = {
+      app: ["styles.2.css", "app-4.js"],
+      "component---src-pages-index-tsx": ["styles.2.css", "app-4.js"],
+      "component---src-templates-legal-page-tsx": ["styles.2.css", "app-4.js", "d9f6-5.js", "component---legal-6.js"],
+    };
+    const landing = { componentChunkName: "component---src-pages-index-tsx", staticQueryHashes: [] };
+    expect(hydrationResources("/", landing, merged).scripts).toEqual([]);
+    const legal = { componentChunkName: "component---src-templates-legal-page-tsx", staticQueryHashes: [] };
+    expect(hydrationResources("/privacy-policy/", legal, merged).scripts).toEqual([
+      "/d9f6-5.js",
+      "/component---legal-6.js",
+    ]);
+  });
+
   it("fails the build, naming the page, when webpack wrote no such chunk", () => {
     expect(() =>
       hydrationResources("/", { componentChunkName: "component---src-pages-index-tsx", staticQueryHashes: [] }, chunks),

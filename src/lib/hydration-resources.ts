@@ -24,7 +24,8 @@ export function pageDataUrl(pagePath: string): string {
 /**
  * What a page needs to hydrate beyond the app bundles, from its page data
  * (componentChunkName, and the static queries' results the loader fetches
- * with it) and webpack.stats.json's assetsByChunkName.
+ * with it) and webpack.stats.json's assetsByChunkName, where each page's
+ * chunk lists every file its chunk group loads, the app's among them.
  */
 export function hydrationResources(
   pagePath: string,
@@ -33,8 +34,10 @@ export function hydrationResources(
 ): HydrationResources {
   const chunk = assetsByChunkName[componentChunkName];
   if (!chunk) throw new Error(`webpack.stats.json has no chunk ${componentChunkName} for the page ${pagePath}`);
+  // The landing page's code is in the app's own script (gatsby-node.ts), which Gatsby writes into every page.
+  const app = new Set(assetsByChunkName.app ?? []);
   return {
-    scripts: chunk.filter((name) => name.endsWith(".js")).map((name) => `/${name}`),
+    scripts: chunk.filter((name) => name.endsWith(".js") && !app.has(name)).map((name) => `/${name}`),
     data: [
       "/page-data/app-data.json",
       pageDataUrl(pagePath),
