@@ -816,8 +816,11 @@ describe("leavers: who to take off the launch mailing tool (issue 43)", () => {
 
   it("names the tool's members who left since the export, from a digest, never from an address kept", async () => {
     const store = new SqliteStore(env.WAITLIST_DB!);
+    const at = new Date("2026-11-01T09:00:00Z");
+    // Confirmed members, whom the launch tool got: a leaver who never confirmed leaves no digest to match.
     for (const email of ["ada@example.com", "grace@example.com", "hedy@example.com"]) {
-      await store.add({ email, emailKey: email, source: "start", at: new Date("2026-11-01T09:00:00Z") });
+      await store.add({ email, emailKey: email, source: "start", at });
+      await store.confirm(email, { createdAt: at.toISOString(), at, privacyPolicy: null });
     }
     await store.close();
     await run(["remove", "Grace@Example.com"], env);
@@ -842,7 +845,8 @@ describe("leavers: who to take off the launch mailing tool (issue 43)", () => {
 
   it("forgets them once their days are over: the day's pass drops the digests", async () => {
     const store = new SqliteStore(env.WAITLIST_DB!);
-    await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start" });
+    const { createdAt } = await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start" });
+    await store.confirm("ada@example.com", { createdAt, at: new Date(), privacyPolicy: null });
     await store.close();
     await run(["remove", "ada@example.com"], env);
     const file = members(["ada@example.com"]);
