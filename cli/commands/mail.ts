@@ -1,4 +1,5 @@
 import { mailConfig, waitlistConfig } from "../../config/env";
+import { maskEmail } from "../../config/email-address";
 import { createConfirmations } from "../../waitlist/mail/confirmations";
 import { createMailer } from "../../waitlist/mail/mailer";
 import { command } from "../command";
@@ -34,7 +35,9 @@ export const resendPending = command({
       ];
       if (held > 0) lines.push(`${held} being sent by the running site right now.`);
       // Refused for good: marked failed, never retried, listed for the operator; not a reason to stay red.
-      for (const { email, reason } of refused) lines.push(`Refused for good, not retried: ${email}: ${reason}`);
+      // Shortened, as the Privacy Policy promises of a failed mail's address; the reason is shortened already.
+      for (const { email, reason } of refused)
+        lines.push(`Refused for good, not retried: ${maskEmail(email)}: ${reason}`);
       if (pending.length > 0)
         throw new PendingError(`${lines.join("\n")}\nThe mail server said: ${pending[0]!.reason}`);
       return lines.join("\n");

@@ -1,6 +1,7 @@
 import { confirmationMessage } from "./confirmation-message";
 import { maskEmail } from "../../config/email-address";
 import { mailboxCounters, mailDay } from "./mailbox";
+import { mailErrorReason, redactAddresses } from "./redact";
 import type { Mailer } from "./mailer";
 import type { WaitlistSite } from "../site";
 import type { ConfirmationQueue, OwedConfirmation, WaitlistStore } from "../stores/store";
@@ -116,7 +117,8 @@ export function createConfirmations({
     try {
       await mailer.send(messageFor(owed));
     } catch (error) {
-      const reason = (error as Error).message.split("\n")[0] || "unknown error";
+      // The server's reply, which may quote the address, is kept and logged without it (redact.ts).
+      const reason = mailErrorReason(error, owed.email);
       if (isPermanentFailure(error)) {
         await store.failConfirmation(owed.emailKey, reason, clock());
         log(`confirmation to ${maskEmail(owed.email)} refused for good (${reason}); no more attempts`);
@@ -157,7 +159,9 @@ export function createConfirmations({
   /** An attempt in a slot, tracked for idle() and close(); a store error is logged, never thrown. */
   function attempt(owed: OwedConfirmation): Promise<Attempt | undefined> {
     const work = withSlot(() => deliver(owed)).catch((error: Error) => {
-      log(`confirmation to ${maskEmail(owed.email)} could not be recorded: ${error.message}`);
+      log(
+        `confirmation to ${maskEmail(owed.email)} could not be recorded: ${redactAddresses(error.message, owed.email)}`,
+      );
       return undefined;
     });
     inFlight.add(work);
@@ -183,7 +187,9 @@ export function createConfirmations({
         const work = store
           .askToConfirm(emailKey, clock(), { resendAfterMs: askAgainAfterMs })
           .then((owed) => owed && attempt(owed))
-          .catch((error: Error) => log(`a repeat signup could not be asked to confirm again: ${error.message}`));
+          .catch((error: Error) =>
+            log(`a repeat signup could not be asked to confirm again: ${redactAddresses(error.message)}`),
+          );
         inFlight.add(work);
         void work.finally(() => inFlight.delete(work)).then(() => resolve());
       }),
