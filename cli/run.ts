@@ -72,6 +72,7 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       from: { type: "string" },
       "unconfirmed-older-than": { type: "string" },
       "dry-run": { type: "boolean" },
+      again: { type: "boolean" },
       policy: { type: "string" },
       date: { type: "string" },
       since: { type: "string" },

@@ -4,6 +4,8 @@ import path from "node:path";
 import { load } from "cheerio";
 import { parse } from "csv-parse/sync";
 import { projectFolders } from "../../config/folders";
+import { readPolicySources } from "../../config/legal-rules";
+import { policyRecords } from "../../waitlist/policies";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
 import { openPostgresStore } from "../../waitlist/stores/postgres-store";
 import { run } from "../../cli/run";
@@ -121,6 +123,29 @@ describe("npm run waitlist -- … --netlify", () => {
       const token = new URL(leaveLinks(smtp.deliveries[0]!.mail).text).searchParams.get("token");
       expect((await import("../../waitlist/tokens")).verifyLeaveToken(token, secret)?.email).toBe("Ada@example.com");
       await expect(run(["count", "--netlify"], env)).resolves.toMatch(/31 sent, 0 pending/);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("refuses announce-policy-change on the Blobs store before mailing anyone, until it can note whom it mailed", async () => {
+    const store = await seed();
+    const ada = (await store.all()).find((row) => row.emailKey === "ada@example.com")!;
+    await store.confirm("ada@example.com", { createdAt: ada.createdAt, at: new Date(), privacyPolicy: null });
+    const smtp = await startSmtpServer();
+    try {
+      const policies = policyRecords(readPolicySources(projectFolders.legal));
+      const date = policies.find((record) => record.slug === "privacy-policy")!.updates[0]!.date;
+      const settings = {
+        ...env,
+        SMTP_URL: smtp.url,
+        CONTROLLER_NAME: "Tandem Labs GmbH",
+        CONTROLLER_ADDRESS: "Example Street 1, 10115 Berlin, Germany",
+      };
+      await expect(
+        run(["announce-policy-change", "--netlify", "--policy", "privacy-policy", "--date", date], settings),
+      ).rejects.toThrow(/^announce-policy-change cannot yet record whom it mailed on a Netlify Blobs store/);
+      expect(smtp.deliveries).toEqual([]);
     } finally {
       await smtp.close();
     }
