@@ -771,7 +771,8 @@ describe("resend-pending and the cap on e-mails per mailbox", () => {
     "sends one mailbox as many as WAITLIST_MAILBOX_DAILY_MAILS=%s allows, as the running site does",
     async (cap, sent) => {
       const store = new SqliteStore(env.WAITLIST_DB!);
-      for (const email of ["ada+1@gmail.com", "a.da@gmail.com", "ADA@googlemail.com", "ad.a+x@gmail.com"]) {
+      // Three spellings and the mailbox's own address, which has one of the cap's e-mails set apart (issue 52).
+      for (const email of ["ada+1@gmail.com", "a.da@gmail.com", "ADA@googlemail.com", "ada@gmail.com"]) {
         await store.add({ email, emailKey: email.toLowerCase(), source: "start" });
       }
       await store.close();

@@ -98,15 +98,19 @@ export function createConfirmations({
     if (attempt === undefined) return { outcome: "not-ours" };
     // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
     // the cap it is not sent and not retried: the visitor was answered as for any signup, and the founders see why.
-    // A repeat signup of the address a day later asks again (capped, unlike a refusal by the mail server). The
-    // mailbox's own address has one e-mail a day of its own, which its other spellings cannot spend: a stranger who
-    // signs up three of them first cannot keep its owner from ever confirming.
+    // A repeat signup of the address a day later asks again (capped, unlike a refusal by the mail server). One of
+    // the mailbox's e-mails a day is its own address's, which its other spellings cannot spend: a stranger who signs
+    // up three of them first cannot keep its owner from ever confirming. It comes out of the cap, not on top of it:
+    // every spelling together, the own one among them, gets the cap at most (issue 52). With a cap of one there is
+    // nothing to set apart, and every spelling shares it.
     if (attempt === 1) {
-      const counters = mailboxCounters(owed.emailKey, linkSecret);
+      const { mailbox, own } = mailboxCounters(owed.emailKey, linkSecret);
       const day = mailDay(clock());
+      const ownShare = mailboxDailyMails > 1 ? 1 : 0;
       const capped =
-        (await store.countMailboxMail(counters.mailbox, day)) > mailboxDailyMails &&
-        (!counters.own || (await store.countMailboxMail(counters.own, day)) > 1);
+        own !== undefined && ownShare > 0
+          ? (await store.countMailboxMail(own, day)) > ownShare
+          : (await store.countMailboxMail(mailbox, day)) > mailboxDailyMails - ownShare;
       if (capped) {
         const reason = `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
         await store.failConfirmation(owed.emailKey, reason, clock(), { capped: true });
