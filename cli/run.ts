@@ -49,8 +49,8 @@ string). With --netlify, it is a Netlify site's Netlify Blobs store (a site
 without Netlify Database), reached through Netlify's API
 with NETLIFY_API_TOKEN and NETLIFY_SITE_ID: 500 calls a minute per token, and
 a whole-list command reads about one blob per thousand signups. Mail goes
-through SMTP_URL, or to data/outbox/ as .eml files when it is not set. Days
-are local to TZ.`;
+through SMTP_URL: without it resend-pending and announce-policy-change send
+nothing (a file on this machine reaches nobody). Days are local to TZ.`;
 
 /**
  * Runs one command line; returns what to print. The environment (`source`,
