@@ -123,7 +123,9 @@ export const announcePolicyChange = command({
         postalAddress,
       });
       const text = sample.text.replace(/\S+\/waitlist\/leave\?token=\S+/, "<their own leave link>");
-      const via = mailConfig(env).smtpUrl ? createMailer(mailConfig(env)).destination : "SMTP_URL, which is not set";
+      const probe = mailConfig(env).smtpUrl ? createMailer(mailConfig(env)) : undefined;
+      probe?.close();
+      const via = probe?.destination ?? "SMTP_URL, which is not set";
       return `Would send the change of the ${what} to ${people} (via ${via}), each with their own leave link, except those an earlier run sent it:\n\nSubject: ${sample.subject}\n\n${text.trimEnd()}`;
     }
     const id = announcementId(changes);
