@@ -99,18 +99,16 @@ export function createConfirmations({
     // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
     // the cap it is not sent and not retried: the visitor was answered as for any signup, and the founders see why.
     // A repeat signup of the address a day later asks again (capped, unlike a refusal by the mail server). One of
-    // the mailbox's e-mails a day is its own address's, which its other spellings cannot spend: a stranger who signs
-    // up three of them first cannot keep its owner from ever confirming. It comes out of the cap, not on top of it:
-    // every spelling together, the own one among them, gets the cap at most (issue 52). With a cap of one there is
-    // nothing to set apart, and every spelling shares it.
+    // the mailbox's e-mails a day is set apart for its own address, which its other spellings cannot spend: a
+    // stranger who signs up three of them first cannot keep its owner from ever confirming. It comes out of the cap,
+    // not on top of it (issue 52): the own address's first e-mail of the day is that one, and every other e-mail,
+    // its own later ones too, shares the rest. With a cap of one there is nothing to set apart.
     if (attempt === 1) {
       const { mailbox, own } = mailboxCounters(owed.emailKey, linkSecret);
       const day = mailDay(clock());
-      const ownShare = mailboxDailyMails > 1 ? 1 : 0;
-      const capped =
-        own !== undefined && ownShare > 0
-          ? (await store.countMailboxMail(own, day)) > ownShare
-          : (await store.countMailboxMail(mailbox, day)) > mailboxDailyMails - ownShare;
+      const setApart = mailboxDailyMails > 1 ? 1 : 0;
+      const ownFirst = setApart > 0 && own !== undefined && (await store.countMailboxMail(own, day)) === 1;
+      const capped = !ownFirst && (await store.countMailboxMail(mailbox, day)) > mailboxDailyMails - setApart;
       if (capped) {
         const reason = `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
         await store.failConfirmation(owed.emailKey, reason, clock(), { capped: true });
