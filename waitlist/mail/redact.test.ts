@@ -88,7 +88,7 @@ describe("redactAddresses", () => {
   });
 
   it("leaves a reply that names nobody as it is", () => {
-    const reply = "421 4.7.0 Try again later, closing connection. (EHLO) 5.1.1";
+    const reply = "421 4.7.0 Try again later, closing connection. (EHLO) 5.1.1 rate=40/min, 100%40 quota";
     expect(redactAddresses(reply, "bob@example.com")).toBe(reply);
   });
 });

@@ -17,7 +17,9 @@ const addressToken = new RegExp(
   [
     // A quoted local part ("bob smith"@example.com).
     String.raw`"(?:[^"\\\r\n]|\\.)*"@[^${edge}@]+`,
-    String.raw`[^${edge}@]+(?:@|%40|=40|&#64;|&#x40;)[^${edge}@]+`,
+    String.raw`[^${edge}@]+@[^${edge}@]+`,
+    // An escaped @ only before a domain with a dot, so that "rate=40/min" stays as it is.
+    String.raw`[^${edge}@]+(?:%40|=40|&#64;|&#x40;)[^${edge}@.]+(?:\.[^${edge}@.]+)+`,
   ].join("|"),
   "giu",
 );
