@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { run, UsageError } from "./run";
@@ -9,6 +10,7 @@ import { readPolicySources } from "../config/legal-rules";
 import { policyRecords } from "../waitlist/policies";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import { verifyLeaveToken } from "../waitlist/tokens";
+import { spawnWaitlist } from "../test/support/process";
 import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../test/support/smtp";
 
 /*
@@ -22,7 +24,7 @@ let smtp: TestSmtpServer;
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "cli-announce-"));
   smtp = await startSmtpServer(0, { refuseRecipient: (address) => address.startsWith("gone@") });
-  env = { WAITLIST_DB: path.join(dir, "waitlist.db"), SMTP_URL: smtp.url };
+  env = { WAITLIST_DB: path.join(dir, "waitlist.db"), SMTP_URL: smtp.url, ...controller };
 });
 afterEach(async () => {
   await smtp.close();
@@ -30,6 +32,12 @@ afterEach(async () => {
 });
 
 const at = (day: number) => new Date(Date.UTC(2026, 10, day, 9));
+/** Who sends the announcement, and where: as the site's build has them. */
+const controller = {
+  CONTROLLER_NAME: "Tandem Labs GmbH",
+  CONTROLLER_ADDRESS: "Example Street 1, 10115 Berlin, Germany",
+};
+const postalAddress = "Tandem Labs GmbH, Example Street 1, 10115 Berlin, Germany";
 
 /** Ada and Cleo confirmed; Bob never did; Early signed up before the confirm step and was never asked. */
 async function seed({ refusedToo = false } = {}) {
@@ -87,6 +95,9 @@ describe("announce-policy-change", () => {
         expect(html).toContain(flat(summary).replaceAll("'", "&#39;").replaceAll('"', "&quot;"));
       }
       expect(text).toContain("Read it: https://jointandem.app/privacy-policy/");
+      // The controller's postal address, as CAN-SPAM asks of every such mail: in the text and the HTML.
+      expect(text).toContain(postalAddress);
+      expect(html).toContain(postalAddress);
       // Their own leave link, in the text, the HTML and List-Unsubscribe (with the mailto), as the confirmation has.
       const links = leaveLinks(mail);
       expect(links.html).toBe(links.text);
@@ -124,8 +135,15 @@ describe("announce-policy-change", () => {
     );
     expect(failure).toBeInstanceOf(PendingError);
     expect((failure as Error).message).toMatch(
-      /to 2 of 3 confirmed signups.*\nNot sent, the mail server said:\n {2}gone@example\.com: .*550/s,
+      /to 2 of 3 confirmed signups.*\nNot sent, the mail server said .*:\n {2}g\*\*\*@example\.com: .*550/s,
     );
+    // Run again once the mail server takes it: only the one not sent goes.
+    await smtp.close();
+    smtp = await startSmtpServer();
+    await expect(
+      run(["announce-policy-change", "--policy", "privacy-policy", "--date", date], { ...env, SMTP_URL: smtp.url }),
+    ).resolves.toMatch(/to 1 of 3 confirmed signups .*\n2 were sent it by an earlier run/);
+    expect(smtp.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["gone@example.com"]]);
   });
 
   it("sends nothing when no policy changed that day, and says what the newest changes are", async () => {
@@ -140,15 +158,104 @@ describe("announce-policy-change", () => {
     expect(smtp.deliveries).toEqual([]);
   });
 
-  it("writes to the outbox without SMTP_URL, one file per person", async () => {
+  it("refuses to write real people's mail to this machine's outbox without SMTP_URL, and to send without the postal address", async () => {
     await seed();
     const outbox = path.join(dir, "outbox");
     const { date } = newestPrivacyChange();
-    await run(["announce-policy-change", "--policy", "privacy-policy", "--date", date], {
-      WAITLIST_DB: env.WAITLIST_DB,
-      OUTBOX_DIR: outbox,
+    const args = ["announce-policy-change", "--policy", "privacy-policy", "--date", date];
+    await expect(run(args, { WAITLIST_DB: env.WAITLIST_DB, OUTBOX_DIR: outbox, ...controller })).rejects.toThrow(
+      /^Nothing sent: set SMTP_URL to the mail server the site sends through\. Without it .* a leave cannot delete them/,
+    );
+    await expect(run(args, { WAITLIST_DB: env.WAITLIST_DB, SMTP_URL: smtp.url })).rejects.toThrow(
+      /^Nothing sent: set CONTROLLER_NAME and CONTROLLER_ADDRESS /,
+    );
+    expect(existsSync(outbox)).toBe(false);
+    expect(smtp.deliveries).toEqual([]);
+    // A dry run shows the message all the same, placeholder and all.
+    await expect(run([...args, "--dry-run"], { WAITLIST_DB: env.WAITLIST_DB })).resolves.toMatch(
+      /via SMTP_URL, which is not set.*set CONTROLLER_ADDRESS/s,
+    );
+  });
+
+  it("sends nothing more on a second run of the same announcement, unless --again", async () => {
+    await seed();
+    const { date } = newestPrivacyChange();
+    const args = ["announce-policy-change", "--policy", "privacy-policy", "--date", date];
+    await run(args, env);
+    await smtp.waitFor(2);
+    await expect(run(args, env)).resolves.toBe(
+      [
+        `Sent the change of the Privacy Policy (${date}) to 0 of 2 confirmed signups (via ${smtp.url}).`,
+        "2 were sent it by an earlier run (or were being sent it when a run stopped): not sent again; --again sends it to them again.",
+      ].join("\n"),
+    );
+    expect(smtp.deliveries).toHaveLength(2);
+    await expect(run([...args, "--again"], env)).resolves.toMatch(/^Sent .* to 2 of 2 confirmed signups/);
+    expect(smtp.deliveries.map((delivery) => delivery.envelope.to[0]).sort()).toEqual([
+      "ada@example.com",
+      "ada@example.com",
+      "cleo@example.com",
+      "cleo@example.com",
+    ]);
+  });
+
+  it("does not mail someone who leaves while it runs", async () => {
+    await seed();
+    const { date } = newestPrivacyChange();
+    await smtp.close();
+    // The mail server holds the first message while Cleo leaves, as a leave link or a founder's remove does.
+    let first = true;
+    smtp = await startSmtpServer(0, {
+      beforeData: async () => {
+        if (!first) return;
+        first = false;
+        const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+        await store.remove("cleo@example.com", "link", new Date());
+        await store.close();
+      },
     });
-    expect(readdirSync(outbox)).toHaveLength(2);
+    env.SMTP_URL = smtp.url;
+    await expect(run(["announce-policy-change", "--policy", "privacy-policy", "--date", date], env)).resolves.toBe(
+      [
+        `Sent the change of the Privacy Policy (${date}) to 1 of 2 confirmed signups (via ${smtp.url}).`,
+        "1 person left or signed up anew since the list was read: not sent.",
+      ].join("\n"),
+    );
+    expect(smtp.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["ada@example.com"]]);
+  });
+
+  it("resumed after a crash half-way, mails only those the first run had not come to, and nobody twice", async () => {
+    await seed();
+    const { date } = newestPrivacyChange();
+    const args = ["announce-policy-change", "--policy", "privacy-policy", "--date", date];
+    await smtp.close();
+    // The first run is killed (SIGKILL) while the mail server holds its first message: Ada's is never delivered.
+    const first: { run?: ChildProcess } = {};
+    smtp = await startSmtpServer(0, {
+      beforeData: async () => {
+        const child = first.run;
+        if (!child || child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGKILL");
+        await exited;
+      },
+    });
+    env.SMTP_URL = smtp.url;
+    const child = spawnWaitlist(args, env);
+    first.run = child;
+    const killed = await new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once("exit", (_code, signal) => resolve(signal)),
+    );
+    expect(killed).toBe("SIGKILL");
+    expect(smtp.deliveries).toEqual([]);
+    // Run again: Cleo is mailed; Ada, whose mail was under way when it stopped, is not mailed a second time.
+    await expect(run(args, env)).resolves.toBe(
+      [
+        `Sent the change of the Privacy Policy (${date}) to 1 of 2 confirmed signups (via ${smtp.url}).`,
+        "1 was sent it by an earlier run (or was being sent it when a run stopped): not sent again; --again sends it to them again.",
+      ].join("\n"),
+    );
+    expect(smtp.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["cleo@example.com"]]);
   });
 });
 

@@ -13,6 +13,7 @@ export interface Options {
   from?: string;
   "unconfirmed-older-than"?: string;
   "dry-run"?: boolean;
+  again?: boolean;
   policy?: string;
   date?: string;
   since?: string;

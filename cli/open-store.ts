@@ -2,7 +2,7 @@ import path from "node:path";
 import { mailConfig, serverConfig, waitlistConfig, type Env } from "../config/env";
 import { projectFolders } from "../config/folders";
 import { signingSecret } from "../waitlist/create-waitlist";
-import { createMailer } from "../waitlist/mail/mailer";
+import { forgetOutboxCopies } from "../waitlist/mail/mailer";
 import { openPostgresStore } from "../waitlist/stores/postgres-store";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import type { FullStore } from "../waitlist/stores/store";
@@ -10,7 +10,7 @@ import { NetlifySetupError, openNetlifyAccess, type NetlifyAccess } from "./netl
 
 export interface OpenedStore {
   store: FullStore;
-  /** Deletes the copies of a removed address's mail that the site's mailer keeps (the outbox); after each removal. */
+  /** Deletes the copies of a removed address's mail kept on this machine (the outbox); after each removal. */
   forget: (email: string) => void;
   /** Where the list is, for the reader: a file, or a Netlify site. */
   name: string;
@@ -20,16 +20,18 @@ export interface OpenedStore {
 /**
  * The store the commands work on: a Netlify site's Blobs store (--netlify),
  * the Postgres database of DATABASE_URL, or the SQLite file. What a command
- * removes goes from the outbox too (`forget`), as on the running site.
+ * removes goes from this machine's outbox too (`forget`), as on the running
+ * site, whichever store it is: an outbox an earlier command wrote here holds
+ * a Netlify site's people as well.
  */
 export async function openStore(env: Env, netlify: boolean): Promise<OpenedStore> {
+  const { outboxDir } = mailConfig(env);
+  const forget = (email: string) => forgetOutboxCopies(outboxDir, email);
   if (netlify) {
     const access = await openNetlifyAccess(env);
-    // A function keeps no copy of its mail: nothing to forget.
-    return { store: access.store, forget: () => {}, name: `Netlify site ${access.siteName}`, netlify: access };
+    return { store: access.store, forget, name: `Netlify site ${access.siteName}`, netlify: access };
   }
   const { dbFile, databaseUrl } = serverConfig(env);
-  const { forget = () => {} } = createMailer(mailConfig(env));
   if (databaseUrl) {
     const store = await openPostgresStore(databaseUrl, {
       migrations: projectFolders.migrations,

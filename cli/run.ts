@@ -45,8 +45,10 @@ The store is data/waitlist.db, or the file WAITLIST_DB names, or the Postgres
 database DATABASE_URL names. With --netlify, it is a Netlify site's Netlify
 Blobs store, reached through Netlify's API with NETLIFY_API_TOKEN and
 NETLIFY_SITE_ID: 500 calls a minute per token, and a whole-list command reads
-about one blob per thousand signups. Mail goes through SMTP_URL, or to
-data/outbox/ as .eml files when it is not set. Days are local to TZ.`;
+about one blob per thousand signups. Mail goes through SMTP_URL: without it
+resend-pending and announce-policy-change send nothing (a file on this machine
+reaches nobody), and the other commands write to data/outbox/ as .eml files.
+Days are local to TZ.`;
 
 /**
  * Runs one command line; returns what to print. The environment (`source`,
@@ -68,6 +70,7 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       from: { type: "string" },
       "unconfirmed-older-than": { type: "string" },
       "dry-run": { type: "boolean" },
+      again: { type: "boolean" },
       policy: { type: "string" },
       date: { type: "string" },
       since: { type: "string" },

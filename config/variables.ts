@@ -26,6 +26,9 @@ export const netlifyHostingProvider = "Netlify, Inc. (United States)";
 /** What a missing build setting does, as the table says it. */
 const refusedWhenPublic =
   "Without it a local build warns; a build for a public site (a Netlify production deploy, or a `SITE_URL` that is not local) fails.";
+/** The two settings the policy-change e-mail carries as its postal address (cli/commands/announce.ts). */
+const announced =
+  " In the founders' shell too: `announce-policy-change` puts the name and the address in its e-mail, and sends nothing without them.";
 const defaultContactEmail = "hello@jointandem.app";
 
 export interface Variable {
@@ -108,13 +111,13 @@ export const variables = {
     schema: oneLine(200).transform((value) => value ?? placeholderController.name),
     expected: "the legal name of the company or person that runs the site (one line, up to 200 characters, no < > { })",
     defaultText: "a placeholder",
-    usedFor: `Build time: who the Privacy Policy names as the controller of the personal information, such as \`Tandem Labs GmbH\`. ${refusedWhenPublic}`,
+    usedFor: `Build time: who the Privacy Policy names as the controller of the personal information, such as \`Tandem Labs GmbH\`. ${refusedWhenPublic}${announced}`,
   },
   CONTROLLER_ADDRESS: {
     schema: oneLine(300).transform((value) => value ?? placeholderController.address),
     expected: "a postal address on one line, its parts separated by commas (up to 300 characters, no < > { })",
     defaultText: "a placeholder",
-    usedFor: `Build time: the controller's postal address in the Privacy Policy, such as \`Example Street 1, 10115 Berlin, Germany\`. ${refusedWhenPublic}`,
+    usedFor: `Build time: the controller's postal address in the Privacy Policy, such as \`Example Street 1, 10115 Berlin, Germany\`. ${refusedWhenPublic}${announced}`,
   },
   HOSTING_PROVIDER: {
     schema: oneLine(200),

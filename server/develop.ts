@@ -1,15 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readEnv, type EnvSource } from "../config/env";
 import { requestLog, waitlistEndpoint, waitlistMiddleware } from "./waitlist-middleware";
-import { openWaitlist, settingsFromEnv } from "./start-server";
+import { openWaitlist, settingsFromEnv, startSchedules } from "./start-server";
 
 type Next = (error?: unknown) => void;
 
 /**
  * The waitlist inside `gatsby develop` (developMiddleware in gatsby-config):
  * the same signup endpoint and leave link as npm start, storing with source
- * "develop" and sending the same confirmations. The store is opened on the
- * first request to either, so a build never touches it.
+ * "develop", sending the same confirmations and running the same hourly
+ * retention pass. The store is opened on the first request to either, so a
+ * build never touches it.
  */
 export function developWaitlistMiddleware(source?: EnvSource, write?: (line: string) => void) {
   let handler: Promise<ReturnType<typeof waitlistMiddleware>> | undefined;
@@ -20,11 +21,13 @@ export function developWaitlistMiddleware(source?: EnvSource, write?: (line: str
       return;
     }
     handler ??= (async () => {
-      const { signup, leave, confirm, confirmations } = await openWaitlist(
-        settingsFromEnv(readEnv(source), "develop").waitlist,
-      );
-      // Confirmations still owed (a failure, or a server that stopped while sending) go out on a schedule here too.
-      void confirmations.start();
+      const { waitlist: settings } = settingsFromEnv(readEnv(source), "develop");
+      const waitlist = await openWaitlist(settings);
+      // Confirmations still owed (a failure, or a server that stopped while sending) go out on a schedule here too,
+      // and signups never confirmed go when their days are over, as under npm start. Both timers are unref()ed:
+      // they end with gatsby develop.
+      startSchedules(waitlist, settings);
+      const { signup, leave, confirm } = waitlist;
       return waitlistMiddleware({ signup, leave, confirm });
     })();
     handler.then((run) => log(req, res, () => run(req, res, next)), next);

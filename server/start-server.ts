@@ -72,6 +72,28 @@ export async function openWaitlist({
   return createWaitlist({ ...options, store, mailer: createMailer(mail), privacyPolicy });
 }
 
+/**
+ * The waitlist's schedules, the same under npm start and gatsby develop: whatever confirmation is owed (from a
+ * previous run, a crash, a mail server that was down), now and every sweep; and the hourly retention pass, which
+ * keeps the Privacy Policy's promise that addresses never confirmed go after the days it names (with the founders'
+ * daily digest, when FOUNDERS_DIGEST_TO names anyone). Stop it before closing the waitlist.
+ */
+export function startSchedules(
+  { confirmations, store, mailer }: Waitlist,
+  {
+    foundersDigestTo: to,
+    siteUrl,
+    contactEmail,
+  }: Pick<WaitlistSettings, "foundersDigestTo" | "siteUrl" | "contactEmail">,
+): { firstSweep: Promise<SweepResult>; firstPass: Promise<void>; stop: () => void } {
+  const firstSweep = confirmations.start();
+  const hourly = pruneHourly(store, {
+    forget: mailer.forget,
+    digest: to && to.length > 0 ? { mailer, to, site: { siteUrl, contactEmail } } : undefined,
+  });
+  return { firstSweep, firstPass: hourly.first, stop: hourly.stop };
+}
+
 export interface RunningServer {
   /** http://host:port, with the port it got (port 0: any free one). */
   url: string;
@@ -102,21 +124,10 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     mailer.close();
     throw error;
   }
-  let stopPruning = () => {};
-  let firstSweep: Promise<SweepResult> | undefined;
-  let firstPass: Promise<void> | undefined;
-  if (settings.schedule) {
-    // Whatever is owed (from a previous run, a crash, a mail server that was down), now and on a schedule.
-    firstSweep = confirmations.start();
-    // The Privacy Policy's promise: addresses never confirmed go after the days it names.
-    const { foundersDigestTo: to, siteUrl, contactEmail } = settings.waitlist;
-    const hourly = pruneHourly(store, {
-      forget: mailer.forget,
-      digest: to && to.length > 0 ? { mailer, to, site: { siteUrl, contactEmail } } : undefined,
-    });
-    stopPruning = hourly.stop;
-    firstPass = hourly.first;
-  }
+  const schedules = settings.schedule ? startSchedules(waitlist, settings.waitlist) : undefined;
+  const stopPruning = schedules?.stop ?? (() => {});
+  const firstSweep = schedules?.firstSweep;
+  const firstPass = schedules?.firstPass;
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${port}`,

@@ -59,6 +59,8 @@ export interface PolicyRecord {
   title: string;
   /** Newest first: when each change took effect (YYYY-MM-DD) and what changed. */
   updates: { date: string; summary: string }[];
+  /** The fingerprint of its text (config/legal-rules.ts), which names the version announced. */
+  fingerprint?: string;
 }
 
 /**
@@ -72,6 +74,7 @@ export function policyRecords(sources: readonly string[]): PolicyRecord[] {
     return {
       slug: String(data.slug),
       title: String(data.title),
+      ...(typeof data.fingerprint === "string" ? { fingerprint: data.fingerprint } : {}),
       updates: updates.map((entry) => ({
         date: isoDate(entry.date) ?? "",
         summary: String(entry.summary ?? "").trim(),

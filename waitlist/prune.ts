@@ -3,6 +3,7 @@ import { sendFoundersDigest } from "./digest";
 import { leaverRetentionMs } from "./leavers";
 import { mailDay } from "./mail/mailbox";
 import type { FullStore, RemovedSignup } from "./stores/store";
+import { redactAddresses } from "./mail/redact";
 
 /*
  * Unconfirmed addresses are not kept forever: a signup asked to confirm
@@ -122,12 +123,13 @@ export function pruneHourly(
         );
       }
     } catch (error) {
-      log(`Could not remove the signups never confirmed: ${(error as Error).message}`);
+      log(`Could not remove the signups never confirmed: ${redactAddresses((error as Error).message)}`);
     }
     if (digest) {
       await sendFoundersDigest({ ...digest, store }).then(
         (sent) => sent && log(`Sent the founders' digest to ${digest.to.length} address(es).`),
-        (error: Error) => log(`Could not send the founders' digest: ${error.message}`),
+        // The mail server's words may quote a founder's address: logs hold none.
+        (error: Error) => log(`Could not send the founders' digest: ${redactAddresses(error.message)}`),
       );
     }
   };

@@ -1,7 +1,11 @@
-import { mailConfig, waitlistConfig } from "../../config/env";
+import { createHash } from "node:crypto";
+import { maskEmail } from "../../config/email-address";
+import { mailConfig, siteSettings, waitlistConfig, type Env } from "../../config/env";
 import { projectFolders } from "../../config/folders";
 import { isoDate, readPolicySources } from "../../config/legal-rules";
+import { placeholderController } from "../../config/variables";
 import { createMailer } from "../../waitlist/mail/mailer";
+import { mailErrorReason } from "../../waitlist/mail/redact";
 import { policyChangeMessage, type AnnouncedChange } from "../../waitlist/mail/policy-change-message";
 import { policyRecords, type PolicyRecord } from "../../waitlist/policies";
 import { command } from "../command";
@@ -12,7 +16,10 @@ import { linkSecretOf } from "../open-store";
  * The Privacy Policy promises that a significant change is e-mailed to the waitlist members who confirmed, when it
  * is posted: this is that e-mail, one to each, sent by a founder after the deploy that publishes the change. What it
  * says is the policy's own record, the newest entries under "What changed". A whole-list command: it reads every
- * signup once and sends one message per confirmed signup, one after another.
+ * signup once and sends one message per confirmed signup, one after another, each read again by its key first (a
+ * leave during the run is honoured) and noted in the store before it goes (noteAnnouncement), so a second run of
+ * the same announcement, or one resumed after a crash, mails nobody twice. A crash between the note and the send
+ * leaves that one person unmailed rather than mailed twice.
  */
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -47,64 +54,138 @@ export function changesToAnnounce(
   return changes;
 }
 
+/**
+ * What names an announcement: each policy's path, the day of its change and the fingerprint of the text announced.
+ * The same change announced again has the same id, and the store notes it per person (noteAnnouncement).
+ */
+export function announcementId(changes: readonly AnnouncedChange[]): string {
+  const named = changes.map((change) => `${change.path} ${change.date} ${change.fingerprint ?? ""}`).sort();
+  return `policy-change-${createHash("sha256").update(named.join("\n"), "utf8").digest("hex").slice(0, 16)}`;
+}
+
+/** The controller's name and postal address on one line; undefined while either is the placeholder. */
+function postalAddressOf(env: Env): string | undefined {
+  const { controllerName, controllerAddress } = siteSettings(env);
+  if (controllerName === placeholderController.name || controllerAddress === placeholderController.address) {
+    return undefined;
+  }
+  return `${controllerName}, ${controllerAddress}`;
+}
+
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
 export const announcePolicyChange = command({
   name: "announce-policy-change",
   usage: [
-    "announce-policy-change [--policy SLUG] [--date YYYY-MM-DD] [--dry-run]",
+    "announce-policy-change [--policy SLUG] [--date YYYY-MM-DD] [--dry-run] [--again]",
     "e-mail every confirmed signup a policy's change: each policy whose newest",
     'entry under "What changed" is dated today, UTC (or --date), or only --policy;',
-    "with its summary, a link to the policy and their own leave link",
+    "with its summary, a link to the policy, their own leave link and the",
+    "controller's postal address; through SMTP_URL only. Each person once: a",
+    "second run sends only what the first did not, unless --again",
   ],
-  check: ({ date, policy }) => {
+  check: ({ date, policy, ...options }, env) => {
     const day = date ?? today();
     if (isoDate(day) !== day) throw new UsageError(`--date must be a day written as YYYY-MM-DD (got "${day}").`);
+    if (!options["dry-run"]) {
+      // Real people's mail: a file on this machine reaches none of them, and a leave on the site cannot delete it.
+      if (!mailConfig(env()).smtpUrl) {
+        throw new UsageError(
+          "Nothing sent: set SMTP_URL to the mail server the site sends through. Without it the e-mails would only be written to the outbox on this machine, where they reach nobody and a leave cannot delete them; --dry-run shows the message.",
+        );
+      }
+      if (postalAddressOf(env()) === undefined) {
+        throw new UsageError(
+          "Nothing sent: set CONTROLLER_NAME and CONTROLLER_ADDRESS as the site's build has them: the e-mail carries the postal address of who sends it (CAN-SPAM asks it of every such mail).",
+        );
+      }
+    }
     return { date: day, policy };
   },
   run: async ({ input, options, env, opened }) => {
     const changes = changesToAnnounce(policyRecords(readPolicySources(projectFolders.legal)), input);
-    const confirmed = (await opened.store.all()).filter((row) => row.confirmedAt !== null);
+    const { store } = opened;
+    const confirmed = (await store.all()).filter((row) => row.confirmedAt !== null);
     const { siteUrl, contactEmail } = waitlistConfig(env);
-    const mailer = createMailer(mailConfig(env));
+    const postalAddress =
+      postalAddressOf(env) ?? `${siteSettings(env).controllerName}, ${siteSettings(env).controllerAddress}`;
     const what = changes.map((change) => `${change.title} (${change.date})`).join(" and ");
-    const people = `${confirmed.length} confirmed signup${confirmed.length === 1 ? "" : "s"}`;
+    const people = plural(confirmed.length, "confirmed signup");
+    if (options["dry-run"]) {
+      // A dry run writes nothing, not even the store's secret: the sample's leave link is a stand-in.
+      const sample = policyChangeMessage("someone@example.com", {
+        emailKey: "someone@example.com",
+        createdAt: new Date(0).toISOString(),
+        linkSecret: "a stand-in secret for the dry run's sample",
+        siteUrl,
+        contactEmail,
+        changes,
+        postalAddress,
+      });
+      const text = sample.text.replace(/\S+\/waitlist\/leave\?token=\S+/, "<their own leave link>");
+      const probe = mailConfig(env).smtpUrl ? createMailer(mailConfig(env)) : undefined;
+      probe?.close();
+      const via = probe?.destination ?? "SMTP_URL, which is not set";
+      return `Would send the change of the ${what} to ${people} (via ${via}), each with their own leave link, except those an earlier run sent it:\n\nSubject: ${sample.subject}\n\n${text.trimEnd()}`;
+    }
+    const id = announcementId(changes);
+    const again = Boolean(options.again);
+    const linkSecret = await linkSecretOf(opened, env);
+    const mailer = createMailer(mailConfig(env));
+    let sent = 0;
+    let gone = 0;
+    let before = 0;
+    const refused: string[] = [];
     try {
-      if (options["dry-run"]) {
-        // A dry run writes nothing, not even the store's secret: the sample's leave link is a stand-in.
-        const sample = policyChangeMessage("someone@example.com", {
-          emailKey: "someone@example.com",
-          createdAt: new Date(0).toISOString(),
-          linkSecret: "a stand-in secret for the dry run's sample",
-          siteUrl,
-          contactEmail,
-          changes,
-        });
-        const text = sample.text.replace(/\S+\/waitlist\/leave\?token=\S+/, "<their own leave link>");
-        return `Would send the change of the ${what} to ${people} (via ${mailer.destination}), each with their own leave link:\n\nSubject: ${sample.subject}\n\n${text.trimEnd()}`;
-      }
-      const linkSecret = await linkSecretOf(opened, env);
-      const refused: string[] = [];
       for (const row of confirmed) {
-        const message = policyChangeMessage(row.email, {
+        // Read again right before the send: whoever left or was removed since the list was read is not mailed, and
+        // a new signup of the address since (confirmed or not) is not the one that was told of this change.
+        const listed = await store.lookup(row.emailKey);
+        if (listed === undefined || listed.confirmedAt === null || listed.createdAt !== row.createdAt) {
+          gone++;
+          continue;
+        }
+        // Noted before it is sent, so a run that stops half-way and is run again mails nobody twice.
+        const noted = await store.noteAnnouncement(row.emailKey, id);
+        if (!noted && !again) {
+          before++;
+          continue;
+        }
+        const message = policyChangeMessage(listed.email, {
           emailKey: row.emailKey,
-          createdAt: row.createdAt,
+          createdAt: listed.createdAt,
           linkSecret,
           siteUrl,
           contactEmail,
           changes,
+          postalAddress,
         });
-        await mailer.send(message).catch((error: Error) => {
-          refused.push(`${row.email}: ${error.message.split("\n")[0]}`);
-        });
+        try {
+          await mailer.send(message);
+          sent++;
+        } catch (error) {
+          // Not sent: a later run tries again (a note this run made is taken back; one of an earlier run stays).
+          if (noted) await store.noteAnnouncement(row.emailKey, id, { undo: true });
+          refused.push(`${maskEmail(listed.email)}: ${mailErrorReason(error, listed.email)}`);
+        }
       }
-      const sent = `Sent the change of the ${what} to ${confirmed.length - refused.length} of ${people} (via ${mailer.destination}).`;
-      if (refused.length > 0) {
-        throw new PendingError(
-          `${sent}\nNot sent, the mail server said:\n${refused.map((line) => `  ${line}`).join("\n")}`,
-        );
-      }
-      return sent;
     } finally {
       mailer.close();
     }
+    const lines = [`Sent the change of the ${what} to ${sent} of ${people} (via ${mailer.destination}).`];
+    if (before > 0) {
+      const was = before === 1 ? "was" : "were";
+      lines.push(
+        `${before} ${was} sent it by an earlier run (or ${was} being sent it when a run stopped): not sent again; --again sends it to them again.`,
+      );
+    }
+    if (gone > 0)
+      lines.push(`${plural(gone, "person", "people")} left or signed up anew since the list was read: not sent.`);
+    if (refused.length > 0) {
+      throw new PendingError(
+        `${lines.join("\n")}\nNot sent, the mail server said (run it again to try them again):\n${refused.map((line) => `  ${line}`).join("\n")}`,
+      );
+    }
+    return lines.join("\n");
   },
 });

@@ -1,16 +1,30 @@
 import { mailConfig, waitlistConfig } from "../../config/env";
+import { maskEmail } from "../../config/email-address";
 import { createConfirmations } from "../../waitlist/mail/confirmations";
 import { createMailer } from "../../waitlist/mail/mailer";
 import { command } from "../command";
-import { PendingError } from "../errors";
+import { PendingError, UsageError } from "../errors";
 import { linkSecretOf } from "../open-store";
 
 /* The confirmation e-mails, from the founder's shell: what is owed now, and asking the signups from before the confirm step. */
 
 export const resendPending = command({
   name: "resend-pending",
-  usage: ["resend-pending", "send the confirmation e-mails still owed now"],
-  // One attempt at every owed confirmation, through this machine's SMTP_URL (or outbox), sealed as the site seals them.
+  usage: ["resend-pending", "send the confirmation e-mails still owed now, through SMTP_URL"],
+  /*
+   * Only through a mail server. Written to this machine's outbox instead, a confirmation would reach nobody, yet be
+   * recorded as sent, never sent again by the site, and the person pruned unconfirmed 30 days later; and its copy
+   * would sit where a leave on the site cannot delete it. A founder needs the mail to arrive, so the command says
+   * what to set; the running site sends what is owed on its own (npm start without SMTP_URL writes its own outbox).
+   */
+  check: (_options, env) => {
+    if (!mailConfig(env()).smtpUrl) {
+      throw new UsageError(
+        "Nothing sent: set SMTP_URL to the mail server the site sends through. Without it a confirmation would only be written to a file on this machine, reaching nobody, yet be recorded as sent; the running site sends what is owed on its own.",
+      );
+    }
+  },
+  // One attempt at every owed confirmation, through this machine's SMTP_URL, sealed as the site seals them.
   run: async ({ env, opened }) => {
     const { store, netlify } = opened;
     const settings = waitlistConfig(env);
@@ -34,7 +48,9 @@ export const resendPending = command({
       ];
       if (held > 0) lines.push(`${held} being sent by the running site right now.`);
       // Refused for good: marked failed, never retried, listed for the operator; not a reason to stay red.
-      for (const { email, reason } of refused) lines.push(`Refused for good, not retried: ${email}: ${reason}`);
+      // Shortened, as the Privacy Policy promises of a failed mail's address; the reason is shortened already.
+      for (const { email, reason } of refused)
+        lines.push(`Refused for good, not retried: ${maskEmail(email)}: ${reason}`);
       if (pending.length > 0)
         throw new PendingError(`${lines.join("\n")}\nThe mail server said: ${pending[0]!.reason}`);
       return lines.join("\n");

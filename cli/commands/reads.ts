@@ -1,5 +1,7 @@
 import { stringify } from "csv-stringify/sync";
 import { waitlistConfig } from "../../config/env";
+import { maskEmail } from "../../config/email-address";
+import { redactAddresses } from "../../waitlist/mail/redact";
 import { confirmedInvites, renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/stats";
 import type { Signup } from "../../waitlist/stores/store";
 import { leaveUrl } from "../../waitlist/tokens";
@@ -87,11 +89,13 @@ export const stats = command({
   ],
   check: ({ days }) => daysOption(days) ?? 30,
   run: async ({ input: days, options, opened: { store, name } }) => {
+    const lastError = await store.lastConfirmationError();
     const figures: WaitlistStats = waitlistStats(await store.statsRows(), {
       days,
       confirmations: {
         ...(await store.confirmationCounts()),
-        lastError: (await store.lastConfirmationError()) ?? null,
+        // Kept shortened since issue 52; an error kept before then may still quote an address.
+        lastError: lastError === undefined ? null : redactAddresses(lastError),
       },
       ...(await store.departureCounts()),
     });
@@ -116,8 +120,9 @@ export const count = command({
         `${neverAsked} signed up before the confirm step and were never asked to confirm: npm run waitlist -- ask-to-confirm`,
       );
     }
-    for (const refused of await store.failedConfirmations()) {
-      lines.push(`  refused: ${refused.email} (${refused.failedAt}): ${refused.error}`);
+    // A failed mail's address is only shown shortened (the Privacy Policy), and so is any in the server's reply.
+    for (const { email, failedAt, error } of await store.failedConfirmations()) {
+      lines.push(`  refused: ${maskEmail(email)} (${failedAt}): ${redactAddresses(error, email)}`);
     }
     return lines.join("\n");
   },
@@ -148,7 +153,12 @@ export const exportCommand = command({
   run: async ({ input: { format, target, byInvites }, options, env, opened }) => {
     const all = await opened.store.all();
     const counts = confirmedInvites(all);
-    const rows = all.map((row) => ({ ...row, confirmedInvites: (row.inviteCode && counts.get(row.inviteCode)) || 0 }));
+    const rows = all.map((row) => ({
+      ...row,
+      // The mail server's words without the address they may quote, as they are kept since issue 52.
+      confirmationError: row.confirmationError && redactAddresses(row.confirmationError, row.email),
+      confirmedInvites: (row.inviteCode && counts.get(row.inviteCode)) || 0,
+    }));
     // A launch in waves: those who brought the most confirmed creators first, then by signup (a stable sort).
     if (byInvites) rows.sort((a, b) => b.confirmedInvites - a.confirmedInvites);
     const chosen = options.confirmed ? rows.filter((row) => row.confirmedAt !== null) : rows;

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { domainToASCII } from "node:url";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { simpleParser } from "mailparser";
@@ -12,7 +13,16 @@ import {
   type Adapter,
   type TestServer,
 } from "../support/harness";
-import { atServer, closedPort, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import {
+  atServer,
+  closedPort,
+  leaveLinks,
+  postfixRefusal,
+  sesRefusal,
+  startSmtpServer,
+  type ServerReply,
+  type TestSmtpServer,
+} from "../support/smtp";
 import { until } from "../support/until";
 import { patience } from "../support/patience";
 
@@ -220,7 +230,7 @@ describe("the reply and the mail server", () => {
       ]);
       const env = { WAITLIST_DB: server.dbFile, SMTP_URL: smtp.url, OUTBOX_DIR: server.outboxDir };
       await expect(run(["count"], env)).resolves.toMatch(
-        /^2 addresses on the waitlist: 0 confirmed, 2 not \(yet\)\.\nConfirmation e-mails: 1 sent, 0 pending, 1 refused by the mail server\.\n {2}refused: nobody@example\.com \(.*\): .*550.*Mailbox unavailable/,
+        /^2 addresses on the waitlist: 0 confirmed, 2 not \(yet\)\.\nConfirmation e-mails: 1 sent, 0 pending, 1 refused by the mail server\.\n {2}refused: n\*\*\*@example\.com \(.*\): .*550.*Mailbox unavailable/,
       );
       await expect(run(["resend-pending"], env)).resolves.toMatch(/^Sent 0 confirmations .*; 0 still pending\.$/);
       await expect(run(["export", "--format", "json"], env)).resolves.toContain('"confirmationFailedAt": "20');
@@ -273,3 +283,84 @@ describe("without SMTP_URL", () => {
     }
   });
 });
+
+describe.each<Adapter>(["start", "develop", "netlify"])(
+  "a mail server that quotes the address it refuses, through the %s adapter (issue 52)",
+  (adapter) => {
+    // Each address refused in the words of a real server: Postfix and SES quote it, others upper-case it, encode it
+    // or name the part before the @ alone. The address classes: Unicode local parts, an IDN domain, upper case.
+    const replies: Record<string, (address: string) => ServerReply> = {
+      "bob@example.com": postfixRefusal,
+      "Ada.Lovelace@Example.com": sesRefusal,
+      "ånna@straße.de": postfixRefusal,
+      "zoë@example.com": (address) => ({ code: 550, text: `5.1.1 ${encodeURIComponent(address)} unknown` }),
+      "grace@example.com": () => ({ code: 550, text: "5.1.1 User GRACE unknown; mailbox grace disabled" }),
+      "KATHERINE@example.com": (address) => ({ code: 550, text: `5.1.1 <${address.toUpperCase()}> no such user` }),
+    };
+    /** An address as the mail server is given it: the domain in ASCII. */
+    const envelopeForm = (email: string) => {
+      const at = email.lastIndexOf("@");
+      return `${email.slice(0, at)}@${domainToASCII(email.slice(at + 1).toLowerCase())}`;
+    };
+    /** What must be nowhere whole: each address, as the mail server was given it, its local part as a word. */
+    const traces = Object.keys(replies).flatMap((email) => {
+      const local = email.slice(0, email.lastIndexOf("@"));
+      return [email, envelopeForm(email), `${local}@`, `<${local}>`, ` ${local} `];
+    });
+    const expectNoAddressIn = (text: string) => {
+      const lower = text.toLowerCase();
+      for (const trace of traces) expect(lower).not.toContain(trace.toLowerCase());
+      expect(lower).not.toMatch(/%40|=40/);
+    };
+
+    it("logs and keeps the server's reply with every address in it shortened", async () => {
+      const logged: string[] = [];
+      const capture = (...line: unknown[]) => void logged.push(line.map(String).join(" "));
+      const spies = (["log", "warn", "error"] as const).map((name) =>
+        jest.spyOn(console, name).mockImplementation(capture),
+      );
+      const smtp = await startSmtpServer(0, {
+        replyToRecipient: (address) => {
+          const email = Object.keys(replies).find(
+            (one) => envelopeForm(one).toLowerCase() === envelopeForm(address).toLowerCase(),
+          );
+          return email ? replies[email]!(address) : undefined;
+        },
+      });
+      const server = await startServer(adapter, { smtpUrl: smtp.url });
+      try {
+        for (const email of Object.keys(replies)) {
+          expect((await post(server, signupBody(email))).status).toBe(200);
+        }
+        await until(
+          async () => (await server.signups()).every((row) => row.confirmationFailedAt !== null),
+          patience(15_000),
+        );
+        await server.outbox();
+        const rows = await server.signups();
+        const errors = rows.map((row) => row.confirmationError ?? "");
+        // The refusals were kept, in the server's words, each naming the address shortened or not at all.
+        expect(errors.join("\n")).toMatch(/Recipient address rejected: User unknown in virtual mailbox table/);
+        expect(errors.join("\n")).toMatch(/failed the check in region US-EAST-1: A\*\*\*@example\.com/);
+        expect(errors.join("\n")).toMatch(/User \*\*\* unknown; mailbox \*\*\* disabled/);
+        for (const error of errors) expectNoAddressIn(error);
+        const lines = [...server.logs, ...logged].join("\n");
+        expect(lines).toMatch(/refused for good/);
+        expectNoAddressIn(lines);
+        if (adapter !== "netlify") {
+          // What the founders' commands show of them: the addresses shortened, and the replies.
+          const env = { WAITLIST_DB: server.dbFile, SMTP_URL: smtp.url, OUTBOX_DIR: server.outboxDir };
+          const counted = await run(["count"], env);
+          expect(counted).toMatch(/refused: b\*\*\*@example\.com/);
+          expectNoAddressIn(counted);
+          expectNoAddressIn(await run(["stats"], env));
+        }
+      } finally {
+        await server.close();
+        await smtp.close();
+        for (const spy of spies) spy.mockRestore();
+        removeDir(server.dir);
+      }
+    });
+  },
+);

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
-import { formType, removeDir, request, signupBody, writePublicDir } from "../support/harness";
+import { formType, removeDir, request, signupBody, startServer, writePublicDir } from "../support/harness";
 import { runServe, spawnServe } from "../support/process";
 import { outboxFiles } from "../support/outbox";
 import { withSqliteStore } from "../support/sqlite";
@@ -153,6 +153,34 @@ describe("the npm start server as a process", () => {
       await reader.close();
     } finally {
       await server.stop();
+    }
+  });
+
+  it("under gatsby develop too: the same hourly pass runs once the waitlist opens", async () => {
+    const now = Date.now();
+    const ago = (days: number) => new Date(now - days * 86_400_000);
+    const developDir = mkdtempSync(path.join(os.tmpdir(), "develop-retention-"));
+    const store = new SqliteStore(path.join(developDir, "data", "waitlist.db"));
+    for (const [email, days] of [
+      ["expired@example.com", 31],
+      ["recent@example.com", 29],
+    ] as const) {
+      await store.add({ email, emailKey: email, source: "develop", at: ago(days) });
+      await store.markConfirmationSent(email, ago(days));
+    }
+    await store.close();
+    const logged = jest.spyOn(console, "log").mockImplementation(() => {});
+    const server = await startServer("develop", { dir: developDir });
+    try {
+      // The develop middleware opens the waitlist on its first request.
+      expect((await request(`${server.url}/waitlist/leave`)).status).toBeLessThan(500);
+      await until(async () => (await server.rows()).length === 1, patience(10_000));
+      expect((await server.rows()).map((row) => row.email)).toEqual(["recent@example.com"]);
+      expect(logged).toHaveBeenCalledWith("Removed 1 signup(s) never confirmed within 30 days.");
+    } finally {
+      await server.close();
+      logged.mockRestore();
+      removeDir(developDir);
     }
   });
 });

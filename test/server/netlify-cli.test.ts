@@ -1,9 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { load } from "cheerio";
 import { parse } from "csv-parse/sync";
+import { projectFolders } from "../../config/folders";
+import { readPolicySources } from "../../config/legal-rules";
+import { policyRecords } from "../../waitlist/policies";
 import { BlobsStore } from "../../waitlist/stores/blobs-store";
+import { createMailer } from "../../waitlist/mail/mailer";
 import { run } from "../../cli/run";
 import { NetlifySetupError } from "../../cli/netlify-access";
 import type { WaitlistStats } from "../../waitlist/stats";
@@ -105,6 +109,25 @@ describe("npm run waitlist -- … --netlify", () => {
     await expect(run(["count", "--netlify"], env)).resolves.toMatch(/^30 addresses/);
   });
 
+  it("deletes the removed address's mail from this machine's outbox too (issue 52)", async () => {
+    await seed();
+    // An outbox an earlier command wrote on the founder's machine, with mail to Ada and to a fan.
+    const outboxDir = mkdtempSync(path.join(os.tmpdir(), "netlify-cli-outbox-"));
+    try {
+      const mailer = createMailer({ from: "hello@jointandem.app", outboxDir });
+      for (const to of ["Ada@example.com", "fan1@example.com"]) {
+        await mailer.send({ to, subject: "Confirm", text: "-", html: "-", messageId: `<${to}.test>`, headers: {} });
+      }
+      mailer.close();
+      await run(["remove", "ADA@example.com", "--netlify"], { ...env, OUTBOX_DIR: outboxDir });
+      const left = readdirSync(outboxDir).map((name) => readFileSync(path.join(outboxDir, name), "utf8"));
+      expect(left).toHaveLength(1);
+      expect(left[0]).toContain("To: fan1@example.com");
+    } finally {
+      rmSync(outboxDir, { recursive: true, force: true });
+    }
+  });
+
   it("sends the confirmations still owed through this machine's mail server, with the leave links the site signs", async () => {
     await seed();
     const smtp = await startSmtpServer();
@@ -123,17 +146,45 @@ describe("npm run waitlist -- … --netlify", () => {
     }
   });
 
+  it("announces a policy's change on the Blobs store to each confirmed member once, and a second run mails nobody", async () => {
+    const store = await seed();
+    const ada = (await store.all()).find((row) => row.emailKey === "ada@example.com")!;
+    await store.confirm("ada@example.com", { createdAt: ada.createdAt, at: new Date(), privacyPolicy: null });
+    const smtp = await startSmtpServer();
+    try {
+      const policies = policyRecords(readPolicySources(projectFolders.legal));
+      const date = policies.find((record) => record.slug === "privacy-policy")!.updates[0]!.date;
+      const settings = {
+        ...env,
+        SMTP_URL: smtp.url,
+        CONTROLLER_NAME: "Tandem Labs GmbH",
+        CONTROLLER_ADDRESS: "Example Street 1, 10115 Berlin, Germany",
+      };
+      const announce = ["announce-policy-change", "--netlify", "--policy", "privacy-policy", "--date", date];
+      await run(announce, settings);
+      expect(smtp.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["Ada@example.com"]]);
+      expect(smtp.deliveries[0]!.mail.text).toContain("Example Street 1, 10115 Berlin, Germany");
+      // The same announcement again: the record says she had it.
+      await run(announce, settings);
+      expect(smtp.deliveries).toHaveLength(1);
+    } finally {
+      await smtp.close();
+    }
+  });
+
   it("refuses to send with another secret than Netlify's functions sign with, and says which to use", async () => {
     await seed();
     const store = new BlobsStore(blobs.store());
     await store.noteSigner("the-secret-in-netlifys-environment-xx");
-    await expect(run(["resend-pending", "--netlify"], env)).rejects.toThrow(
-      new NetlifySetupError(
-        "Netlify's functions sign leave links with the WAITLIST_SECRET of Netlify's environment: set the same value in your shell.",
-      ),
-    );
+    // With a mail server, as resend-pending needs since issue 52: what stops it is the secret.
     const smtp = await startSmtpServer();
     try {
+      await expect(run(["resend-pending", "--netlify"], { ...env, SMTP_URL: smtp.url })).rejects.toThrow(
+        new NetlifySetupError(
+          "Netlify's functions sign leave links with the WAITLIST_SECRET of Netlify's environment: set the same value in your shell.",
+        ),
+      );
+      expect(smtp.deliveries).toEqual([]);
       const sameSecret = { ...env, SMTP_URL: smtp.url, WAITLIST_SECRET: "the-secret-in-netlifys-environment-xx" };
       await expect(run(["resend-pending", "--netlify"], sameSecret)).resolves.toMatch(/^Sent 1 confirmation/);
     } finally {

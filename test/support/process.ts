@@ -65,22 +65,29 @@ export function runServe(env: NodeJS.ProcessEnv): Promise<{ code: number | null;
 }
 
 /**
+ * `npm run waitlist -- …` as one process (node with tsx's hooks, no tsx wrapper around it: a SIGKILL ends the
+ * command itself, as a crash would). Only `env` names the store: never the shell's DATABASE_URL or Netlify variables.
+ */
+export function spawnWaitlist(args: string[], env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|WAITLIST_DB|NETLIFY_)/.test(name)),
+  );
+  return spawn(process.execPath, ["--import", "tsx", path.join(root, "cli/main.ts"), ...args], {
+    cwd: root,
+    env: { ...inherited, ...env },
+  });
+}
+
+/**
  * `npm run waitlist -- …` (tsx cli/main.ts) as its own process, as a founder runs it: for what Jest cannot load
  * in its own (the report's charts: Vega is an ES module that awaits at its top level). Asynchronous, so that the
- * test's own servers (Netlify's stand-ins) answer it meanwhile. Only `env` names the store: never the shell's
- * DATABASE_URL or Netlify variables.
+ * test's own servers (Netlify's stand-ins) answer it meanwhile.
  */
 export function runWaitlist(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|WAITLIST_DB|NETLIFY_)/.test(name)),
-  );
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "cli/main.ts"), ...args], {
-    cwd: root,
-    env: { ...inherited, ...env },
-  });
+  const child = spawnWaitlist(args, env);
   let [stdout, stderr] = ["", ""];
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

@@ -20,6 +20,24 @@ export interface TestSmtpServer {
   close(): Promise<void>;
 }
 
+/** A reply of an SMTP server: its code and the text after it. */
+export interface ServerReply {
+  code: number;
+  text: string;
+}
+
+/** Postfix's refusal of a mailbox it does not have: the address in brackets, as the client wrote it. */
+export const postfixRefusal = (address: string): ServerReply => ({
+  code: 550,
+  text: `5.1.1 <${address}>: Recipient address rejected: User unknown in virtual mailbox table`,
+});
+
+/** Amazon SES's refusal in its sandbox: the address without brackets, at the end. */
+export const sesRefusal = (address: string): ServerReply => ({
+  code: 554,
+  text: `Message rejected: Email address is not verified. The following identities failed the check in region US-EAST-1: ${address}`,
+});
+
 /** A real SMTP server on 127.0.0.1 that parses every message on arrival (mailparser). */
 export async function startSmtpServer(
   port = 0,
@@ -27,12 +45,18 @@ export async function startSmtpServer(
     beforeData,
     refuseRecipient,
     deferRecipient,
+    replyToRecipient,
   }: {
     beforeData?: () => Promise<void>;
     /** Recipients refused for good, the way a strict server refuses a mailbox it does not have (550). */
     refuseRecipient?: (address: string) => boolean;
     /** Recipients refused for now, as a server that is overloaded or greylisting does (451): try again later. */
     deferRecipient?: (address: string) => boolean;
+    /**
+     * Recipients refused with a reply of the test's own, word for word, as real servers word it (postfixRefusal,
+     * sesRefusal): they quote the address.
+     */
+    replyToRecipient?: (address: string) => ServerReply | undefined;
   } = {},
 ): Promise<TestSmtpServer> {
   const deliveries: Delivery[] = [];
@@ -49,7 +73,10 @@ export async function startSmtpServer(
       else callback();
     },
     onRcptTo(address, _session, callback) {
-      if (refuseRecipient?.(address.address)) {
+      const reply = replyToRecipient?.(address.address);
+      if (reply) {
+        callback(Object.assign(new Error(reply.text), { responseCode: reply.code }));
+      } else if (refuseRecipient?.(address.address)) {
         callback(Object.assign(new Error("5.1.1 Mailbox unavailable"), { responseCode: 550 }));
       } else if (deferRecipient?.(address.address)) {
         callback(Object.assign(new Error("4.3.0 Try again later"), { responseCode: 451 }));

@@ -5,6 +5,7 @@ import { parseUrlencoded } from "./form-body";
 import { refuse, type FormReply, type FormRequest, type Outcome } from "./http";
 import { rateLimited } from "./rate-limits";
 import { acceptsHtml, formReply } from "./reply";
+import { redactAddresses } from "../mail/redact";
 
 /* What the endpoints of the e-mail's two links (confirm, leave) share: one handler shape, a GET shown, a POST acted on. */
 
@@ -109,7 +110,7 @@ export function linkPageHandler<Found>({
     try {
       decided = await decide(request);
     } catch (error) {
-      warn(`waitlist: could not ${whatFailed}: ${(error as Error).message}`);
+      warn(`waitlist: could not ${whatFailed}: ${redactAddresses((error as Error).message)}`);
       decided = { outcome: refuse(500, failure()), html: request.method !== "POST" || acceptsHtml(request) };
     }
     const { outcome, html } = decided;

@@ -1,6 +1,7 @@
 import escapeHtml from "escape-html";
 import { site } from "../../config/site";
 import { contentSecurityPolicy, sha256 } from "../../http/headers";
+import { htmlDocument } from "../html-document";
 
 const { colors } = site;
 
@@ -120,24 +121,17 @@ ${Object.entries(action.fields)
     links.length > 0
       ? `<p class="links">${links.map((link) => `<a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a>`).join(" · ")}</p>\n`
       : "";
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<title>${escapeHtml(heading)} | ${escapeHtml(site.name)}</title>
-<style>${resultPageStyle}</style>
-</head>
-<body>
+  return htmlDocument({
+    title: `${heading} | ${site.name}`,
+    head: ['<meta name="robots" content="noindex">', '<link rel="icon" href="/favicon.svg" type="image/svg+xml">'],
+    style: resultPageStyle,
+    body: `<body>
 <main>
 <p class="brand">${escapeHtml(site.name)} · ${escapeHtml(site.tagline)}</p>
 <h1>${escapeHtml(heading)}</h1>
 <p>${escapeHtml(message)}</p>
 ${form}${line}${invite ? inviteSection(invite) : ""}<a href="/">Back to ${escapeHtml(site.name)}</a>
 </main>
-</body>
-</html>
-`;
+</body>`,
+  });
 }

@@ -8,6 +8,7 @@ import { readForm } from "./form-body";
 import { header, refuse, type FormReply, type FormRequest, type Outcome } from "./http";
 import { rateLimited } from "./rate-limits";
 import { formReply } from "./reply";
+import { redactAddresses } from "../mail/redact";
 import type { WaitlistSite } from "../site";
 import type { OwedConfirmation, SignupSource, WaitlistStore } from "../stores/store";
 
@@ -106,7 +107,8 @@ export function createSignup(options: SignupOptions) {
     try {
       outcome = await decide(request);
     } catch (error) {
-      warn(`waitlist: could not store a signup: ${(error as Error).message}`);
+      // A store's error may quote the key it failed on: the log holds no address.
+      warn(`waitlist: could not store a signup: ${redactAddresses((error as Error).message)}`);
       outcome = refuse(500, "The signup could not be saved; please try again in a moment.");
     }
     return formReply(request, outcome);

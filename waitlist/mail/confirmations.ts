@@ -1,6 +1,7 @@
 import { confirmationMessage } from "./confirmation-message";
 import { maskEmail } from "../../config/email-address";
 import { mailboxCounters, mailDay } from "./mailbox";
+import { mailErrorReason, redactAddresses } from "./redact";
 import type { Mailer } from "./mailer";
 import type { WaitlistSite } from "../site";
 import type { ConfirmationQueue, OwedConfirmation, WaitlistStore } from "../stores/store";
@@ -91,15 +92,17 @@ export function createConfirmations({
     if (attempt === undefined) return { outcome: "not-ours" };
     // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
     // the cap it is not sent and not retried: the visitor was answered as for any signup, and the founders see why.
-    // A repeat signup of the address a day later asks again (capped, unlike a refusal by the mail server). The
-    // mailbox's own address has one e-mail a day of its own, which its other spellings cannot spend: a stranger who
-    // signs up three of them first cannot keep its owner from ever confirming.
+    // A repeat signup of the address a day later asks again (capped, unlike a refusal by the mail server). One of
+    // the mailbox's e-mails a day is set apart for its own address, which its other spellings cannot spend: a
+    // stranger who signs up three of them first cannot keep its owner from ever confirming. It comes out of the cap,
+    // not on top of it (issue 52): the own address's first e-mail of the day is that one, and every other e-mail,
+    // its own later ones too, shares the rest. With a cap of one there is nothing to set apart.
     if (attempt === 1) {
-      const counters = mailboxCounters(owed.emailKey, linkSecret);
+      const { mailbox, own } = mailboxCounters(owed.emailKey, linkSecret);
       const day = mailDay(clock());
-      const capped =
-        (await store.countMailboxMail(counters.mailbox, day)) > mailboxDailyMails &&
-        (!counters.own || (await store.countMailboxMail(counters.own, day)) > 1);
+      const setApart = mailboxDailyMails > 1 ? 1 : 0;
+      const ownFirst = setApart > 0 && own !== undefined && (await store.countMailboxMail(own, day)) === 1;
+      const capped = !ownFirst && (await store.countMailboxMail(mailbox, day)) > mailboxDailyMails - setApart;
       if (capped) {
         const reason = `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
         await store.failConfirmation(owed.emailKey, reason, clock(), { capped: true });
@@ -110,7 +113,8 @@ export function createConfirmations({
     try {
       await mailer.send(messageFor(owed));
     } catch (error) {
-      const reason = (error as Error).message.split("\n")[0] || "unknown error";
+      // The server's reply, which may quote the address, is kept and logged without it (redact.ts).
+      const reason = mailErrorReason(error, owed.email);
       if (isPermanentFailure(error)) {
         await store.failConfirmation(owed.emailKey, reason, clock());
         log(`confirmation to ${maskEmail(owed.email)} refused for good (${reason}); no more attempts`);
@@ -150,7 +154,9 @@ export function createConfirmations({
   /** An attempt in a slot, tracked for idle() and close(); a store error is logged, never thrown. */
   function attempt(owed: OwedConfirmation): Promise<Attempt | undefined> {
     const work = withSlot(() => deliver(owed)).catch((error: Error) => {
-      log(`confirmation to ${maskEmail(owed.email)} could not be recorded: ${error.message}`);
+      log(
+        `confirmation to ${maskEmail(owed.email)} could not be recorded: ${redactAddresses(error.message, owed.email)}`,
+      );
       return undefined;
     });
     inFlight.add(work);
@@ -176,7 +182,9 @@ export function createConfirmations({
         const work = store
           .askToConfirm(emailKey, clock(), { resendAfterMs: askAgainAfterMs })
           .then((owed) => owed && attempt(owed))
-          .catch((error: Error) => log(`a repeat signup could not be asked to confirm again: ${error.message}`));
+          .catch((error: Error) =>
+            log(`a repeat signup could not be asked to confirm again: ${redactAddresses(error.message)}`),
+          );
         inFlight.add(work);
         void work.finally(() => inFlight.delete(work)).then(() => resolve());
       }),

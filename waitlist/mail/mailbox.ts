@@ -38,8 +38,8 @@ export function mailboxOf(emailKey: string): string {
 /**
  * What the store keeps to count a mailbox's e-mails for the daily cap: keyed digests (digests.ts), never the
  * address, gone within two days. Every spelling counts against its mailbox; the address that is its mailbox's own
- * (mailboxOf gives it back as it is) also has a count of its own, for the one e-mail a day it gets when the
- * spellings a stranger made up have spent the mailbox's (confirmations.ts).
+ * (mailboxOf gives it back as it is) also has a count of its own, for the one e-mail of the day's cap set apart for
+ * it (its first of the day), which the spellings a stranger made up cannot spend (confirmations.ts).
  */
 export function mailboxCounters(emailKey: string, secret: string): { mailbox: string; own?: string } {
   const mailbox = mailboxOf(emailKey);

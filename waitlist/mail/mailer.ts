@@ -18,7 +18,10 @@ export interface Mailer {
   /** Where messages go, for logs (never with a password). */
   readonly destination: string;
   send(message: MailMessage): Promise<void>;
-  /** Deletes every copy this mailer keeps of mail to `email` (the outbox's files); nothing to do over SMTP. */
+  /**
+   * Deletes every copy this machine keeps of mail to `email`: the outbox's files, which a mailer over SMTP may have
+   * left too (written before SMTP_URL was set). None on Netlify, whose functions keep no files.
+   */
   forget?(email: string): void;
   close(): void;
 }
@@ -33,6 +36,21 @@ const digest = (text: string, length: number) =>
  */
 export function outboxFileName(to: string, messageId: string): string {
   return `${digest(to.toLowerCase(), 16)}-${digest(messageId, 24)}.eml`;
+}
+
+/**
+ * Deletes the outbox's files of mail to `email`. A leave deletes the person's entry at once, and so their mail here:
+ * the outbox is a folder on a developer's machine or a server without SMTP_URL, so reading its names is cheap.
+ */
+export function forgetOutboxCopies(outboxDir: string, email: string): void {
+  const prefix = `${digest(email.toLowerCase(), 16)}-`;
+  let names: string[];
+  try {
+    names = readdirSync(outboxDir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(prefix)) rmSync(path.join(outboxDir, name), { force: true });
 }
 
 /**
@@ -57,6 +75,7 @@ export function createMailer(config: MailConfig): Mailer {
       async send(message) {
         await transport.sendMail({ ...message, from: config.from });
       },
+      forget: (email) => forgetOutboxCopies(config.outboxDir, email),
       close: () => transport.close(),
     };
   }
@@ -73,18 +92,7 @@ export function createMailer(config: MailConfig): Mailer {
         info.message as Buffer,
       );
     },
-    // A leave deletes the person's entry at once, and so their mail here: the outbox is a folder on a developer's
-    // machine or a server without SMTP_URL, so reading its names on a leave is cheap.
-    forget(email) {
-      const prefix = `${digest(email.toLowerCase(), 16)}-`;
-      let names: string[];
-      try {
-        names = readdirSync(config.outboxDir);
-      } catch {
-        return;
-      }
-      for (const name of names) if (name.startsWith(prefix)) rmSync(path.join(config.outboxDir, name), { force: true });
-    },
+    forget: (email) => forgetOutboxCopies(config.outboxDir, email),
     close: () => transport.close(),
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import escapeHtml from "escape-html";
 import { site } from "../../config/site";
+import { htmlDocument } from "../html-document";
 
 /*
  * What every e-mail the waitlist sends shares, written once: the HTML frame (the brand above a white card, a small
@@ -18,15 +19,10 @@ export const mailLink = (href: string, label: string) =>
 
 /** The HTML document: `card` is the card's inner HTML, `smallPrint` the line under it (both escaped already). */
 export function mailHtml(subject: string, card: string, smallPrint: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<title>${escapeHtml(subject)}</title>
-</head>
-<body style="margin:0;padding:0;background:${colors.paperTint};">
+  return htmlDocument({
+    title: subject,
+    head: ['<meta name="color-scheme" content="light">'],
+    body: `<body style="margin:0;padding:0;background:${colors.paperTint};">
 <div style="max-width:480px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:${colors.ink};">
 <p style="${paragraph}font-size:20px;font-weight:800;color:${colors.brand};">${escapeHtml(site.name)} <span style="font-weight:600;color:${colors.inkSoft};">· ${escapeHtml(site.tagline)}</span></p>
 <div style="padding:24px;border-radius:16px;background:${colors.paper};">
@@ -34,9 +30,8 @@ ${card}
 </div>
 <p style="margin:16px 0 0;font-size:13px;color:${colors.inkSoft};">${smallPrint}</p>
 </div>
-</body>
-</html>
-`;
+</body>`,
+  });
 }
 
 /** Replies go to the contact address; the leave link and a mail to it are the mail client's unsubscribe button. */

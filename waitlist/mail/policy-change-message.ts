@@ -13,6 +13,8 @@ export interface AnnouncedChange {
   /** The day it took effect, YYYY-MM-DD: the date of its newest entry under "What changed". */
   date: string;
   summaries: string[];
+  /** The fingerprint of the policy's text announced: with the policy and the day, what names this announcement. */
+  fingerprint?: string;
 }
 
 /** A date as the policy pages write it: "November 26, 2026". */
@@ -34,7 +36,15 @@ export function policyChangeMessage(
     siteUrl: url,
     contactEmail: contact,
     changes,
-  }: { emailKey: string; createdAt: string; linkSecret: string; changes: readonly AnnouncedChange[] } & WaitlistSite,
+    postalAddress,
+  }: {
+    emailKey: string;
+    createdAt: string;
+    linkSecret: string;
+    changes: readonly AnnouncedChange[];
+    /** Who sends it and where, on one line (CONTROLLER_NAME, CONTROLLER_ADDRESS): CAN-SPAM asks it of every such mail. */
+    postalAddress: string;
+  } & WaitlistSite,
 ): MailMessage {
   const leave = leaveUrl(to, createdAt, linkSecret, url);
   const host = url.replace(/^https?:\/\//, "");
@@ -68,6 +78,7 @@ ${site.name} - ${site.tagline}
 ${url}/
 
 ${said.because} ${host}.
+${postalAddress}
 `;
 
   const card = `<h1 style="margin:0 0 12px;font-size:24px;line-height:1.25;">${escapeHtml(said.heading)}</h1>
@@ -83,7 +94,11 @@ ${change.summaries.map((summary) => `<li>${escapeHtml(summary)}</li>`).join("\n"
   .join("\n")}
 <p style="${p}">${escapeHtml(said.questions)} <a href="mailto:${escapeHtml(contact)}" style="color:${site.colors.brand};">${escapeHtml(contact)}</a>.</p>
 <p style="margin:0;">${escapeHtml(said.changedMind)} ${link(leave, "Leave the waitlist")}</p>`;
-  const html = mailHtml(subject, card, `${escapeHtml(said.because)} ${link(`${url}/`, host)}.`);
+  const html = mailHtml(
+    subject,
+    card,
+    `${escapeHtml(said.because)} ${link(`${url}/`, host)}.<br>${escapeHtml(postalAddress)}`,
+  );
 
   return {
     to,

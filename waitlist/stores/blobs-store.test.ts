@@ -5,11 +5,11 @@ import { getStore } from "@netlify/blobs";
 import { BlobsStore, blobsStoreName, hashOf } from "./blobs-store";
 import { maxAttempts, Records } from "./blobs/records";
 import { pruneUnconfirmed } from "../prune";
-import { describeStoreContract } from "./store.contract";
+import { describeAnnouncementContract, describeStoreContract, type StoreUnderTest } from "./store.contract";
 import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
 import type { FullStore, Signup } from "./store";
 
-describeStoreContract("Netlify Blobs", () => {
+function blobsHarness(): StoreUnderTest {
   let blobs: (LocalBlobs & { directory: string }) | undefined;
   const open = async () => {
     blobs ??= await startLocalBlobs();
@@ -33,7 +33,10 @@ describeStoreContract("Netlify Blobs", () => {
     },
     cleanup: async () => blobs?.stop(),
   };
-});
+}
+
+describeStoreContract("Netlify Blobs", blobsHarness);
+describeAnnouncementContract("Netlify Blobs", blobsHarness);
 
 describe("BlobsStore", () => {
   let blobs: LocalBlobs;

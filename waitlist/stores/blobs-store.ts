@@ -108,6 +108,10 @@ export class BlobsStore implements FullStore {
     return this.records.writeIf(`settings/once-${name}`, new Date().toISOString(), { onlyIfNew: true });
   }
 
+  noteAnnouncement(emailKey: string, id: string, options?: { undo?: boolean }): Promise<boolean> {
+    return this.requests.noteAnnouncement(emailKey, id, options);
+  }
+
   async close(): Promise<void> {}
 
   // The sweep and the retention (ConfirmationQueue), and the sweep's bookkeeping.

@@ -4,7 +4,7 @@ import { until } from "../../test/support/until";
 import { projectFolders } from "../../config/folders";
 import { migrate, readMigrations } from "./postgres-migrations";
 import { openPostgresStore, PostgresStore } from "./postgres-store";
-import { describeStoreContract } from "./store.contract";
+import { describeAnnouncementContract, describeStoreContract, type StoreUnderTest } from "./store.contract";
 
 /*
  * The contract suite and the races that "once" must win, against a real
@@ -16,7 +16,7 @@ const postgres = suitePostgres();
 
 const freshDatabase = () => postgres.createMigratedDatabase();
 
-describeStoreContract("Postgres", () => {
+const postgresHarness = (): StoreUnderTest => {
   let url: string | undefined;
   const opened: PostgresStore[] = [];
   const open = async () => {
@@ -53,7 +53,9 @@ describeStoreContract("Postgres", () => {
     },
     cleanup: async () => {},
   };
-});
+};
+describeStoreContract("Postgres", postgresHarness);
+describeAnnouncementContract("Postgres", postgresHarness);
 
 describe("PostgresStore against a real Postgres", () => {
   let url: string;

@@ -298,6 +298,24 @@ export class SqlStore implements FullStore {
     ))!;
   }
 
+  /**
+   * The announcements a signup was sent, in its row (`,id,id,`): a leave deletes them with it. The id is checked,
+   * so LIKE finds it whole: no `%`, `_` nor `,` in it.
+   */
+  async noteAnnouncement(emailKey: string, id: string, { undo = false }: { undo?: boolean } = {}): Promise<boolean> {
+    if (!/^[a-z0-9-]+$/i.test(id)) throw new Error(`An announcement's id is letters, digits and "-" (got "${id}").`);
+    const noted = "coalesce(announcements, ',') LIKE '%,' || CAST($2 AS text) || ',%'";
+    const rows = await this.db.query(
+      undo
+        ? `UPDATE signups SET announcements = replace(announcements, ',' || CAST($2 AS text) || ',', ',')
+           WHERE email_key = $1 AND ${noted} RETURNING email`
+        : `UPDATE signups SET announcements = coalesce(announcements, ',') || CAST($2 AS text) || ','
+           WHERE email_key = $1 AND confirmed_at IS NOT NULL AND NOT (${noted}) RETURNING email`,
+      [emailKey, id],
+    );
+    return rows.length === 1;
+  }
+
   async once(name: string): Promise<boolean> {
     const done = `once ${name}`;
     const rows = await this.db.query(

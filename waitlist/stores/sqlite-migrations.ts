@@ -70,6 +70,8 @@ export const migrations: readonly string[] = [
    ALTER TABLE signups ADD COLUMN mailbox TEXT;
    CREATE UNIQUE INDEX signups_invite_code ON signups (invite_code) WHERE invite_code IS NOT NULL;
    CREATE INDEX signups_invited_by ON signups (invited_by, mailbox) WHERE invited_by IS NOT NULL;`,
+  // 13: the policy-change announcements a signup was sent (announce-policy-change), so none goes to it twice.
+  `ALTER TABLE signups ADD COLUMN announcements TEXT;`,
 ];
 
 export const schemaVersion = migrations.length;

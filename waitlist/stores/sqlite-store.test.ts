@@ -5,10 +5,10 @@ import Database from "better-sqlite3";
 import { noAttribution } from "../attribution";
 import { migrations, schemaVersion } from "./sqlite-migrations";
 import { SqliteStore } from "./sqlite-store";
-import { describeStoreContract } from "./store.contract";
+import { describeAnnouncementContract, describeStoreContract, type StoreUnderTest } from "./store.contract";
 import { StoreError } from "./store";
 
-describeStoreContract("SQLite", () => {
+const sqliteHarness = (): StoreUnderTest => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "store-contract-"));
   const file = path.join(dir, "waitlist.db");
   return {
@@ -30,7 +30,9 @@ describeStoreContract("SQLite", () => {
     },
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
-});
+};
+describeStoreContract("SQLite", sqliteHarness);
+describeAnnouncementContract("SQLite", sqliteHarness);
 
 let dir: string;
 let file: string;

@@ -712,3 +712,74 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     });
   });
 }
+
+/**
+ * What announce-policy-change records (AnnouncementLog): a suite of its own until the Netlify Blobs store keeps it
+ * too (issue 52), run by sqlite-store.test.ts and postgres-store.test.ts.
+ */
+export function describeAnnouncementContract(name: string, makeHarness: () => StoreUnderTest): void {
+  describe(`${name}: the announcements a signup was sent`, () => {
+    let harness: StoreUnderTest;
+    let store: FullStore;
+    beforeEach(async () => {
+      harness = makeHarness();
+      store = await harness.open();
+      for (const email of ["ada@example.com", "bob@example.com"]) await store.add(signup(email));
+      await store.confirm("ada@example.com", { createdAt: now.toISOString(), at: now, privacyPolicy: null });
+    });
+    afterEach(async () => {
+      await store.close();
+      await harness.cleanup();
+    });
+
+    it("notes an announcement for a confirmed signup once, whatever the store over the storage", async () => {
+      expect(await store.noteAnnouncement("ada@example.com", "policy-change-1")).toBe(true);
+      expect(await store.noteAnnouncement("ada@example.com", "policy-change-1")).toBe(false);
+      const again = await harness.reopen();
+      expect(await again.noteAnnouncement("ada@example.com", "policy-change-1")).toBe(false);
+      // Another announcement is another note; one that merely begins like it is not it.
+      expect(await again.noteAnnouncement("ada@example.com", "policy-change-12")).toBe(true);
+      expect(await again.noteAnnouncement("ada@example.com", "policy-change")).toBe(true);
+      expect(await again.noteAnnouncement("ada@example.com", "policy-change-1")).toBe(false);
+      await again.close();
+    });
+
+    it("notes nothing for an address that is not listed or not confirmed", async () => {
+      expect(await store.noteAnnouncement("bob@example.com", "policy-change-1")).toBe(false);
+      expect(await store.noteAnnouncement("nobody@example.com", "policy-change-1")).toBe(false);
+    });
+
+    it("takes a note back after a send that failed, and only the one named", async () => {
+      await store.noteAnnouncement("ada@example.com", "first");
+      await store.noteAnnouncement("ada@example.com", "second");
+      expect(await store.noteAnnouncement("ada@example.com", "first", { undo: true })).toBe(true);
+      expect(await store.noteAnnouncement("ada@example.com", "first", { undo: true })).toBe(false);
+      expect(await store.noteAnnouncement("ada@example.com", "second")).toBe(false);
+      expect(await store.noteAnnouncement("ada@example.com", "first")).toBe(true);
+    });
+
+    it("forgets the notes with the signup: a leave takes them, and a new signup of the address has none", async () => {
+      await store.noteAnnouncement("ada@example.com", "policy-change-1");
+      await store.remove("ada@example.com", "link", later(1000));
+      const back = later(2000);
+      await store.add(signup("ada@example.com", back));
+      await store.confirm("ada@example.com", { createdAt: back.toISOString(), at: back, privacyPolicy: null });
+      expect(await store.noteAnnouncement("ada@example.com", "policy-change-1")).toBe(true);
+    });
+
+    it("gives one person to one of two runs that note them at once", async () => {
+      const other = await harness.reopen();
+      const taken = await Promise.all(
+        Array.from({ length: 6 }, (_, n) => (n % 2 ? other : store).noteAnnouncement("ada@example.com", "once")),
+      );
+      expect(taken.filter(Boolean)).toHaveLength(1);
+      await other.close();
+    });
+
+    it("refuses an id LIKE could read as a pattern or that would split the list", async () => {
+      for (const id of ["a%", "a_b", "a,b", ""]) {
+        await expect(store.noteAnnouncement("ada@example.com", id)).rejects.toThrow(/letters, digits and "-"/);
+      }
+    });
+  });
+}

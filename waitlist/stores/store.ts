@@ -12,6 +12,8 @@ import type { StatsSignup } from "../stats";
  *   ConfirmationQueue  what the sweep needs: the confirmations still owed.
  *                      Work grows with that backlog, never with the list.
  *   WaitlistLedger     the founders' commands: whole-list reads.
+ *   AnnouncementLog    what announce-policy-change records of each person
+ *                      it mails, by key, so no run mails anyone twice.
  *
  * A request path is handed a WaitlistStore only, so it cannot read the list.
  */
@@ -280,5 +282,16 @@ export interface WaitlistLedger {
   all(): Promise<Signup[]>;
 }
 
+export interface AnnouncementLog {
+  /**
+   * Notes that the announcement `id` (a policy's change, cli/commands/announce.ts: letters, digits and `-`) goes to
+   * the confirmed signup of `emailKey`, before it is sent: true for the first caller, false when it was noted for
+   * that signup before (a run of the same announcement, finished or stopped half-way) or the address is not listed
+   * or not confirmed. One atomic step, so two runs at once never both take one person. With `undo`, takes the note
+   * back after a send that failed: true when there was one. The notes are kept with the signup and go with it.
+   */
+  noteAnnouncement(emailKey: string, id: string, options?: { undo?: boolean }): Promise<boolean>;
+}
+
 /** A deployment's whole store. */
-export type FullStore = WaitlistStore & ConfirmationQueue & WaitlistLedger;
+export type FullStore = WaitlistStore & ConfirmationQueue & WaitlistLedger & AnnouncementLog;

@@ -44,6 +44,7 @@ export function ledgerRow({
   chunk: _k,
   leaving: _l,
   askedAt: _s,
+  announcements: _n,
   ...row
 }: BlobRecord): LedgerRow {
   return row;

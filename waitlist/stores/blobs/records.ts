@@ -69,6 +69,8 @@ export interface BlobRecord extends Signup {
   leaving: { at: string; how: DepartureKind; id?: string; digest?: string } | null;
   /** When the asking now under way began: a repeat signup asks again, a message of its own; optInSince stays. */
   askedAt?: string | null;
+  /** The announcements of a policy's change this signup was sent (AnnouncementLog), none before the first. */
+  announcements?: string[];
 }
 
 /** A record as read, with the ETag a compare-and-swap of it is based on (none from a server that gives none). */

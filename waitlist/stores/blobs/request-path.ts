@@ -232,6 +232,22 @@ export class RequestPath implements Omit<WaitlistStore, "secret" | "close" | "on
   }
 
   /**
+   * The announcements a confirmed signup was sent, in its record (erased with it): noted by compare-and-swap, so of
+   * two runs at once one takes the person; taken back after a send that failed.
+   */
+  async noteAnnouncement(emailKey: string, id: string, { undo = false }: { undo?: boolean } = {}): Promise<boolean> {
+    if (!/^[a-z0-9-]+$/i.test(id)) throw new Error(`An announcement's id is letters, digits and "-" (got "${id}").`);
+    const written = await this.records.update(hashOf(emailKey), (record) => {
+      const sent = record.announcements ?? [];
+      if (undo) return sent.includes(id) ? { ...record, announcements: sent.filter((one) => one !== id) } : undefined;
+      return record.confirmedAt !== null && !sent.includes(id)
+        ? { ...record, announcements: [...sent, id] }
+        : undefined;
+    });
+    return written !== undefined;
+  }
+
+  /**
    * One more e-mail to the mailbox `counter` on `day`: its count in the day's blob for its first two characters
    * (records.ts's mailbox/), changed by compare-and-swap, so that of senders counting at the same moment (a burst of
    * signups, each in a function instance of its own) none sees a count another saw. A read and a write: two round
