@@ -27,12 +27,17 @@ export async function startSmtpServer(
     beforeData,
     refuseRecipient,
     deferRecipient,
+    onConnect,
+    onClose,
   }: {
     beforeData?: () => Promise<void>;
     /** Recipients refused for good, the way a strict server refuses a mailbox it does not have (550). */
     refuseRecipient?: (address: string) => boolean;
     /** Recipients refused for now, as a server that is overloaded or greylisting does (451): try again later. */
     deferRecipient?: (address: string) => boolean;
+    /** A client connected, and its connection closed: the Netlify bench holds its simulated clock meanwhile. */
+    onConnect?: () => void;
+    onClose?: () => void;
   } = {},
 ): Promise<TestSmtpServer> {
   const deliveries: Delivery[] = [];
@@ -40,6 +45,13 @@ export async function startSmtpServer(
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onConnect(_session, callback) {
+      onConnect?.();
+      callback();
+    },
+    onClose() {
+      onClose?.();
+    },
     onMailFrom(_address, _session, callback) {
       // A slow server: hold the transaction until the test lets it go.
       if (beforeData) void beforeData().then(() => callback());
