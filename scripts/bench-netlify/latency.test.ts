@@ -1,4 +1,5 @@
-import { drawBlobs, drawMail, netlifySpeed, seeded, SimulatedTime } from "./latency";
+import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
+import { drawBlobs, drawMail, invocation, netlifySpeed, seeded, SimulatedTime, slowBlobs } from "./latency";
 
 /** A simulated clock of its own, at 0, and the waits on it. */
 function simulated() {
@@ -128,5 +129,58 @@ describe("Netlify's latencies, drawn", () => {
     const draws = Array.from({ length: 100_000 }, () => drawMail(random, netlifySpeed.mail));
     expect(draws.filter((ms) => ms === 3_000).length / draws.length).toBeCloseTo(1 / 50, 2);
     expect(draws.filter((ms) => ms !== 3_000 && ms !== 500)).toEqual([]);
+  });
+});
+
+describe("the Blobs stand-in slowed on the simulated clock", () => {
+  let blobs: LocalBlobs;
+  let undo = () => {};
+  beforeAll(async () => {
+    blobs = await startLocalBlobs();
+  });
+  afterEach(() => undo());
+  afterAll(() => blobs.stop());
+
+  it("answers 503s that @netlify/blobs retries, each attempt and each wait before it on the simulated clock", async () => {
+    const { time, now } = simulated();
+    const speed = { medianMs: 40, slowEvery: 0, slowMs: 400, failEvery: 2 };
+    // The draws the run will make: attempts until one is not a 503, for a set and then a get.
+    const draws = seeded(7);
+    let attempts = 0;
+    let failed = 0;
+    for (let done = 0; done < 2;) {
+      attempts++;
+      if (drawBlobs(draws, speed).fails) failed++;
+      else done++;
+    }
+    expect(failed).toBeGreaterThan(0);
+    const slow = slowBlobs(time, blobs.url, speed, 7);
+    undo = slow.undo;
+    const store = blobs.store();
+    await store.set("key", "value");
+    expect(await store.get("key")).toBe("value");
+    expect(slow.counts).toMatchObject({ operations: attempts, answered503: failed, backoffs: failed });
+    // Under Jest (NODE_ENV=test) @netlify/blobs waits 1 ms before trying again; on the bench, 5 s.
+    expect(now()).toBe(40 * attempts + failed);
+  });
+
+  it("never answers a request of an invocation that was killed, nor moves the clock for it", async () => {
+    const { time, now } = simulated();
+    const slow = slowBlobs(time, blobs.url, { ...netlifySpeed.blobs, failEvery: 0, slowEvery: 0 }, 1);
+    undo = slow.undo;
+    const store = blobs.store();
+    const state = { killed: false };
+    let answered = false;
+    void invocation.run(state, async () => {
+      await store.get("key");
+      state.killed = true;
+      await store.get("key");
+      answered = true;
+    });
+    await store.set("other", "value");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    // The invocation's first read and the other write, at once: 40 ms; the read after the kill, nothing.
+    expect(now()).toBe(40);
   });
 });

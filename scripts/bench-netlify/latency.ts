@@ -80,7 +80,7 @@ export class SimulatedTime {
   readonly totals = { waits: 0 };
 
   constructor(
-    private readonly now: () => number,
+    readonly now: () => number,
     private readonly setNow: (ms: number) => void,
     private readonly quietTurns = 2,
   ) {}
@@ -230,7 +230,7 @@ export function slowBlobs(time: SimulatedTime, blobsUrl: string, latencies: Late
     if (!url.startsWith(blobsUrl)) return realFetch(input, init);
     const alive = living();
     if (!alive()) return new Promise<Response>(() => {});
-    const from = Date.now();
+    const from = time.now();
     const { ms, fails } = drawBlobs(random, latencies);
     counts.operations++;
     if (ms > latencies.medianMs) counts.slow++;
