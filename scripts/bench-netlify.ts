@@ -18,8 +18,8 @@
 import { performance } from "node:perf_hooks";
 import { viralMinute } from "./bench-netlify/burst";
 import { after100kDay } from "./bench-netlify/daily";
-import { startDeployment } from "./bench-netlify/deployment";
-import { netlifySpeed } from "./bench-netlify/latency";
+import { progress, startDeployment } from "./bench-netlify/deployment";
+import { netlifySpeed, stalls } from "./bench-netlify/latency";
 import { defaultVisitsPerSignup, months } from "./bench-netlify/months";
 import { outage } from "./bench-netlify/outage";
 import { perRequest } from "./bench-netlify/per-request";
@@ -67,10 +67,12 @@ async function main() {
   const date = new Date().toISOString().slice(0, 10);
   // Before any deployment fakes the clock: Chromium and the site's server run on the real one.
   const visit = await measureVisit();
-  const measured = await measure();
-  const monthly = await months(visit, { scale, visitsPerSignup });
-  const bigDay = await after100kDay({ scale });
-  const mailOutage = await outage({ scale });
+  // Each part's figures as it ends, on standard error: a run that dies later keeps them.
+  const shown = <T>(name: string, figures: T) => (progress(`${name}: ${JSON.stringify(figures)}`), figures);
+  const measured = shown("per request, bursts, retention, races", await measure());
+  const monthly = shown("months", await months(visit, { scale, visitsPerSignup }));
+  const bigDay = shown("after the big day", await after100kDay({ scale }));
+  const mailOutage = shown("the outage", await outage({ scale }));
   const credits = creditsFigures(monthly, visit, visitsPerSignup);
   const minutes = Math.round((performance.now() - began) / 60_000);
   const latency = {
@@ -82,6 +84,8 @@ async function main() {
     smtpSlowMs: netlifySpeed.mail.slowMs,
     smtpSlowEvery: netlifySpeed.mail.slowEvery,
     clock: "simulated",
+    /** Times the simulated clock was moved on because something waited in real time (latency.ts); 0 is exact. */
+    stalls: stalls.count,
   };
   const daily = { afterViralMonth: monthly.afterViralMonth, after100kDay: bigDay };
   if (json) {

@@ -194,6 +194,7 @@ export async function startDeployment({
     async stop() {
       slow.undo();
       clearInterval(ticking);
+      time.close();
       clock.uninstall();
       await Promise.all([blobs.stop(), smtp.close(), api.close()]);
       rmSync(dir, { recursive: true, force: true });

@@ -65,6 +65,8 @@ export async function outage({ scale = 1 } = {}) {
   for (let at = back; at < back + giveUpAfter; at += 5 * minute) {
     const sent = mailed();
     if (acknowledged.every((address) => sent.has(address))) break;
+    if ((at - back) % hour === 0)
+      progress(`the outage: ${acknowledged.length - sent.size} still owed at 18:00 + ${(at - back) / hour} h`);
     clock.setSystemTime(Math.max(at, Date.now()));
     await sweep();
   }
