@@ -1,49 +1,63 @@
-// npm run bench:netlify [-- --json] [-- --store blobs|postgres]: what the Netlify deployment's waitlist costs, on
-// each store a site can keep it in (Netlify Blobs, the default, then Netlify Database; --store for one): per
-// request as the list grows, whether a viral minute loses anything, what concurrent requests on one address or one
-// store do, how fast a backlog of owed mail clears, what removing the unconfirmed signups 30 days later costs, and
-// what a month costs in Netlify credits, idle, with a trickle of signups, and with a viral day.
+// npm run bench:netlify [-- --json] [-- --scale 0.1] [-- --visits-per-signup 5]: what the Netlify deployment's
+// waitlist costs at Netlify's speed: per request as the list grows, whether a viral minute loses anything, what
+// concurrent requests on one address do, what removing the unconfirmed signups 30 days later costs, whether the daily
+// pass keeps within its 30 s after a viral month and after a day of 100,000 signups, how fast a mail outage on the
+// viral day clears, and what a month costs in Netlify credits, idle, with a trickle of signups, and with a viral day.
 // The functions as Netlify bundles them get real web Requests (each with Netlify's 60 s limit; a scheduled run with
-// its 30 s), over Netlify Database as a real Postgres (statements counted by pg_stat_statements), or over
-// @netlify/blobs' local server with a stand-in of Netlify's API that enforces 500 calls a minute per token; a real
-// SMTP server takes the mail. Time is simulated where minutes pass (Date only: the bursts' spread, the retry
-// schedule, the sweeps every five minutes, the months). The credits price each signup's visit to / from the built
+// its 30 s), over @netlify/blobs' local server with a stand-in of Netlify's API that enforces 500 calls a minute per
+// token; a real SMTP server takes the mail. Every Blobs operation takes Netlify's time (40 ms, 1 in 100 400 ms, 1 in
+// 500 answered 503 and retried), and every message a mail provider's (0.5 s, 1 in 50 3 s), on a simulated clock
+// (Date only) where minutes and months pass: latency.ts. The credits price each signup's visits to / from the built
 // site: run `npm run build:netlify` first.
+// --scale multiplies every count of signups and listed addresses (not the days, nor the scheduled runs): 0.1 runs the
+// whole bench in a tenth of the signups, to see it work end to end.
 // Prints figures; it is not a test and sets no pass mark (it says whether the default store meets its credit goals).
-// Its parts, in scripts/bench-netlify/: the functions, servers and clock it runs on (deployment.ts), the two stores
-// (backends.ts), each measurement (per-request.ts, burst.ts, sweeps.ts, races.ts), the months (months.ts, visit.ts)
-// and their credits (credits.ts), and what it prints (report.ts).
+// Its parts, in scripts/bench-netlify/: the functions, servers and clock it runs on (deployment.ts, latency.ts), the
+// store (backends.ts), each measurement (per-request.ts, burst.ts, sweeps.ts, races.ts, daily.ts, outage.ts), the
+// months (months.ts, visit.ts) and their credits (credits.ts), and what it prints (report.ts).
 import { performance } from "node:perf_hooks";
-import { burstSize, viralMinute } from "./bench-netlify/burst";
-import { type StoreKind, defaultStore, startDeployment } from "./bench-netlify/deployment";
-import { type Months, monthsOn } from "./bench-netlify/months";
+import { viralMinute } from "./bench-netlify/burst";
+import { after100kDay } from "./bench-netlify/daily";
+import { progress, startDeployment } from "./bench-netlify/deployment";
+import { netlifySpeed, stalls } from "./bench-netlify/latency";
+import { defaultVisitsPerSignup, months } from "./bench-netlify/months";
+import { outage } from "./bench-netlify/outage";
 import { perRequest } from "./bench-netlify/per-request";
 import { races } from "./bench-netlify/races";
 import { creditsFigures, figures, machine, printCredits, printReport, type Results } from "./bench-netlify/report";
-import { backlog, retention } from "./bench-netlify/sweeps";
+import { retention } from "./bench-netlify/sweeps";
 import { measureVisit } from "./bench-netlify/visit";
 
-const stores: StoreKind[] = [defaultStore, "postgres"];
-const only = process.argv.includes("--store") ? process.argv[process.argv.indexOf("--store") + 1] : undefined;
-if (only !== undefined && !stores.includes(only as StoreKind)) {
-  throw new Error(`--store blobs or --store postgres, not ${only}`);
+/** The number after `--name`, or `fallback`. */
+function option(name: string, fallback: number) {
+  const at = process.argv.indexOf(`--${name}`);
+  if (at < 0) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`--${name} takes a positive number, not ${process.argv[at + 1]}`);
+  return value;
 }
 const json = process.argv.includes("--json");
+const scale = option("scale", 1);
+const visitsPerSignup = option("visits-per-signup", defaultVisitsPerSignup);
 
-async function measure(store: StoreKind) {
-  const bench = await startDeployment(store);
-  if (!json)
-    console.log(`Functions: Netlify's bundles (${bench.functions}), on Node ${process.versions.node}, over ${store}.`);
+async function measure() {
+  const bench = await startDeployment();
+  if (!json) console.log(`Functions: Netlify's bundles (${bench.functions}), on Node ${process.versions.node}.`);
   const results: Results = {
-    store,
-    perRequest: await perRequest(bench),
-    viralMinute: await viralMinute(bench),
+    perRequest: await perRequest(bench, { scale }),
+    viralMinute: await viralMinute(bench, { scale }),
     // None of the two bursts' signups confirmed.
-    retention: await retention(bench, 2 * burstSize),
+    retention: await retention(bench, 2 * Math.round(1_000 * scale)),
     races: await races(bench),
-    backlog: await backlog(bench),
   };
-  const totals = { apiCalls: bench.api.calls.length, limited: bench.api.limited, logLines: bench.logLines() };
+  const totals = {
+    apiCalls: bench.api.calls.length,
+    limited: bench.api.limited,
+    logLines: bench.logLines(),
+    blobs: { ...bench.blobsCounts },
+    mails: bench.mail.messages,
+  };
   await bench.stop();
   return { results, totals };
 }
@@ -53,27 +67,46 @@ async function main() {
   const date = new Date().toISOString().slice(0, 10);
   // Before any deployment fakes the clock: Chromium and the site's server run on the real one.
   const visit = await measureVisit();
-  const measured: { results: Results; totals: Awaited<ReturnType<typeof measure>>["totals"] }[] = [];
-  const months: Partial<Record<StoreKind, Months>> = {};
-  for (const store of only ? [only as StoreKind] : stores) measured.push(await measure(store));
-  for (const store of only ? [only as StoreKind] : stores) months[store] = await monthsOn(store, visit);
-  const credits = creditsFigures(months, visit);
+  // Each part's figures as it ends, on standard error: a run that dies later keeps them.
+  const shown = <T>(name: string, figures: T) => (progress(`${name}: ${JSON.stringify(figures)}`), figures);
+  const measured = shown("per request, bursts, retention, races", await measure());
+  const monthly = shown("months", await months(visit, { scale, visitsPerSignup }));
+  const bigDay = shown("after the big day", await after100kDay({ scale }));
+  const mailOutage = shown("the outage", await outage({ scale }));
+  const credits = creditsFigures(monthly, visit, visitsPerSignup);
   const minutes = Math.round((performance.now() - began) / 60_000);
+  const latency = {
+    blobsMedianMs: netlifySpeed.blobs.medianMs,
+    blobsSlowMs: netlifySpeed.blobs.slowMs,
+    blobsSlowEvery: netlifySpeed.blobs.slowEvery,
+    blobs503Every: netlifySpeed.blobs.failEvery,
+    smtpMs: netlifySpeed.mail.ms,
+    smtpSlowMs: netlifySpeed.mail.slowMs,
+    smtpSlowEvery: netlifySpeed.mail.slowEvery,
+    clock: "simulated",
+    /** Times the simulated clock was moved on because something waited in real time (latency.ts); 0 is exact. */
+    stalls: stalls.count,
+  };
+  const daily = { afterViralMonth: monthly.afterViralMonth, after100kDay: bigDay };
   if (json) {
     console.log(
       JSON.stringify({
         date,
         machine: machine(),
         minutes,
-        stores: Object.fromEntries(measured.map(({ results }) => [results.store, figures(results)])),
+        scale,
+        latency,
+        store: "blobs",
+        ...figures(measured.results),
+        daily,
+        outage: mailOutage,
+        visitsPerSignup,
         credits,
       }),
     );
   } else {
-    for (const { results, totals } of measured) {
-      printReport(results, totals);
-      console.log("");
-    }
+    printReport(measured.results, measured.totals, { daily, outage: mailOutage, scale });
+    console.log("");
     printCredits(credits);
     console.log(`The run took ${minutes} minutes.`);
   }

@@ -5,15 +5,15 @@ import { type Deployment, progress } from "./deployment";
 export const burstSize = 1_000;
 
 /** A thousand signups spread over one minute, then a sweep every five minutes until nothing is owed. */
-async function burst(bench: Deployment, label: string, mailDownMinutes: number) {
+async function burst(bench: Deployment, label: string, mailDownMinutes: number, size: number) {
   const { clock, store, smtp, invoke, signup, post, nextIp, sweep } = bench;
   const began = Date.now();
   bench.mail.downUntil = began + mailDownMinutes * 60_000;
-  const emails = Array.from({ length: burstSize }, (_, i) => `${label}${i}@example.com`);
+  const emails = Array.from({ length: size }, (_, i) => `${label}${i}@example.com`);
   const acknowledged: string[] = [];
   let killed = 0;
   for (let i = 0; i < emails.length; i += 25) {
-    clock.setSystemTime(began + (i * 60_000) / burstSize);
+    clock.setSystemTime(Math.max(began + (i * 60_000) / size, Date.now()));
     const replies = await Promise.all(emails.slice(i, i + 25).map((email) => invoke(signup, post(email), nextIp())));
     replies.forEach((reply, j) => {
       if (reply === "killed") killed++;
@@ -23,7 +23,7 @@ async function burst(bench: Deployment, label: string, mailDownMinutes: number) 
   let sweeps = 0;
   const owed = async () => (await store.pendingConfirmations()).filter((one) => one.email.startsWith(label)).length;
   while ((await owed()) > 0 && sweeps < 100) {
-    clock.setSystemTime(began + 60_000 + sweeps * 300_000 + 300_000 - 60_000);
+    clock.setSystemTime(Math.max(began + 60_000 + sweeps * 300_000 + 300_000 - 60_000, Date.now()));
     await sweep();
     sweeps++;
   }
@@ -38,7 +38,7 @@ async function burst(bench: Deployment, label: string, mailDownMinutes: number) 
     }
   }
   return {
-    signups: burstSize,
+    signups: size,
     acknowledged: acknowledged.length,
     killed,
     storedOnce: acknowledged.filter((email) => rows.has(email)).length,
@@ -49,12 +49,13 @@ async function burst(bench: Deployment, label: string, mailDownMinutes: number) 
   };
 }
 
-/** The burst, then an hour later the same burst with the mail down for its first five minutes. */
-export async function viralMinute(bench: Deployment) {
-  progress("a burst of 1,000 signups in a minute");
-  const burstResult = await burst(bench, "burst", 0);
+/** The burst (`burstSize` times `scale`), then an hour later the same burst with the mail down for its first five minutes. */
+export async function viralMinute(bench: Deployment, { scale = 1 } = {}) {
+  const size = Math.round(burstSize * scale);
+  progress(`a burst of ${size} signups in a minute`);
+  const burstResult = await burst(bench, "burst", 0, size);
   bench.clock.setSystemTime(Date.now() + 3_600_000);
   progress("the same burst with the mail server down for 5 minutes");
-  const mailDownResult = await burst(bench, "down", 5);
+  const mailDownResult = await burst(bench, "down", 5, size);
   return { burst: burstResult, mailDown: mailDownResult };
 }

@@ -1,4 +1,11 @@
-import { awakeStretches, databaseMeter, monthCredits, type MonthMeters } from "./credits";
+import {
+  awakeStretches,
+  databaseMeter,
+  monthCredits,
+  type MonthMeters,
+  scheduledAsRequests,
+  visitCredits,
+} from "./credits";
 
 const minute = 60_000;
 const hour = 60 * minute;
@@ -75,5 +82,30 @@ describe("a month's credits", () => {
         productionDeploys: 1,
       },
     });
+  });
+});
+
+describe("scheduled runs, counted as web requests or not", () => {
+  it("takes the scheduled invocations out of the web requests, and nothing else", () => {
+    // A month of sweeps and daily passes (8,670) beside 1,330 requests of visitors and functions.
+    const month = { ...nothing, functionMs: 3 * hour, requests: 10_000, scheduledInvocations: 8_670 };
+    const { counted, notCounted } = scheduledAsRequests(month);
+    expect(counted).toMatchObject({ requests: 2, compute: 30, total: 32 });
+    expect(notCounted).toMatchObject({ requests: 0.27, compute: 30, total: 30.27 });
+    expect(notCounted.meters.webRequests).toBe(1_330);
+  });
+
+  it("prices a month without scheduled invocations the same both ways", () => {
+    const { counted, notCounted } = scheduledAsRequests({ ...nothing, requests: 5_000 });
+    expect(notCounted).toEqual(counted);
+  });
+});
+
+describe("a visit's credits", () => {
+  it("prices a visit's requests at 2 per 10,000 and its bytes at 20 per GB", () => {
+    // 8 requests and 48 KB: 0.0016 + 0.00096.
+    expect(visitCredits({ requests: 8, bytes: 48_000 })).toBeCloseTo(0.00256, 10);
+    expect(visitCredits({ requests: 10_000, bytes: 0 })).toBe(2);
+    expect(visitCredits({ requests: 0, bytes: 1e9 })).toBe(20);
   });
 });

@@ -1,5 +1,6 @@
 // What a month costs in Netlify credits: Netlify's meters and their published rates, applied to what a simulated
-// month measured (months.ts). Pure arithmetic, tested in credits.test.ts.
+// month measured (months.ts). Pure arithmetic, tested in credits.test.ts. The function run time it is given is the
+// simulated clock's (latency.ts): Netlify's speed, not the stand-ins'.
 
 /** When the rates below were read from Netlify's documentation. */
 export const ratesRead = "2026-11-26";
@@ -63,17 +64,22 @@ export interface MonthMeters {
   functionMs: number;
   /** Web requests: the visits' (pages and their files), the functions' own, and the scheduled invocations. */
   requests: number;
+  /** Of `requests`, the scheduled invocations: Netlify's pages do not say whether they are web requests. */
+  scheduledInvocations?: number;
   /** Bytes sent: the visits' files and the functions' replies. */
   bytes: number;
-  /** When the database was queried; none on a store without it. */
-  databaseQueries: readonly QuerySpan[];
+  /**
+   * When Netlify Database was queried. The bench no longer runs it (the Netlify deployment keeps the list in Blobs
+   * only); the meter stays to price what the docs say it would cost.
+   */
+  databaseQueries?: readonly QuerySpan[];
   productionDeploys: number;
 }
 
 const round = (credits: number) => Math.round(credits * 100) / 100;
 
 /** Credits by meter, and their total (each rounded to a hundredth; the total is of the unrounded). */
-export function monthCredits({ functionMs, requests, bytes, databaseQueries, productionDeploys }: MonthMeters) {
+export function monthCredits({ functionMs, requests, bytes, databaseQueries = [], productionDeploys }: MonthMeters) {
   const gbHours = (functionMs / 3_600_000) * rates.functionMemoryGb;
   const database = databaseMeter(databaseQueries);
   const byMeter = {
@@ -101,4 +107,20 @@ export function monthCredits({ functionMs, requests, bytes, databaseQueries, pro
       productionDeploys,
     },
   };
+}
+
+/**
+ * A month priced both ways: with its scheduled invocations counted as web requests, and without. Netlify's pages
+ * count web requests to a site; none says a scheduled run (a cron trigger, no request from anyone) is one.
+ */
+export function scheduledAsRequests(meters: MonthMeters) {
+  return {
+    counted: monthCredits(meters),
+    notCounted: monthCredits({ ...meters, requests: meters.requests - (meters.scheduledInvocations ?? 0) }),
+  };
+}
+
+/** What one visit to / costs, in credits: its web requests and its bytes. */
+export function visitCredits({ requests, bytes }: { requests: number; bytes: number }) {
+  return (requests / 10_000) * rates.requestsPer10k + (bytes / 1e9) * rates.bandwidthPerGb;
 }

@@ -1,23 +1,19 @@
 // What every part of npm run bench:netlify runs on: the functions as Netlify bundles them, called as Netlify calls
-// them (with its time limits), over the run's store, with @netlify/blobs' local server, a stand-in of Netlify's API, a
-// real SMTP server and a clock where minutes can pass.
+// them (with its time limits), over Netlify Blobs (@netlify/blobs' local server), with a stand-in of Netlify's API, a
+// real SMTP server and a clock where minutes can pass, every Blobs operation and every message as slow as Netlify's
+// and a mail provider's, on that clock (latency.ts).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { register } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { performance } from "node:perf_hooks";
 import FakeTimers from "@sinonjs/fake-timers";
 import type { Context } from "@netlify/functions";
 import { startLocalBlobs } from "../../test/support/blobs";
 import { startNetlifyApi } from "../../test/support/netlify-api";
 import { startSmtpServer } from "../../test/support/smtp";
-import { blobsBackend, postgresBackend } from "./backends";
-
-// The functions keep the list in Netlify Database when its client, which a founder installs to turn it on, imports:
-// here its stand-in (pg's Pool over NETLIFY_DB_URL), as the bundle test maps it. A Blobs run sets no NETLIFY_DB_URL.
-register(pathToFileURL(path.join(__dirname, "../../test/support/netlify-database-hooks.mjs")).href);
+import { blobsBackend } from "./backends";
+import { drawMail, invocation, type Latencies, netlifySpeed, seeded, SimulatedTime, slowBlobs } from "./latency";
 
 export const site = "https://jointandem.app";
 const functionLimitMs = 60_000;
@@ -32,39 +28,61 @@ export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Ma
 
 export type Deployment = Awaited<ReturnType<typeof startDeployment>>;
 
-export type StoreKind = "blobs" | "postgres";
+/** The seed of the latencies' draws: the same run, the same latencies. */
+const seed = 49;
 
-/** The store a new site gets: Netlify Database is what a founder turns on. */
-export const defaultStore: StoreKind = "blobs";
-
-/** A deployment over `storeKind`, its clock at `start` (ms). */
-export async function startDeployment(storeKind: StoreKind, { start = Date.UTC(2026, 10, 23, 12) } = {}) {
+/** A deployment, its clock at `start` (ms), at `latencies` (Netlify's speed by default). */
+export async function startDeployment({
+  start = Date.UTC(2026, 10, 23, 12),
+  latencies = netlifySpeed,
+}: { start?: number; latencies?: Latencies } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "bench-netlify-"));
   // The functions log a line per failed send and per sweep; counted here, not printed.
   let logLines = 0;
   console.error = () => void logLines++;
-  // Date moves on in real time as well as in the simulation's jumps: the sweep's own 20 s budget reads it.
-  const clock = FakeTimers.withGlobal(globalThis).install({ toFake: ["Date"], now: start, shouldAdvanceTime: true });
+  // Date moves on only in the simulation: its jumps, and the latencies (latency.ts), which the sweep's own 20 s budget
+  // and the limits read. Not in real time: the stand-ins' own milliseconds are not Netlify's, and would count twice.
+  const clock = FakeTimers.withGlobal(globalThis).install({ toFake: ["Date"], now: start });
+  const time = new SimulatedTime(
+    () => Date.now(),
+    (ms) => clock.setSystemTime(ms),
+  );
+  // A limit fires when a jump passes it, too.
+  const ticking = setInterval(() => time.tick(), 10);
   const blobs = await startLocalBlobs({ directory: path.join(dir, "blobs") });
+  const slow = slowBlobs(time, blobs.url, latencies.blobs, seed);
   const api = await startNetlifyApi({
     siteId: blobs.siteID,
     token: blobs.token,
     blobsUrl: blobs.url,
     clock: () => Date.now(),
   });
-  /** The mail server refuses recipients until `downUntil`, and takes `ms` over each message. */
-  const mail = { downUntil: 0, ms: 0 };
+  /**
+   * The mail provider refuses recipients until `downUntil` (at once), and takes its latency over each message it
+   * takes (simulated, in the bench's process: the SMTP server runs in it); a conversation under way holds the clock.
+   */
+  const mail = { downUntil: 0, messages: 0 };
+  const mailRandom = seeded(seed + 1);
   const smtp = await startSmtpServer(0, {
     deferRecipient: () => Date.now() < mail.downUntil,
-    beforeData: () => new Promise((resolve) => setTimeout(resolve, mail.ms)),
+    onConnect: () => time.enter(),
+    onClose: () => time.leave(),
+    beforeData: async () => {
+      if (Date.now() < mail.downUntil) return;
+      mail.messages++;
+      time.leave();
+      await time.wait(drawMail(mailRandom, latencies.mail));
+      time.enter();
+    },
   });
-  // Every function has the site's Blobs store (on Netlify Database, for its notes of mail owed); NETLIFY_DB_URL is
-  // the database's, which postgresBackend sets, and no Blobs run's.
   process.env.NETLIFY_BLOBS_CONTEXT = blobs.context();
-  delete process.env.NETLIFY_DB_URL;
-  const backend = storeKind === "postgres" ? await postgresBackend(start) : await blobsBackend(blobs, api, start);
+  const backend = await blobsBackend(blobs, api, start);
   Object.assign(process.env, {
-    SMTP_URL: smtp.url,
+    // A connection per message, not the pool production keeps: the bench draws each message's time itself, and a
+    // pool's idle connections would hold its simulated clock (a conversation under way holds it).
+    SMTP_URL: `${smtp.url}?pool=false`,
+    // The founders' digest is part of every daily pass.
+    FOUNDERS_DIGEST_TO: "founders@jointandem.app",
     WAITLIST_RATE_LIMIT: "1000000",
     WAITLIST_LINK_RATE_LIMIT: "1000000",
   });
@@ -84,33 +102,42 @@ export async function startDeployment(storeKind: StoreKind, { start = Date.UTC(2
   const signup = (await bundled("waitlist-signup")) as Handler;
   const leave = (await bundled("waitlist-leave")) as Handler;
   const confirm = (await bundled("waitlist-confirm")) as Handler;
-  /** A scheduled function's run, with Netlify's 30 s limit: "killed" past it (in process it runs on; Netlify would stop it). */
-  const scheduled = (handler: () => Promise<Response>) => async () => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const limit = new Promise<"killed">((resolve) => (timer = setTimeout(() => resolve("killed"), scheduledLimitMs)));
-    const outcome = await Promise.race([handler(), limit]);
-    clearTimeout(timer);
-    return outcome;
-  };
+  /**
+   * `work` as an invocation with Netlify's limit of `limitMs`, on the simulated clock: "killed" past it, and then, as
+   * Netlify stops it, none of its Blobs requests or waits is answered any more.
+   */
+  function limited<T>(limitMs: number, work: () => Promise<T>): Promise<T | "killed"> {
+    const state = { killed: false };
+    return invocation.run(state, async () => {
+      let cancel = () => {};
+      const limit = new Promise<"killed">(
+        (resolve) =>
+          (cancel = time.deadline(limitMs, () => {
+            state.killed = true;
+            resolve("killed");
+          })),
+      );
+      const outcome = await Promise.race([work(), limit]);
+      cancel();
+      return outcome;
+    });
+  }
+  /** A scheduled function's run, with Netlify's 30 s limit. */
+  const scheduled = (handler: () => Promise<Response>) => () => limited(scheduledLimitMs, handler);
   /** waitlist-sweep, every five minutes on Netlify. */
   const sweep = scheduled((await bundled("waitlist-sweep")) as () => Promise<Response>);
   /** waitlist-daily, at midnight UTC: the retention, anything still owed, the founders' digest. */
   const daily = scheduled((await bundled("waitlist-daily")) as () => Promise<Response>);
 
   /** One function call as Netlify makes it: its reply, then its waitUntil work, all within the 60 s limit. */
-  async function invoke(handler: Handler, request: Request, ip: string) {
+  function invoke(handler: Handler, request: Request, ip: string) {
     const pending: Promise<unknown>[] = [];
     const context = { ip, waitUntil: (promise: Promise<unknown>) => void pending.push(promise) } as unknown as Context;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const limit = new Promise<"killed">((resolve) => (timer = setTimeout(() => resolve("killed"), functionLimitMs)));
-    const work = (async () => {
+    return limited(functionLimitMs, async () => {
       const response = await handler(request, context);
       await Promise.allSettled(pending);
       return response;
-    })();
-    const outcome = await Promise.race([work, limit]);
-    clearTimeout(timer);
-    return outcome;
+    });
   }
   /** The form's POST of one address. */
   const post = (email: string) =>
@@ -131,13 +158,13 @@ export async function startDeployment(storeKind: StoreKind, { start = Date.UTC(2
   let ip = 0;
   const nextIp = () => `198.51.${(++ip >> 8) & 255}.${ip & 255}`;
 
-  /** What `work` cost: store operations, API calls and milliseconds. */
+  /** What `work` cost: store operations, API calls and milliseconds of the simulated clock (Netlify's speed). */
   async function measured<T>(work: () => Promise<T>) {
     const ops = await backend.ops();
     const calls = api.calls.length;
-    const began = performance.now();
+    const began = Date.now();
     const result = await work();
-    const ms = performance.now() - began;
+    const ms = Date.now() - began;
     return { result, ops: (await backend.ops()) - ops, apiCalls: api.calls.length - calls, ms };
   }
 
@@ -149,6 +176,10 @@ export async function startDeployment(storeKind: StoreKind, { start = Date.UTC(2
     smtp,
     mail,
     clock,
+    time,
+    latencies,
+    /** The Blobs operations slowed so far, 503s and backoffs among them. */
+    blobsCounts: slow.counts,
     functions: bundles.length,
     signup,
     leave,
@@ -163,8 +194,10 @@ export async function startDeployment(storeKind: StoreKind, { start = Date.UTC(2
     measured,
     logLines: () => logLines,
     async stop() {
+      slow.undo();
+      clearInterval(ticking);
+      time.close();
       clock.uninstall();
-      await backend.stop();
       await Promise.all([blobs.stop(), smtp.close(), api.close()]);
       rmSync(dir, { recursive: true, force: true });
     },

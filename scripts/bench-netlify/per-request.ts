@@ -3,6 +3,7 @@ import { run } from "../../cli/run";
 import { confirmLinks, leaveLinks } from "../../test/support/smtp";
 import { type Handler, type Deployment, median, progress } from "./deployment";
 
+/** The list's sizes measured at, times the run's scale. */
 const sizes = [0, 10_000, 100_000];
 const samples = 20;
 
@@ -17,7 +18,7 @@ export interface Cost {
 type Measured = Awaited<ReturnType<Deployment["measured"]>>;
 
 /** At each size, 20 addresses each signed up, confirmed (the page, then its button) and gone (likewise). */
-export async function perRequest(bench: Deployment) {
+export async function perRequest(bench: Deployment, { scale = 1 } = {}) {
   const { backend, smtp, invoke, post, opened, pressed, nextIp, measured, signup, confirm, leave, sweep } = bench;
   const perSignup: Cost[] = [];
   const perLeave: Cost[] = [];
@@ -28,7 +29,7 @@ export async function perRequest(bench: Deployment) {
     await invoke(handler, opened(link), nextIp());
     return invoke(handler, pressed(link, path), nextIp());
   };
-  for (const n of sizes) {
+  for (const n of sizes.map((size) => Math.round(size * scale))) {
     progress(`per request at ${n} listed`);
     await backend.seedTo(n);
     const signups: Measured[] = [];

@@ -165,6 +165,28 @@ describe("the local Blobs server, where Netlify enforces a conditional write", (
   });
 });
 
+describe("the local Blobs server as slow as Netlify (its latency option)", () => {
+  let blobs: LocalBlobs;
+  afterEach(() => blobs.stop());
+
+  it("answers every third request 503 after its wait, and the client, trying again, gets every answer", async () => {
+    blobs = await startLocalBlobs({ latency: { medianMs: 20, failEvery: 3 } });
+    const store = blobs.store();
+    // Requests 1 to 8: set a, set b, set c (503), set c again, get a, get b (503), get b again, get c.
+    for (const key of ["a", "b", "c"]) await store.set(key, `value of ${key}`);
+    const values = [];
+    for (const key of ["a", "b", "c"]) values.push(await store.get(key));
+    expect(values).toEqual(["value of a", "value of b", "value of c"]);
+    await blobs.settled();
+    expect(blobs.unavailable).toEqual([
+      `/${blobs.siteID}/site:${blobsStoreName}/c`,
+      `/${blobs.siteID}/site:${blobsStoreName}/b`,
+    ]);
+    // A 503 is no operation: the server made each of the six once.
+    expect(blobs.operations.map((operation) => operation.type)).toEqual(["set", "set", "set", "get", "get", "get"]);
+  });
+});
+
 describe("the waitlist on Netlify Blobs, at the same moment", () => {
   let smtp: TestSmtpServer;
   beforeEach(async () => {

@@ -19,6 +19,13 @@
 //   included, so nothing changes the blob between the check and the write, or
 //   between a read and the ETag it is answered with. A condition that fails is
 //   answered 412, which the client reports as `modified: false`.
+// - With a latency (a third argument, JSON: { medianMs, slowEvery, slowMs,
+//   failEvery }, every key optional), it is as slow as Netlify's service, in
+//   real time: each request waits medianMs before it is handled, every
+//   slowEvery-th slowMs, and every failEvery-th is answered 503 after its
+//   wait, unhandled, so the client's retry runs (a line { unavailable } says
+//   so). Counted, not drawn: a test's run is the same every time. The Netlify
+//   bench slows the stand-in on its simulated clock instead (latency.ts).
 // - A delete leaves no folder behind. The local server files pending/<h>/<stamp>
 //   in folders, leaves them when their blobs go, and walks every one in each
 //   listing: after the Netlify bench's viral day, 11,600 empty folders made a
@@ -29,7 +36,8 @@ import http from "node:http";
 import path from "node:path";
 import { BlobsServer } from "@netlify/blobs/server";
 
-const [directory, token] = process.argv.slice(2);
+const [directory, token, latencyJson] = process.argv.slice(2);
+const latency = latencyJson ? JSON.parse(latencyJson) : undefined;
 const write = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const blobs = new BlobsServer({ directory, token, onRequest: ({ type, url }) => write({ op: type, url }) });
 const { port } = await blobs.start();
@@ -217,8 +225,29 @@ async function put(req, res, blob) {
   });
 }
 
+let requests = 0;
+/** Waits as Netlify's service would take; resolves whether to answer 503 instead. */
+async function slowly() {
+  if (!latency) return false;
+  const { medianMs = 0, slowEvery = 0, slowMs = 0, failEvery = 0 } = latency;
+  const n = ++requests;
+  const ms = slowEvery > 0 && n % slowEvery === 0 ? slowMs : medianMs;
+  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+  return failEvery > 0 && n % failEvery === 0;
+}
+
 const signedUrlAccept = "application/json;type=signed-url";
 const proxy = http.createServer((req, res) => {
+  void slowly().then((unavailable) => {
+    if (!unavailable) return handle(req, res);
+    const url = new URL(req.url ?? "/", "http://blobs");
+    write({ unavailable: url.pathname + url.search });
+    req.resume();
+    res.writeHead(503, { "content-type": "text/plain" }).end("Service Unavailable");
+  });
+});
+
+function handle(req, res) {
   const url = new URL(req.url ?? "/", "http://blobs");
   const blob = blobOf(url);
   const method = req.method ?? "GET";
@@ -242,7 +271,7 @@ const proxy = http.createServer((req, res) => {
   return void inTurn(blob.id, () =>
     forward(req, res, { etag: async (status) => (status === 200 ? etagOf(blob.id, blob.file) : undefined) }),
   );
-});
+}
 await new Promise((resolve) => proxy.listen(0, "127.0.0.1", resolve));
 const url = `http://127.0.0.1:${proxy.address().port}`;
 // The URLs the server signs for API calls point at itself: make them point at the proxy.

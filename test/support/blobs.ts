@@ -19,6 +19,8 @@ export interface LocalBlobs {
   url: string;
   /** Every operation answered so far, once `settled()` has resolved; clear it with `operations.length = 0`. */
   operations: BlobsOperation[];
+  /** The requests answered 503 by the latency option so far (their paths), once `settled()` has resolved. */
+  unavailable: string[];
   /** Resolves when every operation answered so far is in `operations`. */
   settled(): Promise<void>;
   /** A client of the waitlist's store, as a function gets it on Netlify (edge access, strong reads). */
@@ -31,25 +33,50 @@ export interface LocalBlobs {
 export const localBlobsSite = { siteID: "5d0f6a48-1b7e-4c1e-9a57-0c7bb2f7e0aa", token: "local-blobs-token" } as const;
 
 /**
+ * Netlify's speed, in real time, for a test: every request to the server waits `medianMs` (every `slowEvery`-th
+ * `slowMs`), and every `failEvery`-th is answered 503, for the client to try again. Off by default.
+ */
+export interface BlobsLatency {
+  medianMs?: number;
+  slowEvery?: number;
+  slowMs?: number;
+  failEvery?: number;
+}
+
+/**
  * @netlify/blobs' own local server (BlobsServer), standing in for Netlify
  * Blobs: real HTTP on 127.0.0.1 over files in a temporary folder, with a
- * token, in its own process (blobs-server.mjs).
+ * token, in its own process (blobs-server.mjs); as slow as Netlify with
+ * `latency`.
  */
 export async function startLocalBlobs({
   directory = mkdtempSync(path.join(os.tmpdir(), "blobs-")),
-}: { directory?: string } = {}): Promise<LocalBlobs & { directory: string }> {
+  latency,
+}: { directory?: string; latency?: BlobsLatency } = {}): Promise<LocalBlobs & { directory: string }> {
   const { siteID, token } = localBlobsSite;
-  const child = spawn(process.execPath, [path.join(__dirname, "blobs-server.mjs"), directory, token], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const args = [
+    path.join(__dirname, "blobs-server.mjs"),
+    directory,
+    token,
+    ...(latency ? [JSON.stringify(latency)] : []),
+  ];
+  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "inherit"] });
   const operations: BlobsOperation[] = [];
+  const unavailable: string[] = [];
   const waiting = new Map<string, () => void>();
   let syncs = 0;
   const url = await new Promise<string>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`The local Blobs server exited with ${code}.`)));
     createInterface({ input: child.stdout }).on("line", (line) => {
-      const message = JSON.parse(line) as { ready?: string; op?: string; url?: string; synced?: string };
+      const message = JSON.parse(line) as {
+        ready?: string;
+        op?: string;
+        url?: string;
+        synced?: string;
+        unavailable?: string;
+      };
       if (message.ready) resolve(message.ready);
+      else if (message.unavailable !== undefined) unavailable.push(message.unavailable);
       else if (message.op) operations.push({ type: message.op, url: message.url ?? "" });
       else if (message.synced) waiting.get(message.synced)?.();
     });
@@ -60,6 +87,7 @@ export async function startLocalBlobs({
     token,
     url,
     operations,
+    unavailable,
     settled: () =>
       new Promise<void>((resolve) => {
         const id = String(++syncs);

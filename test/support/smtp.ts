@@ -46,6 +46,8 @@ export async function startSmtpServer(
     refuseRecipient,
     deferRecipient,
     replyToRecipient,
+    onConnect,
+    onClose,
   }: {
     beforeData?: () => Promise<void>;
     /** Recipients refused for good, the way a strict server refuses a mailbox it does not have (550). */
@@ -57,6 +59,9 @@ export async function startSmtpServer(
      * sesRefusal): they quote the address.
      */
     replyToRecipient?: (address: string) => ServerReply | undefined;
+    /** A client connected, and its connection closed: the Netlify bench holds its simulated clock meanwhile. */
+    onConnect?: () => void;
+    onClose?: () => void;
   } = {},
 ): Promise<TestSmtpServer> {
   const deliveries: Delivery[] = [];
@@ -67,6 +72,13 @@ export async function startSmtpServer(
     // The senders keep their connections open for the next message (a pool): a server that stops tells them 421
     // and closes them at once, as a mail server going down does, rather than waiting 30 s for them to leave.
     closeTimeout: 50,
+    onConnect(_session, callback) {
+      onConnect?.();
+      callback();
+    },
+    onClose() {
+      onClose?.();
+    },
     onMailFrom(_address, _session, callback) {
       // A slow server: hold the transaction until the test lets it go.
       if (beforeData) void beforeData().then(() => callback());
