@@ -1,5 +1,6 @@
 import { readEnv, waitlistConfig } from "../config/env";
 import { sendFoundersDigest } from "../waitlist/digest";
+import { redactAddresses } from "../waitlist/mail/redact";
 import { pruneUnconfirmed } from "../waitlist/prune";
 import type { Waitlist } from "../waitlist/create-waitlist";
 import type { BlobsStore } from "../waitlist/stores/blobs-store";
@@ -93,7 +94,9 @@ export async function daily(clock: () => number = Date.now): Promise<Response> {
     site: { siteUrl, contactEmail },
   })
     .then((sent) => sent && log("waitlist-daily")(`sent the founders' digest to ${to.length} address(es)`))
-    .catch((error: Error) => log("waitlist-daily")(`could not send the founders' digest: ${error.message}`));
+    .catch((error: Error) =>
+      log("waitlist-daily")(`could not send the founders' digest: ${redactAddresses(error.message)}`),
+    );
   const { prune: pruneBy, send, fold } = runBudget.daily;
   await prune(waitlist, "waitlist-daily", { until: started + pruneBy, clock, daysGoneBy: true });
   const total = await sendOwed(waitlist, started + send, clock);
