@@ -1,4 +1,5 @@
 import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
+import { until } from "../../test/support/until";
 import { drawBlobs, drawMail, invocation, netlifySpeed, seeded, SimulatedTime, slowBlobs } from "./latency";
 
 /** A simulated clock of its own, at 0, and the waits on it. */
@@ -95,6 +96,23 @@ describe("waits on the simulated clock", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(now()).toBe(0);
     expect(time.pending).toBe(0);
+  });
+
+  it("moves on to a limit when something waits in real time, which it cannot see, and counts the stall", async () => {
+    let now = 0;
+    const time = new SimulatedTime(
+      () => now,
+      (ms) => void (now = ms),
+      2,
+      50,
+    );
+    let killed = false;
+    time.deadline(30_000, () => void (killed = true));
+    // An invocation waiting on a real timer of its own: nothing the simulation sees changes.
+    await until(() => killed, 5_000);
+    expect(now).toBe(30_000);
+    expect(time.totals.stalls).toBe(1);
+    time.close();
   });
 
   it("lets a cancelled wait go without moving the clock", async () => {
