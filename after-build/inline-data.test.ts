@@ -33,6 +33,34 @@ describe("withInlineData", () => {
     );
   });
 
+  it("names in its app data the build the page's own scripts are of, whatever the file beside it says", () => {
+    // A second build with Netlify's build cache restored: the file still named the cached build when this step read
+    // it, and Gatsby's loader, seeing another build named, reloaded the page without end.
+    const html = withInlineData(
+      page(preload("/page-data/app-data.json")) + '<script>window.___webpackCompilationHash="8d71fe";</script>',
+      read,
+    );
+    const element = new DOMParser().parseFromString(html, "text/html").getElementById(inlineDataId)!;
+    expect(JSON.parse(element.textContent!)).toEqual({
+      "/page-data/app-data.json": { webpackCompilationHash: "8d71fe" },
+    });
+  });
+
+  it("sets the app data of a page an earlier build inlined, kept by Gatsby from the build cache, to the page's build", () => {
+    const earlier = withInlineData(
+      page(preload("/page-data/app-data.json") + preload("/page-data/sq/d/123.json")),
+      read,
+    );
+    const kept = earlier.replace("</head>", '<script>window.___webpackCompilationHash="9e0c";</script></head>');
+    const element = new DOMParser()
+      .parseFromString(withInlineData(kept, read), "text/html")
+      .getElementById(inlineDataId)!;
+    expect(JSON.parse(element.textContent!)).toEqual({
+      "/page-data/app-data.json": { webpackCompilationHash: "9e0c" },
+      "/page-data/sq/d/123.json": { data: { site: {} } },
+    });
+  });
+
   it("writes no '<' into the element, so no text in the data can end it early", () => {
     const html = withInlineData(page(preload("/page-data/privacy-policy/page-data.json")), read);
     expect(html.match(/<\/script>/g)).toHaveLength(1);
