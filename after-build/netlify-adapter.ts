@@ -13,7 +13,11 @@ import { headerRules } from "./headers-file";
  * each header once, and exactly what npm start sends (http/headers.ts).
  */
 export const netlifyAdapterWithSiteHeaders: AdapterInit = (options) => {
-  const adapter: IAdapter = createNetlifyAdapter(options);
+  // Without the adapter's build cache: it restored public/ and .cache/ from the last build, and Gatsby kept the pages
+  // that had not changed as the after-build steps had left them, so a second build ran those steps over them again
+  // (two paint-first loaders a page, invalid HTML) and inlined a stale build's app data (the page reloaded itself).
+  // Every build starts from nothing, as a clean clone's does.
+  const { cache: _cache, ...adapter }: IAdapter = createNetlifyAdapter(options);
   return {
     ...adapter,
     adapt(context) {
