@@ -276,7 +276,7 @@ export const variables = {
     expected: "a whole number from 1 to 100",
     defaultText: "`4` for `npm start`, `20` on Netlify",
     usedFor:
-      "Confirmation e-mails sent at once, each over a connection kept open for the next: as many as the mail provider allows (on Netlify, a backlog of 10,000 after an outage clears in about two hours at 20).",
+      "Confirmation e-mails sent at once, each over a connection kept open for the next: as many as the mail provider allows.",
   },
   CONFIRMATION_LEASE_SECONDS: {
     schema: wholeNumber(1, 3600, 120),

@@ -81,8 +81,8 @@ export function netlifyWaitlist(name: string, env: Env): Promise<Waitlist<BlobsS
         privacyPolicy: privacyPolicyInForce(),
         source: "netlify",
         ...config,
-        // Lambda gives an instance one request at a time, so this counts for the sweep: a backlog of 10,000 after an
-        // outage, at 0.5 s a message, clears within hours (npm run bench:netlify).
+        // Lambda gives an instance one request at a time, so this counts for the sweep, which sends a backlog this many
+        // at a time.
         sendsAtOnce: config.sendsAtOnce ?? netlifySendsAtOnce,
         warn: log(name),
         log: log(name),

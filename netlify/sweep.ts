@@ -19,7 +19,7 @@ import { log, netlifyWaitlist } from "./netlify-waitlist";
  * leave notes, end within seconds (the bench measured a daily pass of 27 s after a large day with the fold at 22 s).
  */
 export const runBudget = {
-  // A backlog of mail is sent for half of it: 10,000 owed after an outage clear within hours at 0.5 s a message.
+  // A backlog of mail is sent for most of it; the rest prunes and files the ledger.
   sweep: { send: 13_000, prune: 16_000, fold: 19_000 },
   // The day's pass sends its digest first; the sweeps every five minutes carry the backlog of mail.
   daily: { prune: 10_000, send: 14_000, fold: 18_000 },
