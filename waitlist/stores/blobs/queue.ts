@@ -49,6 +49,8 @@ export class Queue implements ConfirmationQueue {
   async dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
     const at = now.toISOString();
     const due: BlobRecord[] = [];
+    // A walk an earlier call finished: this one walks the backlog afresh.
+    if (this.walk && this.walk.next >= this.walk.notes.length) this.walk = undefined;
     for (let read = 0; due.length < limit && read < readsPerCall;) {
       const page = await this.nextPage(Math.min(limit - due.length, readsPerCall - read));
       if (page.length === 0) break;
@@ -61,15 +63,12 @@ export class Queue implements ConfirmationQueue {
     return due.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(owedOf);
   }
 
-  /** The next `size` noted addresses of this instance's walk; a new walk once one is done or a minute old. */
+  /** The next `size` noted addresses of this instance's walk; a new walk once the last is a minute old. */
   private async nextPage(size: number): Promise<[string, string[]][]> {
     const now = this.records.clock().getTime();
-    if (!this.walk || this.walk.next >= this.walk.notes.length || now - this.walk.listedAt > walkLifeMs) {
-      // One walk at a time: a call that finds the last one done lists afresh, and ends there if it is too.
-      if (this.walk && this.walk.next >= this.walk.notes.length) {
-        this.walk = undefined;
-        return [];
-      }
+    // This call's walk is done: it reads no note twice.
+    if (this.walk && this.walk.next >= this.walk.notes.length) return [];
+    if (!this.walk || now - this.walk.listedAt > walkLifeMs) {
       this.walk = { notes: await this.records.noteWalk(), next: 0, listedAt: now };
     }
     const page = this.walk.notes.slice(this.walk.next, this.walk.next + size);
