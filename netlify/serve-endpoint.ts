@@ -37,13 +37,18 @@ export function formRequest(request: Request, context: FunctionContext, siteOrig
 }
 
 /**
- * The reply as a Response; work for after it (a new signup's confirmation)
- * handed to waitUntil, which keeps the function alive until that work is
- * done. A function that dies first leaves the confirmation owed, and the
- * sweep sends it.
+ * The reply as a Response; what it names for after it (a new signup's confirmation, AfterReply) run by the
+ * waitlist's runAfterReply() under waitUntil, which keeps the function alive until that work is done. A function
+ * that dies first leaves the confirmation owed, and the sweep sends it. A preview has no waitlist: it keeps nothing,
+ * so its replies name nothing to do.
  */
-export function functionResponse(request: Request, reply: FormReply, context: FunctionContext): Response {
-  if (reply.after) context.waitUntil(reply.after());
+export function functionResponse(
+  request: Request,
+  reply: FormReply,
+  context: FunctionContext,
+  waitlist?: Pick<Waitlist, "runAfterReply">,
+): Response {
+  if (reply.afterReply && waitlist) context.waitUntil(waitlist.runAfterReply(reply.afterReply));
   return new Response(request.method === "HEAD" ? null : reply.body, { status: reply.status, headers: reply.headers });
 }
 
@@ -83,7 +88,7 @@ export async function serveEndpoint(
   }
   const reply = await waitlist[endpoint].handle(formRequest(request, context, netlifySiteOrigins(env)));
   if (reply.reason) log(name)(`${request.method} ${new URL(request.url).pathname} ${reply.status} - ${reply.reason}`);
-  return functionResponse(request, reply, context);
+  return functionResponse(request, reply, context, waitlist);
 }
 
 let previewSignup: { env: Env; endpoint: SignupEndpoint } | undefined;

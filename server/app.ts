@@ -11,7 +11,7 @@ import { isPrivatePath } from "../http/private-files";
 
 export interface AppOptions {
   publicDir: string;
-  /** The waitlist's signup endpoint (POST /) and leave link (/waitlist/leave). */
+  /** The signup endpoint (POST /), the links (/waitlist/leave, /waitlist/confirm), what runs after a reply. */
   endpoints: WaitlistEndpoints;
   /** How many proxies of yours stand in front (config/env.ts); 0 for none. */
   trustProxy?: number;

@@ -27,8 +27,7 @@ export function developWaitlistMiddleware(source?: EnvSource, write?: (line: str
       // and signups never confirmed go when their days are over, as under npm start. Both timers are unref()ed:
       // they end with gatsby develop.
       startSchedules(waitlist, settings);
-      const { signup, leave, confirm } = waitlist;
-      return waitlistMiddleware({ signup, leave, confirm });
+      return waitlistMiddleware(waitlist);
     })();
     handler.then((run) => log(req, res, () => run(req, res, next)), next);
   };

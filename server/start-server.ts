@@ -109,9 +109,9 @@ export interface RunningServer {
 /** The site and its waitlist on one port, listening when it resolves; rejects when the port cannot be had. */
 export async function startServer(settings: ServerSettings): Promise<RunningServer> {
   const waitlist = await openWaitlist(settings.waitlist);
-  const { signup, leave, confirm, confirmations, store, mailer } = waitlist;
+  const { confirmations, store, mailer } = waitlist;
   const { publicDir, trustProxy, log, limits } = settings;
-  const app = createApp({ publicDir, endpoints: { signup, leave, confirm }, trustProxy, log });
+  const app = createApp({ publicDir, endpoints: waitlist, trustProxy, log });
   // Behind proxies of yours every connection comes from them: the per-address cap is theirs to keep.
   const server = createHttpServer(app, { limits, countByAddress: trustProxy === 0 });
   try {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import morgan from "morgan";
 import { listeningOrigins } from "./listening-origins";
-import type { FormReply, FormRequest } from "../waitlist/endpoints/http";
+import type { AfterReply, FormReply, FormRequest } from "../waitlist/endpoints/http";
 import type { Confirm } from "../waitlist/endpoints/confirm";
 import type { Leave } from "../waitlist/endpoints/leave";
 import { confirmPath, isLinkPath, leavePath, signupPath } from "../waitlist/routes";
@@ -10,14 +10,16 @@ import type { SignupEndpoint } from "../waitlist/endpoints/signup";
 type Next = (error?: unknown) => void;
 type Request = IncomingMessage & { ip?: string; originalUrl?: string };
 
-/** The waitlist's endpoints: the signup endpoint, and the confirm and leave links. */
+/** The waitlist's endpoints (the signup endpoint, and the confirm and leave links) and what runs after a reply. */
 export interface WaitlistEndpoints {
   signup: SignupEndpoint;
   leave: Leave;
   confirm: Confirm;
+  /** What a reply names for after it (a signup's confirmation e-mail): the waitlist's (create-waitlist.ts). */
+  runAfterReply: (work: AfterReply) => Promise<void>;
 }
 
-type EndpointName = keyof WaitlistEndpoints;
+type EndpointName = "signup" | "leave" | "confirm";
 
 function splitUrl(req: Request): { path: string; query: string } {
   const url = req.originalUrl ?? req.url ?? "/";
@@ -80,7 +82,8 @@ export function waitlistMiddleware(endpoints: WaitlistEndpoints) {
       // A refusal sent before the body was read: do not keep the rest of it on this connection.
       if (!req.complete) reply.headers.Connection = "close";
       // Once the reply is out, or the client gone: exactly once either way.
-      if (reply.after) res.once("close", () => void reply.after!());
+      const { afterReply } = reply;
+      if (afterReply) res.once("close", () => void endpoints.runAfterReply(afterReply));
       res.writeHead(reply.status, reply.headers);
       res.end(req.method === "HEAD" ? undefined : reply.body);
     }, next);

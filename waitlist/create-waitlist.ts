@@ -8,6 +8,7 @@ import { newLinkSecret } from "./tokens";
 import type { Mailer } from "./mail/mailer";
 import { consentRecord, type PolicyInForce } from "./policies";
 import { createSignup, type SignupOptions } from "./endpoints/signup";
+import type { AfterReply } from "./endpoints/http";
 import type { WaitlistSite } from "./site";
 import type { FullStore } from "./stores/store";
 
@@ -38,7 +39,7 @@ export function signingSecret(store: Pick<FullStore, "secret">, configured: stri
 /**
  * The waitlist as every deployment runs it (npm start, gatsby develop,
  * Netlify's functions, the tests): the signup endpoint behind POST /, a
- * confirmation e-mail sent after each new signup (a server starts the
+ * confirmation e-mail sent after each new signup's reply (runAfterReply; a server starts the
  * confirmations' schedule with confirmations.start(); on Netlify a scheduled
  * function sweeps), and the two links that e-mail carries: confirm (double
  * opt-in) and leave. Only the store and the HTTP adapter differ between
@@ -54,8 +55,6 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
   const signup = createSignup({
     ...options,
     store,
-    onNewSignup: confirmations.sendSoon,
-    onRepeatSignup: confirmations.askAgainSoon,
     mailboxDigest: (emailKey) => mailboxDigest(secret, emailKey),
     privacyPolicy,
     consent: () => consent("signup"),
@@ -81,7 +80,19 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
     limiter: linkLimiter(linkRateLimitPerMinute),
     clock,
   });
-  return { store, mailer, confirmations, signup, leave, confirm };
+  /**
+   * What a reply names for after it (AfterReply), started by the adapter once the reply is written: on npm start
+   * when the response closes, on Netlify through waitUntil. Resolves when the mail is done; never rejects.
+   */
+  function runAfterReply(work: AfterReply): Promise<void> {
+    switch (work.send) {
+      case "confirmation":
+        return confirmations.sendSoon(work.signup);
+      case "confirmation again, if due":
+        return confirmations.askAgainSoon(work.emailKey);
+    }
+  }
+  return { store, mailer, confirmations, signup, leave, confirm, runAfterReply };
 }
 
 export type Waitlist<S extends FullStore = FullStore> = Awaited<ReturnType<typeof createWaitlist<S>>>;

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
+import type { OwedConfirmation } from "../stores/store";
 import type { PageAction, PageInvite, PageLink } from "./pages";
 
 /*
@@ -26,12 +27,20 @@ export interface FormReply {
   body: string;
   /** The one-line reason of a refusal, for the request log; never holds an address or a token. */
   reason?: string;
-  /**
-   * Work for after the reply is written (queueing a new signup's confirmation): done before it, it
-   * would make a new address answer measurably later than a listed one.
-   */
-  after?: () => Promise<void>;
+  /** What the waitlist does once this reply is written (AfterReply). */
+  afterReply?: AfterReply;
 }
+
+/**
+ * What the waitlist does once a reply is written, named in the reply as a plain value: the e-mail a signup is owed.
+ * Done before the reply, it would make a new address answer measurably later than a listed one. Each adapter hands it,
+ * once the reply is out, to the waitlist's runAfterReply() (create-waitlist.ts), which starts the mail.
+ */
+export type AfterReply =
+  /** A new signup: the first attempt at its confirmation e-mail (mail/confirmations.ts, sendSoon). */
+  | { send: "confirmation"; signup: OwedConfirmation }
+  /** A listed address signed up again: the e-mail once more, if unconfirmed and a day has passed (askAgainSoon). */
+  | { send: "confirmation again, if due"; emailKey: string };
 
 /** What an endpoint decided, before it is written as a page or a line. */
 export interface Outcome {
@@ -48,8 +57,8 @@ export interface Outcome {
   links?: PageLink[];
   /** A confirmed signup's invite link and count, on its confirm page (waitlist/invites.ts). */
   invite?: PageInvite;
-  /** Work for after the reply is written. */
-  after?: () => Promise<void>;
+  /** What the waitlist does once the reply is written. */
+  afterReply?: AfterReply;
 }
 
 export function refuse(status: number, message: string, headers?: Record<string, string>): Outcome {

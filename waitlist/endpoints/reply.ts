@@ -26,6 +26,6 @@ export function formReply(
     },
     body: html ? renderResultPage(outcome) : `${outcome.line ?? outcome.message}\n`,
     ...(outcome.status >= 400 ? { reason: outcome.message } : {}),
-    ...(outcome.after ? { after: outcome.after } : {}),
+    ...(outcome.afterReply ? { afterReply: outcome.afterReply } : {}),
   };
 }

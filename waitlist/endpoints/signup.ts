@@ -10,17 +10,13 @@ import { rateLimited } from "./rate-limits";
 import { formReply } from "./reply";
 import { redactAddresses } from "../mail/redact";
 import type { WaitlistSite } from "../site";
-import type { OwedConfirmation, SignupSource, WaitlistStore } from "../stores/store";
+import type { SignupSource, WaitlistStore } from "../stores/store";
 
 export interface SignupOptions extends Pick<WaitlistSite, "siteUrl"> {
   /** Where signups are kept; none on a deploy preview, which answers as the site does and keeps nothing. */
   store?: Pick<WaitlistStore, "add">;
   source: SignupSource;
   rateLimitPerMinute: number;
-  /** Called once a new address is stored and its reply written; resolves when its work is done, never rejects. */
-  onNewSignup?: (signup: OwedConfirmation) => Promise<void>;
-  /** Called once a listed address's repeat signup is answered (by its key); must not throw or wait. */
-  onRepeatSignup?: (emailKey: string) => Promise<void>;
   /** The version of the Privacy Policy in force (policies.ts), kept with each signup. */
   privacyPolicy?: () => string | null;
   /** What the person consents to: the statement's version and the policy's text (policies.ts), kept likewise. */
@@ -43,7 +39,9 @@ const success: Outcome = {
 /**
  * The signup endpoint behind POST / (the form's contract): parse,
  * validate, normalise, store, answer. Framework-neutral: the develop and
- * start adapters hand it a request and write back its reply.
+ * start adapters hand it a request and write back its reply, then hand what
+ * the reply names for after it (afterReply: the confirmation e-mail) to the
+ * waitlist's runAfterReply().
  */
 export function createSignup(options: SignupOptions) {
   const limiter = new RateLimiterMemory({ points: options.rateLimitPerMinute, duration: 60 });
@@ -94,12 +92,10 @@ export function createSignup(options: SignupOptions) {
       mailbox: options.mailboxDigest?.(checked.key),
     });
     // New and repeat addresses get the same answer, after the same work: nobody can learn who is listed. What
-    // follows (the e-mail; for a repeat, perhaps the e-mail again) happens after the reply.
-    const { onNewSignup, onRepeatSignup } = options;
-    if (!added) return onRepeatSignup ? { ...success, after: () => onRepeatSignup(checked.key) } : success;
-    if (!onNewSignup) return success;
-    const owed = { email: checked.email, emailKey: checked.key, createdAt, optInSince: createdAt };
-    return { ...success, after: () => onNewSignup(owed) };
+    // follows (the e-mail; for a repeat, perhaps the e-mail again) is named here and happens after the reply.
+    if (!added) return { ...success, afterReply: { send: "confirmation again, if due", emailKey: checked.key } };
+    const signup = { email: checked.email, emailKey: checked.key, createdAt, optInSince: createdAt };
+    return { ...success, afterReply: { send: "confirmation", signup } };
   }
 
   async function handle(request: FormRequest): Promise<FormReply> {
