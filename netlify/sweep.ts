@@ -1,5 +1,5 @@
 import { readEnv, waitlistConfig } from "../config/env";
-import { sendFoundersDigest } from "../waitlist/digest";
+import { sendFoundersDigest } from "../waitlist/reports/daily-digest";
 import { redactAddresses } from "../waitlist/mail/redact";
 import { pruneUnconfirmed } from "../waitlist/prune";
 import type { Waitlist } from "../waitlist/create-waitlist";

@@ -31,7 +31,7 @@ export interface WaitlistSettings extends Omit<WaitlistOptions, "store" | "maile
   /** Where the policies are: the Privacy Policy in force is kept with each consent. */
   legalFolder: string;
   mail: MailConfig;
-  /** Who gets the founders' daily digest (FOUNDERS_DIGEST_TO, waitlist/digest.ts); none: no digest. */
+  /** Who gets the founders' daily digest (FOUNDERS_DIGEST_TO, waitlist/reports/daily-digest.ts); none: no digest. */
   foundersDigestTo?: readonly string[];
 }
 

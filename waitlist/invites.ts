@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { keyedDigest } from "./digests";
+import { keyedDigest } from "./fingerprints";
 import { mailboxOf } from "./mail/mailbox";
 
 /*

@@ -1,9 +1,9 @@
 import { site } from "../config/site";
-import { keyedDigest } from "./digests";
+import { keyedDigest } from "./fingerprints";
 
 /*
  * Someone who leaves after the founders exported the launch list is still in the mailing tool that list went to.
- * So a leave keeps, with its departure, a keyed digest of the address (digests.ts): not the address, and nothing a
+ * So a leave keeps, with its departure, a keyed digest of the address (fingerprints.ts): not the address, and nothing a
  * list of addresses can be matched against without the site's secret. `npm run waitlist -- leavers --from FILE`
  * matches the tool's own export of its members against them and names who to remove there. The digests are
  * dropped once their days are over, by the retention's daily pass (prune.ts); the departure stays, naming nobody.

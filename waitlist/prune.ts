@@ -1,5 +1,5 @@
 import { site } from "../config/site";
-import { sendFoundersDigest } from "./digest";
+import { sendFoundersDigest } from "./reports/daily-digest";
 import { leaverRetentionMs } from "./leavers";
 import { mailDay } from "./mail/mailbox";
 import type { FullStore, RemovedSignup } from "./stores/store";
@@ -98,7 +98,7 @@ export function parseAge(text: string | undefined): number | undefined {
 /**
  * npm start's pass: unconfirmed signups older than the retention the Privacy
  * Policy states are removed at start-up, then every hour, and the founders'
- * digest sent once a day (digest.ts: the store keeps it to once, whatever the
+ * digest sent once a day (reports/daily-digest.ts: the store keeps it to once, whatever the
  * number of servers). Returns the first pass, and a stop function for shutdown.
  */
 export function pruneHourly(

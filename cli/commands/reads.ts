@@ -2,7 +2,7 @@ import { stringify } from "csv-stringify/sync";
 import { waitlistConfig } from "../../config/env";
 import { maskEmail } from "../../config/email-address";
 import { redactAddresses } from "../../waitlist/mail/redact";
-import { confirmedInvites, renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/stats";
+import { confirmedInvites, renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/reports/stats";
 import type { Signup } from "../../waitlist/stores/store";
 import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";

@@ -1,6 +1,6 @@
-import { reportFigures } from "../../waitlist/report";
-import { reportCharts } from "../../waitlist/report-charts";
-import { reportHtml } from "../../waitlist/report-html";
+import { reportFigures } from "../../waitlist/reports/report";
+import { reportCharts } from "../../waitlist/reports/report-charts";
+import { reportHtml } from "../../waitlist/reports/report-html";
 import { writePrivateFile } from "../../waitlist/private-file";
 import { command } from "../command";
 import { UsageError } from "../errors";

@@ -11,7 +11,7 @@ import { writePublicDir } from "../support/harness";
 
 /*
  * The founders' digest on npm start: its hourly pass mails it once a day, whatever the number of servers over one
- * store (FOUNDERS_DIGEST_TO; waitlist/digest.ts holds the figures).
+ * store (FOUNDERS_DIGEST_TO; waitlist/reports/daily-digest.ts holds the figures).
  */
 
 let dir: string;

@@ -10,7 +10,7 @@ import { BlobsStore } from "../../waitlist/stores/blobs-store";
 import { createMailer } from "../../waitlist/mail/mailer";
 import { run } from "../../cli/run";
 import { NetlifySetupError } from "../../cli/netlify-access";
-import type { WaitlistStats } from "../../waitlist/stats";
+import type { WaitlistStats } from "../../waitlist/reports/stats";
 import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { startNetlifyApi, type NetlifyApiStandIn } from "../support/netlify-api";
 import { leaveLinks, startSmtpServer } from "../support/smtp";

@@ -1,4 +1,4 @@
-import { keyedDigest } from "../digests";
+import { keyedDigest } from "../fingerprints";
 
 /*
  * One mailbox, however its address is spelled. Many providers deliver
@@ -36,7 +36,7 @@ export function mailboxOf(emailKey: string): string {
 }
 
 /**
- * What the store keeps to count a mailbox's e-mails for the daily cap: keyed digests (digests.ts), never the
+ * What the store keeps to count a mailbox's e-mails for the daily cap: keyed digests (fingerprints.ts), never the
  * address, gone within two days. Every spelling counts against its mailbox; the address that is its mailbox's own
  * (mailboxOf gives it back as it is) also has a count of its own, for the one e-mail of the day's cap set apart for
  * it (its first of the day), which the spellings a stranger made up cannot spend (confirmations.ts).

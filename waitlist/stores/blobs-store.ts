@@ -1,5 +1,5 @@
 import type { Store } from "@netlify/blobs";
-import type { StatsSignup } from "../stats";
+import type { StatsSignup } from "../reports/stats";
 import { FoundersReads } from "./blobs/founders";
 import { Ledger, rowsPerChunk } from "./blobs/ledger";
 import { Queue } from "./blobs/queue";

@@ -1,4 +1,4 @@
-import type { StatsSignup } from "../stats";
+import type { StatsSignup } from "../reports/stats";
 import { noAttribution } from "../attribution";
 import { newInviteCode } from "../invites";
 import type { Confirmation, ConfirmationCounts, DepartureKind, FullStore, ListedSignup, NewSignup } from "./store";

@@ -1,5 +1,5 @@
 import type { Attribution } from "../attribution";
-import type { StatsSignup } from "../stats";
+import type { StatsSignup } from "../reports/stats";
 
 /*
  * The one store interface of the waitlist, in three parts by what they may

@@ -1,5 +1,5 @@
 import pLimit from "p-limit";
-import type { StatsSignup } from "../../stats";
+import type { StatsSignup } from "../../reports/stats";
 import type { ConfirmationCounts, Signup, WaitlistLedger } from "../store";
 import { ledgerRow, type Ledger, type LedgerRow } from "./ledger";
 import { concurrency, upgraded, type Records } from "./records";

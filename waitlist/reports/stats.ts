@@ -1,4 +1,4 @@
-import type { Attribution } from "./attribution";
+import type { Attribution } from "../attribution";
 
 /*
  * `npm run waitlist -- stats`: the figures a founder asks for every morning,

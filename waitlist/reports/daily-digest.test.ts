@@ -1,7 +1,7 @@
-import { digestFigures, digestMessage, sendFoundersDigest } from "./digest";
-import type { MailMessage } from "./mail/confirmation-message";
-import { SqliteStore } from "./stores/sqlite-store";
-import { testSite } from "../test/support/site-settings";
+import { digestFigures, digestMessage, sendFoundersDigest } from "./daily-digest";
+import type { MailMessage } from "../mail/confirmation-message";
+import { SqliteStore } from "../stores/sqlite-store";
+import { testSite } from "../../test/support/site-settings";
 
 const now = new Date("2026-11-26T07:30:00Z");
 

@@ -2,9 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { run } from "../cli/run";
+import { run } from "../../cli/run";
 import { confirmedInvites, inviteFigures, renderStats, waitlistStats, type StatsSignup } from "./stats";
-import { SqliteStore } from "./stores/sqlite-store";
+import { SqliteStore } from "../stores/sqlite-store";
 
 const at = (
   createdAt: string,
@@ -268,7 +268,7 @@ describe("npm run waitlist -- stats", () => {
     const before = expected();
     const output = execFileSync(
       process.execPath,
-      ["--import", "tsx", path.join(__dirname, "..", "cli", "main.ts"), "stats", "--json", "--days", "3"],
+      ["--import", "tsx", path.join(__dirname, "..", "..", "cli", "main.ts"), "stats", "--json", "--days", "3"],
       {
         env: { ...process.env, TZ: "Pacific/Kiritimati", WAITLIST_DB: file },
         encoding: "utf8",

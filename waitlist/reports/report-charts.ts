@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from "vega-lite";
-import { site } from "../config/site";
+import { site } from "../../config/site";
 import type { ReportFigures } from "./report";
 import type { Share } from "./stats";
 

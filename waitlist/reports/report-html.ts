@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import escapeHtml from "escape-html";
-import { site } from "../config/site";
+import { site } from "../../config/site";
 import type { ReportFigures } from "./report";
 import { funnelStages, type ReportCharts } from "./report-charts";
 import { percentOf, type Share } from "./stats";

@@ -1,11 +1,11 @@
 import escapeHtml from "escape-html";
-import { site } from "../config/site";
-import type { MailMessage } from "./mail/confirmation-message";
-import type { Mailer } from "./mail/mailer";
-import { mailHtml, messageIdFor, paragraph as p } from "./mail/message-frame";
-import type { WaitlistSite } from "./site";
+import { site } from "../../config/site";
+import type { MailMessage } from "../mail/confirmation-message";
+import type { Mailer } from "../mail/mailer";
+import { mailHtml, messageIdFor, paragraph as p } from "../mail/message-frame";
+import type { WaitlistSite } from "../site";
 import { confirmedInvites, type StatsSignup } from "./stats";
-import type { FullStore } from "./stores/store";
+import type { FullStore } from "../stores/store";
 
 /*
  * The founders' daily digest (FOUNDERS_DIGEST_TO): yesterday's signups, confirmations, leaves and invites, and the
