@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { derivedKey } from "./tokens";
 
 /*
  * Where the waitlist keeps a trace of an address that is not the address itself (a mailbox's count of the day's
@@ -7,17 +8,8 @@ import { createHmac, hkdfSync } from "node:crypto";
  * addresses cannot be hashed to find whose it is, as a plain SHA-256 can.
  */
 
-const keys = new Map<string, Buffer>();
-
-/** The digests' key, derived from the secret (HKDF-SHA256) for this use only: never the secret, nor the links' key. */
-function digestKey(secret: string): Buffer {
-  let key = keys.get(secret);
-  if (!key) {
-    key = Buffer.from(hkdfSync("sha256", secret, "", "tandem waitlist digest v1", 32));
-    keys.set(secret, key);
-  }
-  return key;
-}
+/** The digests' key, derived from the secret for this use only: never the secret, nor the links' key. */
+const digestKey = (secret: string) => derivedKey(secret, "tandem waitlist digest v1");
 
 /** HMAC-SHA256 of `value` for `purpose` ("mailbox", "leaver"), in hex, cut to 32 characters (128 bits). */
 export function keyedDigest(secret: string, purpose: string, value: string): string {

@@ -27,16 +27,23 @@ export function newLinkSecret(): string {
   return randomBytes(32).toString("base64url");
 }
 
-const linkKeys = new Map<string, Buffer>();
-/** The encryption key of the links, derived from the secret (HKDF-SHA256), never the secret itself. */
-function linkKey(secret: string): Buffer {
-  let key = linkKeys.get(secret);
+const derivedKeys = new Map<string, Buffer>();
+/**
+ * A 32-byte key derived from the secret (HKDF-SHA256) for the one use `use` names, never the secret itself: the
+ * links' key here, the fingerprints' in fingerprints.ts. Each is derived once per secret.
+ */
+export function derivedKey(secret: string, use: string): Buffer {
+  const id = `${use}\n${secret}`;
+  let key = derivedKeys.get(id);
   if (!key) {
-    key = Buffer.from(hkdfSync("sha256", secret, "", "tandem waitlist link v2", 32));
-    linkKeys.set(secret, key);
+    key = Buffer.from(hkdfSync("sha256", secret, "", use, 32));
+    derivedKeys.set(id, key);
   }
   return key;
 }
+
+/** The encryption key of the links. */
+const linkKey = (secret: string) => derivedKey(secret, "tandem waitlist link v2");
 
 const nonceBytes = 12;
 const tagBytes = 16;
