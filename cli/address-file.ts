@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
-import { checkListedEmail } from "../config/email-address";
+import { checkListedEmail } from "../waitlist/email-address";
 import { UsageError } from "./errors";
 
 /*

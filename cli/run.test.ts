@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { parse } from "csv-parse/sync";
-import { checkEmail, checkListedEmail } from "../config/email-address";
+import { checkEmail, checkListedEmail } from "../waitlist/email-address";
 import { NotRemovedError } from "./errors";
 import { config as netlifyConfig } from "../netlify/functions/waitlist-daily.mjs";
 import { run, UsageError } from "./run";

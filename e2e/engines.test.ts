@@ -1,4 +1,4 @@
-import { maskEmail } from "../config/email-address";
+import { maskEmail } from "../waitlist/email-address";
 import { confirmLinks, leaveLinks } from "../test/support/smtp";
 import { readEnv } from "../config/env";
 import { engineChoices } from "./engines";

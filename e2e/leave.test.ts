@@ -1,4 +1,4 @@
-import { maskEmail } from "../config/email-address";
+import { maskEmail } from "../waitlist/email-address";
 import { leaveLinks } from "../test/support/smtp";
 import { axeViolations, cspViolations, openOnPhone, setUpSuite, signUpThroughForm } from "./support";
 import { freshEmail } from "../test/support/addresses";

@@ -1,4 +1,4 @@
-import { maskEmail } from "../config/email-address";
+import { maskEmail } from "../waitlist/email-address";
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import path from "node:path";

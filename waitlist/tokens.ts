@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
-import { checkListedEmail } from "../config/email-address";
+import { checkListedEmail } from "./email-address";
 import { confirmPath, leavePath } from "./routes";
 
 /*

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { maskEmail } from "../../config/email-address";
+import { maskEmail } from "../../waitlist/email-address";
 import { mailConfig, siteSettings, waitlistConfig, type Env } from "../../config/env";
 import { projectFolders } from "../../config/folders";
 import { isoDate, readPolicySources } from "../../config/legal-rules";

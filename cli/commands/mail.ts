@@ -1,5 +1,5 @@
 import { mailConfig, waitlistConfig } from "../../config/env";
-import { maskEmail } from "../../config/email-address";
+import { maskEmail } from "../../waitlist/email-address";
 import { createConfirmations } from "../../waitlist/mail/confirmations";
 import { createMailer } from "../../waitlist/mail/mailer";
 import { command } from "../command";

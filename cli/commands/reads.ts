@@ -1,6 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import { waitlistConfig } from "../../config/env";
-import { maskEmail } from "../../config/email-address";
+import { maskEmail } from "../../waitlist/email-address";
 import { redactAddresses } from "../../waitlist/mail/redact";
 import { confirmedInvites, renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/reports/stats";
 import type { Signup } from "../../waitlist/stores/store";

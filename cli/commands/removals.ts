@@ -1,4 +1,4 @@
-import { checkListedEmail } from "../../config/email-address";
+import { checkListedEmail } from "../../waitlist/email-address";
 import { parseAge, pruneUnconfirmed } from "../../waitlist/prune";
 import { leaverDigest } from "../../waitlist/leavers";
 import { readAddressFile } from "../address-file";

@@ -5,7 +5,7 @@ import { refuse, type Outcome } from "./http";
 import type { PageInvite } from "./pages";
 import { inviteUrl } from "../invites";
 import { linkPageHandler, postedToken, type LinkEndpointOptions } from "./link-page";
-import { maskEmail } from "../../config/email-address";
+import { maskEmail } from "../email-address";
 import type { WaitlistStore } from "../stores/store";
 import { confirmPath, leavePath } from "../routes";
 import { leaveToken, verifyConfirmToken, type ConfirmingSignup } from "../tokens";

@@ -1,4 +1,4 @@
-import { maskEmail } from "../../config/email-address";
+import { maskEmail } from "../email-address";
 import { isCrossSite } from "./cross-site";
 import { readForm } from "./form-body";
 import { refuse, type Outcome } from "./http";

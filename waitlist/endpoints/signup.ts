@@ -2,7 +2,7 @@ import { RateLimiterMemory } from "rate-limiter-flexible";
 import { site } from "../../config/site";
 import { attributionFrom } from "../attribution";
 import { inviteFrom } from "../invites";
-import { checkEmail } from "../../config/email-address";
+import { checkEmail } from "../email-address";
 import { isCrossSite, siteOrigins } from "./cross-site";
 import { readForm } from "./form-body";
 import { header, refuse, type FormReply, type FormRequest, type Outcome } from "./http";

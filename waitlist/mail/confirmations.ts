@@ -1,5 +1,5 @@
 import { confirmationMessage } from "./confirmation-message";
-import { maskEmail } from "../../config/email-address";
+import { maskEmail } from "../email-address";
 import { mailboxCounters, mailDay } from "./mailbox";
 import { mailErrorReason, redactAddresses } from "./redact";
 import type { Mailer } from "./mailer";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { checkEmail } from "../../config/email-address";
+import { checkEmail } from "../email-address";
 import { mailboxCounters, mailboxOf } from "./mailbox";
 
 const key = (address: string) => {

@@ -1,5 +1,5 @@
 import { domainToASCII, domainToUnicode } from "node:url";
-import { maskEmail } from "../../config/email-address";
+import { maskEmail } from "../email-address";
 
 /*
  * A mail server's words, made fit for a log line, the store's `confirmationError` and the founders' output. Real
