@@ -85,6 +85,7 @@ const meetNode = [
   "http/",
   "after-build/",
   "waitlist/mail/",
+  "waitlist/email-address",
   "waitlist/stores/sqlite-store",
   "test/server/(durability|signup-source|postgres-serve|production-build|static|confirmation-email)[.]test",
 ];
