@@ -13,7 +13,7 @@ import {
   readEnv,
   siteSettings,
 } from "./config/env";
-import { consentProblems } from "./config/consent-rules";
+import { consentProblems } from "./scripts/legal-content/consent-rules";
 import { site } from "./config/site";
 import { pastClaimWarnings } from "./scripts/legal-content/claims";
 import { historyProblems } from "./scripts/legal-content/record";

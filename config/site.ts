@@ -116,7 +116,7 @@ export const site = {
      * What a person agrees to receive, in the one wording the form, the confirmation e-mail, its confirm page and
      * the Privacy Policy all show. Each signup's record of consent keeps the version (waitlist/policies.ts): a new
      * wording gets a new version, the date it is published, and the fingerprint of its wording, which
-     * `npm run check:content` prints when the wording changes (config/consent-rules.ts). It names every policy
+     * `npm run check:content` prints when the wording changes (scripts/legal-content/consent-rules.ts). It names every policy
      * whose changes we e-mail, and who may give this consent: the Terms' ages, whose parent's permission under 18
      * also covers the GDPR's consent of a parent under 16 (Art. 8), with no field of its own on the form.
      */

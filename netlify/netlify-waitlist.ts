@@ -1,11 +1,10 @@
 import path from "node:path";
 import { getStore } from "@netlify/blobs";
 import { mailConfig, waitlistConfig, type Env } from "../config/env";
-import { readPolicySource } from "../config/legal-rules";
+import { readPolicySource, policyInForce } from "../waitlist/policies";
 import { site } from "../config/site";
 import { createWaitlist, type Waitlist } from "../waitlist/create-waitlist";
 import { createMailer, type Mailer } from "../waitlist/mail/mailer";
-import { policyInForce } from "../waitlist/policies";
 import { BlobsStore, blobsStoreName } from "../waitlist/stores/blobs-store";
 
 /*

@@ -1,4 +1,4 @@
-import { isoDate, policyVersion, textFingerprint } from "./legal-rules";
+import { isoDate, policyVersion, textFingerprint } from "./policies";
 
 const valid = {
   title: "Privacy Policy",

@@ -1,13 +1,86 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import matter from "gray-matter";
-import { isoDate, policyVersion } from "../config/legal-rules";
 import { site } from "../config/site";
 
 /*
  * Which version of the Privacy Policy is in force, for the record of each signup's consent: the date of the
  * policy's last dated change, else its effective date, and the fingerprint of its text, from the frontmatter legal
  * staff edit (content/legal/privacy-policy.mdx, "Editing a policy"). The adapters read the file once per process (a
- * policy changes with a deploy) and pass its text in (readPolicySource in config/legal-rules.ts).
+ * policy changes with a deploy) and pass its text in (readPolicySource). The build and the content check read every
+ * policy by the same helpers: its dates, its text's fingerprint, its version, its source.
  */
+
+const datePattern = /^(\d{4})-(\d{2})-(\d{2})(?:T00:00:00(?:\.000)?Z)?$/;
+
+/** Normalises a YAML date, a Date or an ISO string to YYYY-MM-DD, or null when it is not a real date. */
+export function isoDate(value: unknown): string | null {
+  const text = value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value;
+  if (typeof text !== "string") return null;
+  const match = datePattern.exec(text.trim());
+  if (!match) return null;
+  const [, year, month, day] = match;
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day)
+    ? `${year}-${month}-${day}`
+    : null;
+}
+
+/**
+ * The fingerprint of a policy's text (the MDX after its frontmatter), for
+ * telling a changed text from an unchanged one without history: line endings
+ * and trailing spaces do not count. Twelve hex digits of its SHA-256.
+ */
+export function textFingerprint(body: string): string {
+  const normal = body
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .trim();
+  return createHash("sha256").update(normal, "utf8").digest("hex").slice(0, 12);
+}
+
+/**
+ * The version of a policy in force: the date of its last dated change, else its effective date (YYYY-MM-DD). A day
+ * with several changes numbers them from its first: its second change is "2026-12-01.2", its third ".3", so every
+ * version names one text, and a change added later never renumbers one already recorded with a signup.
+ */
+export function policyVersion(frontmatter: unknown): string | null {
+  const fields = (typeof frontmatter === "object" && frontmatter !== null ? frontmatter : {}) as Record<
+    string,
+    unknown
+  >;
+  const updates = Array.isArray(fields.updates) ? (fields.updates as { date?: unknown }[]) : [];
+  const newest = isoDate(updates[0]?.date);
+  if (newest === null) return isoDate(fields.effectiveDate);
+  const sameDay = updates.filter((entry) => isoDate(entry?.date) === newest).length;
+  return sameDay > 1 ? `${newest}.${sameDay}` : newest;
+}
+
+/**
+ * The text of the policy with `slug` among the MDX files of `folder`; undefined when none has it. The servers and
+ * the functions read the Privacy Policy in force with it, from the folder they name.
+ */
+export function readPolicySource(folder: string, slug: string): string | undefined {
+  return readPolicySources(folder).find((source) => matter(source).data.slug === slug);
+}
+
+/** The texts of every MDX file of `folder`, by file name; none when there is no such folder. */
+export function readPolicySources(folder: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((file) => file.endsWith(".mdx"))
+    .sort()
+    .map((name) => readFileSync(path.join(folder, name), "utf8"));
+}
 
 export interface PolicyInForce {
   /** "2026-11-23"; null when the policy could not be read. */
@@ -59,12 +132,12 @@ export interface PolicyRecord {
   title: string;
   /** Newest first: when each change took effect (YYYY-MM-DD) and what changed. */
   updates: { date: string; summary: string }[];
-  /** The fingerprint of its text (config/legal-rules.ts), which names the version announced. */
+  /** The fingerprint of its text (textFingerprint), which names the version announced. */
   fingerprint?: string;
 }
 
 /**
- * Every policy with its dated changes, from the texts of its MDX files (readPolicySources in config/legal-rules.ts),
+ * Every policy with its dated changes, from the texts of its MDX files (readPolicySources),
  * for announcing one (npm run waitlist -- announce-policy-change).
  */
 export function policyRecords(sources: readonly string[]): PolicyRecord[] {

@@ -1,5 +1,5 @@
 import { stringify } from "csv-stringify/sync";
-import { isoDate } from "../../config/legal-rules";
+import { isoDate } from "../../waitlist/policies";
 import { site } from "../../config/site";
 import { leaverDigest } from "../../waitlist/leavers";
 import { writePrivateFile } from "../../waitlist/private-file";

@@ -1,6 +1,6 @@
 import { consentProblems, nextConsentVersion, recordedConsent, withConsent } from "./consent-rules";
-import { textFingerprint } from "./legal-rules";
-import { site } from "./site";
+import { textFingerprint } from "../../waitlist/policies";
+import { site } from "../../config/site";
 
 const statement = "We'll e-mail you when early access opens: nothing else.";
 const recorded = { version: "2026-11-25", statement, fingerprint: textFingerprint(statement) };

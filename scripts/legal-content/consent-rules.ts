@@ -1,4 +1,4 @@
-import { textFingerprint } from "./legal-rules";
+import { textFingerprint } from "../../waitlist/policies";
 
 /*
  * The consent statement's record (config/site.ts, waitlist.consent): every signup and confirmation records the

@@ -7,7 +7,7 @@ import {
   suggestedConsent,
   withConsent,
   type ConsentRecord,
-} from "../../config/consent-rules";
+} from "./consent-rules";
 import { site } from "../../config/site";
 import { baseRevision, fileAt, type Base } from "./history";
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
-import { textFingerprint } from "../../config/legal-rules";
+import { textFingerprint } from "../../waitlist/policies";
 import { placeholderSummary, suggestedRecord, withRecord, writtenEntries } from "./record";
 import { baseRevision, fileAt, type Base } from "./history";
 

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import matter from "gray-matter";
 import { readEnv } from "../../config/env";
-import { isoDate, textFingerprint } from "../../config/legal-rules";
+import { isoDate, textFingerprint } from "../../waitlist/policies";
 
 /*
  * The record of a policy's changes, held against git: the dated entries are a

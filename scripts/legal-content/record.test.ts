@@ -1,4 +1,4 @@
-import { textFingerprint } from "../../config/legal-rules";
+import { textFingerprint } from "../../waitlist/policies";
 import { historyProblems } from "./record";
 
 const valid = {

@@ -1,5 +1,6 @@
 import matter from "gray-matter";
-import { isoDate, maxDescription, textFingerprint } from "../../config/legal-rules";
+import { maxDescription } from "../../config/legal-rules";
+import { isoDate, textFingerprint } from "../../waitlist/policies";
 
 /*
  * The record of a policy's changes, held without history: the dated entries under "updates", newest first, each

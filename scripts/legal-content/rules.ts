@@ -1,11 +1,6 @@
 import { site } from "../../config/site";
-import {
-  isoDate,
-  maxDescription,
-  requiredSections,
-  requiredStatements,
-  type LegalFrontmatter,
-} from "../../config/legal-rules";
+import { maxDescription, requiredSections, requiredStatements, type LegalFrontmatter } from "../../config/legal-rules";
+import { isoDate } from "../../waitlist/policies";
 
 /*
  * The checks of what a legal MDX file must hold (config/legal-rules.ts has the rules as data): its frontmatter, the

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
 import { builtPage } from "./built-page";
-import { isoDate, requiredSections } from "../../config/legal-rules";
+import { requiredSections } from "../../config/legal-rules";
+import { isoDate } from "../../waitlist/policies";
 import { readEnv, siteSettings } from "../../config/env";
 
 /** The dated changes the policy's own file gives, newest first, as YYYY-MM-DD. */

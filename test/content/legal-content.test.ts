@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import os from "node:os";
 import path from "node:path";
 import matter from "gray-matter";
-import { policyVersion, textFingerprint } from "../../config/legal-rules";
+import { policyVersion, textFingerprint } from "../../waitlist/policies";
 import { historyProblems, suggestedRecord, writtenEntries } from "../../scripts/legal-content/record";
 import { site } from "../../config/site";
 import { checkLegalContent } from "../../scripts/legal-content/check";

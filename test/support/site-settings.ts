@@ -1,8 +1,7 @@
 import { readEnv, siteSettings } from "../../config/env";
 import { projectFolders } from "../../config/folders";
-import { readPolicySource } from "../../config/legal-rules";
+import { readPolicySource, policyInForce } from "../../waitlist/policies";
 import { site } from "../../config/site";
-import { policyInForce } from "../../waitlist/policies";
 
 /** The site the tests' waitlists serve: the defaults of SITE_URL and CONTACT_EMAIL (config/variables.ts). */
 export const testSite = (({ siteUrl, contactEmail }) => ({ siteUrl, contactEmail }))(siteSettings(readEnv({})));
