@@ -78,6 +78,14 @@ const oneLine = (max: number) =>
 const isAddress = (value: string) =>
   !/[\p{Cc}\p{Cf}\p{White_Space}]/u.test(value) &&
   isEmail(value, { allow_display_name: false, allow_ip_domain: false, require_tld: true });
+/** A comma-separated list, each item trimmed and empty ones dropped; none when not set. */
+const commaList = (item: z.ZodString) =>
+  item.optional().transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((one) => one.trim())
+      .filter(Boolean),
+  );
 const projectPath = (fallback: string) =>
   text.optional().transform((value) => path.resolve(projectFolders.root, value ?? fallback));
 
@@ -163,15 +171,7 @@ export const variables = {
       "Build time: `production` makes the build one for a public site: a missing `TIKTOK_SITE_VERIFICATION`, `CONTROLLER_NAME`, `CONTROLLER_ADDRESS` or `HOSTING_PROVIDER` fails it.",
   },
   AFTER_BUILD_SKIP: {
-    schema: z
-      .string()
-      .optional()
-      .transform((value) =>
-        (value ?? "")
-          .split(",")
-          .map((name) => name.trim())
-          .filter(Boolean),
-      ),
+    schema: commaList(z.string()),
     expected: "after-build step names joined by commas",
     defaultText: "not set",
     usedFor: "Build time: leaves the named steps of `after-build/steps.ts` out (`npm run bench` weighs each).",
@@ -259,15 +259,7 @@ export const variables = {
     usedFor: "The sender of confirmation e-mails.",
   },
   FOUNDERS_DIGEST_TO: {
-    schema: text
-      .optional()
-      .transform((value) =>
-        (value ?? "")
-          .split(",")
-          .map((one) => one.trim())
-          .filter(Boolean),
-      )
-      .refine((addresses) => addresses.every(isAddress) && addresses.length <= 10),
+    schema: commaList(text).refine((addresses) => addresses.every(isAddress) && addresses.length <= 10),
     expected: "up to ten e-mail addresses, separated by commas",
     defaultText: "none: no digest",
     usedFor:

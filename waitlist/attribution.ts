@@ -46,20 +46,29 @@ function clean(value: string): string | null {
 }
 
 /**
+ * The page a Referer names, when it is a page of one of `ownOrigins` (this site's); undefined for a missing, foreign,
+ * oversized or unparsable one. The signup's tags (attributionFrom) and its invite code (invites.ts) are read from it.
+ */
+export function ownPage(referer: unknown, ownOrigins: readonly string[]): URL | undefined {
+  if (typeof referer !== "string" || referer.length > maxRefererLength) return undefined;
+  let url: URL;
+  try {
+    url = new URL(referer);
+  } catch {
+    return undefined;
+  }
+  return ownOrigins.includes(url.origin) ? url : undefined;
+}
+
+/**
  * The attribution a Referer carries, when it is a page of one of `ownOrigins`
  * (this site's). A missing, foreign, oversized or unparsable Referer, or one
  * whose values hold control characters, gives noAttribution: bad values
  * never fail a signup, they are just not kept. Unknown parameters are ignored.
  */
 export function attributionFrom(referer: unknown, ownOrigins: readonly string[]): Attribution {
-  if (typeof referer !== "string" || referer.length > maxRefererLength) return noAttribution;
-  let url: URL;
-  try {
-    url = new URL(referer);
-  } catch {
-    return noAttribution;
-  }
-  if (!ownOrigins.includes(url.origin)) return noAttribution;
+  const url = ownPage(referer, ownOrigins);
+  if (!url) return noAttribution;
   const attribution: Attribution = { ...noAttribution, landingPath: clean(url.pathname) };
   for (const [parameter, key] of Object.entries(campaignParameters)) {
     const value = url.searchParams.get(parameter);

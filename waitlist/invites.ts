@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { ownPage } from "./attribution";
 import { keyedDigest } from "./fingerprints";
 import { mailboxOf } from "./mail/mailbox";
 
@@ -28,15 +29,7 @@ export const inviteUrl = (siteUrl: string, code: string) => `${siteUrl}/?invite=
  * confirmed signup's code, the store decides.
  */
 export function inviteFrom(referer: unknown, ownOrigins: readonly string[]): string | undefined {
-  if (typeof referer !== "string" || referer.length > 4096) return undefined;
-  let url: URL;
-  try {
-    url = new URL(referer);
-  } catch {
-    return undefined;
-  }
-  if (!ownOrigins.includes(url.origin)) return undefined;
-  const codes = url.searchParams.getAll("invite");
+  const codes = ownPage(referer, ownOrigins)?.searchParams.getAll("invite") ?? [];
   return codes.length === 1 && isInviteCode(codes[0]) ? codes[0] : undefined;
 }
 
