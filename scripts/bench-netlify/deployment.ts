@@ -93,20 +93,30 @@ export async function startDeployment({
       encoding: "utf8",
     }),
   ) as { name: string; module: string }[];
-  const bundled = async (name: string) =>
-    (
-      (await import(pathToFileURL(bundles.find((bundle) => bundle.name === name)!.module).href)) as {
-        default: unknown;
-      }
-    ).default;
-  const signup = (await bundled("waitlist-signup")) as Handler;
-  const leave = (await bundled("waitlist-leave")) as Handler;
-  const confirm = (await bundled("waitlist-confirm")) as Handler;
   /**
-   * `work` as an invocation with Netlify's limit of `limitMs`, on the simulated clock: "killed" past it, and then, as
-   * Netlify stops it, none of its Blobs requests or waits is answered any more.
+   * Each function as one instance that Lambda keeps warm: its module's state (the waitlist it opened, a sweep under
+   * way) lives from one call to the next, until a call is killed at its limit. Lambda then resets the execution
+   * environment, and the next call starts a fresh one: here the bundle imported anew. (Kept, a killed call's waits,
+   * never answered, would hold every later call of the instance.)
    */
-  function limited<T>(limitMs: number, work: () => Promise<T>): Promise<T | "killed"> {
+  const resets = new WeakMap<object, () => void>();
+  async function bundled<F extends (...args: never[]) => Promise<unknown>>(name: string): Promise<F> {
+    const href = pathToFileURL(bundles.find((bundle) => bundle.name === name)!.module).href;
+    let instance = 0;
+    const load = async () => ((await import(`${href}?instance=${instance++}`)) as { default: F }).default;
+    let current = await load();
+    const call = (async (...args: Parameters<F>) => current(...args)) as F;
+    resets.set(call, () => void load().then((fresh) => (current = fresh)));
+    return call;
+  }
+  const signup = await bundled<Handler>("waitlist-signup");
+  const leave = await bundled<Handler>("waitlist-leave");
+  const confirm = await bundled<Handler>("waitlist-confirm");
+  /**
+   * `work` as a call of `fn` with Netlify's limit of `limitMs`, on the simulated clock: "killed" past it, and then, as
+   * Netlify stops it, none of its Blobs requests or waits is answered any more, and `fn`'s instance is reset.
+   */
+  function limited<T>(fn: object, limitMs: number, work: () => Promise<T>): Promise<T | "killed"> {
     const state = { killed: false };
     return invocation.run(state, async () => {
       let cancel = () => {};
@@ -114,6 +124,7 @@ export async function startDeployment({
         (resolve) =>
           (cancel = time.deadline(limitMs, () => {
             state.killed = true;
+            resets.get(fn)?.();
             resolve("killed");
           })),
       );
@@ -123,17 +134,17 @@ export async function startDeployment({
     });
   }
   /** A scheduled function's run, with Netlify's 30 s limit. */
-  const scheduled = (handler: () => Promise<Response>) => () => limited(scheduledLimitMs, handler);
+  const scheduled = (handler: () => Promise<Response>) => () => limited(handler, scheduledLimitMs, handler);
   /** waitlist-sweep, every five minutes on Netlify. */
-  const sweep = scheduled((await bundled("waitlist-sweep")) as () => Promise<Response>);
+  const sweep = scheduled(await bundled<() => Promise<Response>>("waitlist-sweep"));
   /** waitlist-daily, at midnight UTC: the retention, anything still owed, the founders' digest. */
-  const daily = scheduled((await bundled("waitlist-daily")) as () => Promise<Response>);
+  const daily = scheduled(await bundled<() => Promise<Response>>("waitlist-daily"));
 
   /** One function call as Netlify makes it: its reply, then its waitUntil work, all within the 60 s limit. */
   function invoke(handler: Handler, request: Request, ip: string) {
     const pending: Promise<unknown>[] = [];
     const context = { ip, waitUntil: (promise: Promise<unknown>) => void pending.push(promise) } as unknown as Context;
-    return limited(functionLimitMs, async () => {
+    return limited(handler, functionLimitMs, async () => {
       const response = await handler(request, context);
       await Promise.allSettled(pending);
       return response;
