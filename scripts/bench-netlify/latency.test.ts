@@ -1,4 +1,6 @@
 import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
+import nodemailer from "nodemailer";
+import { startSmtpServer } from "../../test/support/smtp";
 import { until } from "../../test/support/until";
 import { drawBlobs, drawMail, invocation, netlifySpeed, seeded, SimulatedTime, slowBlobs } from "./latency";
 
@@ -200,5 +202,40 @@ describe("the Blobs stand-in slowed on the simulated clock", () => {
     expect(answered).toBe(false);
     // The invocation's first read and the other write, at once: 40 ms; the read after the kill, nothing.
     expect(now()).toBe(40);
+  });
+});
+
+describe("the mail stand-in on the simulated clock", () => {
+  it("gives each message its own time: 20 sent at once, one of them 3 s, the others 0.5 s", async () => {
+    const { time, now } = simulated();
+    let message = 0;
+    const smtp = await startSmtpServer(0, {
+      onConnect: () => time.enter(),
+      onClose: () => time.leave(),
+      beforeData: async () => {
+        time.leave();
+        await time.wait(message++ === 0 ? 3_000 : 500);
+        time.enter();
+      },
+    });
+    const transport = nodemailer.createTransport(`${smtp.url}?pool=false`);
+    try {
+      // As the sweep sends: each message after its claim (a Blobs round trip), 20 at once.
+      const took = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          await time.wait(80);
+          const began = now();
+          await transport.sendMail({ from: "a@example.com", to: `b${i}@example.com`, text: "hi" });
+          return now() - began;
+        }),
+      );
+      // Before, a connection counted from its greeting (after a reverse lookup in real time): the clock moved to the
+      // slow message's 3 s while the others connected, and every message took 3 s.
+      expect([...took].sort((x, y) => x - y)).toEqual([...Array.from({ length: 19 }, () => 500), 3_000]);
+    } finally {
+      transport.close();
+      await smtp.close();
+      time.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { until } from "./until";
@@ -72,13 +72,8 @@ export async function startSmtpServer(
     // The senders keep their connections open for the next message (a pool): a server that stops tells them 421
     // and closes them at once, as a mail server going down does, rather than waiting 30 s for them to leave.
     closeTimeout: 50,
-    onConnect(_session, callback) {
-      onConnect?.();
-      callback();
-    },
-    onClose() {
-      onClose?.();
-    },
+    // A local server: no reverse lookup of 127.0.0.1, a real wait in DNS that the Netlify bench's clock cannot see.
+    disableReverseLookup: true,
     onMailFrom(_address, _session, callback) {
       // A slow server: hold the transaction until the test lets it go.
       if (beforeData) void beforeData().then(() => callback());
@@ -116,6 +111,12 @@ export async function startSmtpServer(
         );
       });
     },
+  });
+  // From the moment the connection is accepted, before the greeting: the bench's clock must not move while a
+  // conversation starts.
+  server.server.on("connection", (socket: Socket) => {
+    onConnect?.();
+    socket.once("close", () => onClose?.());
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const actualPort = (server.server.address() as AddressInfo).port;
