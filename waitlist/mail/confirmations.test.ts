@@ -202,3 +202,48 @@ describe("the cap on e-mails per mailbox", () => {
     }
   });
 });
+
+describe("a scheduled run's sending (sendDue, Netlify's sweeps)", () => {
+  it("reads the next batch while the last is sent, and starts no attempt past its time", async () => {
+    const { store } = await storeWith(250);
+    const reads = jest.spyOn(store, "dueConfirmations");
+    const { mailer, held } = heldMailer();
+    let now = Date.parse("2027-03-01T18:00:00Z");
+    const clock = () => new Date(now);
+    const confirmations = createConfirmations({
+      ...testSite,
+      store,
+      mailer,
+      linkSecret,
+      sendsAtOnce: 20,
+      clock,
+      log: () => {},
+    });
+    const run = confirmations.sendDue(now + 1_000);
+    while (held.length < 20) await tick();
+    for (let i = 0; i < 10; i++) await tick();
+    // 20 in flight, none sent yet, and a second batch already read behind the first.
+    expect(reads).toHaveBeenCalledTimes(2);
+    now += 2_000;
+    for (const release of held.splice(0)) release();
+    for (let i = 0; i < 10; i++) await tick();
+    expect(held).toHaveLength(0);
+    expect(await run).toEqual({ sent: 20, retrying: 0, refused: 0 });
+    expect(await store.pendingConfirmations()).toHaveLength(230);
+    await store.close();
+  });
+
+  it("stops reading once a batch's worth were refused for now: the mail server is down", async () => {
+    const { store } = await storeWith(400);
+    const down = Object.assign(new Error("451 4.3.0 Try again later"), { responseCode: 451 });
+    const { mailer, sent } = recordingMailer(() => down);
+    const confirmations = createConfirmations({ ...testSite, store, mailer, linkSecret, log: () => {} });
+    const result = await confirmations.sendDue(Date.now() + 60_000);
+    expect(sent).toEqual([]);
+    expect(result.sent + result.refused).toBe(0);
+    expect(result.retrying).toBeGreaterThanOrEqual(100);
+    // The rest were never tried: they wait for the next run, as the mail server may be back by then.
+    expect(result.retrying).toBeLessThan(400);
+    await store.close();
+  });
+});

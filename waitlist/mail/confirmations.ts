@@ -151,14 +151,19 @@ export function createConfirmations({
     }
   }
 
-  /** An attempt in a slot, tracked for idle() and close(); a store error is logged, never thrown. */
-  function attempt(owed: OwedConfirmation): Promise<Attempt | undefined> {
-    const work = withSlot(() => deliver(owed)).catch((error: Error) => {
-      log(
-        `confirmation to ${maskEmail(owed.email)} could not be recorded: ${redactAddresses(error.message, owed.email)}`,
-      );
-      return undefined;
-    });
+  /**
+   * An attempt in a slot, tracked for idle() and close(); a store error is logged, never thrown. With `startBy` (ms),
+   * none once the slot comes later than that: the address stays due, for the next sweep.
+   */
+  function attempt(owed: OwedConfirmation, startBy = Infinity): Promise<Attempt | undefined> {
+    const work = withSlot(async () => (clock().getTime() > startBy ? undefined : deliver(owed))).catch(
+      (error: Error) => {
+        log(
+          `confirmation to ${maskEmail(owed.email)} could not be recorded: ${redactAddresses(error.message, owed.email)}`,
+        );
+        return undefined;
+      },
+    );
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
     return work;
@@ -198,7 +203,7 @@ export function createConfirmations({
       const result: SweepResult = { sent: 0, retrying: 0, refused: 0 };
       try {
         const due = await store.dueConfirmations(clock(), sweepBatch);
-        for (const done of await Promise.all(due.map(attempt))) {
+        for (const done of await Promise.all(due.map((owed) => attempt(owed)))) {
           if (done?.outcome === "sent") result.sent++;
           else if (done?.outcome === "retry") result.retrying++;
           else if (done?.outcome === "refused") result.refused++;
@@ -209,6 +214,41 @@ export function createConfirmations({
       return result;
     })();
     return sweeping;
+  }
+
+  /**
+   * Attempts at the confirmations due, starting none past `until` (ms), reading the next batch while the last is sent:
+   * Netlify's scheduled runs, which have 30 s and where every read is a round trip of tens of milliseconds and now
+   * and then seconds (a 503 that @netlify/blobs retries after 5 s). A sweep that read a batch, sent it all and only
+   * then read the next waited each time for its slowest read and its slowest message: 100 to 200 a run. Reading
+   * stops when a read finds nothing new, when a batch's worth of attempts were all refused for now (the mail server
+   * is down: the rest wait for their turn), or once `until` is past; the attempts under way end, and no new one
+   * starts past `until`.
+   */
+  async function sendDue(until: number): Promise<SweepResult> {
+    const result: SweepResult = { sent: 0, retrying: 0, refused: 0 };
+    const seen = new Set<string>();
+    const running = new Set<Promise<void>>();
+    const tally = (done: Attempt | undefined) => {
+      if (done?.outcome === "sent") result.sent++;
+      else if (done?.outcome === "retry") result.retrying++;
+      else if (done?.outcome === "refused") result.refused++;
+    };
+    const mailDown = () => result.retrying >= sweepBatch && result.sent + result.refused === 0;
+    while (clock().getTime() <= until && !mailDown() && !closed) {
+      // A batch waits for a slot at most: the next is read while it is sent.
+      while (waiting.length >= sweepBatch) await Promise.race(running);
+      const fresh = (await store.dueConfirmations(clock(), sweepBatch)).filter((owed) => !seen.has(owed.emailKey));
+      if (fresh.length === 0) break;
+      for (const owed of fresh) {
+        seen.add(owed.emailKey);
+        const work = attempt(owed, until).then(tally);
+        running.add(work);
+        void work.finally(() => running.delete(work));
+      }
+    }
+    await Promise.all(running);
+    return result;
   }
 
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -250,7 +290,7 @@ export function createConfirmations({
     await idle();
   }
 
-  return { sendSoon, askAgainSoon, sweep, start, resendPending, idle, close };
+  return { sendSoon, askAgainSoon, sweep, sendDue, start, resendPending, idle, close };
 }
 
 export interface SweepResult {
