@@ -9,6 +9,8 @@ export interface Options {
   json?: boolean;
   netlify?: boolean;
   confirmed?: boolean;
+  record?: boolean;
+  launch?: boolean;
   "leave-urls"?: boolean;
   from?: string;
   "unconfirmed-older-than"?: string;

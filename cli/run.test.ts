@@ -99,7 +99,7 @@ describe("npm run waitlist", () => {
 
   it("exports CSV that a spreadsheet reads back, quotes and commas included", async () => {
     await seed();
-    expect(parse(await run(["export", "--format", "csv"], env), { columns: true, bom: true })).toEqual([
+    expect(parse(await run(["export", "--record", "--format", "csv"], env), { columns: true, bom: true })).toEqual([
       {
         email: "ada@example.com",
         created_at: "2025-06-01T09:00:00.000Z",
@@ -158,12 +158,12 @@ describe("npm run waitlist", () => {
     await store.add({ email: "jos\u00e9@ex\u00e4mple.com", emailKey: "jos\u00e9@xn--exmple-cua.com", source: "start" });
     await store.close();
     const out = path.join(dir, "signups.csv");
-    await run(["export", "--format", "csv", "--out", out], env);
+    await run(["export", "--record", "--format", "csv", "--out", out], env);
     const bytes = readFileSync(out);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(bytes.toString("utf8")).toContain("jos\u00e9@ex\u00e4mple.com");
-    expect(await run(["export", "--format", "csv"], env)).toMatch(/^\uFEFFemail,/);
-    expect(await run(["export", "--format", "json"], env)).toMatch(/^\[/);
+    expect(await run(["export", "--record", "--format", "csv"], env)).toMatch(/^\uFEFFemail,/);
+    expect(await run(["export", "--record", "--format", "json"], env)).toMatch(/^\[/);
   });
 
   it.each(["=2*5@example.com", "+1-2@example.com", "-2+3@example.com", "@SUM(1+9)@example.com", "\t=1@example.com"])(
@@ -172,7 +172,7 @@ describe("npm run waitlist", () => {
       const store = new SqliteStore(env.WAITLIST_DB!);
       await store.add({ email, emailKey: email, source: "start" });
       await store.close();
-      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true, bom: true }) as {
+      const [row] = parse(await run(["export", "--record", "--format", "csv"], env), { columns: true, bom: true }) as {
         email: string;
       }[];
       expect(row!.email).toBe(`'${email}`);
@@ -191,42 +191,22 @@ describe("npm run waitlist", () => {
         attribution: { ...attribution, utmSource: tag, ref: tag },
       });
       await store.close();
-      const [row] = parse(await run(["export", "--format", "csv"], env), { columns: true, bom: true }) as Record<
-        string,
-        string
-      >[];
+      const [row] = parse(await run(["export", "--record", "--format", "csv"], env), {
+        columns: true,
+        bom: true,
+      }) as Record<string, string>[];
       expect([row!.utm_source, row!.ref]).toEqual([`'${tag}`, `'${tag}`]);
     },
   );
 
-  it("exports only those who confirmed with --confirmed: the list to mail at launch", async () => {
+  it("exports with --leave-urls each signup's own one-click leave link in the record, and none without it", async () => {
     await seed();
-    const rows = JSON.parse(await run(["export", "--format", "json", "--confirmed"], env)) as Record<string, unknown>[];
-    expect(rows).toEqual([
-      expect.objectContaining({
-        email: "ada@example.com",
-        confirmedAt: "2025-06-01T09:05:00.000Z",
-        privacyPolicyAtSignup: "2025-06-01",
-        privacyPolicyAtConfirm: "2025-06-01",
-      }),
-    ]);
-    const csv = parse(await run(["export", "--format", "csv", "--confirmed"], env), {
-      columns: true,
-      bom: true,
-    }) as object[];
-    expect(csv).toEqual([
-      expect.objectContaining({ email: "ada@example.com", confirmed_at: "2025-06-01T09:05:00.000Z" }),
-    ]);
-  });
-
-  it("exports with --leave-urls each signup's own one-click leave link, for the launch tool's merge field", async () => {
-    await seed();
-    const rows = JSON.parse(await run(["export", "--format", "json", "--confirmed", "--leave-urls"], env)) as {
+    const rows = JSON.parse(await run(["export", "--record", "--format", "json", "--leave-urls"], env)) as {
       email: string;
       createdAt: string;
       leaveUrl: string;
     }[];
-    expect(rows.map((row) => row.email)).toEqual(["ada@example.com"]);
+    expect(rows.map((row) => row.email)).toEqual(["ada@example.com", '"Byron, Lord"@example.com', "=2*5@example.com"]);
     const link = new URL(rows[0]!.leaveUrl);
     expect(`${link.origin}${link.pathname}`).toBe("https://jointandem.app/waitlist/leave");
     expect(rows[0]!.leaveUrl).not.toMatch(/ada|YWRh/i);
@@ -238,46 +218,41 @@ describe("npm run waitlist", () => {
       key: "ada@example.com",
       createdAt: rows[0]!.createdAt,
     });
-    const csv = parse(await run(["export", "--format", "csv", "--leave-urls"], env), { columns: true, bom: true }) as {
-      leave_url: string;
-    }[];
+    const csv = parse(await run(["export", "--record", "--format", "csv", "--leave-urls"], env), {
+      columns: true,
+      bom: true,
+    }) as { leave_url: string }[];
     expect(csv).toHaveLength(3);
     for (const row of csv) expect(row.leave_url).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/);
     // Without the flag, no link leaves the machine.
-    expect(await run(["export", "--format", "csv"], env)).not.toContain("leave");
+    expect(await run(["export", "--record", "--format", "csv"], env)).not.toContain("leave");
   });
 
-  it.each(["json", "csv"])(
-    "gives each person of the launch export (--confirmed, %s) their own leave link without being asked",
-    async (format) => {
-      await seed();
-      const read = async (...flags: string[]) => {
-        const output = await run(["export", "--format", format, "--confirmed", ...flags], env);
-        const rows = (format === "json" ? JSON.parse(output) : parse(output, { columns: true, bom: true })) as Record<
-          string,
-          string
-        >[];
-        return rows.map((row) => ({ email: row.email, leaveUrl: row.leaveUrl ?? row.leave_url }));
-      };
-      const store = SqliteStore.openExisting(env.WAITLIST_DB!);
-      const secret = await store.secret("leave", () => "never made here");
-      await store.close();
-      const leaving = (rows: { email?: string; leaveUrl?: string }[]) =>
-        rows.map(({ email, leaveUrl }) => ({
-          email,
-          at: leaveUrl?.replace(/\?.*/, ""),
-          leaves: verifyLeaveToken(new URL(leaveUrl ?? "https://x.test").searchParams.get("token"), secret),
-        }));
-      const ada = {
-        email: "ada@example.com",
-        at: "https://jointandem.app/waitlist/leave",
-        leaves: { email: "ada@example.com", key: "ada@example.com", createdAt: "2025-06-01T09:00:00.000Z" },
-      };
-      expect(leaving(await read())).toEqual([ada]);
-      // --leave-urls, which old scripts pass, changes nothing.
-      expect(leaving(await read("--leave-urls"))).toEqual([ada]);
-    },
-  );
+  it("names each export for what it is: --record or --launch, never neither, and --confirmed no more", async () => {
+    await seed();
+    for (const args of [
+      ["export", "--format", "csv"],
+      ["export", "--record", "--launch", "--format", "csv"],
+    ]) {
+      await expect(run(args, env)).rejects.toThrow(
+        new UsageError(
+          "Say which export: --record, your own record of every signup (to keep, or to answer someone's request for what you hold), or --launch --out FILE, the file to import into the launch mail tool.",
+        ),
+      );
+    }
+    // The way a launch list was made before issue 51: every column of every confirmed signup, for a mail tool.
+    for (const args of [
+      ["export", "--confirmed", "--format", "csv", "--out", path.join(dir, "launch.csv")],
+      ["export", "--record", "--confirmed", "--format", "json"],
+    ]) {
+      await expect(run(args, env)).rejects.toThrow(
+        new UsageError(
+          "export --confirmed is gone: the launch mail tool gets export --launch --format csv --out FILE (each confirmed address and its own leave link, nothing else), and your own record of every signup is export --record.",
+        ),
+      );
+    }
+    expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual([]);
+  });
 
   it("removes the addresses of a mailing tool's unsubscribe export, as a leave would, and fails naming each row it could not", async () => {
     await seed();
@@ -368,7 +343,7 @@ describe("npm run waitlist", () => {
     await expect(run(["prune", "--unconfirmed-older-than", "30d"], env)).resolves.toMatch(
       /^Removed 3 unconfirmed signups asked to confirm before /,
     );
-    const left = JSON.parse(await run(["export", "--format", "json"], env)) as { email: string }[];
+    const left = JSON.parse(await run(["export", "--record", "--format", "json"], env)) as { email: string }[];
     expect(left.map((row) => row.email).sort()).toEqual([
       "ada@example.com",
       "earlier@example.com",
@@ -412,7 +387,7 @@ describe("npm run waitlist", () => {
   it("exports JSON to a file", async () => {
     await seed();
     const out = path.join(dir, "signups.json");
-    await expect(run(["export", "--format", "json", "--out", out], env)).resolves.toBe(`Wrote ${out}.`);
+    await expect(run(["export", "--record", "--format", "json", "--out", out], env)).resolves.toBe(`Wrote ${out}.`);
     expect(JSON.parse(readFileSync(out, "utf8"))).toEqual([
       {
         email: "ada@example.com",
@@ -452,10 +427,10 @@ describe("npm run waitlist", () => {
       /No waitlist store at .*\(npm start\); set WAITLIST_DB to read another file\./,
     );
     await seed();
-    await expect(run(["export"], env)).rejects.toThrow(
+    await expect(run(["export", "--record"], env)).rejects.toThrow(
       new UsageError("Say which format: --format csv or --format json."),
     );
-    await expect(run(["export", "--format", "xml"], env)).rejects.toThrow(
+    await expect(run(["export", "--record", "--format", "xml"], env)).rejects.toThrow(
       /Unknown format "xml": use --format csv or --format json\./,
     );
     await expect(run(["delete-all"], env)).rejects.toThrow(/Unknown command "delete-all"/);
@@ -545,7 +520,7 @@ describe("remove-unsubscribed reads back the project's own CSV export", () => {
     await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start" });
     await store.close();
     const file = path.join(dir, "everyone.csv");
-    await run(["export", "--format", "csv", "--out", file], env);
+    await run(["export", "--record", "--format", "csv", "--out", file], env);
     // The export escaped each one, as a spreadsheet needs.
     const cells = (parse(readFileSync(file), { columns: true, bom: true }) as { email: string }[]).map(
       (row) => row.email,
@@ -581,7 +556,7 @@ describe("remove-unsubscribed reads back the project's own CSV export", () => {
     }
     await store.close();
     const file = path.join(dir, "everyone.csv");
-    await run(["export", "--format", "csv", "--out", file], env);
+    await run(["export", "--record", "--format", "csv", "--out", file], env);
     const failed: unknown = await run(["remove-unsubscribed", "--from", file], env).catch((error) => error);
     expect(failed).toBeInstanceOf(NotRemovedError);
     expect((failed as Error).message.split("\n")).toEqual([
@@ -697,9 +672,12 @@ describe("export --out: a file with every address, and a working leave link each
       const umask = process.umask(parseInt(mask, 8));
       try {
         for (const out of [fresh, older]) {
-          await expect(run(["export", "--format", "csv", "--confirmed", "--out", out], env)).resolves.toBe(
+          await expect(run(["export", "--record", "--format", "csv", "--out", out], env)).resolves.toBe(
             `Wrote ${out}.`,
           );
+          await expect(
+            run(["export", "--launch", "--format", "csv", "--out", out], { ...env, LAUNCH_MAIL_TOOL: "Mailchimp" }),
+          ).resolves.toMatch(/^Wrote .*: 1 confirmed address/);
         }
       } finally {
         process.umask(umask);
@@ -720,7 +698,7 @@ describe("export --out: a file with every address, and a working leave link each
         expect(readFileSync(out, "utf8")).toBe("an older export\n");
         throw Object.assign(new Error("EIO: i/o error, rename"), { code: "EIO" });
       });
-      await expect(run(["export", "--format", "csv", "--out", out], env)).rejects.toThrow("EIO");
+      await expect(run(["export", "--record", "--format", "csv", "--out", out], env)).rejects.toThrow("EIO");
       expect(readFileSync(out, "utf8")).toBe("an older export\n");
       expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual(["launch.csv"]);
       // What takes its place is the whole export, in the same folder, this user's alone from the start.
@@ -729,7 +707,7 @@ describe("export --out: a file with every address, and a working leave link each
         renamed = { from: String(from), mode: mode(String(from)), content: readFileSync(from, "utf8") };
         jest.requireActual<typeof fs>("node:fs").renameSync(from, to);
       });
-      await run(["export", "--format", "csv", "--out", out], env);
+      await run(["export", "--record", "--format", "csv", "--out", out], env);
       expect(renamed).toEqual({ from: expect.stringMatching(/launch\.csv/), mode: "600", content: expect.any(String) });
       expect(path.dirname(renamed!.from)).toBe(dir);
       expect(renamed!.content).toBe(readFileSync(out, "utf8"));
@@ -746,7 +724,7 @@ describe("export --out: a file with every address, and a working leave link each
     mkdirSync(path.dirname(real));
     writeFileSync(real, "an older export\n");
     symlinkSync(real, path.join(dir, "latest.csv"));
-    await run(["export", "--format", "csv", "--out", path.join(dir, "latest.csv")], env);
+    await run(["export", "--record", "--format", "csv", "--out", path.join(dir, "latest.csv")], env);
     expect(readFileSync(real, "utf8")).toContain("ada@example.com");
     expect(fs.lstatSync(path.join(dir, "latest.csv")).isSymbolicLink()).toBe(true);
     expect(mode(real)).toBe("600");
@@ -756,7 +734,9 @@ describe("export --out: a file with every address, and a working leave link each
       [path.join(dir, "nowhere", "launch.csv"), `--out ${path.join(dir, "nowhere", "launch.csv")}: there is no folder`],
       ["", "Say which file after --out"],
     ]) {
-      const refused: unknown = await run(["export", "--format", "csv", "--out", out!], env).catch((error) => error);
+      const refused: unknown = await run(["export", "--record", "--format", "csv", "--out", out!], env).catch(
+        (error) => error,
+      );
       expect(refused).toBeInstanceOf(UsageError);
       expect((refused as Error).message).toContain(message);
     }
@@ -896,6 +876,99 @@ describe("leavers: who to take off the launch mailing tool (issue 43)", () => {
   });
 });
 
+describe("export --launch: the file for the launch mail tool, and only what it needs (issue 51)", () => {
+  const tool = "Intuit Inc. (Mailchimp, United States)";
+  const launchEnv = () => ({ ...env, LAUNCH_MAIL_TOOL: tool });
+  const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
+  const read = (file: string, format: string) => {
+    const text = readFileSync(file, "utf8");
+    return (format === "json" ? JSON.parse(text) : parse(text, { columns: true, bom: true })) as Record<
+      string,
+      string
+    >[];
+  };
+
+  it.each([
+    ["csv", ["email", "leave_url"]],
+    ["json", ["email", "leaveUrl"]],
+  ])("has in %s each confirmed address and its own leave link, and no other column", async (format, names) => {
+    await seed();
+    const out = path.join(dir, `launch.${format}`);
+    await expect(run(["export", "--launch", "--format", format, "--out", out], launchEnv())).resolves.toBe(
+      `Wrote ${out}: 1 confirmed address, each with its own leave link, for ${tool}. Delete it once the tool has it.`,
+    );
+    const rows = read(out, format);
+    // Byron's mail failed and =2*5 never confirmed: neither is on it.
+    expect(rows.map((row) => Object.keys(row))).toEqual([names]);
+    const [email, link] = names.map((name) => rows[0]![name]!);
+    expect(email).toBe("ada@example.com");
+    expect(link).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/);
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const secret = await store.secret("leave", () => "never made here");
+    await store.close();
+    expect(verifyLeaveToken(new URL(link!).searchParams.get("token"), secret)).toEqual({
+      email: "ada@example.com",
+      key: "ada@example.com",
+      createdAt: "2025-06-01T09:00:00.000Z",
+    });
+    expect(mode(out)).toBe("600");
+  });
+
+  it("refuses to write until LAUNCH_MAIL_TOOL names the tool, leaving an older file as it was", async () => {
+    await seed();
+    const out = path.join(dir, "launch.csv");
+    writeFileSync(out, "an older list\n");
+    for (const unnamed of [env, { ...env, LAUNCH_MAIL_TOOL: "  " }]) {
+      await expect(run(["export", "--launch", "--format", "csv", "--out", out], unnamed)).rejects.toThrow(
+        new UsageError(
+          "LAUNCH_MAIL_TOOL is not set: the Privacy Policy must name the launch mail tool before the list goes to it. Set it, as the site's build has it, to the tool's legal name and country (such as Intuit Inc. (Mailchimp, United States)), deploy the site with it, and run this again; nothing was written.",
+        ),
+      );
+    }
+    expect(readFileSync(out, "utf8")).toBe("an older list\n");
+    expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual(["launch.csv"]);
+  });
+
+  it("goes only to a file, and takes no option of the record", async () => {
+    await seed();
+    await expect(run(["export", "--launch", "--format", "csv"], launchEnv())).rejects.toThrow(
+      "Say where the launch list goes: --out FILE.",
+    );
+    const out = path.join(dir, "launch.csv");
+    for (const extra of [["--order", "invites"], ["--leave-urls"]]) {
+      await expect(run(["export", "--launch", "--format", "csv", "--out", out, ...extra], launchEnv())).rejects.toThrow(
+        "export --launch takes only --format and --out",
+      );
+    }
+    expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual([]);
+  });
+
+  it("end to end, through npm run waitlist: exits 2 with one line and no file without LAUNCH_MAIL_TOOL, then writes it", async () => {
+    await seed();
+    const out = path.join(dir, "launch.csv");
+    const waitlist = (extra: Record<string, string>) =>
+      promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", path.join(__dirname, "main.ts"), "export", "--launch", "--format", "csv", "--out", out],
+        { env: { ...process.env, ...env, ...extra } },
+      ).then(
+        ({ stdout }) => ({ code: 0, stdout, stderr: "" }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+    const refused = await waitlist({ LAUNCH_MAIL_TOOL: "" });
+    expect(refused).toMatchObject({ code: 2, stdout: "" });
+    expect(refused.stderr).toMatch(/^LAUNCH_MAIL_TOOL is not set: [^\n]*nothing was written\.\n$/);
+    expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual([]);
+    await expect(waitlist({ LAUNCH_MAIL_TOOL: tool })).resolves.toMatchObject({ code: 0 });
+    expect(readFileSync(out, "utf8").split(/\r?\n/)).toEqual([
+      "\uFEFFemail,leave_url",
+      expect.stringMatching(/^ada@example\.com,https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/),
+      "",
+    ]);
+    expect(mode(out)).toBe("600");
+  }, 30_000);
+});
+
 describe("export with invites: launch waves (issue 44)", () => {
   it("has each signup's code, who invited it and how many it brought who confirmed; --order invites puts those first", async () => {
     const store = new SqliteStore(env.WAITLIST_DB!);
@@ -912,7 +985,7 @@ describe("export with invites: launch waves (issue 44)", () => {
     await join("carl@example.com", 4, "m-carl", ada);
     await store.close();
     const rows = (order: string[] = []) =>
-      run(["export", "--format", "json", ...order], env).then(
+      run(["export", "--record", "--format", "json", ...order], env).then(
         (json) =>
           JSON.parse(json) as {
             email: string;
@@ -935,7 +1008,9 @@ describe("export with invites: launch waves (issue 44)", () => {
       "bob+2@example.com",
       "carl@example.com",
     ]);
-    await expect(run(["export", "--format", "json", "--order", "size"], env)).rejects.toThrow(/Unknown order "size"/);
+    await expect(run(["export", "--record", "--format", "json", "--order", "size"], env)).rejects.toThrow(
+      /Unknown order "size"/,
+    );
     // stats: the top inviters by code and count, and never an invitee's address.
     const stats = await run(["stats"], env);
     expect(stats).toContain(

@@ -66,6 +66,8 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       json: { type: "boolean" },
       netlify: { type: "boolean" },
       confirmed: { type: "boolean" },
+      record: { type: "boolean" },
+      launch: { type: "boolean" },
       "leave-urls": { type: "boolean" },
       from: { type: "string" },
       "unconfirmed-older-than": { type: "string" },

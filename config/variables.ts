@@ -148,7 +148,7 @@ export const variables = {
       "the mailing service's legal name and country, such as Intuit Inc. (Mailchimp, United States) (one line, up to 200 characters, no < > { })",
     defaultText: "not chosen yet",
     usedFor:
-      "Build time: the mailing service the Privacy Policy names as the processor of the launch e-mail, to which the confirmed list goes (`export --confirmed`). Not set: the policy says one will be named there before the list goes to it.",
+      "Build time: the mailing service the Privacy Policy names as the processor of the launch e-mail. Not set: the policy says one will be named there before the list goes to it. In the founders' shell too, as the site's build has it: `export --launch` writes the list for that tool only once it is set.",
   },
   NETLIFY: {
     schema: text.optional(),

@@ -10,6 +10,7 @@ import { UsageError } from "../errors";
 import { linkSecretOf } from "../open-store";
 import { writePrivateFile } from "../../waitlist/private-file";
 import { privateFileTarget } from "../out-file";
+import { launchColumns, launchList } from "./launch-list";
 
 /*
  * The founders' reads of the whole list: stats, count and export. Each
@@ -47,24 +48,24 @@ const formats = ["csv", "json"] as const;
 
 type ExportRow = Signup & { confirmedInvites: number; leaveUrl?: string };
 
-function exportSignups(
-  signups: readonly ExportRow[],
+/** Rows as CSV or JSON, with these columns and no other, in this order. */
+function exportRows<Row extends object>(
+  rows: readonly Row[],
+  chosen: readonly (keyof Row & string)[],
   format: (typeof formats)[number],
-  withLeaveUrls: boolean,
 ): string {
-  const chosen = withLeaveUrls ? [...columns, "leaveUrl" as const] : columns;
   if (format === "csv") {
     // Addresses come from visitors, and `=2*5@example.com` is a valid one: a
     // spreadsheet must see text, never a formula (csv-stringify's escape_formulas).
     // Excel reads a CSV file as the machine's legacy code page unless it starts
     // with UTF-8's byte-order mark; mailing tools and csv-parse (bom) skip it.
     return stringify(
-      signups.map((signup) => chosen.map((column) => signup[column] ?? null)),
+      rows.map((row) => chosen.map((column) => row[column] ?? null)),
       { header: true, columns: chosen.map(csvColumn), escape_formulas: true, bom: true },
     );
   }
   return `${JSON.stringify(
-    signups.map((signup) => Object.fromEntries(chosen.map((column) => [column, signup[column] ?? null]))),
+    rows.map((row) => Object.fromEntries(chosen.map((column) => [column, row[column] ?? null]))),
     null,
     2,
   )}\n`;
@@ -128,51 +129,90 @@ export const count = command({
   },
 });
 
+/** Why `export --confirmed` is refused: it gave the launch tool every column of every confirmed signup. */
+const confirmedIsGone =
+  "export --confirmed is gone: the launch mail tool gets export --launch --format csv --out FILE (each confirmed address and its own leave link, nothing else), and your own record of every signup is export --record.";
+
 export const exportCommand = command({
   name: "export",
   usage: [
-    "export --format csv|json [--out FILE] [--confirmed] [--leave-urls] [--order invites]",
-    "every signup with where it came from, its consent and its invites, to",
-    "standard output or FILE; --confirmed: those who confirmed, the list to mail",
-    "at launch, each with their own one-click leave link (--leave-urls adds it",
-    "to every signup); --order invites: those who brought the most first",
+    "export --record|--launch --format csv|json [--out FILE]",
+    "--record: your own record of every signup (where it came from, its",
+    "consent, its invites), to standard output or FILE: what you keep and",
+    "answer an access request with, never a file to import; --order",
+    "invites: those who brought the most first; --leave-urls: each one's",
+    "leave link too. --launch, with --out: the file for the launch mail",
+    "tool, each confirmed address and its own leave link and nothing else;",
+    "refused until LAUNCH_MAIL_TOOL names the tool the Privacy Policy names",
   ],
-  check: ({ format, out, order }) => {
+  check: (options, env) => {
+    const { format, out, order } = options;
+    if (options.confirmed) throw new UsageError(confirmedIsGone);
+    if (options.record === options.launch) {
+      throw new UsageError(
+        "Say which export: --record, your own record of every signup (to keep, or to answer someone's request for what you hold), or --launch --out FILE, the file to import into the launch mail tool.",
+      );
+    }
     if (!format) throw new UsageError("Say which format: --format csv or --format json.");
     const known = formats.find((name) => name === format);
     if (!known) throw new UsageError(`Unknown format "${format}": use --format csv or --format json.`);
+    if (options.launch) {
+      if (order !== undefined || options["leave-urls"]) {
+        throw new UsageError(
+          "export --launch takes only --format and --out: every confirmed address with its own leave link, in the order of signup.",
+        );
+      }
+      if (out === undefined) {
+        throw new UsageError(
+          "Say where the launch list goes: --out FILE. It holds a working leave link for each person: import it into the launch mail tool, then delete it.",
+        );
+      }
+      const tool = env().LAUNCH_MAIL_TOOL;
+      // The Privacy Policy names the tool by this variable (<LaunchMailTool />), and promises to before the list goes.
+      if (tool === undefined) {
+        throw new UsageError(
+          "LAUNCH_MAIL_TOOL is not set: the Privacy Policy must name the launch mail tool before the list goes to it. Set it, as the site's build has it, to the tool's legal name and country (such as Intuit Inc. (Mailchimp, United States)), deploy the site with it, and run this again; nothing was written.",
+        );
+      }
+      return { launch: { tool }, format: known, target: privateFileTarget(out), byInvites: false };
+    }
     if (order !== undefined && order !== "invites") {
       throw new UsageError(`Unknown order "${order}": use --order invites, or leave it out for the order of signup.`);
     }
     return {
+      launch: undefined,
       format: known,
       target: out === undefined ? undefined : privateFileTarget(out),
       byInvites: order === "invites",
     };
   },
-  run: async ({ input: { format, target, byInvites }, options, env, opened }) => {
+  run: async ({ input: { launch, format, target, byInvites }, options, env, opened }) => {
     const all = await opened.store.all();
+    const { siteUrl } = waitlistConfig(env);
+    if (launch && target) {
+      // Every mail must carry the person's own way off this list, and the launch mail is no exception.
+      const secret = await linkSecretOf(opened, env);
+      const rows = launchList(all, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl));
+      writePrivateFile(target, exportRows(rows, launchColumns, format));
+      return `Wrote ${options.out}: ${rows.length} confirmed ${rows.length === 1 ? "address" : "addresses"}, each with its own leave link, for ${launch.tool}. Delete it once the tool has it.`;
+    }
     const counts = confirmedInvites(all);
-    const rows = all.map((row) => ({
+    const rows: ExportRow[] = all.map((row) => ({
       ...row,
       // The mail server's words without the address they may quote, as they are kept since issue 52.
       confirmationError: row.confirmationError && redactAddresses(row.confirmationError, row.email),
       confirmedInvites: (row.inviteCode && counts.get(row.inviteCode)) || 0,
     }));
-    // A launch in waves: those who brought the most confirmed creators first, then by signup (a stable sort).
+    // Those who brought the most confirmed creators first, then by signup (a stable sort).
     if (byInvites) rows.sort((a, b) => b.confirmedInvites - a.confirmedInvites);
-    const chosen = options.confirmed ? rows.filter((row) => row.confirmedAt !== null) : rows;
-    // The launch list is mailed, and every mail must carry the person's own way off this list; the whole list is
-    // read, not mailed, and keeps its links to those who ask (each is a key to take that person off).
-    const withLeaveUrls = options.confirmed || options["leave-urls"];
-    const secret = withLeaveUrls ? await linkSecretOf(opened, env) : undefined;
-    const { siteUrl } = waitlistConfig(env);
-    const output = exportSignups(
+    // The record is read, not mailed: its leave links (each a key to take that person off) only when asked for.
+    const secret = options["leave-urls"] ? await linkSecretOf(opened, env) : undefined;
+    const output = exportRows(
       secret === undefined
-        ? chosen
-        : chosen.map((row) => ({ ...row, leaveUrl: leaveUrl(row.email, row.createdAt, secret, siteUrl) })),
+        ? rows
+        : rows.map((row) => ({ ...row, leaveUrl: leaveUrl(row.email, row.createdAt, secret, siteUrl) })),
+      secret === undefined ? columns : [...columns, "leaveUrl"],
       format,
-      secret !== undefined,
     );
     if (target) {
       writePrivateFile(target, output);

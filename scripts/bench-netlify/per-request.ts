@@ -56,7 +56,7 @@ export async function perRequest(bench: Deployment, { scale = 1 } = {}) {
     await sweep();
     // The founders' export at this size: on Blobs through the rate-limited API.
     const exported = await measured(() =>
-      run(["export", "--format", "json", ...backend.foundersArgs], backend.foundersEnv),
+      run(["export", "--record", "--format", "json", ...backend.foundersArgs], backend.foundersEnv),
     );
     founders.push({ n, apiCalls: exported.apiCalls, ms: Math.round(exported.ms) });
   }

@@ -291,7 +291,7 @@ describe("the Privacy Policy on invites (issue 44)", () => {
       await store.add({ email: "bo@example.com", emailKey: "bo@example.com", source: "start", at, invitedBy: inviteCode, mailbox: "b".repeat(32) });
       await store.confirm("bo@example.com", { createdAt: at.toISOString(), at, privacyPolicy: null });
       await store.close();
-      const rows = JSON.parse(await run(["export", "--format", "json", "--order", "invites"], env)) as Record<string, unknown>[];
+      const rows = JSON.parse(await run(["export", "--record", "--format", "json", "--order", "invites"], env)) as Record<string, unknown>[];
       expect(rows.map(({ email, inviteCode: code, invitedBy, confirmedInvites }) => ({ email, code, invitedBy, confirmedInvites }))).toEqual([
         { email: "maya@example.com", code: inviteCode, invitedBy: null, confirmedInvites: 1 },
         { email: "bo@example.com", code: expect.any(String), invitedBy: inviteCode, confirmedInvites: 0 },

@@ -233,7 +233,9 @@ describe("the reply and the mail server", () => {
         /^2 addresses on the waitlist: 0 confirmed, 2 not \(yet\)\.\nConfirmation e-mails: 1 sent, 0 pending, 1 refused by the mail server\.\n {2}refused: n\*\*\*@example\.com \(.*\): .*550.*Mailbox unavailable/,
       );
       await expect(run(["resend-pending"], env)).resolves.toMatch(/^Sent 0 confirmations .*; 0 still pending\.$/);
-      await expect(run(["export", "--format", "json"], env)).resolves.toContain('"confirmationFailedAt": "20');
+      await expect(run(["export", "--record", "--format", "json"], env)).resolves.toContain(
+        '"confirmationFailedAt": "20',
+      );
       expect(smtp.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["ada@example.com"]]);
     } finally {
       await server.close();

@@ -74,7 +74,7 @@ describe("npm run waitlist -- … --netlify", () => {
   it("exports the Netlify store through the API: one row per address, oldest first, with confirmations", async () => {
     await seed();
     api.calls.length = 0;
-    const rows = parse(await run(["export", "--format", "csv", "--netlify"], env), {
+    const rows = parse(await run(["export", "--record", "--format", "csv", "--netlify"], env), {
       columns: true,
       bom: true,
     }) as Record<string, string>[];
@@ -198,7 +198,7 @@ describe("npm run waitlist -- … --netlify", () => {
     // The same limit, shrunk to 3 calls in 2 s: an export needs more than that.
     api = await startNetlifyApi({ siteId: siteID, token, blobsUrl: blobs.url, perMinute: 3, windowMs: 2_000 });
     const rows = JSON.parse(
-      await run(["export", "--format", "json", "--netlify"], { ...env, NETLIFY_API_URL: api.url }),
+      await run(["export", "--record", "--format", "json", "--netlify"], { ...env, NETLIFY_API_URL: api.url }),
     ) as unknown[];
     expect(rows).toHaveLength(31);
     expect(api.limited).toBeGreaterThan(0);
@@ -208,24 +208,33 @@ describe("npm run waitlist -- … --netlify", () => {
     waits.mockRestore();
   });
 
-  it("exports those who confirmed, and prunes the unconfirmed, in the Netlify store too", async () => {
+  it("writes the launch list of those who confirmed, address and leave link only, and prunes the unconfirmed, in the Netlify store too", async () => {
     const store = await seed();
     await store.confirm("fan3@example.com", {
       createdAt: "2026-11-20T00:13:00.000Z",
       at: new Date("2026-11-20T01:00:00Z"),
       privacyPolicy: "2026-11-23",
     });
-    const confirmed = JSON.parse(await run(["export", "--format", "json", "--confirmed", "--netlify"], env)) as Record<
-      string,
-      unknown
-    >[];
-    expect(confirmed).toEqual([
-      expect.objectContaining({
-        email: "fan3@example.com",
-        confirmedAt: "2026-11-20T01:00:00.000Z",
-        privacyPolicyAtConfirm: "2026-11-23",
-      }),
-    ]);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "netlify-launch-"));
+    try {
+      const out = path.join(dir, "launch.json");
+      const launch = ["export", "--launch", "--format", "json", "--out", out, "--netlify"];
+      await expect(run(launch, env)).rejects.toThrow(/^LAUNCH_MAIL_TOOL is not set: /);
+      expect(readdirSync(dir)).toEqual([]);
+      await expect(
+        run(launch, { ...env, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" }),
+      ).resolves.toMatch(
+        /: 1 confirmed address, each with its own leave link, for Intuit Inc\. \(Mailchimp, United States\)\./,
+      );
+      expect(JSON.parse(readFileSync(out, "utf8"))).toEqual([
+        {
+          email: "fan3@example.com",
+          leaveUrl: expect.stringMatching(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/),
+        },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     // Every seeded signup was asked to confirm on 2026-11-20, more than an hour ago: all but fan3 are unconfirmed.
     await expect(run(["prune", "--unconfirmed-older-than", "1h", "--dry-run", "--netlify"], env)).resolves.toMatch(
       /^Would remove 30 unconfirmed signups/,
@@ -248,7 +257,7 @@ describe("npm run waitlist -- … --netlify", () => {
     blobs.operations.length = 0;
     await run(["count", "--netlify"], env);
     await run(["stats", "--netlify"], env);
-    await run(["export", "--format", "csv", "--netlify"], env);
+    await run(["export", "--record", "--format", "csv", "--netlify"], env);
     await expect(run(["prune", "--unconfirmed-older-than", "1h", "--dry-run", "--netlify"], env)).resolves.toMatch(
       /^Would remove 30 unconfirmed signups/,
     );
