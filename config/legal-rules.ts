@@ -82,7 +82,8 @@ const legalBasis = /Art\. 6\(1\)\([a-f]\)/;
 /**
  * What the GDPR's Art. 13 and 21 ask the Privacy Policy to say, which a heading cannot show: each right it must name,
  * the right to object set out on its own (Art. 21(4)), and a legal basis for each use of a signup that is not the
- * e-mails it agreed to (the page and campaign tag, the invite code and the ranking of inviters).
+ * e-mails it agreed to (the page and campaign tag, the invite code and the ranking of inviters); and, for the launch
+ * (issue 51), how people are let in and what the launch mailing service receives (cli/commands/launch-list.ts).
  */
 export const requiredStatements: Readonly<Record<string, readonly RequiredStatement[]>> = {
   [site.legalPages.privacyPolicy.slug]: [
@@ -118,6 +119,30 @@ export const requiredStatements: Readonly<Record<string, readonly RequiredStatem
       name: "a legal basis for keeping a signup's page and campaign tag",
       says: [/\bcampaign/i, legalBasis],
       fix: 'name it where the legal bases are listed, such as "our legitimate interest in learning which of our posts ... the page and any campaign tag ... (Art. 6(1)(f))".',
+    },
+    {
+      name: "how people are let in at launch (a wave at a time, by signup order or by invites, ties by who signed up first) and the legal basis for ranking inviters",
+      says: [
+        /\bwave\b/i,
+        /\bsignup order\b/i,
+        /\bmost confirmed creators\b/i,
+        /\bsigned up first\b/i,
+        /\brank/i,
+        legalBasis,
+      ],
+      fix: 'say it in one paragraph, such as "We let those who confirmed in a wave at a time, by signup order or by invites: those who brought the most confirmed creators first, and among those who brought as many, whoever signed up first. Ranking inviters rests on our legitimate interest ... (Art. 6(1)(f))."',
+    },
+    {
+      name: "what the launch mailing service receives (each address, that person's own link to leave and their wave, nothing else) and what it keeps",
+      says: [
+        /<LaunchMailTool \/>/,
+        /\baddress\b/i,
+        /\blink to leave\b/i,
+        /\bwave\b/i,
+        /\bnothing else\b/i,
+        /\bkeeps\b/i,
+      ],
+      fix: "say it where <LaunchMailTool /> is named, in one list item, such as \"we give it three things and nothing else: the address, that person's own link to leave, and the wave they were let in with. It keeps them for that wave's e-mail only ...\"",
     },
   ],
 };

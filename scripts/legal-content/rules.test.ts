@@ -128,6 +128,10 @@ describe("statementProblems", () => {
   const complete = [
     "## How We Use Information",
     "- **our legitimate interest** in learning which posts bring creators, for which we keep the page and any campaign tag, and in giving early access first to those who invited others (Art. 6(1)(f)).",
+    // No word of invites here, so that the test of the invite code's basis below still finds it missing.
+    "We let the confirmed in a wave at a time, by signup order or by who brought the most confirmed creators, and among equals whoever signed up first. The ranking rests on our legitimate interest (Art. 6(1)(f)).",
+    "## Sharing",
+    "- <LaunchMailTool />: the address, that person's own link to leave and their wave, nothing else. It keeps them for that e-mail only.",
     "## Your Choices",
     "- **Restriction**: we keep it and use it for nothing else (Art. 18).",
     "- **Portability**: in a machine-readable file (Art. 20).",
@@ -180,6 +184,34 @@ describe("statementProblems", () => {
     expect(named(complete.replace("any campaign tag", "any tag"))).toEqual([
       "p.mdx: does not name a legal basis for keeping a signup's page and campaign tag",
     ]);
+  });
+
+  it("wants how people are let in at launch, by signup order or by invites, with the basis of the ranking, in one paragraph (issue 51)", () => {
+    const waves = "We let the confirmed in a wave at a time, by signup order or by who";
+    const letIn =
+      "p.mdx: does not name how people are let in at launch (a wave at a time, by signup order or by invites, ties by who signed up first) and the legal basis for ranking inviters";
+    expect(named(complete.replace(waves, "We let the confirmed in by who"))).toEqual([letIn]);
+    // Ties said apart from the order, or the basis left out: not said plainly.
+    expect(
+      named(
+        complete.replace(
+          ", and among equals whoever signed up first.",
+          ".\n\nAmong equals, whoever signed up first.\n\n",
+        ),
+      ),
+    ).toEqual([letIn]);
+    expect(named(complete.replace(" The ranking rests on our legitimate interest (Art. 6(1)(f)).", ""))).toEqual([
+      letIn,
+    ]);
+  });
+
+  it("wants the launch mailing service named with exactly what it receives, and what it keeps (issue 51)", () => {
+    const receives =
+      "p.mdx: does not name what the launch mailing service receives (each address, that person's own link to leave and their wave, nothing else) and what it keeps";
+    expect(named(complete.replace(" and their wave", ""))).toEqual([receives]);
+    expect(named(complete.replace(", nothing else", ""))).toEqual([receives]);
+    expect(named(complete.replace(" It keeps them for that e-mail only.", ""))).toEqual([receives]);
+    expect(named(complete.replace("<LaunchMailTool />", "Our mailing service"))).toEqual([receives]);
   });
 
   it("holds only the Privacy Policy to them", () => {

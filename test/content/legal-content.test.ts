@@ -51,6 +51,9 @@ describe("the content check", () => {
       `${file}: does not name the right to object, in a section of its own (Art. 21(4) GDPR: clearly and separately from any other information)`,
       `${file}: does not name a legal basis for keeping the invite code a signup came by and ranking inviters`,
       `${file}: does not name a legal basis for keeping a signup's page and campaign tag`,
+      // Nor, from before issue 51, how people are let in at launch, nor what the launch mailing service receives.
+      `${file}: does not name how people are let in at launch (a wave at a time, by signup order or by invites, ties by who signed up first) and the legal basis for ranking inviters`,
+      `${file}: does not name what the launch mailing service receives (each address, that person's own link to leave and their wave, nothing else) and what it keeps`,
     ]);
   });
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import express from "express";
 import matter from "gray-matter";
 import { run } from "../../cli/run";
+import { launchColumns } from "../../cli/commands/launch-list";
 import { maskEmail } from "../../waitlist/email-address";
 import { site } from "../../config/site";
 import { requestLog } from "../../server/waitlist-middleware";
@@ -227,7 +228,7 @@ describe("the Privacy Policy on leaving, the launch mailing service and previews
 
   it("names the launch mailing service (<LaunchMailTool />) as a processor that gets each address with its leave link", () => {
     expect(section(privacy, /^Sharing/)).toContain(
-      "the mailing service that sends the launch e-mail for us, <LaunchMailTool />: we give it the addresses of those who confirmed, each with its own link to leave",
+      "the mailing service that sends the launch e-mail for us, <LaunchMailTool />: for each person we let in, we give it three things and nothing else",
     );
   });
 
@@ -306,6 +307,54 @@ describe("the Privacy Policy on invites (issue 44)", () => {
     const codes = Array.from({ length: 200 }, () => newInviteCode());
     expect(new Set(codes).size).toBe(200);
     for (const code of codes) expect(code).toMatch(/^[A-Za-z0-9_-]{12}$/);
+  });
+});
+
+describe("the Privacy Policy on letting people in at launch (issue 51)", () => {
+  const use = () => section(privacy, /^How We Use/);
+  const sharing = () => section(privacy, /^Sharing/);
+
+  it("gives the launch mailing service what it says, and nothing else: the export --launch file's columns", async () => {
+    expect(sharing()).toContain(
+      "we give it three things and nothing else: the address, that person's own link to leave, and the wave they were let in with",
+    );
+    // The wave is the third, once waves (let-in) exist; until then the file holds the other two.
+    expect(launchColumns).toEqual(["email", "leaveUrl"]);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "policy-launch-"));
+    try {
+      const env = { WAITLIST_DB: path.join(dir, "waitlist.db"), LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
+      const store = new SqliteStore(env.WAITLIST_DB);
+      const at = new Date("2026-11-26T10:00:00Z");
+      await store.add({ email: "maya@example.com", emailKey: "maya@example.com", source: "start", at, mailbox: "m".repeat(32) });
+      await store.confirm("maya@example.com", { createdAt: at.toISOString(), at, privacyPolicy: null });
+      await store.add({ email: "bo@example.com", emailKey: "bo@example.com", source: "start", at, mailbox: "b".repeat(32) });
+      await store.close();
+      const out = path.join(dir, "launch.json");
+      await run(["export", "--launch", "--format", "json", "--out", out], env);
+      const rows = JSON.parse(readFileSync(out, "utf8")) as Record<string, string>[];
+      // Only those who confirmed; for each, the address and a leave link to this site.
+      expect(rows.map((row) => Object.keys(row))).toEqual([[...launchColumns]]);
+      expect(rows[0]).toEqual({ email: "maya@example.com", leaveUrl: expect.stringMatching(/\/waitlist\/leave\?token=/) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("says what the tool keeps, and the founders' guide says how to make it so", () => {
+    expect(sharing()).toContain(
+      "It keeps them for that wave's e-mail only: once the e-mail is sent and its bounces and unsubscribes have come back to us, within 30 days, we delete them there.",
+    );
+    const founders = readFileSync(path.resolve(__dirname, "../../docs/founders.md"), "utf8").replace(/\s+/g, " ");
+    expect(founders).toContain("within 30 days of sending its mail");
+  });
+
+  it("says how people are let in, a wave at a time, by signup order or by invites, and the basis of ranking inviters", () => {
+    expect(use()).toContain(
+      "We fill each wave in one of two orders: by signup order, first come, first served; or by invites, those who brought the most confirmed creators first, and among those who brought as many, whoever signed up first. Ranking inviters so rests on our legitimate interest in giving early access first to the creators who brought others (Art. 6(1)(f) GDPR)",
+    );
+    // The legal bases list the same interest, and the right to object names the ranking.
+    expect(use()).toMatch(/giving early access first to the creators who brought others, for which we keep the invite code .* rank inviters by them \(Art\. 6\(1\)\(f\)\)/);
+    expect(section(privacy, /^Your Right to Object/)).toContain("ranking you by the creators you invited");
   });
 });
 
