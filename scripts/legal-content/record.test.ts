@@ -1,5 +1,6 @@
 import { textFingerprint } from "../../waitlist/policies";
-import { historyProblems } from "./record";
+import matter from "gray-matter";
+import { fingerprintProblem, historyProblems, suggestedRecord } from "./record";
 
 const valid = {
   title: "Privacy Policy",
@@ -28,7 +29,7 @@ describe("historyProblems", () => {
     expect(problem).toContain('Replace "updates" and "fingerprint" in its frontmatter with these lines');
     expect(problem).toMatch(
       new RegExp(
-        `\\n\\nupdates:\\n  - date: \\d{4}-\\d\\d-\\d\\d\\n    summary: >-\\n      <what changed, in a sentence or two>\\nfingerprint: ${textFingerprint(`${body}\nA new sentence.\n`)}$`,
+        `\\n\\nupdates:\\n  - date: \\d{4}-\\d\\d-\\d\\d\\n    summary: >-\\n      <what changed, in a sentence or two>\\nfingerprint: "${textFingerprint(`${body}\nA new sentence.\n`)}"$`,
       ),
     );
   });
@@ -59,5 +60,16 @@ describe("historyProblems", () => {
       'p.mdx: entry 6 of "updates": keep the "summary" to 300 characters or fewer.',
       'p.mdx: entry 6 of "updates" (2025-04-01) must be later than the effective date (2025-06-01).',
     ]);
+  });
+});
+
+describe("the record's fingerprint line", () => {
+  it("reads back as the text's own fingerprint when that is digits alone, which bare YAML reads as a number", () => {
+    let body = "";
+    for (let i = 0; !/^\d+$/.test(textFingerprint(body)); i++) body = `## Contact Us\n\nWrite to us, ${i}.\n`;
+    const line = suggestedRecord([], textFingerprint(body)).split("\n").at(-1)!;
+    const { data } = matter(`---\ntitle: t\n${line}\n---\n`);
+    expect(data.fingerprint).toBe(textFingerprint(body));
+    expect(fingerprintProblem("p.mdx", { ...valid, fingerprint: data.fingerprint }, body)).toBeUndefined();
   });
 });

@@ -110,7 +110,7 @@ export function fingerprintProblem(
     `1. Replace the line "updates:" (line ${edits.updatesLine}) with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):`,
     ["updates:", ...newEntryLines()].join("\n"),
     `2. Replace the line "${edits.fingerprintText}" (line ${edits.fingerprintLine}) with this one:`,
-    `fingerprint: ${expected}`,
+    fingerprintLine(expected),
   ].join("\n\n");
 }
 
@@ -158,8 +158,14 @@ export function suggestedRecord(updates: readonly unknown[], fingerprint: string
           ...summaryLines(String(update?.summary ?? "")),
         ])
       : [written];
-  return ["updates:", ...newEntryLines(), ...past, `fingerprint: ${fingerprint}`].join("\n");
+  return ["updates:", ...newEntryLines(), ...past, fingerprintLine(fingerprint)].join("\n");
 }
+
+/**
+ * The frontmatter's "fingerprint" line, quoted: YAML reads a bare fingerprint of digits alone (about 1 in 280) as a
+ * number, and one like 123e45678901 as a float, which then never matches the text's own.
+ */
+const fingerprintLine = (fingerprint: string) => `fingerprint: "${fingerprint}"`;
 
 /**
  * A source with its record replaced: `record` (suggestedRecord's lines) in place of the frontmatter's "updates" and

@@ -122,7 +122,7 @@ describe("the record of a policy's changes", () => {
         '1. Replace the line "updates:" (line 6) with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):',
         `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>`,
         '2. Replace the line "fingerprint: 0123456789ab" (line 9) with this one:',
-        `fingerprint: ${textFingerprint(matter(readFileSync(changed, "utf8")).content)}`,
+        `fingerprint: "${textFingerprint(matter(readFileSync(changed, "utf8")).content)}"`,
       ].join("\n\n"),
     );
   });
@@ -191,7 +191,7 @@ describe("the record of a policy's changes", () => {
       expect(problem).not.toContain("We explain");
       // Without the file's lines to point at, the whole record to paste: its past entries as the file has them.
       expect(suggestedRecord([], "0123456789ab", writtenEntries(source))).toBe(
-        `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: >-\n      We explain\n      the confirmation e-mail.\nfingerprint: 0123456789ab`,
+        `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n  - date: 2026-11-23\n    summary: >-\n      We explain\n      the confirmation e-mail.\nfingerprint: "0123456789ab"`,
       );
     });
 
@@ -206,7 +206,7 @@ describe("the record of a policy's changes", () => {
       expect(written.split("\n")).toEqual(
         source
           .replace("updates:\n", `updates:\n  - date: ${today}\n    summary: >-\n      <what changed, in a sentence or two>\n`)
-          .replace(/^fingerprint: .*$/m, `fingerprint: ${textFingerprint(body)}`)
+          .replace(/^fingerprint: .*$/m, `fingerprint: "${textFingerprint(body)}"`)
           .split("\n"),
       );
       // What is left is the summary, and only that.
@@ -227,7 +227,7 @@ describe("the record of a policy's changes", () => {
         `(line 6) with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today):\n\n\`\`\`yaml\nupdates:\n  - date: ${today}\n    summary: >-`,
       );
       // After the problems, a warning for each claimed date past (config/site.ts's launch), which fails nothing.
-      expect(markdown).toMatch(/\(line 11\) with this one:\n\n```yaml\nfingerprint: [0-9a-f]{12}\n```\n(\n### \d+ warnings?: [\s\S]*)?$/);
+      expect(markdown).toMatch(/\(line 11\) with this one:\n\n```yaml\nfingerprint: "[0-9a-f]{12}"\n```\n(\n### \d+ warnings?: [\s\S]*)?$/);
       const warnings = claimWarnings();
       for (const warning of warnings) {
         expect(markdown).toContain(`### ${warnings.length} warning`);
