@@ -1,15 +1,17 @@
 import type { StatsSignup } from "../stats";
-import { noAttribution } from "../attribution";
 import { newInviteCode } from "../invites";
+import * as life from "../signup-life/signup-life";
+import type { SignupRecord } from "../signup-life/signup-life";
 import type { Confirmation, ConfirmationCounts, DepartureKind, FullStore, ListedSignup, NewSignup } from "./store";
 import type { OwedConfirmation, RemovedSignup, Signup, UnconfirmedSignup } from "./store";
 
 /*
- * The waitlist in SQL, said once for SQLite (sqlite-store.ts) and Postgres (postgres-store.ts). Each method is one
- * statement in the SQL both speak, $1…$n for parameters, instants in and out as ISO text. What the two say
- * differently is behind SqlDatabase: running a statement, and a delete counted as a departure atomically (one
- * statement in Postgres, a transaction in SQLite). The sweep and the retention read through partial indexes, so
- * their work grows with what is owed or expired, never with the list.
+ * The waitlist in SQL, said once for SQLite (sqlite-store.ts) and Postgres (postgres-store.ts), in the SQL both
+ * speak, $1…$n for parameters, instants in and out as ISO text. A signup's record changes by a transition of
+ * signup-life (read, then written back by compare-and-swap on its version); a signup, a leave and the reads are one
+ * statement each. What the two say differently is behind SqlDatabase: running a statement, and a delete counted as a
+ * departure atomically (one statement in Postgres, a transaction in SQLite). The sweep and the retention read
+ * through partial indexes, so their work grows with what is owed or expired, never with the list.
  */
 
 /** A value a statement takes: instants as ISO text, booleans as they are (SQLite's driver writes 1 and 0). */
@@ -35,26 +37,39 @@ export interface SqlDatabase {
   close(): Promise<void>;
 }
 
-/** Every column of a signup, by the name the store interface gives it; the column is that name in snake_case. */
-const allColumns = [
-  ...["email", "emailKey", "createdAt", "source", "confirmationSentAt", "confirmationFailedAt", "confirmationError"],
-  ...["confirmationCapped", "utmSource", "utmMedium", "utmCampaign", "utmContent", "utmTerm", "ref", "landingPath"],
-  ...["confirmedAt", "privacyPolicyAtSignup", "privacyPolicyAtConfirm", "optInSince", "consentAtSignup"],
-  ...["consentAtConfirm", "inviteCode", "invitedBy", "mailbox"],
-] as const satisfies readonly (keyof Signup)[];
-const column = (name: keyof Signup) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+/** Every field of a record; its column is that name in snake_case. */
+const fields = [
+  ...["email", "emailKey", "createdAt", "source", "utmSource", "utmMedium", "utmCampaign", "utmContent", "utmTerm"],
+  ...["ref", "landingPath", "repeatSignups", "confirmationSentAt", "confirmationAttempts", "confirmationClaimedUntil"],
+  ...["confirmationNextAt", "confirmationFailedAt", "confirmationError", "confirmationCapped", "confirmedAt"],
+  ...["privacyPolicyAtSignup", "privacyPolicyAtConfirm", "consentAtSignup", "consentAtConfirm", "optInSince"],
+  ...["askedAt", "inviteCode", "invitedBy", "mailbox", "announcements"],
+] as const satisfies readonly (keyof SignupRecord)[];
+const column = (name: keyof SignupRecord) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 /** `column AS "name"` for each name: both databases fold an unquoted alias to lower case. */
-const select = (...names: (keyof Signup)[]) => names.map((name) => `${column(name)} AS "${name}"`).join(", ");
+const select = (...names: (keyof SignupRecord)[]) => names.map((name) => `${column(name)} AS "${name}"`).join(", ");
+/** A record as read: SQLite's 0 and 1 as a boolean, the announcements (`,id,id,`) as a list. */
+const recordOf = (row: Record<keyof SignupRecord, unknown>) =>
+  ({
+    ...row,
+    confirmationCapped: Boolean(row.confirmationCapped),
+    announcements: String(row.announcements ?? "").split(",").filter(Boolean),
+  }) as SignupRecord;
+/** A record's fields as a statement takes them, in the order of `fields`. */
+const valuesOf = (record: SignupRecord) =>
+  fields.map((name) =>
+    name === "announcements" ? (record.announcements.length ? `,${record.announcements.join(",")},` : null) : record[name],
+  );
 /** An owed confirmation: its asking under way (a repeat signup's asked_at), or the first. */
 const owedColumns = `${select("email", "emailKey", "createdAt")}, coalesce(asked_at, opt_in_since) AS "optInSince"`;
-/** Still owed: neither sent nor refused for good. */
+/** Still owed: neither sent nor refused for good (the index signups_confirmation_owed). */
 const owed = "confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL";
 /** No LIMIT: a number both databases take. */
 const unlimited = (limit: number) => (Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER);
 const iso = (at: Date) => at.toISOString();
 /**
- * A signup's confirmed invitees, now: one per mailbox, never its own, none who left (their rows are gone), through
- * the invited_by index. `inviter` names the inviter's row in the statement.
+ * A signup's confirmed invitees, now, as signup-life's credits() says: one per mailbox, never its own, none who left
+ * (their rows are gone), through the invited_by index. `inviter` names the inviter's row in the statement.
  */
 const confirmedInvites = (inviter: string) =>
   `(SELECT CAST(count(DISTINCT i.mailbox) AS integer) FROM signups i
@@ -70,43 +85,47 @@ export class SqlStore implements FullStore {
     return (await this.db.query<T>(sql, values))[0];
   }
 
-  /** A listed address counts a repeat: as long a write as a new one, so no timing tells it was listed. */
+  /**
+   * One statement: signup-life's new record, or, for a listed address, its repeat counted (as long a write as a new
+   * one, so no timing tells it was listed). The invite code is kept only when a signup has it.
+   */
   async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
-    const at = iso(entry.at ?? new Date());
-    const a = entry.attribution ?? noAttribution;
+    const record = life.add(entry, entry.at ?? new Date(), { inviterKnown: true });
+    const values = fields.map((name, n) =>
+      name === "invitedBy" ? `(SELECT invite_code FROM signups WHERE invite_code = $${n + 1})` : `$${n + 1}`,
+    );
     const row = await this.row<{ repeats: number }>(
-      `INSERT INTO signups (email, email_key, created_at, source, utm_source, utm_medium, utm_campaign, utm_content,
-                            utm_term, ref, landing_path, confirmation_sent_at, privacy_policy_at_signup,
-                            consent_at_signup, opt_in_since, mailbox, invited_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-               (SELECT invite_code FROM signups WHERE invite_code = $17))
+      `INSERT INTO signups (${fields.map(column).join(", ")}) VALUES (${values.join(", ")})
        ON CONFLICT (email_key) DO UPDATE SET repeat_signups = signups.repeat_signups + 1
        RETURNING repeat_signups AS "repeats"`,
-      [
-        ...[entry.email, entry.emailKey, at, entry.source],
-        ...[a.utmSource, a.utmMedium, a.utmCampaign, a.utmContent, a.utmTerm, a.ref, a.landingPath],
-        entry.confirmationSentAt ? iso(entry.confirmationSentAt) : null,
-        entry.privacyPolicy ?? null,
-        entry.consent ?? null,
-        // Asked to confirm now; a signup from before the confirm step has not been asked yet.
-        entry.earlier ? null : at,
-        entry.mailbox ?? null,
-        // Kept only when it is a signup's code: an unknown one finds no row, and is not kept.
-        entry.invitedBy ?? null,
-      ],
+      valuesOf(record),
     );
-    return { added: row!.repeats === 0, createdAt: at };
+    return { added: row!.repeats === 0, createdAt: record.createdAt };
   }
 
-  /** A second claimer waits for the first one's row lock (or SQLite's one writer), then finds the lease taken. */
+  /**
+   * One address's record through a transition of signup-life: read, then written back only if nobody wrote it in
+   * between (its version), else read again. Two statements; undefined when it is not listed or nothing changed.
+   */
+  private async change(emailKey: string, transition: (record: SignupRecord) => SignupRecord | undefined) {
+    for (;;) {
+      const row = await this.row<Record<keyof SignupRecord | "version", unknown>>(
+        `SELECT ${select(...fields)}, version FROM signups WHERE email_key = $1`,
+        [emailKey],
+      );
+      const next = row && transition(recordOf(row));
+      if (!next) return undefined;
+      const set = fields.map((name, n) => `${column(name)} = $${n + 3}`).join(", ");
+      const written = await this.db.query(
+        `UPDATE signups SET ${set}, version = version + 1 WHERE email_key = $1 AND version = $2 RETURNING version`,
+        [emailKey, row.version as number, ...valuesOf(next)],
+      );
+      if (written.length === 1) return next;
+    }
+  }
+
   async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
-    const row = await this.row<{ attempt: number }>(
-      `UPDATE signups SET confirmation_claimed_until = $1, confirmation_attempts = confirmation_attempts + 1
-       WHERE email_key = $2 AND ${owed} AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < $3)
-       RETURNING confirmation_attempts AS "attempt"`,
-      [iso(new Date(now.getTime() + leaseMs)), emailKey, iso(now)],
-    );
-    return row?.attempt;
+    return (await this.change(emailKey, (record) => life.claim(record, now, leaseMs)))?.confirmationAttempts;
   }
 
   /** One statement: the row, and its invitees counted through the invited_by index (confirmedInvites). */
@@ -118,63 +137,41 @@ export class SqlStore implements FullStore {
     );
   }
 
-  /** The first confirmation is kept (a second press rewrites the row as it was): `first` if the time is ours. */
-  async confirm(
-    emailKey: string,
-    { createdAt, at, privacyPolicy, consent = null, inviteCode = newInviteCode() }: Confirmation,
-  ) {
-    if (Number.isNaN(Date.parse(createdAt))) return undefined;
-    const first = "confirmed_at IS NULL";
-    const row = await this.row<{ confirmedAt: string; inviteCode: string }>(
-      `UPDATE signups SET confirmed_at = coalesce(confirmed_at, $3),
-         privacy_policy_at_confirm = CASE WHEN ${first} THEN $4 ELSE privacy_policy_at_confirm END,
-         consent_at_confirm = CASE WHEN ${first} THEN $5 ELSE consent_at_confirm END,
-         invite_code = coalesce(invite_code, $6)
-       WHERE email_key = $1 AND created_at = $2
-       RETURNING ${select("confirmedAt", "inviteCode")}`,
-      [emailKey, createdAt, iso(at), privacyPolicy, consent, inviteCode],
-    );
-    return row && { ...row, first: row.confirmedAt === iso(at) };
+  /** The first confirmation is kept: a second press reads the row and writes nothing. */
+  async confirm(emailKey: string, { inviteCode = newInviteCode(), ...confirmation }: Confirmation) {
+    let found: { record: SignupRecord; first: boolean } | undefined;
+    await this.change(emailKey, (record) => {
+      found = life.confirm(record, { ...confirmation, inviteCode });
+      return found?.first ? found.record : undefined;
+    });
+    return found && { confirmedAt: found.record.confirmedAt!, first: found.first, inviteCode: found.record.inviteCode! };
   }
 
-  async askToConfirm(
-    emailKey: string,
-    at: Date,
-    { resendAfterMs }: { resendAfterMs?: number } = {},
-  ): Promise<OwedConfirmation | undefined> {
-    return this.row<OwedConfirmation>(
-      `UPDATE signups SET opt_in_since = coalesce(opt_in_since, $1), asked_at = $1,
-                          confirmation_sent_at = NULL, confirmation_failed_at = NULL, confirmation_error = NULL,
-                          confirmation_next_at = NULL, confirmation_claimed_until = NULL,
-                          confirmation_attempts = 0, confirmation_capped = $5
-       WHERE email_key = $2 AND confirmed_at IS NULL
-         AND (NOT $3 OR confirmation_failed_at IS NULL OR confirmation_capped)
-         AND (opt_in_since IS NULL OR ($3 AND coalesce(confirmation_sent_at, confirmation_failed_at) <= $4))
-       RETURNING ${select("email", "emailKey", "createdAt")}, asked_at AS "optInSince"`,
-      [iso(at), emailKey, resendAfterMs !== undefined, iso(new Date(at.getTime() - (resendAfterMs ?? 0))), false],
-    );
-  }
-
-  /** One address's row changed: `set` takes $2… from `values`. */
-  private async update(emailKey: string, set: string, values: readonly SqlValue[]): Promise<void> {
-    await this.db.query(`UPDATE signups SET ${set} WHERE email_key = $1`, [emailKey, ...values]);
+  async askToConfirm(emailKey: string, at: Date, options?: { resendAfterMs?: number }) {
+    const asked = await this.change(emailKey, (record) => life.ask(record, at, options));
+    return asked && life.owedOf(asked);
   }
 
   async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
-    const set = `confirmation_sent_at = $2, opt_in_since = coalesce(opt_in_since, $2), confirmation_claimed_until = NULL,
-                 confirmation_error = NULL, confirmation_next_at = NULL`;
-    await this.update(emailKey, set, [iso(at)]);
+    await this.change(emailKey, (record) => life.sent(record, at));
   }
 
   async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
-    const set = "confirmation_claimed_until = NULL, confirmation_error = $2, confirmation_next_at = $3";
-    await this.update(emailKey, set, [error.slice(0, 500), iso(retryAt)]);
+    await this.change(emailKey, (record) => life.release(record, error, retryAt));
   }
 
   async failConfirmation(emailKey: string, error: string, at: Date, { capped = false } = {}): Promise<void> {
-    const set = `confirmation_claimed_until = NULL, confirmation_error = $2, confirmation_failed_at = $3,
-                 confirmation_next_at = NULL, confirmation_capped = $4`;
-    await this.update(emailKey, set, [error.slice(0, 500), iso(at), capped]);
+    await this.change(emailKey, (record) => life.fail(record, error, at, capped));
+  }
+
+  async noteAnnouncement(emailKey: string, id: string, { undo = false }: { undo?: boolean } = {}): Promise<boolean> {
+    life.checkAnnouncementId(id);
+    return (await this.change(emailKey, (record) => life.announce(record, id, undo))) !== undefined;
+  }
+
+  /** SQL keeps no bookkeeping of its own: its indexes are kept by each statement. */
+  async fold(): Promise<number> {
+    return 0;
   }
 
   async countMailboxMail(counter: string, day: string): Promise<number> {
@@ -298,24 +295,6 @@ export class SqlStore implements FullStore {
     ))!;
   }
 
-  /**
-   * The announcements a signup was sent, in its row (`,id,id,`): a leave deletes them with it. The id is checked,
-   * so LIKE finds it whole: no `%`, `_` nor `,` in it.
-   */
-  async noteAnnouncement(emailKey: string, id: string, { undo = false }: { undo?: boolean } = {}): Promise<boolean> {
-    if (!/^[a-z0-9-]+$/i.test(id)) throw new Error(`An announcement's id is letters, digits and "-" (got "${id}").`);
-    const noted = "coalesce(announcements, ',') LIKE '%,' || CAST($2 AS text) || ',%'";
-    const rows = await this.db.query(
-      undo
-        ? `UPDATE signups SET announcements = replace(announcements, ',' || CAST($2 AS text) || ',', ',')
-           WHERE email_key = $1 AND ${noted} RETURNING email`
-        : `UPDATE signups SET announcements = coalesce(announcements, ',') || CAST($2 AS text) || ','
-           WHERE email_key = $1 AND confirmed_at IS NOT NULL AND NOT (${noted}) RETURNING email`,
-      [emailKey, id],
-    );
-    return rows.length === 1;
-  }
-
   async once(name: string): Promise<boolean> {
     const done = `once ${name}`;
     const rows = await this.db.query(
@@ -338,8 +317,10 @@ export class SqlStore implements FullStore {
   }
 
   async all(): Promise<Signup[]> {
-    const rows = await this.db.query<Signup>(`SELECT ${select(...allColumns)} FROM signups ORDER BY created_at, id`);
-    return rows.map((row) => ({ ...row, confirmationCapped: Boolean(row.confirmationCapped) }));
+    const rows = await this.db.query<Record<keyof SignupRecord, unknown>>(
+      `SELECT ${select(...fields)} FROM signups ORDER BY created_at, id`,
+    );
+    return rows.map((row) => life.signupOf(recordOf(row)));
   }
 
   async close(): Promise<void> {

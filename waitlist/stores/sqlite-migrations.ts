@@ -72,6 +72,14 @@ export const migrations: readonly string[] = [
    CREATE INDEX signups_invited_by ON signups (invited_by, mailbox) WHERE invited_by IS NOT NULL;`,
   // 13: the policy-change announcements a signup was sent (announce-policy-change), so none goes to it twice.
   `ALTER TABLE signups ADD COLUMN announcements TEXT;`,
+  // 14: a version a change of the row compares and bumps (signup-life's transitions); the sweep's and the
+  // retention's indexes as Postgres has them (sql-schema.test.ts holds the two schemas the same).
+  `ALTER TABLE signups ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+   DROP INDEX signups_confirmation_pending;
+   CREATE INDEX signups_confirmation_owed ON signups (created_at, id)
+     WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL;
+   DROP INDEX signups_unconfirmed;
+   CREATE INDEX signups_unconfirmed ON signups (opt_in_since, id) WHERE confirmed_at IS NULL AND opt_in_since IS NOT NULL;`,
 ];
 
 export const schemaVersion = migrations.length;

@@ -53,6 +53,9 @@ const unconfirmed = {
   inviteCode: null,
   invitedBy: null,
   mailbox: null,
+  repeatSignups: 0,
+  confirmationAttempts: 0,
+  announcements: [],
 };
 
 describe("SqliteStore", () => {
