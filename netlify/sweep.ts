@@ -3,7 +3,7 @@ import { sendFoundersDigest } from "../waitlist/digest";
 import { redactAddresses } from "../waitlist/mail/redact";
 import { pruneUnconfirmed } from "../waitlist/prune";
 import type { Waitlist } from "../waitlist/create-waitlist";
-import type { BlobsStore } from "../waitlist/stores/blobs-store";
+import type { FullStore } from "../waitlist/stores/store";
 import { log, netlifyWaitlist } from "./netlify-waitlist";
 
 /*
@@ -28,7 +28,7 @@ export const runBudget = {
 type Totals = { sent: number; retrying: number; refused: number };
 
 /** Attempts at every confirmation that is due, a batch at a time, starting none past `until` (ms). */
-async function sendOwed(waitlist: Waitlist<BlobsStore>, until: number, clock: () => number): Promise<Totals> {
+async function sendOwed(waitlist: Waitlist<FullStore>, until: number, clock: () => number): Promise<Totals> {
   const total = { sent: 0, retrying: 0, refused: 0 };
   while (clock() <= until) {
     const { sent, retrying, refused } = await waitlist.confirmations.sweep();
@@ -46,7 +46,7 @@ async function sendOwed(waitlist: Waitlist<BlobsStore>, until: number, clock: ()
  * past `until`; with `daysGoneBy`, the day's pass, the mailbox counts and leavers' digests of days gone by first.
  */
 async function prune(
-  waitlist: Waitlist<BlobsStore>,
+  waitlist: Waitlist<FullStore>,
   name: string,
   { until, clock, daysGoneBy }: { until: number; clock: () => number; daysGoneBy: boolean },
 ) {

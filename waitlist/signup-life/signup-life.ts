@@ -61,7 +61,10 @@ export function add(entry: NewSignup, at: Date, { inviterKnown }: { inviterKnown
 }
 
 /** repeat: the address signed up again; the first signup and its attribution stay, the repeat is counted. */
-export const repeat = (record: SignupRecord): SignupRecord => ({ ...record, repeatSignups: record.repeatSignups + 1 });
+export const repeat = <R extends SignupRecord>(record: R): R => ({
+  ...record,
+  repeatSignups: record.repeatSignups + 1,
+});
 
 /** Still owed its confirmation: neither sent nor refused for good. */
 export const owes = (record: Pick<Signup, "confirmationSentAt" | "confirmationFailedAt">) =>
@@ -87,7 +90,7 @@ export const owedOf = ({ email, emailKey, createdAt, optInSince, askedAt }: Sign
  * the day its mailbox had its e-mails, `capped`) is that old, unless the mail server refused it for good. The day the
  * retention counts from (optInSince) never moves.
  */
-export function ask(record: SignupRecord, at: Date, { resendAfterMs }: { resendAfterMs?: number } = {}) {
+export function ask<R extends SignupRecord>(record: R, at: Date, { resendAfterMs }: { resendAfterMs?: number } = {}) {
   const again = resendAfterMs !== undefined;
   const last = record.confirmationSentAt ?? record.confirmationFailedAt;
   const asks =
@@ -100,7 +103,7 @@ export function ask(record: SignupRecord, at: Date, { resendAfterMs }: { resendA
     optInSince: record.optInSince ?? iso(at),
     askedAt: iso(at),
     ...unsent,
-  } satisfies SignupRecord;
+  } satisfies R;
 }
 const unsent = {
   confirmationSentAt: null,
@@ -113,7 +116,7 @@ const unsent = {
 } as const;
 
 /** claim: the right to send the confirmation until `now + leaseMs`, one attempt more; none when not due. */
-export function claim(record: SignupRecord, now: Date, leaseMs: number): SignupRecord | undefined {
+export function claim<R extends SignupRecord>(record: R, now: Date, leaseMs: number): R | undefined {
   if (!owes(record) || (record.confirmationClaimedUntil !== null && record.confirmationClaimedUntil >= iso(now))) {
     return undefined;
   }
@@ -125,7 +128,7 @@ export function claim(record: SignupRecord, now: Date, leaseMs: number): SignupR
 }
 
 /** sent: the mail with the confirm link went out; a signup not asked before is asked since then. */
-export const sent = (record: SignupRecord, at: Date): SignupRecord => ({
+export const sent = <R extends SignupRecord>(record: R, at: Date): R => ({
   ...record,
   confirmationSentAt: iso(at),
   confirmationClaimedUntil: null,
@@ -135,7 +138,7 @@ export const sent = (record: SignupRecord, at: Date): SignupRecord => ({
 });
 
 /** release: a claim given back after a failure that may pass, the error kept; the next attempt due at `retryAt`. */
-export const release = (record: SignupRecord, error: string, retryAt: Date): SignupRecord => ({
+export const release = <R extends SignupRecord>(record: R, error: string, retryAt: Date): R => ({
   ...record,
   confirmationClaimedUntil: null,
   confirmationError: kept(error),
@@ -143,7 +146,7 @@ export const release = (record: SignupRecord, error: string, retryAt: Date): Sig
 });
 
 /** fail: no more attempts. Refused for good by the mail server, or `capped`: its mailbox had its day's e-mails. */
-export const fail = (record: SignupRecord, error: string, at: Date, capped = false): SignupRecord => ({
+export const fail = <R extends SignupRecord>(record: R, error: string, at: Date, capped = false): R => ({
   ...record,
   confirmationClaimedUntil: null,
   confirmationError: kept(error),
@@ -157,10 +160,10 @@ export const fail = (record: SignupRecord, error: string, at: Date, capped = fal
  * force. The first confirmation is the one kept, with the invite code it gives the signup for good; a second press
  * changes nothing (`record` is then the one kept). Undefined for a link to another signup of the address.
  */
-export function confirm(
-  record: SignupRecord,
+export function confirm<R extends SignupRecord>(
+  record: R,
   { createdAt, at, privacyPolicy, consent = null, inviteCode }: Confirmation & { inviteCode: string },
-): { record: SignupRecord; first: boolean } | undefined {
+): { record: R; first: boolean } | undefined {
   if (record.createdAt !== createdAt) return undefined;
   if (record.confirmedAt !== null) return { record, first: false };
   return {
@@ -203,15 +206,13 @@ export const leave = (record: SignupRecord, how: DepartureKind, at: Date, digest
   ...(digest && record.confirmedAt !== null ? { digest } : {}),
 });
 
-/**
- * expire: asked to confirm before `before` and never did; the retention removes it as a departure "pruned". Only the
- * signup as found (asked at `optInSince`): one that confirmed or left since is not removed.
- */
-export const expired = (record: SignupRecord, before: Date, optInSince = record.optInSince) =>
-  record.confirmedAt === null &&
-  record.optInSince !== null &&
-  record.optInSince === optInSince &&
-  record.optInSince < iso(before);
+/** expire: asked to confirm before `before` and never did; the retention removes it as a departure "pruned". */
+export const expired = (record: SignupRecord, before: Date) =>
+  record.confirmedAt === null && record.optInSince !== null && record.optInSince < iso(before);
+
+/** Still as the retention found it (asked at `optInSince`, unconfirmed): one that confirmed or was asked anew stays. */
+export const stillExpired = (record: SignupRecord, optInSince: string) =>
+  record.confirmedAt === null && record.optInSince === optInSince;
 
 /** An announcement's id (cli/commands/announce.ts): letters, digits and "-", so every store keeps it as it is. */
 export function checkAnnouncementId(id: string): void {
@@ -222,11 +223,13 @@ export function checkAnnouncementId(id: string): void {
  * announce: notes that the announcement `id` goes to this confirmed signup, before it is sent, once; with `undo`,
  * takes the note back after a send that failed. Undefined when there is nothing to note or take back.
  */
-export function announce(record: SignupRecord, id: string, undo = false): SignupRecord | undefined {
+export function announce<R extends SignupRecord>(record: R, id: string, undo = false): R | undefined {
   checkAnnouncementId(id);
   const noted = record.announcements.includes(id);
   if (undo) return noted ? { ...record, announcements: record.announcements.filter((one) => one !== id) } : undefined;
-  return record.confirmedAt !== null && !noted ? { ...record, announcements: [...record.announcements, id] } : undefined;
+  return record.confirmedAt !== null && !noted
+    ? { ...record, announcements: [...record.announcements, id] }
+    : undefined;
 }
 
 /** What a link's page shows of a record, with its inviter count as the store read it. */

@@ -1,186 +1,205 @@
+import { randomBytes } from "node:crypto";
 import type { Store } from "@netlify/blobs";
-import type { StatsSignup } from "../stats";
+import pLimit from "p-limit";
+import * as life from "../signup-life/signup-life";
+import { carryForward } from "./blobs/earlier-layout";
 import { FoundersReads } from "./blobs/founders";
-import { Ledger, rowsPerChunk } from "./blobs/ledger";
-import { Queue } from "./blobs/queue";
-import { Records } from "./blobs/records";
-import { RequestPath } from "./blobs/request-path";
+import { rowsPerChunk } from "./blobs/ledger";
+import { concurrency, hourOf, type BlobRecord } from "./blobs/records";
 import { Secrets } from "./blobs/secrets";
-import type {
-  Confirmation,
-  ConfirmationCounts,
-  DepartureKind,
-  FullStore,
-  ListedSignup,
-  NewSignup,
-  OwedConfirmation,
-  RemovedSignup,
-  Signup,
-  UnconfirmedSignup,
-} from "./store";
+import type { ConfirmationQueue, FullStore, OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store";
 
-export { BlobsStoreError, blobsStoreName, hashOf } from "./blobs/records";
+export { BlobsStoreError, keyOf } from "./blobs/records";
 export { rowsPerChunk } from "./blobs/ledger";
+export const blobsStoreName = "waitlist";
 
 /*
- * The waitlist on Netlify, in Netlify Blobs: one store made of parts in
- * blobs/, by what they cost. The blobs' layout is in blobs/records.ts.
+ * The waitlist on Netlify, in Netlify Blobs: records kept by key (blobs/records.ts holds the layout), changed by
+ * signup-life's transitions. One class built in layers, each a file in blobs/ by what it costs:
  *
+ *   records.ts       a record's key, and reading and changing one blob by compare-and-swap
+ *   ledger.ts        the sweep's bookkeeping: the list in blobs of a thousand rows, and a leave's end
  *   request-path.ts  a signup, a confirm, a leave, one confirmation sent: by key
- *   queue.ts         the sweep's and the retention's work: the backlogs
- *   ledger.ts        the sweep's bookkeeping: the list in blobs of a thousand rows
  *   founders.ts      the founders' commands: whole-list reads
+ *   this file        the sweep's and the retention's work: the backlogs, each read a batch at a time
+ *   earlier-layout.ts  records of the layout before keyed digests, carried forward
  *   secrets.ts       the secrets the store keeps
  */
-export class BlobsStore implements FullStore {
-  private readonly requests: RequestPath;
-  private readonly queue: Queue;
-  private readonly ledger: Ledger;
-  private readonly founders: FoundersReads;
+
+/** Records one call of dueConfirmations reads at most: a second or two of round trips. */
+const readsPerCall = 1000;
+/** How long a walk of the backlog's listing is followed before it is listed afresh. */
+const walkLifeMs = 60_000;
+/** When an asked/ folder's hour is over. */
+const hourEnd = (hour: string) => Date.parse(`${hour}:00:00.000Z`) + 3_600_000;
+
+export class BlobsStore extends FoundersReads implements FullStore, ConfirmationQueue {
   private readonly secrets: Secrets;
-  private readonly records: Records;
+  /** This instance's walk of the backlog (dueConfirmations). */
+  private walk: { notes: [string, string[]][]; next: number; listedAt: number } | undefined;
 
   constructor(
     blobs: Store,
     { clock = () => new Date(), chunkRows = rowsPerChunk }: { clock?: () => Date; chunkRows?: number } = {},
   ) {
-    const records = new Records(blobs, clock);
-    this.records = records;
-    this.ledger = new Ledger(records, chunkRows);
-    this.requests = new RequestPath(records, this.ledger);
-    this.queue = new Queue(records, this.ledger);
-    this.founders = new FoundersReads(records, this.ledger);
+    super(blobs, clock, chunkRows);
     this.secrets = new Secrets(blobs);
   }
 
-  // The request path (WaitlistStore).
-
-  add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
-    return this.requests.add(entry);
+  /**
+   * Up to `limit` confirmations due at `now`, oldest first among those read: the records of the pending notes, read a
+   * page at a time along a walk of the backlog that the calls of one instance share, each going on where the last
+   * stopped, `readsPerCall` at most. A walk over notes that owe nothing yet ends the call early; the next call after a
+   * walk is done walks afresh. Work grows with what is sent, never with the backlog.
+   */
+  async dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
+    const due: BlobRecord[] = [];
+    if (this.walk && this.walk.next >= this.walk.notes.length) this.walk = undefined;
+    for (let read = 0; due.length < limit && read < readsPerCall;) {
+      const page = await this.nextPage(Math.min(limit - due.length, readsPerCall - read));
+      if (page.length === 0) break;
+      read += page.length;
+      for (const { record } of await this.readNoted(page)) {
+        if (record && !record.leaving && life.isDue(record, now)) due.push(record);
+      }
+    }
+    return due.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(life.owedOf);
   }
 
-  claimConfirmation(emailKey: string, options: { now: Date; leaseMs: number }) {
-    return this.requests.claimConfirmation(emailKey, options);
+  /** The next `size` noted addresses of this instance's walk (none once it is done); a new walk once it is a minute old. */
+  private async nextPage(size: number): Promise<[string, string[]][]> {
+    const now = this.clock().getTime();
+    if (this.walk && this.walk.next >= this.walk.notes.length) return [];
+    if (!this.walk || now - this.walk.listedAt > walkLifeMs)
+      this.walk = { notes: await this.noteWalk(), next: 0, listedAt: now };
+    const page = this.walk.notes.slice(this.walk.next, this.walk.next + size);
+    this.walk.next += page.length;
+    return page;
   }
 
-  lookup(emailKey: string): Promise<ListedSignup | undefined> {
-    return this.requests.lookup(emailKey);
+  /** Every confirmation owed, due or not, oldest first: for the founders' resend-pending, a whole-backlog read. */
+  async pendingConfirmations(): Promise<OwedConfirmation[]> {
+    return (await this.readNoted(await this.noteWalk()))
+      .flatMap(({ record }) => (record && !record.leaving && life.owes(record) ? [record] : []))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+      .map(life.owedOf);
   }
 
-  confirm(emailKey: string, confirmation: Confirmation) {
-    return this.requests.confirm(emailKey, confirmation);
+  /**
+   * From the asked/ notes of the hours over before `before`, oldest first: each note's record when signup-life says
+   * it expired, asked in that hour, or is leaving (a removal that stopped half-way, for removeUnconfirmed to finish).
+   * A note whose record confirmed, left or was asked again later is done with, and with `tidy` (a removing pass,
+   * never a dry run) deleted. Reads no more notes than it needs to find `limit`.
+   */
+  async expiredUnconfirmed(before: Date, limit: number, { tidy = false } = {}): Promise<UnconfirmedSignup[]> {
+    const { directories } = await this.blobs.list({ prefix: "asked/", directories: true });
+    const hours = directories
+      .map((folder) => folder.replace(/\/$/, "").slice("asked/".length))
+      .filter((hour) => /^\d{4}-\d\d-\d\dT\d\d$/.test(hour) && hourEnd(hour) <= before.getTime())
+      .sort();
+    const expired: UnconfirmedSignup[] = [];
+    const reads = pLimit(concurrency);
+    const check = async (hour: string, key: string) => {
+      const record = await this.read(key.slice(key.lastIndexOf("/") + 1));
+      const due =
+        record?.optInSince != null &&
+        hourOf(record.optInSince) === hour &&
+        (!!record.leaving || life.expired(record, before));
+      if (!due && tidy) await this.blobs.delete(key);
+      return due ? [{ ...record, optInSince: record.optInSince! }] : [];
+    };
+    for (const hour of hours) {
+      // A page of notes at a time (a viral hour holds many), and of a page only as many as are still wanted.
+      for await (const { blobs: notes } of this.blobs.list({ prefix: `asked/${hour}/`, paginate: true })) {
+        for (let from = 0; from < notes.length && expired.length < limit;) {
+          const slice = notes.slice(from, (from += Math.max(limit - expired.length, concurrency)));
+          const checked = await Promise.all(slice.map(({ key }) => reads(() => check(hour, key))));
+          expired.push(
+            ...checked
+              .flat()
+              .map(({ email, emailKey, createdAt, optInSince }) => ({ email, emailKey, createdAt, optInSince })),
+          );
+        }
+        if (expired.length >= limit) break;
+      }
+      if (expired.length >= limit) break;
+    }
+    return expired.sort((a, b) => a.optInSince.localeCompare(b.optInSince)).slice(0, limit);
   }
 
-  askToConfirm(
-    emailKey: string,
-    at: Date,
-    options?: { resendAfterMs?: number },
-  ): Promise<OwedConfirmation | undefined> {
-    return this.requests.askToConfirm(emailKey, at, options);
+  /**
+   * remove() for many at once, for the retention: each only if signup-life still says it expired as found; a leave
+   * that stopped half-way is finished as it is. Marked as leaving, its left/ note, its ledger row, with the rows of
+   * one blob erased in one write (a thousand removals rewrite a blob once). A pass that dies half-way leaves records
+   * marked as leaving with their asked/ notes, which the next pass finds and finishes.
+   */
+  async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
+    const limit = pLimit(concurrency);
+    const marked = await Promise.all(
+      signups.map(({ emailKey, optInSince }) =>
+        limit(async () => {
+          const k = await this.key(emailKey);
+          const id = randomBytes(4).toString("hex");
+          const record =
+            (await this.change(k, (one) =>
+              life.stillExpired(one, optInSince)
+                ? { ...one, leaving: { ...life.leave(one, "pruned", at), id } }
+                : undefined,
+            )) ?? (await this.read(k));
+          return record?.leaving ? { k, record } : undefined;
+        }),
+      ),
+    );
+    const leaving = marked.filter((entry) => entry !== undefined);
+    // The left/ notes of those marked, before their rows are erased: a fold writing a row after that erases it again.
+    await Promise.all(leaving.map(({ k, record }) => limit(() => this.leftNote(k, Date.parse(record.leaving!.at)))));
+    const byChunk = new Map<string, [string, number][]>();
+    for (const { k, record } of leaving) {
+      if (record.chunk)
+        byChunk.set(record.chunk, [...(byChunk.get(record.chunk) ?? []), [k, Date.parse(record.leaving!.at)]]);
+    }
+    await Promise.all([...byChunk].map(([chunk, rows]) => this.eraseRows(chunk, rows)));
+    return Promise.all(
+      leaving.map(({ k, record }) =>
+        limit(async () => ({
+          ...(await this.finishLeave(k, { ...record, chunk: null })),
+          optInSince: record.optInSince ?? record.createdAt,
+        })),
+      ),
+    );
   }
 
-  markConfirmationSent(emailKey: string, at: Date): Promise<void> {
-    return this.requests.markConfirmationSent(emailKey, at);
+  /** The digests of the days before `before`'s deleted, until `deadline`: what is left, the next pass's. */
+  async forgetLeaverDigestsBefore(before: Date, { deadline }: { deadline?: number } = {}): Promise<void> {
+    await this.forgetDaysBefore("leavers/", before.toISOString().slice(0, 10), deadline);
   }
 
-  releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
-    return this.requests.releaseConfirmation(emailKey, error, retryAt);
+  /** The mailbox counts of the days before `day`: 256 blobs a day at most. */
+  async forgetMailboxMailBefore(day: string, { deadline }: { deadline?: number } = {}): Promise<void> {
+    await this.forgetDaysBefore("mailbox/", day, deadline);
   }
 
-  failConfirmation(emailKey: string, error: string, at: Date, options?: { capped?: boolean }): Promise<void> {
-    return this.requests.failConfirmation(emailKey, error, at, options);
+  /** Deletes the blobs of `prefix`'s day folders before `day`, oldest first, until `deadline`. */
+  private async forgetDaysBefore(prefix: string, day: string, deadline?: number): Promise<void> {
+    const { directories } = await this.blobs.list({ prefix, directories: true });
+    for (const folder of directories.filter((name) => name.slice(prefix.length) < day).sort()) {
+      const { blobs: old } = await this.blobs.list({ prefix: `${folder}/` });
+      await this.deleteUntil(
+        old.map(({ key }) => key),
+        deadline,
+      );
+      if (deadline !== undefined && this.clock().getTime() > deadline) return;
+    }
   }
 
-  remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
-    return this.requests.remove(emailKey, how, at, digest);
-  }
-
-  countMailboxMail(counter: string, day: string): Promise<number> {
-    return this.requests.countMailboxMail(counter, day);
+  /** Records of the earlier layout carried forward (a page at most), then the backlog filed into the ledger. */
+  async fold(options: { deadline?: number; tidy?: boolean } = {}): Promise<number> {
+    await carryForward(this, options.deadline);
+    return this.foldLedger(options);
   }
 
   secret(name: "leave", make: () => string): Promise<string> {
     return this.secrets.secret(name, make);
-  }
-
-  /** settings/once-<name>, written only if new: of instances racing, one write is made (Netlify's onlyIfNew). */
-  once(name: string): Promise<boolean> {
-    return this.records.writeIf(`settings/once-${name}`, new Date().toISOString(), { onlyIfNew: true });
-  }
-
-  noteAnnouncement(emailKey: string, id: string, options?: { undo?: boolean }): Promise<boolean> {
-    return this.requests.noteAnnouncement(emailKey, id, options);
-  }
-
-  async close(): Promise<void> {}
-
-  // The sweep and the retention (ConfirmationQueue), and the sweep's bookkeeping.
-
-  dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
-    return this.queue.dueConfirmations(now, limit);
-  }
-
-  pendingConfirmations(): Promise<OwedConfirmation[]> {
-    return this.queue.pendingConfirmations();
-  }
-
-  expiredUnconfirmed(before: Date, limit: number, options?: { tidy?: boolean }): Promise<UnconfirmedSignup[]> {
-    return this.queue.expiredUnconfirmed(before, limit, options);
-  }
-
-  removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
-    return this.queue.removeUnconfirmed(signups, at);
-  }
-
-  forgetLeaverDigestsBefore(before: Date, options?: { deadline?: number }): Promise<void> {
-    return this.queue.forgetLeaverDigestsBefore(before, options);
-  }
-
-  forgetMailboxMailBefore(day: string, options?: { deadline?: number }): Promise<void> {
-    return this.queue.forgetMailboxMailBefore(day, options);
-  }
-
-  /** Files the backlog into the ledger (blobs/ledger.ts) until `deadline`; the sweep runs it after sending what was due. */
-  fold(options?: { deadline?: number; tidy?: boolean }): Promise<number> {
-    return this.ledger.fold(options);
-  }
-
-  // The founders' reads (WaitlistLedger), and the signer their commands check.
-
-  count(): Promise<number> {
-    return this.founders.count();
-  }
-
-  confirmationCounts(): Promise<ConfirmationCounts> {
-    return this.founders.confirmationCounts();
-  }
-
-  failedConfirmations() {
-    return this.founders.failedConfirmations();
-  }
-
-  lastConfirmationError(): Promise<string | undefined> {
-    return this.founders.lastConfirmationError();
-  }
-
-  departures(): Promise<number> {
-    return this.founders.departures();
-  }
-
-  leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]> {
-    return this.founders.leaverDigests(since);
-  }
-
-  departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
-    return this.founders.departureCounts(between);
-  }
-
-  statsRows(): Promise<StatsSignup[]> {
-    return this.founders.statsRows();
-  }
-
-  all(): Promise<Signup[]> {
-    return this.founders.all();
   }
 
   /** Notes which secret the functions sign links with (blobs/secrets.ts): a function does when it opens the waitlist. */
@@ -191,4 +210,6 @@ export class BlobsStore implements FullStore {
   signerProblem(configured: string | undefined): Promise<string | undefined> {
     return this.secrets.signerProblem(configured);
   }
+
+  async close(): Promise<void> {}
 }

@@ -53,12 +53,18 @@ const recordOf = (row: Record<keyof SignupRecord, unknown>) =>
   ({
     ...row,
     confirmationCapped: Boolean(row.confirmationCapped),
-    announcements: String(row.announcements ?? "").split(",").filter(Boolean),
+    announcements: String(row.announcements ?? "")
+      .split(",")
+      .filter(Boolean),
   }) as SignupRecord;
 /** A record's fields as a statement takes them, in the order of `fields`. */
 const valuesOf = (record: SignupRecord) =>
   fields.map((name) =>
-    name === "announcements" ? (record.announcements.length ? `,${record.announcements.join(",")},` : null) : record[name],
+    name === "announcements"
+      ? record.announcements.length
+        ? `,${record.announcements.join(",")},`
+        : null
+      : record[name],
   );
 /** An owed confirmation: its asking under way (a repeat signup's asked_at), or the first. */
 const owedColumns = `${select("email", "emailKey", "createdAt")}, coalesce(asked_at, opt_in_since) AS "optInSince"`;
@@ -144,7 +150,9 @@ export class SqlStore implements FullStore {
       found = life.confirm(record, { ...confirmation, inviteCode });
       return found?.first ? found.record : undefined;
     });
-    return found && { confirmedAt: found.record.confirmedAt!, first: found.first, inviteCode: found.record.inviteCode! };
+    return (
+      found && { confirmedAt: found.record.confirmedAt!, first: found.first, inviteCode: found.record.inviteCode! }
+    );
   }
 
   async askToConfirm(emailKey: string, at: Date, options?: { resendAfterMs?: number }) {

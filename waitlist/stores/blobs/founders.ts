@@ -1,43 +1,31 @@
 import pLimit from "p-limit";
 import type { StatsSignup } from "../../stats";
+import { signupOf, type SignupRecord } from "../../signup-life/signup-life";
 import type { ConfirmationCounts, Signup, WaitlistLedger } from "../store";
-import { ledgerRow, type Ledger, type LedgerRow } from "./ledger";
-import { concurrency, upgraded, type Records } from "./records";
+import { carryForward, upgraded } from "./earlier-layout";
+import { ledgerRow } from "./ledger";
+import { concurrency } from "./records";
+import { RequestPath } from "./request-path";
 
 /*
- * The founders' commands: whole-list reads. The list is the ledger's blobs
- * (N/1000 gets) with the backlog's records read afresh; the departures, one
- * listing of their keys. No request path reaches these.
+ * The founders' commands: whole-list reads. The list is the ledger's blobs (N/1000 gets) with the backlog's records
+ * read afresh; the departures, one listing of their keys. No request path reaches these.
  */
-
-/** The public fields of a row, in the order the SQLite store gives them. */
-function signupOf(row: LedgerRow): Signup {
-  const { confirmationNextAt: _next, ...signup } = row;
-  return signup;
-}
-
-export class FoundersReads implements WaitlistLedger {
-  constructor(
-    private readonly records: Records,
-    private readonly ledger: Ledger,
-  ) {}
-
-  /**
-   * Every row, oldest first: the ledger, with the records of noted
-   * addresses read afresh (the sweep has not filed their latest state yet).
-   */
-  private async rows(): Promise<LedgerRow[]> {
+export class FoundersReads extends RequestPath implements WaitlistLedger {
+  /** Every row, oldest first: the ledger, with the records of noted addresses read afresh (not filed yet). */
+  private async rows(): Promise<SignupRecord[]> {
+    // Records of the earlier layout first, so each is read once, under its <k>.
+    while ((await carryForward(this)) > 0);
     const limit = pLimit(concurrency);
-    const byHash = new Map<string, LedgerRow>();
-    const chunks = await Promise.all(
-      (await this.ledger.chunks()).map((chunk) => limit(() => this.ledger.chunkRows(chunk))),
-    );
-    for (const rows of chunks) for (const [h, row] of Object.entries(rows)) byHash.set(h, upgraded(row));
-    for (const { h, found } of await this.records.noted()) {
-      if (found && !found.record.leaving) byHash.set(h, ledgerRow(found.record));
-      else byHash.delete(h);
+    const byKey = new Map<string, SignupRecord>();
+    for (const rows of await Promise.all((await this.chunks()).map((chunk) => limit(() => this.chunkRows(chunk))))) {
+      for (const [k, row] of Object.entries(rows)) byKey.set(k, upgraded(row as unknown as Record<string, unknown>));
     }
-    return [...byHash.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    for (const { k, record } of await this.readNoted(await this.noteWalk())) {
+      if (record && !record.leaving) byKey.set(k, ledgerRow(record));
+      else byKey.delete(k);
+    }
+    return [...byKey.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
   async count(): Promise<number> {
@@ -55,10 +43,8 @@ export class FoundersReads implements WaitlistLedger {
   }
 
   async failedConfirmations() {
-    return (await this.rows()).flatMap((row) =>
-      row.confirmationFailedAt === null
-        ? []
-        : [{ email: row.email, failedAt: row.confirmationFailedAt, error: row.confirmationError ?? "" }],
+    return (await this.rows()).flatMap(({ email, confirmationFailedAt: failedAt, confirmationError: error }) =>
+      failedAt === null ? [] : [{ email, failedAt, error: error ?? "" }],
     );
   }
 
@@ -71,32 +57,29 @@ export class FoundersReads implements WaitlistLedger {
   }
 
   async departures(): Promise<number> {
-    return (await this.records.blobs.list({ prefix: "departures/" })).blobs.length;
+    return (await this.blobs.list({ prefix: "departures/" })).blobs.length;
   }
 
-  /** One list of keys, each a day and a digest (records.ts's leaverKey); the day is the departure's time kept. */
+  /** One listing, each key a day and a digest (leaverKey); the day is the departure's time kept. */
   async leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]> {
     const from = since.toISOString().slice(0, 10);
-    return (await this.records.blobs.list({ prefix: "leavers/" })).blobs
+    return (await this.blobs.list({ prefix: "leavers/" })).blobs
       .map(({ key }) => key.split("/"))
       .filter(([, day]) => day! >= from)
       .map(([, day, digest]) => ({ digest: digest!, leftAt: day! }))
       .sort((a, b) => a.leftAt.localeCompare(b.leftAt));
   }
 
-  /** One list of keys; only a departure from before the how was in its key is read, one get each. */
+  /** One listing: each key starts with its departure's time; one from before the how was in its key is read. */
   async departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
-    const { blobs } = this.records;
     const counts = { left: 0, pruned: 0 };
-    // Each key starts with its departure's time (records.ts), so a day's departures are a range of keys.
     const [from, to] = between ? [between.from.toISOString(), between.to.toISOString()] : ["", "~"];
-    for (const { key } of (await blobs.list({ prefix: "departures/" })).blobs) {
+    for (const { key } of (await this.blobs.list({ prefix: "departures/" })).blobs) {
       const at = key.slice("departures/".length, "departures/".length + 24);
       if (at < from || at >= to) continue;
       let how = /^departures\/.{24}-([a-z-]+)-[0-9a-f]{8}$/.exec(key)?.[1];
-      if (how === undefined) how = ((await blobs.get(key, { type: "json" })) as { how?: string } | null)?.how;
-      if (how === "pruned") counts.pruned++;
-      else counts.left++;
+      how ??= ((await this.blobs.get(key, { type: "json" })) as { how?: string } | null)?.how;
+      counts[how === "pruned" ? "pruned" : "left"]++;
     }
     return counts;
   }
@@ -109,9 +92,9 @@ export class FoundersReads implements WaitlistLedger {
         utmCampaign,
         ref,
         confirmedAt,
-        inviteCode: inviteCode ?? null,
-        invitedBy: invitedBy ?? null,
-        mailbox: mailbox ?? null,
+        inviteCode,
+        invitedBy,
+        mailbox,
       }),
     );
   }
