@@ -1,4 +1,4 @@
-import { noAttribution } from "../attribution";
+import { noAttribution, type Attribution } from "../attribution";
 import type { Confirmation, DepartureKind, ListedSignup, NewSignup, OwedConfirmation, Signup } from "../stores/store";
 
 /*
@@ -34,8 +34,10 @@ export function add(entry: NewSignup, at: Date, { inviterKnown }: { inviterKnown
     emailKey: entry.emailKey,
     createdAt,
     source: entry.source,
-    ...noAttribution,
-    ...entry.attribution,
+    // Its attribution's fields only, whatever else the object given holds.
+    ...(Object.fromEntries(
+      Object.keys(noAttribution).map((name) => [name, entry.attribution?.[name as keyof Attribution] ?? null]),
+    ) as Attribution),
     repeatSignups: 0,
     confirmationSentAt: entry.confirmationSentAt ? iso(entry.confirmationSentAt) : null,
     confirmationAttempts: 0,
