@@ -34,7 +34,7 @@ export async function blobsBackend(
   await store.markConfirmationSent("probe@example.com", new Date());
   await store.fold();
   // Records are filed under a keyed digest of the address (records.ts): the seed files them under the store's key.
-  const recordSecret = (await blobs.store().get("settings/record-key", { type: "text" }))!;
+  const recordSecret = (await blobs.store().get("settings/record-secret", { type: "text" }))!;
   const hashOf = (emailKey: string) => keyOf(recordSecret, emailKey);
   const probeFile = findFile(blobs.directory, `records/${hashOf("probe@example.com")}`);
   const storeDir = probeFile.slice(0, -`records/${hashOf("probe@example.com")}`.length);

@@ -213,7 +213,7 @@ describe("BlobsStore", () => {
       delete ledger.rows[k];
       await client.setJSON("ledger/000001", ledger);
     }
-    await Promise.all(["settings/layout", "settings/record-key"].map((key) => client.delete(key)));
+    await Promise.all(["settings/layout", "settings/record-secret"].map((key) => client.delete(key)));
     return inviteCode;
   }
 

@@ -6,7 +6,7 @@ import { carryForward } from "./blobs/earlier-layout";
 import { FoundersReads } from "./blobs/founders";
 import { rowsPerChunk } from "./blobs/ledger";
 import { concurrency, hourOf, type BlobRecord } from "./blobs/records";
-import { Secrets } from "./blobs/secrets";
+import { noteSigner, signerProblem } from "./blobs/secrets";
 import type { ConfirmationQueue, FullStore, OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store";
 
 export { BlobsStoreError, keyOf } from "./blobs/records";
@@ -14,16 +14,11 @@ export { rowsPerChunk } from "./blobs/ledger";
 export const blobsStoreName = "waitlist";
 
 /*
- * The waitlist on Netlify, in Netlify Blobs: records kept by key (blobs/records.ts holds the layout), changed by
- * signup-life's transitions. One class built in layers, each a file in blobs/ by what it costs:
- *
- *   records.ts       a record's key, and reading and changing one blob by compare-and-swap
- *   ledger.ts        the sweep's bookkeeping: the list in blobs of a thousand rows, and a leave's end
- *   request-path.ts  a signup, a confirm, a leave, one confirmation sent: by key
- *   founders.ts      the founders' commands: whole-list reads
- *   this file        the sweep's and the retention's work: the backlogs, each read a batch at a time
- *   earlier-layout.ts  records of the layout before keyed digests, carried forward
- *   secrets.ts       the secrets the store keeps
+ * The waitlist in Netlify Blobs: records kept by key (blobs/records.ts has the layout), changed only by
+ * signup-life's transitions. One class in layers, a file each in blobs/: records.ts (one blob, by compare-and-swap),
+ * ledger.ts (the founders' list, kept by the sweep), request-path.ts (by key), founders.ts (whole-list reads), and
+ * here the sweep's and the retention's backlogs, each read a batch at a time; earlier-layout.ts carries records of
+ * the layout before keyed digests forward; secrets.ts notes which secret the functions sign links with.
  */
 
 /** Records one call of dueConfirmations reads at most: a second or two of round trips. */
@@ -34,7 +29,6 @@ const walkLifeMs = 60_000;
 const hourEnd = (hour: string) => Date.parse(`${hour}:00:00.000Z`) + 3_600_000;
 
 export class BlobsStore extends FoundersReads implements FullStore, ConfirmationQueue {
-  private readonly secrets: Secrets;
   /** This instance's walk of the backlog (dueConfirmations). */
   private walk: { notes: [string, string[]][]; next: number; listedAt: number } | undefined;
 
@@ -43,14 +37,12 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
     { clock = () => new Date(), chunkRows = rowsPerChunk }: { clock?: () => Date; chunkRows?: number } = {},
   ) {
     super(blobs, clock, chunkRows);
-    this.secrets = new Secrets(blobs);
   }
 
   /**
-   * Up to `limit` confirmations due at `now`, oldest first among those read: the records of the pending notes, read a
-   * page at a time along a walk of the backlog that the calls of one instance share, each going on where the last
-   * stopped, `readsPerCall` at most. A walk over notes that owe nothing yet ends the call early; the next call after a
-   * walk is done walks afresh. Work grows with what is sent, never with the backlog.
+   * Up to `limit` confirmations due, oldest first of those read: the records of the pending notes, a page at a time
+   * along a walk of the backlog the calls of one instance share, `readsPerCall` at most. Work grows with what is
+   * sent, never with the backlog; the call after a walk is done walks afresh.
    */
   async dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
     const due: BlobRecord[] = [];
@@ -66,7 +58,7 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
     return due.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(life.owedOf);
   }
 
-  /** The next `size` noted addresses of this instance's walk (none once it is done); a new walk once it is a minute old. */
+  /** The next `size` noted addresses of the walk (none once it is done); a new walk once it is a minute old. */
   private async nextPage(size: number): Promise<[string, string[]][]> {
     const now = this.clock().getTime();
     if (this.walk && this.walk.next >= this.walk.notes.length) return [];
@@ -86,10 +78,9 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
   }
 
   /**
-   * From the asked/ notes of the hours over before `before`, oldest first: each note's record when signup-life says
-   * it expired, asked in that hour, or is leaving (a removal that stopped half-way, for removeUnconfirmed to finish).
-   * A note whose record confirmed, left or was asked again later is done with, and with `tidy` (a removing pass,
-   * never a dry run) deleted. Reads no more notes than it needs to find `limit`.
+   * From the asked/ notes of the hours over before `before`, oldest first, no more than it needs: each note's record
+   * when it expired asked in that hour, or is leaving (a removal that stopped half-way). A note done with (its record
+   * confirmed, left or asked later) is deleted with `tidy` (a removing pass, never a dry run).
    */
   async expiredUnconfirmed(before: Date, limit: number, { tidy = false } = {}): Promise<UnconfirmedSignup[]> {
     const { directories } = await this.blobs.list({ prefix: "asked/", directories: true });
@@ -114,11 +105,9 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
         for (let from = 0; from < notes.length && expired.length < limit;) {
           const slice = notes.slice(from, (from += Math.max(limit - expired.length, concurrency)));
           const checked = await Promise.all(slice.map(({ key }) => reads(() => check(hour, key))));
-          expired.push(
-            ...checked
-              .flat()
-              .map(({ email, emailKey, createdAt, optInSince }) => ({ email, emailKey, createdAt, optInSince })),
-          );
+          for (const { email, emailKey, createdAt, optInSince } of checked.flat()) {
+            expired.push({ email, emailKey, createdAt, optInSince });
+          }
         }
         if (expired.length >= limit) break;
       }
@@ -128,10 +117,9 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
   }
 
   /**
-   * remove() for many at once, for the retention: each only if signup-life still says it expired as found; a leave
-   * that stopped half-way is finished as it is. Marked as leaving, its left/ note, its ledger row, with the rows of
-   * one blob erased in one write (a thousand removals rewrite a blob once). A pass that dies half-way leaves records
-   * marked as leaving with their asked/ notes, which the next pass finds and finishes.
+   * remove() for many, for the retention, each only if still expired as found (a half-done leave is finished): the
+   * rows of one ledger blob erased in one write. A pass that dies half-way leaves records marked as leaving with
+   * their asked/ notes, which the next pass finds and finishes.
    */
   async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
     const limit = pLimit(concurrency);
@@ -169,7 +157,7 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
     );
   }
 
-  /** The digests of the days before `before`'s deleted, until `deadline`: what is left, the next pass's. */
+  /** The leavers' digests of the days before `before`'s, until `deadline`: what is left, the next pass's. */
   async forgetLeaverDigestsBefore(before: Date, { deadline }: { deadline?: number } = {}): Promise<void> {
     await this.forgetDaysBefore("leavers/", before.toISOString().slice(0, 10), deadline);
   }
@@ -198,17 +186,13 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
     return this.foldLedger(options);
   }
 
-  secret(name: "leave", make: () => string): Promise<string> {
-    return this.secrets.secret(name, make);
-  }
-
   /** Notes which secret the functions sign links with (blobs/secrets.ts): a function does when it opens the waitlist. */
   noteSigner(configured: string | undefined): Promise<void> {
-    return this.secrets.noteSigner(configured);
+    return noteSigner(this.blobs, configured);
   }
 
   signerProblem(configured: string | undefined): Promise<string | undefined> {
-    return this.secrets.signerProblem(configured);
+    return signerProblem(this.blobs, configured);
   }
 
   async close(): Promise<void> {}

@@ -1,5 +1,6 @@
 import pLimit from "p-limit";
 import type { StatsSignup } from "../../stats";
+import * as figures from "../../signup-life/figures";
 import { signupOf, type SignupRecord } from "../../signup-life/signup-life";
 import type { ConfirmationCounts, Signup, WaitlistLedger } from "../store";
 import { carryForward, upgraded } from "./earlier-layout";
@@ -33,27 +34,15 @@ export class FoundersReads extends RequestPath implements WaitlistLedger {
   }
 
   async confirmationCounts(): Promise<ConfirmationCounts> {
-    const counts = { sent: 0, pending: 0, failed: 0 };
-    for (const row of await this.rows()) {
-      if (row.confirmationSentAt !== null) counts.sent++;
-      else if (row.confirmationFailedAt !== null) counts.failed++;
-      else counts.pending++;
-    }
-    return counts;
+    return figures.confirmationCounts(await this.rows());
   }
 
   async failedConfirmations() {
-    return (await this.rows()).flatMap(({ email, confirmationFailedAt: failedAt, confirmationError: error }) =>
-      failedAt === null ? [] : [{ email, failedAt, error: error ?? "" }],
-    );
+    return figures.failedConfirmations(await this.rows());
   }
 
   async lastConfirmationError(): Promise<string | undefined> {
-    const failing = (await this.rows())
-      .filter((row) => row.confirmationError !== null && row.confirmationSentAt === null)
-      .map((row) => ({ error: row.confirmationError!, at: row.confirmationFailedAt ?? row.confirmationNextAt ?? "" }))
-      .sort((a, b) => b.at.localeCompare(a.at));
-    return failing[0]?.error;
+    return figures.lastConfirmationError(await this.rows());
   }
 
   async departures(): Promise<number> {
@@ -85,18 +74,7 @@ export class FoundersReads extends RequestPath implements WaitlistLedger {
   }
 
   async statsRows(): Promise<StatsSignup[]> {
-    return (await this.rows()).map(
-      ({ createdAt, utmSource, utmCampaign, ref, confirmedAt, inviteCode, invitedBy, mailbox }) => ({
-        createdAt,
-        utmSource,
-        utmCampaign,
-        ref,
-        confirmedAt,
-        inviteCode,
-        invitedBy,
-        mailbox,
-      }),
-    );
+    return (await this.rows()).map(figures.statsRowOf);
   }
 
   async all(): Promise<Signup[]> {

@@ -7,7 +7,7 @@ import type { DepartureKind } from "../store";
 
 /*
  * The waitlist on Netlify, in Netlify Blobs (one site-wide store, strong consistency for every read). Keys, by what
- * they hold; <k> is an address's keyed digest (HMAC under settings/record-key, a secret the store makes on first use),
+ * they hold; <k> is an address's keyed digest (HMAC under settings/record-secret, a secret the store makes on first use),
  * so no address, nor any plain hash of one, appears in a key or a listing:
  *
  *   records/<k>           one signup's record (signup-life's, with where it is filed): the source of truth.
@@ -77,24 +77,29 @@ export class Records {
     readonly clock: () => Date,
   ) {}
 
-  /** An address's <k>. The record key is read once an instance; made, once for every instance, on first use. */
+  /** An address's <k>, under settings/record-secret, read once an instance. */
   async key(emailKey: string): Promise<string> {
-    this.recordSecret ??= this.makeRecordSecret().catch((error: unknown) => {
+    this.recordSecret ??= this.secret("record", () => randomBytes(32).toString("hex")).catch((error: unknown) => {
       this.recordSecret = undefined;
       throw error;
     });
     return keyOf(await this.recordSecret, emailKey);
   }
 
-  /** settings/record-key; a store new with it has no record of the earlier layout to carry forward. */
-  private async makeRecordSecret(): Promise<string> {
-    const made = await this.blobs.set("settings/record-key", randomBytes(32).toString("hex"), { onlyIfNew: true });
-    if (made.modified && (await this.blobs.list({ prefix: "signups/" })).blobs.length === 0) {
+  /**
+   * A secret kept in settings/<name>-secret (the record key, the links' secret when WAITLIST_SECRET is not set): made
+   * with `make` on first use, once for every instance. A store that makes its record key has no record of the
+   * earlier layout to carry forward (earlier-layout.ts), unless it lists some.
+   */
+  async secret(name: "leave" | "record", make: () => string): Promise<string> {
+    const key = `settings/${name}-secret`;
+    const made = await this.blobs.set(key, make(), { onlyIfNew: true });
+    if (name === "record" && made.modified && (await this.blobs.list({ prefix: "signups/" })).blobs.length === 0) {
       await this.blobs.set("settings/layout", "keyed");
     }
-    const secret = await this.blobs.get("settings/record-key", { type: "text", consistency: "strong" });
-    if (!secret) throw new BlobsStoreError("settings/record-key could not be read back; try again.");
-    return secret;
+    const value = await this.blobs.get(key, { type: "text", consistency: "strong" });
+    if (!value) throw new BlobsStoreError(`${key} could not be read back; try again.`);
+    return value;
   }
 
   /**

@@ -1,7 +1,5 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import type { Store } from "@netlify/blobs";
-import type { WaitlistStore } from "../store";
-import { BlobsStoreError } from "./records";
 
 /*
  * settings/: the secret the store keeps for signing links, and which secret
@@ -35,41 +33,29 @@ async function marks(mark: string, secret: string): Promise<boolean> {
   return wanted.length === derived.length && timingSafeEqual(wanted, derived);
 }
 
-export class Secrets implements Pick<WaitlistStore, "secret"> {
-  constructor(private readonly blobs: Store) {}
+/**
+ * Which secret the functions sign leave links with: the one this store keeps,
+ * or WAITLIST_SECRET from Netlify's environment, recognised by its scrypt
+ * (signerMark). Written when a function opens the waitlist, unless it says
+ * so already; read by the founders' resend-pending, which must sign with
+ * the same one.
+ */
+export async function noteSigner(blobs: Store, configured: string | undefined): Promise<void> {
+  const key = "settings/leave-signer";
+  if (!configured) return void (await blobs.set(key, "store"));
+  const noted = await blobs.get(key, { type: "text", consistency: "strong" });
+  if (noted?.startsWith(`${markPrefix} `) && (await marks(noted, configured))) return;
+  await blobs.set(key, await signerMark(configured));
+}
 
-  async secret(name: "leave", make: () => string): Promise<string> {
-    const key = `settings/${name}-secret`;
-    await this.blobs.set(key, make(), { onlyIfNew: true });
-    const value = await this.blobs.get(key, { type: "text", consistency: "strong" });
-    if (!value) throw new BlobsStoreError(`${key} could not be read back.`);
-    return value;
+/** Why `configured` (the founder's WAITLIST_SECRET) would sign other links than the functions do; undefined when it would not. */
+export async function signerProblem(blobs: Store, configured: string | undefined): Promise<string | undefined> {
+  const signer = await blobs.get("settings/leave-signer", { type: "text", consistency: "strong" });
+  if (!signer || signer === "store") {
+    return configured
+      ? "Netlify's functions sign leave links with the secret their store keeps: unset WAITLIST_SECRET in your shell."
+      : undefined;
   }
-
-  /**
-   * Which secret the functions sign leave links with: the one this store keeps,
-   * or WAITLIST_SECRET from Netlify's environment, recognised by its scrypt
-   * (signerMark). Written when a function opens the waitlist, unless it says
-   * so already; read by the founders' resend-pending, which must sign with
-   * the same one.
-   */
-  async noteSigner(configured: string | undefined): Promise<void> {
-    const key = "settings/leave-signer";
-    if (!configured) return void (await this.blobs.set(key, "store"));
-    const noted = await this.blobs.get(key, { type: "text", consistency: "strong" });
-    if (noted?.startsWith(`${markPrefix} `) && (await marks(noted, configured))) return;
-    await this.blobs.set(key, await signerMark(configured));
-  }
-
-  /** Why `configured` (the founder's WAITLIST_SECRET) would sign other links than the functions do; undefined when it would not. */
-  async signerProblem(configured: string | undefined): Promise<string | undefined> {
-    const signer = await this.blobs.get("settings/leave-signer", { type: "text", consistency: "strong" });
-    if (!signer || signer === "store") {
-      return configured
-        ? "Netlify's functions sign leave links with the secret their store keeps: unset WAITLIST_SECRET in your shell."
-        : undefined;
-    }
-    if (configured && (await marks(signer, configured))) return undefined;
-    return "Netlify's functions sign leave links with the WAITLIST_SECRET of Netlify's environment: set the same value in your shell.";
-  }
+  if (configured && (await marks(signer, configured))) return undefined;
+  return "Netlify's functions sign leave links with the WAITLIST_SECRET of Netlify's environment: set the same value in your shell.";
 }
