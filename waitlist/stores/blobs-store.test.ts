@@ -5,9 +5,8 @@ import { getStore } from "@netlify/blobs";
 import { BlobsStore, blobsStoreName } from "./blobs-store";
 import { maxAttempts, Records } from "./blobs/records";
 import { pruneUnconfirmed } from "../prune";
-import { describeAnnouncementContract, describeStoreContract, type StoreUnderTest } from "./store.contract";
+import { describeStoreContract, type StoreUnderTest } from "./store.contract";
 import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
-import type { FullStore } from "./store";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
@@ -20,7 +19,6 @@ function blobsHarness(): StoreUnderTest {
   return {
     open,
     reopen: open,
-    settle: async (store: FullStore) => void (await (store as BlobsStore).fold()),
     snapshot: async () => {
       await blobs!.settled();
       const files = readdirSync(blobs!.directory, { recursive: true, withFileTypes: true }).filter((entry) =>
@@ -38,7 +36,6 @@ function blobsHarness(): StoreUnderTest {
 }
 
 describeStoreContract("Netlify Blobs", blobsHarness);
-describeAnnouncementContract("Netlify Blobs", blobsHarness);
 
 describe("BlobsStore", () => {
   let blobs: LocalBlobs;

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { noAttribution } from "../attribution";
 import { migrations, schemaVersion } from "./sqlite-migrations";
 import { SqliteStore } from "./sqlite-store";
-import { describeAnnouncementContract, describeStoreContract, type StoreUnderTest } from "./store.contract";
+import { describeStoreContract, type StoreUnderTest } from "./store.contract";
 import { StoreError } from "./store";
 
 const sqliteHarness = (): StoreUnderTest => {
@@ -14,7 +14,6 @@ const sqliteHarness = (): StoreUnderTest => {
   return {
     open: async () => new SqliteStore(file),
     reopen: async () => new SqliteStore(file),
-    settle: async () => {},
     snapshot: async () => {
       const db = new Database(file, { readonly: true });
       try {
@@ -32,7 +31,6 @@ const sqliteHarness = (): StoreUnderTest => {
   };
 };
 describeStoreContract("SQLite", sqliteHarness);
-describeAnnouncementContract("SQLite", sqliteHarness);
 
 let dir: string;
 let file: string;

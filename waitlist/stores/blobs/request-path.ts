@@ -110,10 +110,15 @@ export class RequestPath extends Ledger {
     return this.finishLeave(k, marked);
   }
 
-  /** In the record (erased with it), by compare-and-swap: of two runs at once one takes the person. */
+  /**
+   * In the record (erased with it), by compare-and-swap: of two runs at once one takes the person. The note first, so
+   * the sweep files it in the founders' ledger.
+   */
   async noteAnnouncement(emailKey: string, id: string, { undo = false }: { undo?: boolean } = {}): Promise<boolean> {
     life.checkAnnouncementId(id);
-    return (await this.change(await locate(this, emailKey), (record) => life.announce(record, id, undo))) !== undefined;
+    const k = await locate(this, emailKey);
+    await this.note(k);
+    return (await this.change(k, (record) => life.announce(record, id, undo))) !== undefined;
   }
 
   /**
