@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { getStore } from "@netlify/blobs";
 import { BlobsStore, blobsStoreName } from "./blobs-store";
-import { maxAttempts, Records } from "./blobs/records";
+import { maxAttempts } from "./blobs/records";
 import { pruneUnconfirmed } from "../prune";
 import { describeStoreContract, type StoreUnderTest } from "./store.contract";
 import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
@@ -410,11 +410,11 @@ describe("BlobsStore where Netlify enforces its conditional writes", () => {
     const [first] = instances(1);
     await signUp(first!, "ada@example.com");
     const h = await first!.key("ada@example.com");
-    const changes = Array.from({ length: maxAttempts }, () => new Records(blobs.store(), () => at(0)));
+    const changes = Array.from({ length: maxAttempts }, () => new BlobsStore(blobs.store(), { clock: () => at(0) }));
     await Promise.all(
-      changes.map((records) => records.change(h, (record) => ({ ...record, repeatSignups: record.repeatSignups + 1 }))),
+      changes.map((one) => one.changeAt(h, (record) => ({ ...record, repeatSignups: record.repeatSignups + 1 }))),
     );
-    expect((await new Records(blobs.store(), () => at(0)).read(h))?.repeatSignups).toBe(maxAttempts);
+    expect((await first!.read(h))?.repeatSignups).toBe(maxAttempts);
   });
 
   it("answers 20 leaves of one address at once, keeps nothing of it and counts one departure", async () => {

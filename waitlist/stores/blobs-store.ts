@@ -129,10 +129,13 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
           const k = await this.key(emailKey);
           const id = randomBytes(4).toString("hex");
           const record =
-            (await this.change(k, (one) =>
-              life.stillExpired(one, optInSince)
-                ? { ...one, leaving: { ...life.leave(one, "pruned", at), id } }
-                : undefined,
+            (await this.changeAt(
+              k,
+              (one) =>
+                life.stillExpired(one, optInSince)
+                  ? { ...one, leaving: { ...life.leave(one, "pruned", at), id } }
+                  : undefined,
+              { noted: true },
             )) ?? (await this.read(k));
           return record?.leaving ? { k, record } : undefined;
         }),

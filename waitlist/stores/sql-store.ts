@@ -1,8 +1,8 @@
 import type { StatsSignup } from "../stats";
-import { newInviteCode } from "../invites";
 import * as life from "../signup-life/signup-life";
 import type { SignupRecord } from "../signup-life/signup-life";
-import type { Confirmation, ConfirmationCounts, DepartureKind, FullStore, ListedSignup, NewSignup } from "./store";
+import { RecordKeeper } from "./record-keeper";
+import type { ConfirmationCounts, DepartureKind, FullStore, ListedSignup, NewSignup } from "./store";
 import type { OwedConfirmation, RemovedSignup, Signup, UnconfirmedSignup } from "./store";
 
 /*
@@ -84,8 +84,10 @@ const confirmedInvites = (inviter: string) =>
 /** A count as a number in both databases (Postgres's count is a bigint, which pg hands over as text). */
 const count = (as: string, where = "TRUE") => `CAST(count(*) FILTER (WHERE ${where}) AS integer) AS "${as}"`;
 
-export class SqlStore implements FullStore {
-  constructor(protected readonly db: SqlDatabase) {}
+export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
+  constructor(protected readonly db: SqlDatabase) {
+    super();
+  }
 
   private async row<T>(sql: string, values: readonly SqlValue[] = []): Promise<T | undefined> {
     return (await this.db.query<T>(sql, values))[0];
@@ -113,7 +115,7 @@ export class SqlStore implements FullStore {
    * One address's record through a transition of signup-life: read, then written back only if nobody wrote it in
    * between (its version), else read again. Two statements; undefined when it is not listed or nothing changed.
    */
-  private async change(emailKey: string, transition: (record: SignupRecord) => SignupRecord | undefined) {
+  protected async change(emailKey: string, transition: (record: SignupRecord) => SignupRecord | undefined) {
     for (;;) {
       const row = await this.row<Record<keyof SignupRecord | "version", unknown>>(
         `SELECT ${select(...fields)}, version FROM signups WHERE email_key = $1`,
@@ -130,10 +132,6 @@ export class SqlStore implements FullStore {
     }
   }
 
-  async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
-    return (await this.change(emailKey, (record) => life.claim(record, now, leaseMs)))?.confirmationAttempts;
-  }
-
   /** One statement: the row, and its invitees counted through the invited_by index (confirmedInvites). */
   async lookup(emailKey: string): Promise<ListedSignup | undefined> {
     return this.row(
@@ -141,40 +139,6 @@ export class SqlStore implements FullStore {
        FROM signups WHERE email_key = $1`,
       [emailKey],
     );
-  }
-
-  /** The first confirmation is kept: a second press reads the row and writes nothing. */
-  async confirm(emailKey: string, { inviteCode = newInviteCode(), ...confirmation }: Confirmation) {
-    let found: { record: SignupRecord; first: boolean } | undefined;
-    await this.change(emailKey, (record) => {
-      found = life.confirm(record, { ...confirmation, inviteCode });
-      return found?.first ? found.record : undefined;
-    });
-    return (
-      found && { confirmedAt: found.record.confirmedAt!, first: found.first, inviteCode: found.record.inviteCode! }
-    );
-  }
-
-  async askToConfirm(emailKey: string, at: Date, options?: { resendAfterMs?: number }) {
-    const asked = await this.change(emailKey, (record) => life.ask(record, at, options));
-    return asked && life.owedOf(asked);
-  }
-
-  async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
-    await this.change(emailKey, (record) => life.sent(record, at));
-  }
-
-  async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
-    await this.change(emailKey, (record) => life.release(record, error, retryAt));
-  }
-
-  async failConfirmation(emailKey: string, error: string, at: Date, { capped = false } = {}): Promise<void> {
-    await this.change(emailKey, (record) => life.fail(record, error, at, capped));
-  }
-
-  async noteAnnouncement(emailKey: string, id: string, { undo = false }: { undo?: boolean } = {}): Promise<boolean> {
-    life.checkAnnouncementId(id);
-    return (await this.change(emailKey, (record) => life.announce(record, id, undo))) !== undefined;
   }
 
   /** SQL keeps no bookkeeping of its own: its indexes are kept by each statement. */

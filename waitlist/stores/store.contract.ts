@@ -286,18 +286,13 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
           optInSince: later(day + 1_000).toISOString(),
         });
       }
-      expect((await store.pendingConfirmations()).map((owed) => owed.optInSince)).toEqual([
-        later(day).toISOString(),
-        later(day + 1_000).toISOString(),
-        later(day + 1_000).toISOString(),
-      ]);
+      const byEmail = (rows: { email: string; optInSince: string | null }[]) =>
+        Object.fromEntries(rows.map((row) => [row.email.slice(0, 4), row.optInSince]));
+      const [first, again] = [later(day).toISOString(), later(day + 1_000).toISOString()];
+      expect(byEmail(await store.pendingConfirmations())).toEqual({ earl: first, lost: again, capp: again });
       await store.fold();
       // The retention counts from the first asking, whatever was sent since.
-      expect((await store.all()).map((row) => [row.optInSince, row.confirmationCapped])).toEqual([
-        [later(day).toISOString(), false],
-        [now.toISOString(), false],
-        [now.toISOString(), false],
-      ]);
+      expect(byEmail(await store.all())).toEqual({ earl: first, lost: now.toISOString(), capp: now.toISOString() });
       // One from before still owed its first mail: the mail carries the confirm link, so it is asked from then on.
       await store.add(signup("owed@example.com", now, { earlier: true }));
       await store.markConfirmationSent("owed@example.com", later(30 * day));
@@ -463,7 +458,10 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(await store.noteAnnouncement("ada@example.com", "change", { undo: true })).toBe(true);
       await expect(store.noteAnnouncement("ada@example.com", "a%")).rejects.toThrow(/letters, digits and "-"/);
       await store.fold();
-      expect((await store.all())[0]!.announcements).toEqual(["change-1", "change-12"]);
+      expect((await store.all()).find((row) => row.email === "ada@example.com")!.announcements).toEqual([
+        "change-1",
+        "change-12",
+      ]);
       // A leave takes the notes; a new signup of the address has none.
       await store.remove("ada@example.com", "link", later(1000));
       await store.add(signup("ada@example.com", later(2000)));

@@ -23,7 +23,7 @@ type Rows = Record<string, SignupRecord>;
 /** What a ledger row shows of a record: all of signup-life's record, not where it is filed nor a leave under way. */
 export const ledgerRow = ({ chunk: _chunk, leaving: _leaving, ...row }: BlobRecord): SignupRecord => row;
 
-export class Ledger extends Records {
+export abstract class Ledger extends Records {
   constructor(
     blobs: Records["blobs"],
     clock: () => Date,
@@ -84,7 +84,7 @@ export class Ledger extends Records {
           // a confirm that died before filing its invite blobs has them filed now (idempotent).
           let kept: BlobRecord | undefined = record;
           if (!record.chunk && !(await this.writeIf(recordKey(k), { ...record, chunk }, { onlyIfMatch: etag! }))) {
-            kept = await this.change(k, (latest) => (latest.chunk ? latest : { ...latest, chunk }));
+            kept = await this.changeAt(k, (latest) => (latest.chunk ? latest : { ...latest, chunk }), { noted: true });
           } else if (!record.chunk) kept = { ...record, chunk };
           if (kept) await this.fileInvites(k, kept);
           return { k, keys, record: kept };

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { Store } from "@netlify/blobs";
 import pLimit from "p-limit";
 import { keyedDigest } from "../../digests";
-import type { SignupRecord } from "../../signup-life/signup-life";
+import { owes, type SignupRecord } from "../../signup-life/signup-life";
+import { RecordKeeper } from "../record-keeper";
 import type { DepartureKind } from "../store";
 
 /*
@@ -69,13 +70,15 @@ export class BlobsStoreError extends Error {}
 const shown = (key: string) => key.replace(/([0-9a-f]{8})[0-9a-f]{24,}/, "$1…");
 
 /** The store's blobs, clock and record key, and the reads and changes of single blobs every part of the store makes. */
-export class Records {
+export abstract class Records extends RecordKeeper<BlobRecord> {
   private recordSecret: Promise<string> | undefined;
 
   constructor(
     readonly blobs: Store,
     readonly clock: () => Date,
-  ) {}
+  ) {
+    super();
+  }
 
   /** An address's <k>, under settings/record-secret, read once an instance. */
   async key(emailKey: string): Promise<string> {
@@ -138,7 +141,11 @@ export class Records {
    * should hold, or undefined to leave it. Read again and retried when another writer got there first. Resolves with
    * what was written. Without an ETag nothing is written: @netlify/blobs drops an empty onlyIfMatch.
    */
-  async swap<T>(key: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
+  async swap<T>(
+    key: string,
+    change: (current: T | undefined) => T | undefined,
+    before?: (current: T, next: T) => Promise<unknown>,
+  ): Promise<T | undefined> {
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       if (attempt > 0) await afterRefusals(attempt);
       const found = await this.readJSON<T>(key);
@@ -149,6 +156,7 @@ export class Records {
           `${shown(key)} was read without an ETag, so it cannot be changed safely; nothing was written. Netlify Blobs gives one with every read: check that NETLIFY_BLOBS_CONTEXT points at it.`,
         );
       }
+      if (found && before) await before(found.data, next);
       if (await this.writeIf(key, next, found ? { onlyIfMatch: found.etag! } : { onlyIfNew: true })) return next;
     }
     throw new BlobsStoreError(`${shown(key)} kept changing under ${maxAttempts} writes; try again.`);
@@ -158,10 +166,20 @@ export class Records {
     return (await this.blobs.get(recordKey(k), { type: "json", consistency: "strong" })) ?? undefined;
   }
 
-  /** A listed record through a transition (signup-life's): none for an address not listed, or leaving. */
-  change(k: string, transition: (record: BlobRecord) => BlobRecord | undefined): Promise<BlobRecord | undefined> {
-    return this.swap<BlobRecord>(recordKey(k), (record) =>
-      record && !record.leaving ? transition(record) : undefined,
+  /**
+   * A listed record through a transition: none for an address not listed, or leaving. Its notes go first, whatever
+   * fails after: the asked/ note of an asking it begins, and a pending note, for the sweep to file its row, unless it
+   * owes its confirmation (the note it has stays until then) or is `noted` already.
+   */
+  changeAt<R extends BlobRecord>(k: string, transition: (record: R) => R | undefined, { noted = false } = {}) {
+    return this.swap<R>(
+      recordKey(k),
+      (record) => (record && !record.leaving ? transition(record) : undefined),
+      (record, next) =>
+        Promise.all([
+          !noted && !owes(record) && this.note(k),
+          next.optInSince && next.optInSince !== record.optInSince && this.askedNote(k, next.optInSince),
+        ]),
     );
   }
 

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { newInviteCode } from "../../invites";
 import * as life from "../../signup-life/signup-life";
-import type { Confirmation, DepartureKind, ListedSignup, NewSignup, OwedConfirmation } from "../store";
+import type { DepartureKind, ListedSignup, NewSignup } from "../store";
 import { locate } from "./earlier-layout";
 import { Ledger } from "./ledger";
 import { recordKey, type BlobRecord } from "./records";
@@ -26,13 +25,17 @@ export class RequestPath extends Ledger {
     };
     await Promise.all([this.note(k), entry.earlier ? undefined : this.askedNote(k, record.createdAt)]);
     const added = await this.writeIf(recordKey(k), record, { onlyIfNew: true });
-    if (!added) await this.change(k, life.repeat);
+    if (!added) await this.changeAt(k, life.repeat, { noted: true });
     return { added, createdAt: record.createdAt };
   }
 
-  async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
-    const claimed = await this.change(await locate(this, emailKey), (record) => life.claim(record, now, leaseMs));
-    return claimed?.confirmationAttempts;
+  protected async change(emailKey: string, transition: (record: BlobRecord) => BlobRecord | undefined) {
+    return this.changeAt(await locate(this, emailKey), transition);
+  }
+
+  /** A confirmed record's invite keys, also after a second press: a confirm that died before filing them. */
+  protected override async confirmed(emailKey: string, record: BlobRecord): Promise<void> {
+    await this.fileInvites(await locate(this, emailKey), record);
   }
 
   /** The record, and its invitees counted by one listing under its code (invites/). */
@@ -40,53 +43,6 @@ export class RequestPath extends Ledger {
     const record = await this.read(await locate(this, emailKey));
     if (!record || record.leaving) return undefined;
     return life.listed(record, record.inviteCode ? await this.confirmedInvites(record.inviteCode) : 0);
-  }
-
-  /** The note first, so the sweep files the row and the invite blobs whatever fails after (fileInvites). */
-  async confirm(emailKey: string, { inviteCode = newInviteCode(), ...confirmation }: Confirmation) {
-    const k = await locate(this, emailKey);
-    await this.note(k);
-    let found: { record: BlobRecord; first: boolean } | undefined;
-    await this.change(k, (record) => {
-      found = life.confirm(record, { ...confirmation, inviteCode });
-      return found?.first ? found.record : undefined;
-    });
-    if (!found) return undefined;
-    await this.fileInvites(k, found.record);
-    return { confirmedAt: found.record.confirmedAt!, first: found.first, inviteCode: found.record.inviteCode! };
-  }
-
-  /** Read first: a repeat signup of a confirmed address, the common case, writes nothing. */
-  async askToConfirm(emailKey: string, at: Date, options?: { resendAfterMs?: number }) {
-    const k = await locate(this, emailKey);
-    const current = await this.read(k);
-    if (!current || current.leaving || !life.ask(current, at, options)) return undefined;
-    // Asked from the first asking on: a repeat signup never moves the day the retention counts from.
-    await Promise.all([this.note(k), this.askedNote(k, current.optInSince ?? at.toISOString())]);
-    const asked = await this.change(k, (record) => life.ask(record, at, options));
-    return asked && (life.owedOf(asked) satisfies OwedConfirmation);
-  }
-
-  /** A record never asked before (owed its mail since before the confirm step) has its asked/ note written first. */
-  async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
-    const k = await locate(this, emailKey);
-    let unasked = false;
-    const send = () =>
-      this.change(k, (record) =>
-        record.optInSince === null && !unasked ? void (unasked = true) : life.sent(record, at),
-      );
-    await send();
-    if (!unasked) return;
-    await this.askedNote(k, at.toISOString());
-    await send();
-  }
-
-  async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
-    await this.change(await locate(this, emailKey), (record) => life.release(record, error, retryAt));
-  }
-
-  async failConfirmation(emailKey: string, error: string, at: Date, { capped = false } = {}): Promise<void> {
-    await this.change(await locate(this, emailKey), (record) => life.fail(record, error, at, capped));
   }
 
   /**
@@ -97,10 +53,8 @@ export class RequestPath extends Ledger {
     const k = await locate(this, emailKey);
     await this.leftNote(k, at.getTime());
     const id = randomBytes(4).toString("hex");
-    const marked = await this.change(k, (record) => ({
-      ...record,
-      leaving: { ...life.leave(record, how, at, digest), id },
-    }));
+    const leaving = (record: BlobRecord) => ({ ...record, leaving: { ...life.leave(record, how, at, digest), id } });
+    const marked = await this.changeAt(k, leaving, { noted: true });
     if (!marked) {
       // Not listed; or a leave that stopped half-way, which this one finishes.
       const half = await this.read(k);
@@ -108,17 +62,6 @@ export class RequestPath extends Ledger {
     }
     await this.note(k);
     return this.finishLeave(k, marked);
-  }
-
-  /**
-   * In the record (erased with it), by compare-and-swap: of two runs at once one takes the person. The note first, so
-   * the sweep files it in the founders' ledger.
-   */
-  async noteAnnouncement(emailKey: string, id: string, { undo = false }: { undo?: boolean } = {}): Promise<boolean> {
-    life.checkAnnouncementId(id);
-    const k = await locate(this, emailKey);
-    await this.note(k);
-    return (await this.change(k, (record) => life.announce(record, id, undo))) !== undefined;
   }
 
   /**

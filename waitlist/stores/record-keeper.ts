@@ -1,0 +1,59 @@
+import { newInviteCode } from "../invites";
+import * as life from "../signup-life/signup-life";
+import type { SignupRecord } from "../signup-life/signup-life";
+import type { Confirmation, OwedConfirmation, WaitlistStore } from "./store";
+
+/*
+ * What every store does to one signup's record, said once: each method of the request path is a transition of
+ * signup-life applied to the record of one address by the store's own change() (read by key, written back by
+ * compare-and-swap). SqlStore and BlobsStore extend this; each keeps its records its own way.
+ */
+export abstract class RecordKeeper<Kept extends SignupRecord> implements Partial<WaitlistStore> {
+  /** The record of `emailKey` through `transition`, kept; undefined when it is not listed or nothing changed. */
+  protected abstract change(
+    emailKey: string,
+    transition: (record: Kept) => Kept | undefined,
+  ): Promise<Kept | undefined>;
+
+  /** After a confirm, first or not: what else the store files of a confirmed record (Blobs: its invite keys). */
+  protected async confirmed(_emailKey: string, _record: Kept): Promise<void> {}
+
+  async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
+    return (await this.change(emailKey, (record) => life.claim(record, now, leaseMs)))?.confirmationAttempts;
+  }
+
+  /** The first confirmation is kept: a second press reads the record and writes nothing. */
+  async confirm(emailKey: string, { inviteCode = newInviteCode(), ...confirmation }: Confirmation) {
+    let found: { record: Kept; first: boolean } | undefined;
+    await this.change(emailKey, (record) => {
+      found = life.confirm(record, { ...confirmation, inviteCode });
+      return found?.first ? found.record : undefined;
+    });
+    if (!found) return undefined;
+    await this.confirmed(emailKey, found.record);
+    return { confirmedAt: found.record.confirmedAt!, first: found.first, inviteCode: found.record.inviteCode! };
+  }
+
+  async askToConfirm(emailKey: string, at: Date, options?: { resendAfterMs?: number }) {
+    const asked = await this.change(emailKey, (record) => life.ask(record, at, options));
+    return asked && (life.owedOf(asked) satisfies OwedConfirmation);
+  }
+
+  async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
+    await this.change(emailKey, (record) => life.sent(record, at));
+  }
+
+  async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
+    await this.change(emailKey, (record) => life.release(record, error, retryAt));
+  }
+
+  async failConfirmation(emailKey: string, error: string, at: Date, { capped = false } = {}): Promise<void> {
+    await this.change(emailKey, (record) => life.fail(record, error, at, capped));
+  }
+
+  /** Noted in the record, so a leave takes it; of two runs at once, one takes the person. */
+  async noteAnnouncement(emailKey: string, id: string, { undo = false }: { undo?: boolean } = {}): Promise<boolean> {
+    life.checkAnnouncementId(id);
+    return (await this.change(emailKey, (record) => life.announce(record, id, undo))) !== undefined;
+  }
+}
