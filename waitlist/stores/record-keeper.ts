@@ -1,19 +1,31 @@
 import { newInviteCode } from "../invites";
 import * as life from "../signup-life/signup-life";
 import type { SignupRecord } from "../signup-life/signup-life";
-import type { Confirmation, OwedConfirmation, WaitlistStore } from "./store";
+import type { StatsSignup } from "../stats";
+import * as figures from "../signup-life/figures";
+import type {
+  Confirmation,
+  ConfirmationCounts,
+  OwedConfirmation,
+  Signup,
+  WaitlistLedger,
+  WaitlistStore,
+} from "./store";
 
 /*
  * What every store does to one signup's record, said once: each method of the request path is a transition of
  * signup-life applied to the record of one address by the store's own change() (read by key, written back by
  * compare-and-swap). SqlStore and BlobsStore extend this; each keeps its records its own way.
  */
-export abstract class RecordKeeper<Kept extends SignupRecord> implements Partial<WaitlistStore> {
+export abstract class RecordKeeper<Kept extends SignupRecord> implements Partial<WaitlistStore & WaitlistLedger> {
   /** The record of `emailKey` through `transition`, kept; undefined when it is not listed or nothing changed. */
   protected abstract change(
     emailKey: string,
     transition: (record: Kept) => Kept | undefined,
   ): Promise<Kept | undefined>;
+
+  /** Every record, oldest first: a whole-list read, for the founders' commands only. */
+  protected abstract records(): Promise<SignupRecord[]>;
 
   /** After a confirm, first or not: what else the store files of a confirmed record (Blobs: its invite keys). */
   protected async confirmed(_emailKey: string, _record: Kept): Promise<void> {}
@@ -55,5 +67,31 @@ export abstract class RecordKeeper<Kept extends SignupRecord> implements Partial
   async noteAnnouncement(emailKey: string, id: string, { undo = false }: { undo?: boolean } = {}): Promise<boolean> {
     life.checkAnnouncementId(id);
     return (await this.change(emailKey, (record) => life.announce(record, id, undo))) !== undefined;
+  }
+
+  // The founders' reads of the whole list, counted as signup-life's figures count them.
+
+  async all(): Promise<Signup[]> {
+    return (await this.records()).map(life.signupOf);
+  }
+
+  async count(): Promise<number> {
+    return (await this.records()).length;
+  }
+
+  async statsRows(): Promise<StatsSignup[]> {
+    return (await this.records()).map(figures.statsRowOf);
+  }
+
+  async confirmationCounts(): Promise<ConfirmationCounts> {
+    return figures.confirmationCounts(await this.records());
+  }
+
+  async failedConfirmations() {
+    return figures.failedConfirmations(await this.records());
+  }
+
+  async lastConfirmationError(): Promise<string | undefined> {
+    return figures.lastConfirmationError(await this.records());
   }
 }

@@ -2,8 +2,8 @@ import type { StatsSignup } from "../stats";
 import * as life from "../signup-life/signup-life";
 import type { SignupRecord } from "../signup-life/signup-life";
 import { RecordKeeper } from "./record-keeper";
-import type { ConfirmationCounts, DepartureKind, FullStore, ListedSignup, NewSignup } from "./store";
-import type { OwedConfirmation, RemovedSignup, Signup, UnconfirmedSignup } from "./store";
+import type { DepartureKind, FullStore, ListedSignup, NewSignup } from "./store";
+import type { OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store";
 
 /*
  * The waitlist in SQL, said once for SQLite (sqlite-store.ts) and Postgres (postgres-store.ts), in the SQL both
@@ -199,21 +199,6 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
       .map(({ email, createdAt, optInSince }) => ({ email, createdAt, optInSince }));
   }
 
-  async failedConfirmations(): Promise<{ email: string; failedAt: string; error: string }[]> {
-    return this.db.query(
-      `SELECT email, confirmation_failed_at AS "failedAt", confirmation_error AS "error" FROM signups
-       WHERE confirmation_failed_at IS NOT NULL ORDER BY id`,
-    );
-  }
-
-  async confirmationCounts(): Promise<ConfirmationCounts> {
-    return (await this.row<ConfirmationCounts>(
-      `SELECT ${count("sent", "confirmation_sent_at IS NOT NULL")}, ${count("pending", owed)},
-              ${count("failed", "confirmation_failed_at IS NOT NULL")}
-       FROM signups`,
-    ))!;
-  }
-
   /** The links' secret when WAITLIST_SECRET is not set; the first one made wins. Read first: it exists. */
   async secret(name: "leave", make: () => string): Promise<string> {
     const key = `${name}_secret`;
@@ -246,15 +231,6 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
     );
   }
 
-  async lastConfirmationError(): Promise<string | undefined> {
-    const row = await this.row<{ error: string }>(
-      `SELECT confirmation_error AS "error" FROM signups
-       WHERE confirmation_error IS NOT NULL AND confirmation_sent_at IS NULL
-       ORDER BY coalesce(confirmation_failed_at, confirmation_next_at) DESC NULLS LAST LIMIT 1`,
-    );
-    return row?.error;
-  }
-
   async departures(): Promise<number> {
     return (await this.row<{ n: number }>(`SELECT ${count("n")} FROM departures`))!.n;
   }
@@ -277,22 +253,22 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
   }
 
   /** What stats needs of every row, and no more (all() of 100,000 rows takes a second). */
-  async statsRows(): Promise<StatsSignup[]> {
+  override async statsRows(): Promise<StatsSignup[]> {
     return this.db.query(
       `SELECT ${select("createdAt", "utmSource", "utmCampaign", "ref", "confirmedAt", "inviteCode", "invitedBy", "mailbox")}
        FROM signups`,
     );
   }
 
-  async count(): Promise<number> {
+  override async count(): Promise<number> {
     return (await this.row<{ n: number }>(`SELECT ${count("n")} FROM signups`))!.n;
   }
 
-  async all(): Promise<Signup[]> {
+  protected async records(): Promise<SignupRecord[]> {
     const rows = await this.db.query<Record<keyof SignupRecord, unknown>>(
       `SELECT ${select(...fields)} FROM signups ORDER BY created_at, id`,
     );
-    return rows.map((row) => life.signupOf(recordOf(row)));
+    return rows.map(recordOf);
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,6 @@
 import pLimit from "p-limit";
-import type { StatsSignup } from "../../stats";
-import * as figures from "../../signup-life/figures";
-import { signupOf, type SignupRecord } from "../../signup-life/signup-life";
-import type { ConfirmationCounts, Signup, WaitlistLedger } from "../store";
+import type { SignupRecord } from "../../signup-life/signup-life";
+import type { WaitlistLedger } from "../store";
 import { carryForward, upgraded } from "./earlier-layout";
 import { ledgerRow } from "./ledger";
 import { concurrency } from "./records";
@@ -14,7 +12,7 @@ import { RequestPath } from "./request-path";
  */
 export class FoundersReads extends RequestPath implements WaitlistLedger {
   /** Every row, oldest first: the ledger, with the records of noted addresses read afresh (not filed yet). */
-  private async rows(): Promise<SignupRecord[]> {
+  protected async records(): Promise<SignupRecord[]> {
     // Records of the earlier layout first, so each is read once, under its <k>.
     while ((await carryForward(this)) > 0);
     const limit = pLimit(concurrency);
@@ -27,22 +25,6 @@ export class FoundersReads extends RequestPath implements WaitlistLedger {
       else byKey.delete(k);
     }
     return [...byKey.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  }
-
-  async count(): Promise<number> {
-    return (await this.rows()).length;
-  }
-
-  async confirmationCounts(): Promise<ConfirmationCounts> {
-    return figures.confirmationCounts(await this.rows());
-  }
-
-  async failedConfirmations() {
-    return figures.failedConfirmations(await this.rows());
-  }
-
-  async lastConfirmationError(): Promise<string | undefined> {
-    return figures.lastConfirmationError(await this.rows());
   }
 
   async departures(): Promise<number> {
@@ -71,13 +53,5 @@ export class FoundersReads extends RequestPath implements WaitlistLedger {
       counts[how === "pruned" ? "pruned" : "left"]++;
     }
     return counts;
-  }
-
-  async statsRows(): Promise<StatsSignup[]> {
-    return (await this.rows()).map(figures.statsRowOf);
-  }
-
-  async all(): Promise<Signup[]> {
-    return (await this.rows()).map(signupOf);
   }
 }

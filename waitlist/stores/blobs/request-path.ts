@@ -10,7 +10,7 @@ import { recordKey, type BlobRecord } from "./records";
  * by key (a leave, one ledger blob too), a handful of requests whatever the list's size. The rules are
  * signup-life's; here is only where each record and note is kept, and in what order.
  */
-export class RequestPath extends Ledger {
+export abstract class RequestPath extends Ledger {
   /**
    * The notes first: a record is never without them while it owes a confirmation or may expire, whatever fails
    * after. A listed address makes the same writes, then counts its repeat, so a repeat takes as long as a new one.
