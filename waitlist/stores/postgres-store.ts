@@ -1,6 +1,7 @@
 import { Pool } from "pg";
 import { migrate } from "./postgres-migrations";
-import { SqlStore, type Departure, type SqlDatabase, type SqlValue } from "./sql-store";
+import type { Departure } from "../signup-life/signup-life";
+import { SqlStore, type SqlDatabase, type SqlValue } from "./sql-store";
 import { StoreError } from "./store";
 
 /** What the store needs of pg's Pool. */

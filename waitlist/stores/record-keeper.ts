@@ -91,6 +91,13 @@ export abstract class RecordKeeper<Kept extends SignupRecord> implements Partial
     return figures.failedConfirmations(await this.records());
   }
 
+  async departures(): Promise<number> {
+    const { left, pruned } = await this.departureCounts();
+    return left + pruned;
+  }
+
+  abstract departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }>;
+
   async lastConfirmationError(): Promise<string | undefined> {
     return figures.lastConfirmationError(await this.records());
   }

@@ -1,6 +1,6 @@
 import type { StatsSignup } from "../stats";
 import * as life from "../signup-life/signup-life";
-import type { SignupRecord } from "../signup-life/signup-life";
+import type { Departure, SignupRecord } from "../signup-life/signup-life";
 import { RecordKeeper } from "./record-keeper";
 import type { DepartureKind, FullStore, ListedSignup, NewSignup } from "./store";
 import type { OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store";
@@ -17,22 +17,14 @@ import type { OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store
 /** A value a statement takes: instants as ISO text, booleans as they are (SQLite's driver writes 1 and 0). */
 export type SqlValue = string | number | boolean | null;
 
-/** A departure to count with each row a delete removes: when and how, never who. */
-export interface Departure {
-  how: DepartureKind;
-  at: string;
-  /**
-   * A keyed digest of who left, kept until the retention drops it (waitlist/leavers.ts): only with a deleted row
-   * that says `"confirmed"`, a member once handed to a launch tool.
-   */
-  digest?: string;
-}
-
 /** What the SQL store needs of a database. */
 export interface SqlDatabase {
   /** Runs one statement; resolves with its rows, instants as ISO text (UTC, milliseconds). */
   query<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]>;
-  /** A `DELETE … RETURNING`, each row counted as `departure`, all or nothing; then gone from the files too. */
+  /**
+   * A `DELETE … RETURNING`, each row counted as `departure` (signup-life's: its digest kept only with a row that says
+   * `"confirmed"`), all or nothing; then gone from the files too.
+   */
   deleteCounted<T>(deleteSql: string, values: readonly SqlValue[], departure: Departure): Promise<T[]>;
   close(): Promise<void>;
 }
@@ -231,10 +223,6 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
     );
   }
 
-  async departures(): Promise<number> {
-    return (await this.row<{ n: number }>(`SELECT ${count("n")} FROM departures`))!.n;
-  }
-
   async departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
     const within = between ? "left_at >= $1 AND left_at < $2" : "TRUE";
     return (await this.row<{ left: number; pruned: number }>(
@@ -258,10 +246,6 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
       `SELECT ${select("createdAt", "utmSource", "utmCampaign", "ref", "confirmedAt", "inviteCode", "invitedBy", "mailbox")}
        FROM signups`,
     );
-  }
-
-  override async count(): Promise<number> {
-    return (await this.row<{ n: number }>(`SELECT ${count("n")} FROM signups`))!.n;
   }
 
   protected async records(): Promise<SignupRecord[]> {

@@ -27,10 +27,6 @@ export class FoundersReads extends RequestPath implements WaitlistLedger {
     return [...byKey.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  async departures(): Promise<number> {
-    return (await this.blobs.list({ prefix: "departures/" })).blobs.length;
-  }
-
   /** One listing, each key a day and a digest (leaverKey); the day is the departure's time kept. */
   async leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]> {
     const from = since.toISOString().slice(0, 10);
