@@ -6,12 +6,11 @@ import type { DepartureKind, FullStore, ListedSignup, NewSignup } from "./store"
 import type { OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store";
 
 /*
- * The waitlist in SQL, said once for SQLite (sqlite-store.ts) and Postgres (postgres-store.ts), in the SQL both
- * speak, $1…$n for parameters, instants in and out as ISO text. A signup's record changes by a transition of
- * signup-life (read, then written back by compare-and-swap on its version); a signup, a leave and the reads are one
- * statement each. What the two say differently is behind SqlDatabase: running a statement, and a delete counted as a
- * departure atomically (one statement in Postgres, a transaction in SQLite). The sweep and the retention read
- * through partial indexes, so their work grows with what is owed or expired, never with the list.
+ * The waitlist in the SQL both SQLite (sqlite-store.ts) and Postgres (postgres-store.ts) speak, $1…$n for parameters,
+ * instants as ISO text. A record changes by a transition of signup-life (record-keeper.ts): read, then written back
+ * by compare-and-swap on its version. A signup and a leave are one statement each; the sweep and the retention read
+ * through partial indexes, so their work grows with what is owed or expired, never with the list. What the two say
+ * differently is behind SqlDatabase.
  */
 
 /** A value a statement takes: instants as ISO text, booleans as they are (SQLite's driver writes 1 and 0). */
@@ -49,15 +48,9 @@ const recordOf = (row: Record<keyof SignupRecord, unknown>) =>
       .split(",")
       .filter(Boolean),
   }) as SignupRecord;
-/** A record's fields as a statement takes them, in the order of `fields`. */
+/** A record's fields as a statement takes them, in the order of `fields`; the announcements as `,id,id,`. */
 const valuesOf = (record: SignupRecord) =>
-  fields.map((name) =>
-    name === "announcements"
-      ? record.announcements.length
-        ? `,${record.announcements.join(",")},`
-        : null
-      : record[name],
-  );
+  fields.map((name) => (name === "announcements" ? `,${record.announcements.join(",")},` : record[name]));
 /** An owed confirmation: its asking under way (a repeat signup's asked_at), or the first. */
 const owedColumns = `${select("email", "emailKey", "createdAt")}, coalesce(asked_at, opt_in_since) AS "optInSince"`;
 /** Still owed: neither sent nor refused for good (the index signups_confirmation_owed). */
@@ -65,16 +58,6 @@ const owed = "confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL";
 /** No LIMIT: a number both databases take. */
 const unlimited = (limit: number) => (Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER);
 const iso = (at: Date) => at.toISOString();
-/**
- * A signup's confirmed invitees, now, as signup-life's credits() says: one per mailbox, never its own, none who left
- * (their rows are gone), through the invited_by index. `inviter` names the inviter's row in the statement.
- */
-const confirmedInvites = (inviter: string) =>
-  `(SELECT CAST(count(DISTINCT i.mailbox) AS integer) FROM signups i
-    WHERE i.invited_by = ${inviter}.invite_code AND i.confirmed_at IS NOT NULL
-      AND i.mailbox IS DISTINCT FROM ${inviter}.mailbox) AS "confirmedInvites"`;
-/** A count as a number in both databases (Postgres's count is a bigint, which pg hands over as text). */
-const count = (as: string, where = "TRUE") => `CAST(count(*) FILTER (WHERE ${where}) AS integer) AS "${as}"`;
 
 export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
   constructor(protected readonly db: SqlDatabase) {
@@ -124,16 +107,21 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
     }
   }
 
-  /** One statement: the row, and its invitees counted through the invited_by index (confirmedInvites). */
+  /**
+   * One statement: the row, and its confirmed invitees as signup-life's credits() counts them (one per mailbox, never
+   * its own, none who left: their rows are gone), through the invited_by index.
+   */
   async lookup(emailKey: string): Promise<ListedSignup | undefined> {
     return this.row(
-      `SELECT ${select("email", "createdAt", "confirmedAt", "inviteCode")}, ${confirmedInvites("signups")}
-       FROM signups WHERE email_key = $1`,
+      `SELECT ${select("email", "createdAt", "confirmedAt", "inviteCode")},
+         (SELECT CAST(count(DISTINCT i.mailbox) AS integer) FROM signups i WHERE i.invited_by = s.invite_code
+            AND i.confirmed_at IS NOT NULL AND i.mailbox IS DISTINCT FROM s.mailbox) AS "confirmedInvites"
+       FROM signups s WHERE email_key = $1`,
       [emailKey],
     );
   }
 
-  /** SQL keeps no bookkeeping of its own: its indexes are kept by each statement. */
+  /** No bookkeeping of its own: each statement keeps the indexes. */
   async fold(): Promise<number> {
     return 0;
   }
@@ -178,17 +166,14 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
   async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
     if (signups.length === 0) return [];
     const pairs = signups.map((_, n) => `(email_key = $${2 * n + 1} AND opt_in_since = $${2 * n + 2})`);
-    const removed = await this.db.deleteCounted<RemovedSignup & { emailKey: string }>(
+    const removed = await this.db.deleteCounted<RemovedSignup>(
       `DELETE FROM signups WHERE confirmed_at IS NULL AND (${pairs.join(" OR ")})
-       RETURNING ${select("email", "emailKey", "createdAt", "optInSince")}`,
+       RETURNING ${select("email", "createdAt", "optInSince")}`,
       signups.flatMap((one) => [one.emailKey, one.optInSince]),
       { how: "pruned", at: iso(at) },
     );
-    // In the order they were found, without the key.
-    const order = new Map(signups.map((one, n) => [one.emailKey, n]));
-    return removed
-      .sort((a, b) => order.get(a.emailKey)! - order.get(b.emailKey)!)
-      .map(({ email, createdAt, optInSince }) => ({ email, createdAt, optInSince }));
+    // In the order they were found: those asked first first.
+    return removed.sort((a, b) => a.optInSince.localeCompare(b.optInSince));
   }
 
   /** The links' secret when WAITLIST_SECRET is not set; the first one made wins. Read first: it exists. */
@@ -226,18 +211,16 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
   async departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
     const within = between ? "left_at >= $1 AND left_at < $2" : "TRUE";
     return (await this.row<{ left: number; pruned: number }>(
-      `SELECT ${count("left", "how <> 'pruned'")}, ${count("pruned", "how = 'pruned'")} FROM departures WHERE ${within}`,
+      // As a number in both databases (Postgres's count is a bigint, which pg hands over as text).
+      `SELECT CAST(count(*) FILTER (WHERE how <> 'pruned') AS integer) AS "left",
+              CAST(count(*) FILTER (WHERE how = 'pruned') AS integer) AS "pruned" FROM departures WHERE ${within}`,
       between ? [iso(between.from), iso(between.to)] : [],
     ))!;
   }
 
   async once(name: string): Promise<boolean> {
-    const done = `once ${name}`;
-    const rows = await this.db.query(
-      "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING name",
-      [done, iso(new Date())],
-    );
-    return rows.length === 1;
+    const insert = "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING name";
+    return (await this.db.query(insert, [`once ${name}`, iso(new Date())])).length === 1;
   }
 
   /** What stats needs of every row, and no more (all() of 100,000 rows takes a second). */

@@ -92,11 +92,8 @@ export function migrate(db: Database.Database, file: string): void {
       `${file} was written by a newer version (schema ${current}, this one knows ${schemaVersion}); update the site before using it.`,
     );
   }
-  const upgrade = db.transaction(() => {
-    for (let version = current; version < schemaVersion; version++) {
-      db.exec(migrations[version]!);
-    }
+  db.transaction(() => {
+    for (const migration of migrations.slice(current)) db.exec(migration);
     db.pragma(`user_version = ${schemaVersion}`);
-  });
-  upgrade();
+  })();
 }

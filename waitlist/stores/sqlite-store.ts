@@ -88,8 +88,4 @@ export class SqliteStore extends SqlStore {
   pragma(name: string): unknown {
     return this.connection.pragma(name, { simple: true });
   }
-
-  integrityCheck(): string {
-    return String(this.pragma("integrity_check"));
-  }
 }
