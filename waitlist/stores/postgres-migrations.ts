@@ -11,7 +11,6 @@ import { StoreError } from "./store";
 /** Any number, so two processes of this site take the same lock and no other application's. */
 const lockKey = 0x74616e64; // "tand"
 
-/** The record of applied migrations. */
 const trackingTable = "netlify.migrations";
 
 /** The migrations in `dir` (the adapter names it: projectFolders.migrations), in name order. */

@@ -20,10 +20,7 @@ export type SqlValue = string | number | boolean | null;
 export interface SqlDatabase {
   /** Runs one statement; resolves with its rows, instants as ISO text (UTC, milliseconds). */
   query<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]>;
-  /**
-   * A `DELETE … RETURNING`, each row counted as `departure` (signup-life's: its digest kept only with a row that says
-   * `"confirmed"`), all or nothing; then gone from the files too.
-   */
+  /** A `DELETE … RETURNING`, each row counted as `departure` (its digest only with a row that says `"confirmed"`). */
   deleteCounted<T>(deleteSql: string, values: readonly SqlValue[], departure: Departure): Promise<T[]>;
   close(): Promise<void>;
 }
@@ -40,14 +37,10 @@ const column = (name: keyof SignupRecord) => name.replace(/[A-Z]/g, (letter) => 
 /** `column AS "name"` for each name: both databases fold an unquoted alias to lower case. */
 const select = (...names: (keyof SignupRecord)[]) => names.map((name) => `${column(name)} AS "${name}"`).join(", ");
 /** A record as read: SQLite's 0 and 1 as a boolean, the announcements (`,id,id,`) as a list. */
-const recordOf = (row: Record<keyof SignupRecord, unknown>) =>
-  ({
-    ...row,
-    confirmationCapped: Boolean(row.confirmationCapped),
-    announcements: String(row.announcements ?? "")
-      .split(",")
-      .filter(Boolean),
-  }) as SignupRecord;
+const recordOf = (row: Record<keyof SignupRecord, unknown>): SignupRecord => {
+  const announcements = `${(row.announcements as string | null) ?? ""}`.split(",").filter(Boolean);
+  return { ...row, confirmationCapped: Boolean(row.confirmationCapped), announcements } as SignupRecord;
+};
 /** A record's fields as a statement takes them, in the order of `fields`; the announcements as `,id,id,`. */
 const valuesOf = (record: SignupRecord) =>
   fields.map((name) => (name === "announcements" ? `,${record.announcements.join(",")},` : record[name]));
@@ -68,10 +61,7 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
     return (await this.db.query<T>(sql, values))[0];
   }
 
-  /**
-   * One statement: signup-life's new record, or, for a listed address, its repeat counted (as long a write as a new
-   * one, so no timing tells it was listed). The invite code is kept only when a signup has it.
-   */
+  /** One statement: a new record, or a listed one's repeat counted (as long a write: no timing tells it was listed). */
   async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
     const record = life.add(entry, entry.at ?? new Date(), { inviterKnown: true });
     const values = fields.map((name, n) =>
@@ -86,10 +76,7 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
     return { added: row!.repeats === 0, createdAt: record.createdAt };
   }
 
-  /**
-   * One address's record through a transition of signup-life: read, then written back only if nobody wrote it in
-   * between (its version), else read again. Two statements; undefined when it is not listed or nothing changed.
-   */
+  /** Two statements: the row read, then written back if nobody wrote it since (its version), else read again. */
   protected async change(emailKey: string, transition: (record: SignupRecord) => SignupRecord | undefined) {
     for (;;) {
       const row = await this.row<Record<keyof SignupRecord | "version", unknown>>(
@@ -140,20 +127,19 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
   }
 
   async pendingConfirmations(): Promise<OwedConfirmation[]> {
-    return this.db.query(`SELECT ${owedColumns} FROM signups WHERE ${owed} ORDER BY created_at, id`);
+    return this.dueConfirmations(undefined, Infinity);
   }
 
-  async dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
+  /** Due at `now`: nobody holds it, and any retry is due; without `now`, every one owed. */
+  async dueConfirmations(now: Date | undefined, limit: number): Promise<OwedConfirmation[]> {
+    const due = `AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < $2)
+                 AND (confirmation_next_at IS NULL OR confirmation_next_at <= $2)`;
     return this.db.query(
-      `SELECT ${owedColumns} FROM signups
-       WHERE ${owed} AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < $1)
-         AND (confirmation_next_at IS NULL OR confirmation_next_at <= $1)
-       ORDER BY created_at, id LIMIT $2`,
-      [iso(now), unlimited(limit)],
+      `SELECT ${owedColumns} FROM signups WHERE ${owed} ${now ? due : ""} ORDER BY created_at, id LIMIT $1`,
+      now ? [unlimited(limit), iso(now)] : [unlimited(limit)],
     );
   }
 
-  /** Only reads: the store keeps no bookkeeping to tidy. */
   async expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]> {
     return this.db.query(
       `SELECT ${select("email", "emailKey", "createdAt", "optInSince")} FROM signups
