@@ -1,19 +1,17 @@
 import { randomBytes } from "node:crypto";
-import pLimit from "p-limit";
 import { credits, owes, type SignupRecord } from "../../signup-life/signup-life";
-import { concurrency, hourOf, leaverKey, recordKey, Records, type BlobRecord, type Noted } from "./records";
+import { atOnce, hourOf, recordKey, Records, type BlobRecord, type Noted } from "./records";
 
 /*
- * The ledger: the list kept for the founders' commands in ledger/<nnnnnn> blobs of a thousand rows, so a whole-list
- * read costs N/1000 gets. The sweep files noted records into it (fold()); a leave erases its row, then the rest of
- * the address. Work grows with the backlog of notes and the leaves, never with the list.
+ * The ledger: the list for the founders' commands in ledger/<nnnnnn> blobs of a thousand rows (a whole-list read is
+ * N/1000 gets), which the sweep files noted records into; a leave erases its row, then the rest of the address.
  */
 
 /** Rows per ledger blob: an export of N signups reads about N/1000 blobs. */
 export const rowsPerChunk = 1000;
 /** Noted addresses a fold reads and files at once. */
 const foldPage = 250;
-/** How long a leave's note stays for folding sweeps: any sweep ends well within it (scheduled runs stop at 30 s). */
+/** How long a leave's note stays for folding sweeps, which end within 30 s. */
 const leftNoteMs = 3_600_000;
 
 const chunkName = (seq: number) => String(seq).padStart(6, "0");
@@ -33,15 +31,12 @@ export abstract class Ledger extends Records {
   }
 
   /**
-   * The sweep's bookkeeping, after it has sent what was due: every noted address's row written to the ledger as its
-   * record now stands, and the notes of those that owe nothing more removed. A page of notes at a time along a walk
-   * of the backlog, starting no page after `deadline` (ms): a scheduled run does what its time allows, the next the
-   * rest. Returns how many rows it wrote.
+   * Every noted address's row written as its record stands, and the notes of those that owe nothing more removed: a
+   * page at a time along a walk of the backlog, none started past `deadline` (ms). Returns the rows written.
    *
-   * A leave racing with this: remove() writes left/<k> before it marks the record, so either it sees the chunk this
-   * fold gave the record and erases the row itself, or this fold, which lists left/ after writing its rows, sees the
-   * note and erases the row. A fold that wrote no row lists left/ only with `tidy` (the day's pass, the founders'
-   * commands), which deletes the notes of leaves over an hour old.
+   * A racing leave writes left/<k> before it marks the record: either it sees the chunk this fold gave the record
+   * and erases the row, or this fold, which lists left/ after writing, does. With `tidy` (the day's pass, the
+   * founders' commands) the notes of leaves over an hour old are deleted.
    */
   async foldLedger({ deadline = Infinity, tidy = true }: { deadline?: number; tidy?: boolean } = {}) {
     const walk = await this.noteWalk();
@@ -69,52 +64,42 @@ export abstract class Ledger extends Records {
     next: { current: string; room: number } | undefined,
     written: Map<string, string[]>,
   ) {
-    const limit = pLimit(concurrency);
     // A leave that stopped half-way (its function died): finished here, as it would have.
-    await Promise.all(noted.map(({ k, record }) => record?.leaving && limit(() => this.finishLeave(k, record))));
-    const filed = await Promise.all(
-      noted.map(({ k, keys, record, etag }) => {
-        if (!record || record.leaving) return { k, keys, record: undefined };
-        if (!record.chunk && next && next.room-- <= 0) {
-          Object.assign(next, { current: chunkName(Number(next.current) + 1), room: this.rowsPerChunk - 1 });
-        }
-        const chunk = record.chunk ?? next!.current;
-        return limit(async () => {
-          // Filed under its blob first, as read if it is unchanged since, so that a leave from now on finds the row;
-          // a confirm that died before filing its invite blobs has them filed now (idempotent).
-          let kept: BlobRecord | undefined = record;
-          if (!record.chunk && !(await this.writeIf(recordKey(k), { ...record, chunk }, { onlyIfMatch: etag! }))) {
-            kept = await this.changeAt(k, (latest) => (latest.chunk ? latest : { ...latest, chunk }), { noted: true });
-          } else if (!record.chunk) kept = { ...record, chunk };
-          if (kept) await this.fileInvites(k, kept);
-          return { k, keys, record: kept };
-        });
-      }),
-    );
+    await atOnce(noted, async ({ k, record }) => record?.leaving && this.finishLeave(k, record));
+    const chunks = noted.map(({ record }) => {
+      if (!record || record.leaving || record.chunk || !next) return record?.chunk;
+      if (next.room-- <= 0)
+        Object.assign(next, { current: chunkName(Number(next.current) + 1), room: this.rowsPerChunk - 1 });
+      return next.current;
+    });
+    const filed = await atOnce(noted, async ({ k, keys, record, etag }, n) => {
+      const chunk = chunks[n]!;
+      if (!record || record.leaving) return { k, keys, record: undefined };
+      // Filed under its blob first, as read if unchanged since, so that a leave from now on finds the row; a confirm
+      // that died before filing its invite blobs has them filed now.
+      let kept: BlobRecord | undefined = { ...record, chunk };
+      if (!record.chunk && !(await this.writeIf(recordKey(k), kept, { onlyIfMatch: etag! }))) {
+        kept = await this.changeAt(k, (latest) => (latest.chunk ? latest : { ...latest, chunk }), { noted: true });
+      }
+      if (kept) await this.fileInvites(k, kept);
+      return { k, keys, record: kept };
+    });
     const byChunk = new Map<string, { k: string; record: BlobRecord }[]>();
     for (const { k, record } of filed) {
       if (record) byChunk.set(record.chunk!, [...(byChunk.get(record.chunk!) ?? []), { k, record }]);
     }
-    await Promise.all(
-      [...byChunk].map(([chunk, entries]) =>
-        limit(async () => {
-          await this.swap<{ rows: Rows }>(`ledger/${chunk}`, (found = { rows: {} }) => {
-            for (const { k, record } of entries) found.rows[k] = ledgerRow(record);
-            return found;
-          });
-          written.set(chunk, [...(written.get(chunk) ?? []), ...entries.map(({ k }) => k)]);
-        }),
-      ),
-    );
+    await atOnce([...byChunk], async ([chunk, entries]) => {
+      await this.swap<{ rows: Rows }>(`ledger/${chunk}`, (found = { rows: {} }) => {
+        for (const { k, record } of entries) found.rows[k] = ledgerRow(record);
+        return found;
+      });
+      written.set(chunk, [...(written.get(chunk) ?? []), ...entries.map(({ k }) => k)]);
+    });
     // Done with: gone, or filed and owing nothing more. Only the notes read above; newer ones stay.
-    const settled = filed.flatMap(({ keys, record }) => (!record || !owes(record) ? keys : []));
-    await Promise.all(settled.map((key) => limit(() => this.blobs.delete(key))));
+    await this.deleteUntil(filed.flatMap(({ keys, record }) => (!record || !owes(record) ? keys : [])));
   }
 
-  /**
-   * Leaves that began while this fold read their records: the rows it may just have written erased. The notes of
-   * leaves over an hour ago are deleted too, until `deadline`: a day's pruning leaves thousands.
-   */
+  /** Rows this fold wrote of leaves begun meanwhile erased; notes of leaves over an hour old deleted until `deadline`. */
   private async eraseLeftSince(written: ReadonlyMap<string, string[]>, deadline: number): Promise<void> {
     const now = this.clock().getTime();
     const leaving = new Map<string, number>();
@@ -132,9 +117,8 @@ export abstract class Ledger extends Records {
   }
 
   /**
-   * A leave's end, once the record is marked as leaving: its ledger row erased; its invite blobs deleted and the
-   * departure counted, at once; then the record, then its asked/ note, by which a pass that died before the record
-   * went finds it again (the departure's key is its leave's id, so finishing twice counts it once).
+   * A leave's end, the record marked: its row erased; its invite keys deleted and the departure counted, at once; the
+   * record, then its asked/ note, by which a pass that died before the record went finds it again.
    */
   async finishLeave(k: string, record: BlobRecord) {
     const leaving = record.leaving!;
@@ -145,7 +129,7 @@ export abstract class Ledger extends Records {
       this.blobs.setJSON(`departures/${leaving.at}-${leaving.how}-${leaving.id ?? randomBytes(4).toString("hex")}`, {
         how: leaving.how,
       }),
-      leaving.digest && this.blobs.set(leaverKey(leaving.at, leaving.digest), ""),
+      leaving.digest && this.blobs.set(`leavers/${leaving.at.slice(0, 10)}/${leaving.digest}`, ""),
     ]);
     await this.blobs.delete(recordKey(k));
     if (record.optInSince) await this.blobs.delete(`asked/${hourOf(record.optInSince)}/${k}`);
@@ -187,10 +171,7 @@ export abstract class Ledger extends Records {
     return new Set(blobs.map(({ key }) => key.split("/")[2])).size;
   }
 
-  /**
-   * A confirmed record's invite blobs, idempotent (a confirm writes them, a fold finishes what a confirm that died
-   * left undone): its own code, and its credit under its inviter's when signup-life's credits() says so.
-   */
+  /** A confirmed record's invite keys, idempotent: its own code, and its credit under its inviter's if credits(). */
   async fileInvites(k: string, record: BlobRecord): Promise<void> {
     if (record.confirmedAt === null) return;
     if (record.inviteCode) await this.blobs.setJSON(`codes/${record.inviteCode}`, { h: k, mailbox: record.mailbox });

@@ -7,53 +7,32 @@ import { RecordKeeper } from "../record-keeper";
 import type { DepartureKind } from "../store";
 
 /*
- * The waitlist on Netlify, in Netlify Blobs (one site-wide store, strong consistency for every read). Keys, by what
- * they hold; <k> is an address's keyed digest (HMAC under settings/record-secret, a secret the store makes on first use),
- * so no address, nor any plain hash of one, appears in a key or a listing:
- *
- *   records/<k>           one signup's record (signup-life's, with where it is filed): the source of truth.
- *   pending/<k>/<stamp>   a note that <k> changed and may owe a confirmation, written before the change; the sweep
- *                         lists this prefix (the backlog, never the list) and removes it once <k> owes nothing and
- *                         its ledger row is up to date.
- *   ledger/<nnnnnn>       the list for the founders' commands, a thousand rows a blob, kept by the sweep (ledger.ts).
- *   asked/<hour>/<k>      that <k> was asked to confirm in that UTC hour, before the record says so: the retention
- *                         reads the hours past it, so its work grows with those hours' signups, never the list.
- *   left/<k>/<ms>         that <k> left, for a sweep folding <k> at the same moment; deleted after an hour.
- *   departures/<iso>-<how>-<id>  that someone left, when and how; never who.
- *   leavers/<day>/<d>     a keyed digest of a member who left that day (leavers.ts), until the retention drops the day.
- *   codes/<code>          a confirmed signup's invite code: its <k> and mailbox digest (invites.ts).
- *   invites/<code>/<m>/<k>  that <k>, of mailbox <m>, came by <code> and confirmed (signup-life's credits()): an
- *                         inviter's count is the <m>s under its code, one listing; deleted when <k> leaves.
- *   mailbox/<day>/<s>     the day's confirmation e-mails to each mailbox (a keyed digest), shared out by its first two
- *                         characters among at most 256 blobs a day.
- *   settings/<name>       the secrets the store keeps; `layout` once no record of the earlier layout is left
- *                         (signups/<sha256>: earlier-layout.ts carries them forward).
- *
- * Every change of a record, a ledger blob or a mailbox count is a compare-and-swap (onlyIfMatch with the ETag of the
- * read it is based on, onlyIfNew for a new one): of two writers one wins, the other reads again. The tests' Blobs
- * server refuses as Netlify does (test/support/blobs-server.mjs), and the races are tested against it.
+ * The waitlist in Netlify Blobs (one site-wide store, strong consistency for every read): the keys and what each
+ * holds are in ../README.md. Every change of a record, a ledger blob or a mailbox count is a compare-and-swap
+ * (onlyIfMatch with the ETag of the read it is based on, onlyIfNew for a new one): of two writers one wins, the other
+ * reads again. The tests' Blobs server refuses as Netlify does (test/support/blobs-server.mjs).
  */
 
 /** A record as kept: signup-life's, where the sweep filed its ledger row, and a leave under way. */
 export interface BlobRecord extends SignupRecord {
   chunk: string | null;
-  /**
-   * Set before a leave erases anything: the record is gone to everyone but those finishing the leave. Its `id` names
-   * the departure it counts, so a leave that several finish (a burst of one-click posts, a sweep) counts once.
-   */
+  /** Set before a leave erases anything; its `id` names the departure, so a leave several finish counts once. */
   leaving: { at: string; how: DepartureKind; id?: string; digest?: string } | null;
 }
 
 /** Reads and writes at once, for the sweep and the founders' commands: each a round trip of tens of milliseconds. */
 export const concurrency = 32;
-/**
- * Compare-and-swap attempts before giving up on a key: a change that gives up saw 31 others of the key land while it
- * tried. The key changed most at once is a ledger blob (the leaves of its thousand addresses, and the sweep).
- */
+/** Compare-and-swap attempts on a key: one that gives up saw 31 others land (a ledger blob's leaves, a sweep). */
 export const maxAttempts = 32;
 /** The wait before an attempt after `refusals`: random, up to 5 ms doubled with each, at most 100 ms. */
 const afterRefusals = (refusals: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * 2 ** refusals)));
+
+/** `work` on each of `items`, `concurrency` at a time. */
+export function atOnce<T, R>(items: readonly T[], work: (item: T, n: number) => Promise<R>): Promise<R[]> {
+  const limit = pLimit(concurrency);
+  return Promise.all(items.map((item, n) => limit(() => work(item, n))));
+}
 
 export const recordKey = (k: string) => `records/${k}`;
 /** An address's <k>: its keyed digest under the store's record key (the Netlify bench seeds a store with it). */
@@ -61,15 +40,13 @@ export const keyOf = (recordSecret: string, emailKey: string) => keyedDigest(rec
 const stamp = (at: Date) => `${String(at.getTime()).padStart(15, "0")}-${randomBytes(4).toString("hex")}`;
 /** The UTC hour an asking falls in, as its asked/ folder names it. */
 export const hourOf = (iso: string) => iso.slice(0, 13);
-/** Where a leaver's digest is kept until the retention drops its day (waitlist/leavers.ts). */
-export const leaverKey = (at: string, digest: string) => `leavers/${at.slice(0, 10)}/${digest}`;
 
 export class BlobsStoreError extends Error {}
 
 /** A key as an error shows it: a digest cut to its first 8 characters. */
 const shown = (key: string) => key.replace(/([0-9a-f]{8})[0-9a-f]{24,}/, "$1…");
 
-/** The store's blobs, clock and record key, and the reads and changes of single blobs every part of the store makes. */
+/** The store's blobs, clock and record key, and the reads and changes of one blob that every part makes. */
 export abstract class Records extends RecordKeeper<BlobRecord> {
   private recordSecret: Promise<string> | undefined;
 
@@ -90,9 +67,8 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
   }
 
   /**
-   * A secret kept in settings/<name>-secret (the record key, the links' secret when WAITLIST_SECRET is not set): made
-   * with `make` on first use, once for every instance. A store that makes its record key has no record of the
-   * earlier layout to carry forward (earlier-layout.ts), unless it lists some.
+   * settings/<name>-secret (the record key; the links' secret without WAITLIST_SECRET), made once for every instance.
+   * A store that makes its record key has no record of the earlier layout to carry forward, unless it lists some.
    */
   async secret(name: "leave" | "record", make: () => string): Promise<string> {
     const key = `settings/${name}-secret`;
@@ -106,9 +82,8 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
   }
 
   /**
-   * Writes `data` (JSON) under a condition; resolves whether it was written. @netlify/blobs 11 takes any answer but a
-   * 412 for a write made, while Netlify answers a write it made with the new ETag: an answer without one is checked
-   * by reading the blob back, and one that did not write what was asked is a failure.
+   * Writes JSON under a condition; whether it was written. @netlify/blobs takes any answer but a 412 for a write made,
+   * and Netlify answers one with its ETag: an answer without is checked by reading the blob back.
    */
   async writeIf(key: string, data: unknown, condition: { onlyIfMatch: string } | { onlyIfNew: true }) {
     const { modified, etag } = await this.blobs.setJSON(key, data, condition);
@@ -118,8 +93,8 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
   }
 
   /**
-   * A JSON blob and the ETag a compare-and-swap of it is based on. netlify dev's local sandbox gives none on a read,
-   * but lists one, which its conditional writes compare: there it is taken from a listing before and after the read.
+   * A JSON blob and its ETag. netlify dev's sandbox gives none on a read but lists the one its conditional writes
+   * compare: there it is taken from a listing before and after the read.
    */
   async readJSON<T>(key: string): Promise<{ data: T; etag: string | undefined } | null> {
     const read = async () => {
@@ -137,9 +112,8 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
   }
 
   /**
-   * Changes one JSON blob by compare-and-swap: `change` gets what it holds (undefined for none) and returns what it
-   * should hold, or undefined to leave it. Read again and retried when another writer got there first. Resolves with
-   * what was written. Without an ETag nothing is written: @netlify/blobs drops an empty onlyIfMatch.
+   * Changes one JSON blob by compare-and-swap: `change` gets what it holds and returns what it should (undefined:
+   * leave it), `before` runs before the write; read again when another writer came first. Resolves with what it wrote.
    */
   async swap<T>(
     key: string,
@@ -214,23 +188,15 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
 
   /** The records behind these notes, read `concurrency` at a time (none for one that is gone). */
   readNoted(notes: readonly (readonly [string, string[]])[]): Promise<Noted[]> {
-    const limit = pLimit(concurrency);
-    return Promise.all(
-      notes.map(([k, keys]) =>
-        limit(async () => {
-          const found = await this.readJSON<BlobRecord>(recordKey(k));
-          return { k, keys, record: found?.data, etag: found?.etag };
-        }),
-      ),
-    );
+    return atOnce(notes, async ([k, keys]) => {
+      const found = await this.readJSON<BlobRecord>(recordKey(k));
+      return { k, keys, record: found?.data, etag: found?.etag };
+    });
   }
 
   /** Deletes `keys`, `concurrency` at a time, starting none past `deadline` (ms on the store's clock). */
   async deleteUntil(keys: readonly string[], deadline = Infinity): Promise<void> {
-    const limit = pLimit(concurrency);
-    await Promise.all(
-      keys.map((key) => limit(async () => this.clock().getTime() <= deadline && (await this.blobs.delete(key)))),
-    );
+    await atOnce(keys, async (key) => this.clock().getTime() <= deadline && (await this.blobs.delete(key)));
   }
 }
 
