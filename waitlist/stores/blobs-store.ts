@@ -1,11 +1,9 @@
-import { randomBytes } from "node:crypto";
 import type { Store } from "@netlify/blobs";
-import pLimit from "p-limit";
 import * as life from "../signup-life/signup-life";
 import { carryForward } from "./blobs/earlier-layout";
 import { FoundersReads } from "./blobs/founders";
 import { rowsPerChunk } from "./blobs/ledger";
-import { concurrency, hourOf, type BlobRecord } from "./blobs/records";
+import { atOnce, concurrency, hourOf, type BlobRecord } from "./blobs/records";
 import { noteSigner, signerProblem } from "./blobs/secrets";
 import type { ConfirmationQueue, FullStore, OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store";
 
@@ -14,11 +12,9 @@ export { rowsPerChunk } from "./blobs/ledger";
 export const blobsStoreName = "waitlist";
 
 /*
- * The waitlist in Netlify Blobs: records kept by key (blobs/records.ts has the layout), changed only by
- * signup-life's transitions. One class in layers, a file each in blobs/: records.ts (one blob, by compare-and-swap),
- * ledger.ts (the founders' list, kept by the sweep), request-path.ts (by key), founders.ts (whole-list reads), and
- * here the sweep's and the retention's backlogs, each read a batch at a time; earlier-layout.ts carries records of
- * the layout before keyed digests forward; secrets.ts notes which secret the functions sign links with.
+ * The waitlist in Netlify Blobs (README.md has its keys): records kept by key, changed only by signup-life's
+ * transitions. One class in layers, a file each in blobs/ (records.ts, ledger.ts, request-path.ts, founders.ts), and
+ * here the sweep's and the retention's backlogs, each read a batch at a time.
  */
 
 /** Records one call of dueConfirmations reads at most: a second or two of round trips. */
@@ -27,6 +23,7 @@ const readsPerCall = 1000;
 const walkLifeMs = 60_000;
 /** When an asked/ folder's hour is over. */
 const hourEnd = (hour: string) => Date.parse(`${hour}:00:00.000Z`) + 3_600_000;
+const oldestFirst = (records: BlobRecord[]) => records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
 export class BlobsStore extends FoundersReads implements FullStore, ConfirmationQueue {
   /** This instance's walk of the backlog (dueConfirmations). */
@@ -55,15 +52,16 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
         if (record && !record.leaving && life.isDue(record, now)) due.push(record);
       }
     }
-    return due.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(life.owedOf);
+    return oldestFirst(due).map(life.owedOf);
   }
 
   /** The next `size` noted addresses of the walk (none once it is done); a new walk once it is a minute old. */
   private async nextPage(size: number): Promise<[string, string[]][]> {
     const now = this.clock().getTime();
     if (this.walk && this.walk.next >= this.walk.notes.length) return [];
-    if (!this.walk || now - this.walk.listedAt > walkLifeMs)
+    if (!this.walk || now - this.walk.listedAt > walkLifeMs) {
       this.walk = { notes: await this.noteWalk(), next: 0, listedAt: now };
+    }
     const page = this.walk.notes.slice(this.walk.next, this.walk.next + size);
     this.walk.next += page.length;
     return page;
@@ -71,16 +69,16 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
 
   /** Every confirmation owed, due or not, oldest first: for the founders' resend-pending, a whole-backlog read. */
   async pendingConfirmations(): Promise<OwedConfirmation[]> {
-    return (await this.readNoted(await this.noteWalk()))
-      .flatMap(({ record }) => (record && !record.leaving && life.owes(record) ? [record] : []))
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
-      .map(life.owedOf);
+    const noted = await this.readNoted(await this.noteWalk());
+    return oldestFirst(
+      noted.flatMap(({ record }) => (record && !record.leaving && life.owes(record) ? [record] : [])),
+    ).map(life.owedOf);
   }
 
   /**
-   * From the asked/ notes of the hours over before `before`, oldest first, no more than it needs: each note's record
-   * when it expired asked in that hour, or is leaving (a removal that stopped half-way). A note done with (its record
-   * confirmed, left or asked later) is deleted with `tidy` (a removing pass, never a dry run).
+   * From the asked/ notes of the hours over before `before`, oldest first, a page at a time (a viral hour holds many)
+   * and no more than it needs: each note's record when it expired asked in that hour, or is leaving (a removal that
+   * stopped half-way). With `tidy` (a removing pass, never a dry run) a note done with is deleted.
    */
   async expiredUnconfirmed(before: Date, limit: number, { tidy = false } = {}): Promise<UnconfirmedSignup[]> {
     const { directories } = await this.blobs.list({ prefix: "asked/", directories: true });
@@ -89,25 +87,22 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
       .filter((hour) => /^\d{4}-\d\d-\d\dT\d\d$/.test(hour) && hourEnd(hour) <= before.getTime())
       .sort();
     const expired: UnconfirmedSignup[] = [];
-    const reads = pLimit(concurrency);
     const check = async (hour: string, key: string) => {
       const record = await this.read(key.slice(key.lastIndexOf("/") + 1));
-      const due =
-        record?.optInSince != null &&
+      if (
+        record?.optInSince &&
         hourOf(record.optInSince) === hour &&
-        (!!record.leaving || life.expired(record, before));
-      if (!due && tidy) await this.blobs.delete(key);
-      return due ? [{ ...record, optInSince: record.optInSince! }] : [];
+        (record.leaving || life.expired(record, before))
+      ) {
+        const { email, emailKey, createdAt, optInSince } = record;
+        expired.push({ email, emailKey, createdAt, optInSince });
+      } else if (tidy) await this.blobs.delete(key);
     };
     for (const hour of hours) {
-      // A page of notes at a time (a viral hour holds many), and of a page only as many as are still wanted.
       for await (const { blobs: notes } of this.blobs.list({ prefix: `asked/${hour}/`, paginate: true })) {
         for (let from = 0; from < notes.length && expired.length < limit;) {
           const slice = notes.slice(from, (from += Math.max(limit - expired.length, concurrency)));
-          const checked = await Promise.all(slice.map(({ key }) => reads(() => check(hour, key))));
-          for (const { email, emailKey, createdAt, optInSince } of checked.flat()) {
-            expired.push({ email, emailKey, createdAt, optInSince });
-          }
+          await atOnce(slice, ({ key }) => check(hour, key));
         }
         if (expired.length >= limit) break;
       }
@@ -122,42 +117,23 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
    * their asked/ notes, which the next pass finds and finishes.
    */
   async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
-    const limit = pLimit(concurrency);
-    const marked = await Promise.all(
-      signups.map(({ emailKey, optInSince }) =>
-        limit(async () => {
-          const k = await this.key(emailKey);
-          const id = randomBytes(4).toString("hex");
-          const record =
-            (await this.changeAt(
-              k,
-              (one) =>
-                life.stillExpired(one, optInSince)
-                  ? { ...one, leaving: { ...life.leave(one, "pruned", at), id } }
-                  : undefined,
-              { noted: true },
-            )) ?? (await this.read(k));
-          return record?.leaving ? { k, record } : undefined;
-        }),
-      ),
-    );
-    const leaving = marked.filter((entry) => entry !== undefined);
-    // The left/ notes of those marked, before their rows are erased: a fold writing a row after that erases it again.
-    await Promise.all(leaving.map(({ k, record }) => limit(() => this.leftNote(k, Date.parse(record.leaving!.at)))));
+    const marked = await atOnce(signups, async ({ emailKey, optInSince }) => {
+      const k = await this.key(emailKey);
+      const record = await this.markLeaving(k, "pruned", at, { still: (one) => life.stillExpired(one, optInSince) });
+      return record && { k, record, leftAt: Date.parse(record.leaving!.at) };
+    });
+    const leaving = marked.filter((one) => one !== undefined);
+    // The left/ notes first: a fold writing a row after it is erased erases it again.
+    await atOnce(leaving, ({ k, leftAt }) => this.leftNote(k, leftAt));
     const byChunk = new Map<string, [string, number][]>();
-    for (const { k, record } of leaving) {
-      if (record.chunk)
-        byChunk.set(record.chunk, [...(byChunk.get(record.chunk) ?? []), [k, Date.parse(record.leaving!.at)]]);
+    for (const { k, record, leftAt } of leaving) {
+      if (record.chunk) byChunk.set(record.chunk, [...(byChunk.get(record.chunk) ?? []), [k, leftAt]]);
     }
     await Promise.all([...byChunk].map(([chunk, rows]) => this.eraseRows(chunk, rows)));
-    return Promise.all(
-      leaving.map(({ k, record }) =>
-        limit(async () => ({
-          ...(await this.finishLeave(k, { ...record, chunk: null })),
-          optInSince: record.optInSince ?? record.createdAt,
-        })),
-      ),
-    );
+    return atOnce(leaving, async ({ k, record }) => ({
+      ...(await this.finishLeave(k, { ...record, chunk: null })),
+      optInSince: record.optInSince ?? record.createdAt,
+    }));
   }
 
   /** The leavers' digests of the days before `before`'s, until `deadline`: what is left, the next pass's. */

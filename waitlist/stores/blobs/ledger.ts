@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { credits, owes, type SignupRecord } from "../../signup-life/signup-life";
+import { credits, leave, owes, type SignupRecord } from "../../signup-life/signup-life";
+import type { DepartureKind } from "../store";
 import { atOnce, hourOf, recordKey, Records, type BlobRecord, type Noted } from "./records";
 
 /*
@@ -134,6 +135,24 @@ export abstract class Ledger extends Records {
     await this.blobs.delete(recordKey(k));
     if (record.optInSince) await this.blobs.delete(`asked/${hourOf(record.optInSince)}/${k}`);
     return { email: record.email, createdAt: record.createdAt };
+  }
+
+  /**
+   * <k>'s record marked as leaving (with `still`, only if it says so), or as a leave that stopped half-way left it;
+   * undefined when it is not listed.
+   */
+  async markLeaving(
+    k: string,
+    how: DepartureKind,
+    at: Date,
+    { digest, still = () => true }: { digest?: string; still?: (record: BlobRecord) => boolean } = {},
+  ): Promise<BlobRecord | undefined> {
+    const id = randomBytes(4).toString("hex");
+    const mark = (record: BlobRecord) =>
+      still(record) ? { ...record, leaving: { ...leave(record, how, at, digest), id } } : undefined;
+    const marked = await this.changeAt(k, mark, { noted: true });
+    const half = marked ? undefined : await this.read(k);
+    return marked ?? (half?.leaving ? half : undefined);
   }
 
   /** Removes rows from one ledger blob: [<k>, left at (ms)]; a row signed up after that stays. */

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import * as life from "../../signup-life/signup-life";
 import type { DepartureKind, ListedSignup, NewSignup } from "../store";
 import { locate } from "./earlier-layout";
@@ -52,14 +51,8 @@ export abstract class RequestPath extends Ledger {
   async remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
     const k = await locate(this, emailKey);
     await this.leftNote(k, at.getTime());
-    const id = randomBytes(4).toString("hex");
-    const leaving = (record: BlobRecord) => ({ ...record, leaving: { ...life.leave(record, how, at, digest), id } });
-    const marked = await this.changeAt(k, leaving, { noted: true });
-    if (!marked) {
-      // Not listed; or a leave that stopped half-way, which this one finishes.
-      const half = await this.read(k);
-      return half?.leaving ? this.finishLeave(k, half) : undefined;
-    }
+    const marked = await this.markLeaving(k, how, at, { digest });
+    if (!marked) return undefined;
     await this.note(k);
     return this.finishLeave(k, marked);
   }
