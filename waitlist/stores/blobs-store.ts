@@ -1,8 +1,9 @@
 import type { Store } from "@netlify/blobs";
 import * as life from "../signup-life/signup-life";
-import { carryForward } from "./blobs/earlier-layout";
-import { FoundersReads } from "./blobs/founders";
-import { rowsPerChunk } from "./blobs/ledger";
+import type { SignupRecord } from "../signup-life/signup-life";
+import { carryForward, upgraded } from "./blobs/earlier-layout";
+import { ledgerRow, rowsPerChunk } from "./blobs/ledger";
+import { RequestPath } from "./blobs/request-path";
 import { atOnce, concurrency, hourOf, type BlobRecord } from "./blobs/records";
 import { noteSigner, signerProblem } from "./blobs/secrets";
 import type { ConfirmationQueue, FullStore, OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store";
@@ -13,8 +14,8 @@ export const blobsStoreName = "waitlist";
 
 /*
  * The waitlist in Netlify Blobs (README.md has its keys): records kept by key, changed only by signup-life's
- * transitions. One class in layers, a file each in blobs/ (records.ts, ledger.ts, request-path.ts, founders.ts), and
- * here the sweep's and the retention's backlogs, each read a batch at a time.
+ * transitions. One class in layers, a file each in blobs/ (records.ts, ledger.ts, request-path.ts), and here the
+ * sweep's and the retention's backlogs, each read a batch at a time, and the founders' whole-list reads.
  */
 
 /** Records one call of dueConfirmations reads at most: a second or two of round trips. */
@@ -25,7 +26,7 @@ const walkLifeMs = 60_000;
 const hourEnd = (hour: string) => Date.parse(`${hour}:00:00.000Z`) + 3_600_000;
 const oldestFirst = (records: BlobRecord[]) => records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
-export class BlobsStore extends FoundersReads implements FullStore, ConfirmationQueue {
+export class BlobsStore extends RequestPath implements FullStore, ConfirmationQueue {
   /** This instance's walk of the backlog (dueConfirmations). */
   private walk: { notes: [string, string[]][]; next: number; listedAt: number } | undefined;
 
@@ -157,6 +158,48 @@ export class BlobsStore extends FoundersReads implements FullStore, Confirmation
       );
       if (deadline !== undefined && this.clock().getTime() > deadline) return;
     }
+  }
+
+  // The founders' commands: the list is the ledger's blobs (N/1000 gets) with the noted records read afresh; the
+  // departures, one listing of their keys. No request path reaches these.
+
+  /** Every row, oldest first (record-keeper.ts counts the founders' figures from them). */
+  protected async records(): Promise<SignupRecord[]> {
+    // Records of the earlier layout first, so each is read once, under its <k>.
+    while ((await carryForward(this)) > 0);
+    const byKey = new Map<string, SignupRecord>();
+    for (const rows of await atOnce(await this.chunks(), (chunk) => this.chunkRows(chunk))) {
+      for (const [k, row] of Object.entries(rows)) byKey.set(k, upgraded(row as unknown as Record<string, unknown>));
+    }
+    for (const { k, record } of await this.readNoted(await this.noteWalk())) {
+      if (record && !record.leaving) byKey.set(k, ledgerRow(record));
+      else byKey.delete(k);
+    }
+    return [...byKey.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** One listing, each key a day and a digest; the day is the departure's time kept. */
+  async leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]> {
+    const from = since.toISOString().slice(0, 10);
+    return (await this.blobs.list({ prefix: "leavers/" })).blobs
+      .map(({ key }) => key.split("/"))
+      .filter(([, day]) => day! >= from)
+      .map(([, day, digest]) => ({ digest: digest!, leftAt: day! }))
+      .sort((a, b) => a.leftAt.localeCompare(b.leftAt));
+  }
+
+  /** One listing: each key starts with its departure's time; one from before the how was in its key is read. */
+  async departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
+    const counts = { left: 0, pruned: 0 };
+    const [from, to] = between ? [between.from.toISOString(), between.to.toISOString()] : ["", "~"];
+    for (const { key } of (await this.blobs.list({ prefix: "departures/" })).blobs) {
+      const at = key.slice("departures/".length, "departures/".length + 24);
+      if (at < from || at >= to) continue;
+      let how = /^departures\/.{24}-([a-z-]+)-[0-9a-f]{8}$/.exec(key)?.[1];
+      how ??= ((await this.blobs.get(key, { type: "json" })) as { how?: string } | null)?.how;
+      counts[how === "pruned" ? "pruned" : "left"]++;
+    }
+    return counts;
   }
 
   /** Records of the earlier layout carried forward (a page at most), then the backlog filed into the ledger. */

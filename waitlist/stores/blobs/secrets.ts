@@ -2,16 +2,13 @@ import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import type { Store } from "@netlify/blobs";
 
 /*
- * settings/: the secret the store keeps for signing links, and which secret
- * the functions sign with, for the founders' commands to sign alike. A get
+ * settings/leave-signer: which secret the functions sign links with, for the founders' commands to sign alike. A get
  * and a set at most, when a function opens the waitlist or a command starts.
  */
 
 /**
- * What the store keeps to recognise WAITLIST_SECRET: scrypt of it under a
- * random salt. A plain hash, or an HMAC of a fixed label, lets anyone who can
- * read the store test guesses at a weak secret offline at billions a second;
- * each scrypt guess costs 16 MiB and tens of milliseconds.
+ * What the store keeps to recognise WAITLIST_SECRET: scrypt of it under a random salt. A plain hash lets anyone who
+ * can read the store test guesses at a weak secret at billions a second; a scrypt guess costs 16 MiB and tens of ms.
  */
 const markPrefix = "environment-scrypt";
 const scryptOptions = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -34,11 +31,8 @@ async function marks(mark: string, secret: string): Promise<boolean> {
 }
 
 /**
- * Which secret the functions sign leave links with: the one this store keeps,
- * or WAITLIST_SECRET from Netlify's environment, recognised by its scrypt
- * (signerMark). Written when a function opens the waitlist, unless it says
- * so already; read by the founders' resend-pending, which must sign with
- * the same one.
+ * Which secret the functions sign leave links with: the store's, or WAITLIST_SECRET from Netlify's environment,
+ * recognised by its scrypt. Written when a function opens the waitlist, unless it says so already.
  */
 export async function noteSigner(blobs: Store, configured: string | undefined): Promise<void> {
   const key = "settings/leave-signer";
