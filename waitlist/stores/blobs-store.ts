@@ -1,8 +1,7 @@
-import type { Store } from "@netlify/blobs";
 import * as life from "../signup-life/signup-life";
 import type { SignupRecord } from "../signup-life/signup-life";
 import { carryForward, upgraded } from "./blobs/earlier-layout";
-import { ledgerRow, rowsPerChunk } from "./blobs/ledger";
+import { ledgerRow } from "./blobs/ledger";
 import { RequestPath } from "./blobs/request-path";
 import { atOnce, concurrency, hourOf, type BlobRecord } from "./blobs/records";
 import { noteSigner, signerProblem } from "./blobs/secrets";
@@ -30,17 +29,9 @@ export class BlobsStore extends RequestPath implements FullStore, ConfirmationQu
   /** This instance's walk of the backlog (dueConfirmations). */
   private walk: { notes: [string, string[]][]; next: number; listedAt: number } | undefined;
 
-  constructor(
-    blobs: Store,
-    { clock = () => new Date(), chunkRows = rowsPerChunk }: { clock?: () => Date; chunkRows?: number } = {},
-  ) {
-    super(blobs, clock, chunkRows);
-  }
-
   /**
-   * Up to `limit` confirmations due, oldest first of those read: the records of the pending notes, a page at a time
-   * along a walk of the backlog the calls of one instance share, `readsPerCall` at most. Work grows with what is
-   * sent, never with the backlog; the call after a walk is done walks afresh.
+   * Up to `limit` due, oldest first of those read: noted records, a page at a time along a walk of the backlog that
+   * an instance's calls share, `readsPerCall` at most; the call after a walk is done walks afresh.
    */
   async dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
     const due: BlobRecord[] = [];
@@ -77,9 +68,8 @@ export class BlobsStore extends RequestPath implements FullStore, ConfirmationQu
   }
 
   /**
-   * From the asked/ notes of the hours over before `before`, oldest first, a page at a time (a viral hour holds many)
-   * and no more than it needs: each note's record when it expired asked in that hour, or is leaving (a removal that
-   * stopped half-way). With `tidy` (a removing pass, never a dry run) a note done with is deleted.
+   * From the asked/ notes of the hours over, a page at a time and no more than needed: each record expired in its
+   * note's hour, or leaving (a removal half done). With `tidy` (never a dry run) a note done with is deleted.
    */
   async expiredUnconfirmed(before: Date, limit: number, { tidy = false } = {}): Promise<UnconfirmedSignup[]> {
     const { directories } = await this.blobs.list({ prefix: "asked/", directories: true });
@@ -113,9 +103,8 @@ export class BlobsStore extends RequestPath implements FullStore, ConfirmationQu
   }
 
   /**
-   * remove() for many, for the retention, each only if still expired as found (a half-done leave is finished): the
-   * rows of one ledger blob erased in one write. A pass that dies half-way leaves records marked as leaving with
-   * their asked/ notes, which the next pass finds and finishes.
+   * remove() for many, each only if still expired as found, the rows of one ledger blob erased in one write. A pass
+   * that dies half-way leaves records marked with their asked/ notes, which the next pass finds and finishes.
    */
   async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
     const marked = await atOnce(signups, async ({ emailKey, optInSince }) => {

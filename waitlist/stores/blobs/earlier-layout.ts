@@ -4,10 +4,9 @@ import type { Ledger } from "./ledger";
 import { atOnce, recordKey, type BlobRecord } from "./records";
 
 /*
- * The layout before issue 52 kept each record at signups/<h>, <h> the plain SHA-256 of the address's key, which
- * anyone holding a list of addresses could match. A site deployed with it keeps every signup: each sweep carries a
- * page of records forward before its fold (carryForward), and until none is left a request carries its own
- * address's first (locate). Then settings/layout says so, and no plain digest of an address is made again.
+ * Before issue 52 a record was at signups/<the plain SHA-256 of its key>, which a list of addresses could match. Each
+ * sweep carries a page of them forward (carryForward), and until none is left a request carries its own address's
+ * first (locate); then settings/layout says so, and no plain digest of an address is made again.
  */
 
 /** How long an instance trusts that records of the earlier layout remain before it reads settings/layout again. */
@@ -55,9 +54,8 @@ export async function carryForward(store: Ledger, deadline = Infinity): Promise<
 }
 
 /**
- * One record moved from signups/<h> to records/<k>: its notes first, then the record, unfiled so the sweep files its
- * row anew under <k> (the row under <h> erased), its invite keys under <k>, then the earlier blobs deleted. A request
- * and the sweep carrying one record at once both end with the one record. A leave under way is finished.
+ * signups/<h> moved to records/<k>: its notes, the record (unfiled: its row is filed anew under <k>), its invite keys,
+ * then the earlier blobs deleted; a leave under way is finished. Two carrying one record at once leave one record.
  */
 async function carry(store: Ledger, h: string, stored: Record<string, unknown>): Promise<void> {
   const record = upgraded(stored) as BlobRecord;

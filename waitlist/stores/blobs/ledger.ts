@@ -1,12 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { credits, leave, owes, type SignupRecord } from "../../signup-life/signup-life";
+import type { Store } from "@netlify/blobs";
 import type { DepartureKind } from "../store";
 import { atOnce, hourOf, recordKey, Records, type BlobRecord, type Noted } from "./records";
 
-/*
- * The ledger: the list for the founders' commands in ledger/<nnnnnn> blobs of a thousand rows (a whole-list read is
- * N/1000 gets), which the sweep files noted records into; a leave erases its row, then the rest of the address.
- */
+/* The founders' list in blobs of a thousand rows, which the sweep files noted records into; a leave's end. */
 
 /** Rows per ledger blob: an export of N signups reads about N/1000 blobs. */
 export const rowsPerChunk = 1000;
@@ -23,21 +21,17 @@ type Rows = Record<string, SignupRecord>;
 export const ledgerRow = ({ chunk: _chunk, leaving: _leaving, ...row }: BlobRecord): SignupRecord => row;
 
 export abstract class Ledger extends Records {
-  constructor(
-    blobs: Records["blobs"],
-    clock: () => Date,
-    private readonly rowsPerChunk: number,
-  ) {
+  private readonly rowsPerChunk: number;
+
+  constructor(blobs: Store, { clock = () => new Date(), chunkRows = rowsPerChunk } = {}) {
     super(blobs, clock);
+    this.rowsPerChunk = chunkRows;
   }
 
   /**
-   * Every noted address's row written as its record stands, and the notes of those that owe nothing more removed: a
-   * page at a time along a walk of the backlog, none started past `deadline` (ms). Returns the rows written.
-   *
-   * A racing leave writes left/<k> before it marks the record: either it sees the chunk this fold gave the record
-   * and erases the row, or this fold, which lists left/ after writing, does. With `tidy` (the day's pass, the
-   * founders' commands) the notes of leaves over an hour old are deleted.
+   * Noted records' rows written, the notes of those owing nothing removed, a page at a time, none past `deadline`.
+   * A racing leave writes left/<k> before it marks the record: it sees the chunk this fold gave the record and erases
+   * the row, or this fold, listing left/ after writing, does. With `tidy`, left/ notes over an hour old are deleted.
    */
   async foldLedger({ deadline = Infinity, tidy = true }: { deadline?: number; tidy?: boolean } = {}) {
     const walk = await this.noteWalk();
@@ -48,10 +42,8 @@ export abstract class Ledger extends Records {
       // The newest ledger blob and its room, once, and only when a row needs one.
       if (!next && noted.some(({ record }) => record && !record.leaving && !record.chunk)) {
         const current = (await this.chunks()).at(-1);
-        const room = current
-          ? this.rowsPerChunk - Object.keys(await this.chunkRows(current)).length
-          : this.rowsPerChunk;
-        next = { current: current ?? chunkName(1), room };
+        const used = current ? Object.keys(await this.chunkRows(current)).length : 0;
+        next = { current: current ?? chunkName(1), room: this.rowsPerChunk - used };
       }
       await this.foldPage(noted, next, written);
     }
@@ -117,10 +109,7 @@ export abstract class Ledger extends Records {
     await this.deleteUntil(old, deadline);
   }
 
-  /**
-   * A leave's end, the record marked: its row erased; its invite keys deleted and the departure counted, at once; the
-   * record, then its asked/ note, by which a pass that died before the record went finds it again.
-   */
+  /** A leave's end: its row, invite keys, the record, then its asked/ note, by which a pass that died finds it. */
   async finishLeave(k: string, record: BlobRecord) {
     const leaving = record.leaving!;
     if (record.chunk) await this.eraseRows(record.chunk, [[k, Date.parse(leaving.at)]]);
@@ -137,10 +126,7 @@ export abstract class Ledger extends Records {
     return { email: record.email, createdAt: record.createdAt };
   }
 
-  /**
-   * <k>'s record marked as leaving (with `still`, only if it says so), or as a leave that stopped half-way left it;
-   * undefined when it is not listed.
-   */
+  /** <k>'s record marked as leaving (if `still`), or as a leave that stopped half-way left it. */
   async markLeaving(
     k: string,
     how: DepartureKind,

@@ -7,10 +7,8 @@ import { RecordKeeper } from "../record-keeper";
 import type { DepartureKind } from "../store";
 
 /*
- * The waitlist in Netlify Blobs (one site-wide store, strong consistency for every read): the keys and what each
- * holds are in ../README.md. Every change of a record, a ledger blob or a mailbox count is a compare-and-swap
- * (onlyIfMatch with the ETag of the read it is based on, onlyIfNew for a new one): of two writers one wins, the other
- * reads again. The tests' Blobs server refuses as Netlify does (test/support/blobs-server.mjs).
+ * One site-wide store, strong consistency, keys in ../README.md. Every change of a blob is a compare-and-swap (the
+ * ETag of its read, or onlyIfNew): of two writers one wins, the other reads again, as test/support/blobs-server.mjs.
  */
 
 /** A record as kept: signup-life's, where the sweep filed its ledger row, and a leave under way. */
@@ -81,10 +79,7 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
     return value;
   }
 
-  /**
-   * Writes JSON under a condition; whether it was written. @netlify/blobs takes any answer but a 412 for a write made,
-   * and Netlify answers one with its ETag: an answer without is checked by reading the blob back.
-   */
+  /** Writes JSON under a condition; an answer without the ETag Netlify gives a write it made is checked by a read. */
   async writeIf(key: string, data: unknown, condition: { onlyIfMatch: string } | { onlyIfNew: true }) {
     const { modified, etag } = await this.blobs.setJSON(key, data, condition);
     if (!modified || etag) return modified;
@@ -92,10 +87,7 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
     throw new BlobsStoreError(`Netlify Blobs neither made nor refused a write of ${shown(key)}; try again.`);
   }
 
-  /**
-   * A JSON blob and its ETag. netlify dev's sandbox gives none on a read but lists the one its conditional writes
-   * compare: there it is taken from a listing before and after the read.
-   */
+  /** A JSON blob and its ETag; netlify dev's sandbox reads none, so there it is listed before and after the read. */
   async readJSON<T>(key: string): Promise<{ data: T; etag: string | undefined } | null> {
     const read = async () => {
       const found = await this.blobs.getWithMetadata(key, { type: "json", consistency: "strong" });
@@ -111,10 +103,7 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
     }
   }
 
-  /**
-   * Changes one JSON blob by compare-and-swap: `change` gets what it holds and returns what it should (undefined:
-   * leave it), `before` runs before the write; read again when another writer came first. Resolves with what it wrote.
-   */
+  /** One JSON blob changed by compare-and-swap (`before` runs before the write), read again when another came first. */
   async swap<T>(
     key: string,
     change: (current: T | undefined) => T | undefined,
@@ -141,9 +130,8 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
   }
 
   /**
-   * A listed record through a transition: none for an address not listed, or leaving. Its notes go first, whatever
-   * fails after: the asked/ note of an asking it begins, and a pending note, for the sweep to file its row, unless it
-   * owes its confirmation (the note it has stays until then) or is `noted` already.
+   * A listed record, not leaving, through a transition, its notes first: the asked/ note of an asking it begins, and a
+   * pending note for the sweep, unless it owes its mail (its note stays until then) or is `noted` already.
    */
   changeAt<R extends BlobRecord>(k: string, transition: (record: R) => R | undefined, { noted = false } = {}) {
     return this.swap<R>(
@@ -166,15 +154,12 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
     return this.blobs.set(`asked/${hourOf(at)}/${k}`, "");
   }
 
-  /** That <k> left at `at` (ms), for a sweep folding it at the same moment (fold() in ledger.ts). */
+  /** That <k> left at `at` (ms), for a fold under way (ledger.ts). */
   leftNote(k: string, at: number): Promise<unknown> {
     return this.blobs.set(`left/${k}/${String(at).padStart(15, "0")}`, "");
   }
 
-  /**
-   * Every address with a pending note and the notes' keys, from one at random and round: the scheduled runs read the
-   * backlog a page at a time while their time lasts, so none is left for ever behind the same first page.
-   */
+  /** The noted addresses and their notes' keys, from one at random and round: none is always behind the first page. */
   async noteWalk(): Promise<[string, string[]][]> {
     const byKey = new Map<string, string[]>();
     for (const { key } of (await this.blobs.list({ prefix: "pending/" })).blobs) {

@@ -5,15 +5,11 @@ import { Ledger } from "./ledger";
 import { recordKey, type BlobRecord } from "./records";
 
 /*
- * What a signup, a confirm, a leave and the sending of one confirmation do: each reads and writes one address's blobs
- * by key (a leave, one ledger blob too), a handful of requests whatever the list's size. The rules are
- * signup-life's; here is only where each record and note is kept, and in what order.
+ * A request: one address's blobs by key (a leave, one ledger blob too), a handful of round trips whatever the list's
+ * size. The rules are signup-life's; here is where each record and note is kept, and in what order.
  */
 export abstract class RequestPath extends Ledger {
-  /**
-   * The notes first: a record is never without them while it owes a confirmation or may expire, whatever fails
-   * after. A listed address makes the same writes, then counts its repeat, so a repeat takes as long as a new one.
-   */
+  /** The notes first, whatever fails after; a listed address makes the same writes, then counts its repeat. */
   async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
     const k = await locate(this, entry.emailKey);
     const inviterKnown = entry.invitedBy !== undefined && (await this.inviter(entry.invitedBy)) !== undefined;
@@ -44,10 +40,7 @@ export abstract class RequestPath extends Ledger {
     return life.listed(record, record.inviteCode ? await this.confirmedInvites(record.inviteCode) : 0);
   }
 
-  /**
-   * In an order that leaves no copy behind and that the sweep can finish after a crash: a note for a sweep folding
-   * this address right now, the record marked as leaving (after which no sweep files it anew), then finishLeave().
-   */
+  /** In an order a sweep can finish after a crash: a note for a fold under way, the record marked, then the rest. */
   async remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
     const k = await locate(this, emailKey);
     await this.leftNote(k, at.getTime());
@@ -57,10 +50,7 @@ export abstract class RequestPath extends Ledger {
     return this.finishLeave(k, marked);
   }
 
-  /**
-   * One more e-mail to the mailbox `counter` on `day`, in the day's blob for its first two characters, by
-   * compare-and-swap: of senders counting at once none sees a count another saw. Two round trips, whatever the day.
-   */
+  /** One more e-mail to `counter` on `day`, in the day's blob for its first two characters: two round trips. */
   async countMailboxMail(counter: string, day: string): Promise<number> {
     const counts = await this.swap<Record<string, number>>(`mailbox/${day}/${counter.slice(0, 2)}`, (found = {}) => ({
       ...found,

@@ -1,11 +1,7 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import type { Store } from "@netlify/blobs";
 
-/*
- * settings/leave-signer: which secret the functions sign links with, for the founders' commands to sign alike. A get
- * and a set at most, when a function opens the waitlist or a command starts.
- */
-
+/* settings/leave-signer: which secret the functions sign links with, for the founders' commands to sign alike. */
 /**
  * What the store keeps to recognise WAITLIST_SECRET: scrypt of it under a random salt. A plain hash lets anyone who
  * can read the store test guesses at a weak secret at billions a second; a scrypt guess costs 16 MiB and tens of ms.
