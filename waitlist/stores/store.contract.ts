@@ -23,7 +23,6 @@ export interface StoreUnderTest {
 const now = new Date("2025-06-01T12:00:00Z");
 const later = (ms: number) => new Date(now.getTime() + ms);
 const day = 86_400_000;
-const noInvites = { confirmedAt: null, inviteCode: null, invitedBy: null };
 const signup = (email: string, at = now, extra: Partial<NewSignup> = {}): NewSignup => ({
   email,
   emailKey: email.toLowerCase(),
@@ -108,16 +107,9 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await store.markConfirmationSent("a@example.com", later(3_000));
       expect((await store.pendingConfirmations()).map((owed) => owed.email)).toEqual(["b@example.com"]);
       await store.fold();
-      expect(
-        (await store.all()).map(({ confirmationSentAt, confirmationAttempts }) => [
-          confirmationSentAt,
-          confirmationAttempts,
-        ]),
-      ).toEqual([
-        [later(3_000).toISOString(), 2],
-        [null, 1],
-        [null, 0],
-      ]);
+      const steps = (await store.all()).map((row) => [row.confirmationSentAt, row.confirmationAttempts]);
+      // a sent after two attempts, b owed after one, x refused before any.
+      expect(steps.flat()).toEqual([later(3_000).toISOString(), 2, null, 1, null, 0]);
       expect(await store.confirmationCounts()).toEqual({ sent: 1, pending: 1, failed: 1 });
       expect(await store.failedConfirmations()).toEqual([
         { email: "x@example.com", failedAt: now.toISOString(), error: "550 5.1.1 no such user" },
@@ -147,9 +139,8 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await store.remove("left@example.com", "one-click", later(10), "d1".repeat(16));
       await store.remove("never.confirmed@example.com", "link", later(11), "d2".repeat(16));
       await store.fold();
-      expect(await store.leaverDigests(now)).toEqual([
-        { digest: "d1".repeat(16), leftAt: expect.stringMatching(/^2025-06-01/) },
-      ]);
+      const kept = { digest: "d1".repeat(16), leftAt: expect.stringMatching(/^2025-06-01/) as unknown };
+      expect(await store.leaverDigests(now)).toEqual([kept]);
       expect(await store.leaverDigests(later(2 * day))).toEqual([]);
       // The day's pass forgets the digests of the days gone by; the departures stay, counted, naming nobody.
       await store.forgetLeaverDigestsBefore(later(day));
@@ -315,27 +306,19 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await store.askToConfirm("asked@example.com", later(5 * 3_600_000));
       await store.fold();
       const emails = async (before: Date, limit = 100) =>
-        (await store.expiredUnconfirmed(before, limit)).map((found) => found.email);
-      await expect(emails(later(10 * day))).resolves.toEqual([
-        "first@example.com",
-        "second@example.com",
-        "asked@example.com",
-      ]);
+        (await store.expiredUnconfirmed(before, limit)).map((found) => found.email.split("@")[0]);
+      await expect(emails(later(10 * day))).resolves.toEqual(["first", "second", "asked"]);
       await expect(emails(later(-1))).resolves.toEqual([]);
+      const first = {
+        email: "first@example.com",
+        emailKey: "first@example.com",
+        createdAt: later(1_000).toISOString(),
+      };
       await expect(store.expiredUnconfirmed(later(10 * day), 1)).resolves.toEqual([
-        {
-          email: "first@example.com",
-          emailKey: "first@example.com",
-          createdAt: later(1_000).toISOString(),
-          optInSince: later(1_000).toISOString(),
-        },
+        { ...first, optInSince: first.createdAt },
       ]);
       await store.remove("second@example.com", "pruned", later(31 * day));
-      await expect(emails(later(40 * day))).resolves.toEqual([
-        "first@example.com",
-        "asked@example.com",
-        "recent@example.com",
-      ]);
+      await expect(emails(later(40 * day))).resolves.toEqual(["first", "asked", "recent"]);
     });
 
     it("removes the expired signups found, as pruned, unless they confirmed or left since; asking again gains no time", async () => {
@@ -408,19 +391,10 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     });
 
     it("gives what stats needs of every signup", async () => {
-      const attribution = { ...noAttribution, utmSource: "tiktok" };
-      await store.add(signup("a@example.com", now, { attribution, mailbox: "m-a" }));
+      await store.add(signup("a@example.com", now, { attribution: { ...noAttribution, ref: "maya" }, mailbox: "m" }));
       await store.fold();
-      expect(await store.statsRows()).toEqual([
-        {
-          createdAt: now.toISOString(),
-          utmSource: "tiktok",
-          utmCampaign: null,
-          ref: null,
-          ...noInvites,
-          mailbox: "m-a",
-        },
-      ]);
+      const needed = { createdAt: now.toISOString(), utmSource: null, utmCampaign: null, ref: "maya", mailbox: "m" };
+      expect(await store.statsRows()).toEqual([{ ...needed, confirmedAt: null, inviteCode: null, invitedBy: null }]);
     });
 
     it("counts the e-mails to each mailbox per day, each of those counted at once its own number, and forgets days gone by", async () => {
