@@ -35,9 +35,9 @@ export async function blobsBackend(
   await store.fold();
   // Records are filed under a keyed digest of the address (records.ts): the seed files them under the store's key.
   const recordSecret = (await blobs.store().get("settings/record-secret", { type: "text" }))!;
-  const hashOf = (emailKey: string) => keyOf(recordSecret, emailKey);
-  const probeFile = findFile(blobs.directory, `records/${hashOf("probe@example.com")}`);
-  const storeDir = probeFile.slice(0, -`records/${hashOf("probe@example.com")}`.length);
+  const keyed = (emailKey: string) => keyOf(recordSecret, emailKey);
+  const probeFile = findFile(blobs.directory, `records/${keyed("probe@example.com")}`);
+  const storeDir = probeFile.slice(0, -`records/${keyed("probe@example.com")}`.length);
   const template = JSON.parse(readFileSync(probeFile, "utf8")) as Record<string, unknown>;
   const rowTemplate = readdirSync(path.join(storeDir, "ledger"))
     .map(
@@ -46,7 +46,7 @@ export async function blobsBackend(
           JSON.parse(readFileSync(path.join(storeDir, "ledger", chunk), "utf8")) as {
             rows?: Record<string, Record<string, unknown>>;
           }
-        ).rows?.[hashOf("probe@example.com")],
+        ).rows?.[keyed("probe@example.com")],
     )
     .find((row) => row !== undefined);
   if (!rowTemplate) {
@@ -70,7 +70,7 @@ export async function blobsBackend(
       const chunk = String(++chunks).padStart(6, "0");
       const rows: Record<string, unknown> = {};
       for (const fields of records.slice(from, from + rowsPerChunk)) {
-        const h = hashOf(fields.emailKey as string);
+        const h = keyed(fields.emailKey as string);
         writeFileSync(path.join(storeDir, "records", h), JSON.stringify({ ...template, ...fields, chunk }));
         rows[h] = { ...rowTemplate, ...fields };
       }
@@ -110,13 +110,13 @@ export async function blobsBackend(
         askedAt: at,
         confirmedAt,
       });
-      const h = hashOf(email);
+      const h = keyed(email);
       const asked = path.join(storeDir, "asked", at.slice(0, 13));
       mkdirSync(asked, { recursive: true });
       writeFileSync(path.join(asked, h), "");
       const mailbox = path.join(storeDir, "mailbox", day);
       mkdirSync(mailbox, { recursive: true });
-      const counter = hashOf(`mailbox:${email}`).slice(0, 32);
+      const counter = keyed(`mailbox:${email}`).slice(0, 32);
       writeFileSync(path.join(mailbox, counter), "1");
       writeFileSync(path.join(mailbox, `${counter}.1`), "seeded");
     }

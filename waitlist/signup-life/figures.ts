@@ -3,9 +3,7 @@ import type { ConfirmationCounts } from "../stores/store";
 import type { SignupRecord } from "./signup-life";
 
 /*
- * The founders' figures of a whole list, from its records, as signup-life counts them: the Blobs store reads them so
- * (blobs/founders.ts); the SQL stores say the same in one statement each (sql-store.ts), and the contract suite holds
- * the two alike.
+ * The founders' figures of a whole list, counted from its records for every store (stores/record-keeper.ts).
  */
 
 /** Sent; still owed (not sent, not failed for good); failed for good. */
