@@ -192,7 +192,7 @@ export class BlobsStore extends RequestPath implements FullStore, ConfirmationQu
   }
 
   /** Records of the earlier layout carried forward (a page at most), then the backlog filed into the ledger. */
-  async fold(options: { deadline?: number; tidy?: boolean } = {}): Promise<number> {
+  override async fold(options: { deadline?: number; tidy?: boolean } = {}): Promise<number> {
     await carryForward(this, options.deadline);
     return this.foldLedger(options);
   }

@@ -12,6 +12,36 @@ import type {
   WaitlistStore,
 } from "./store";
 
+/** How long a store trusts the record it last wrote of an address: a signup's e-mail goes within seconds of it. */
+const trustMs = 60_000;
+
+/**
+ * The records a store wrote in the last minute, with the version its compare-and-swap compares: the next change of
+ * one (a claim, then its e-mail sent) needs no read. A stale one only costs the read it would have made.
+ */
+export class RecentWrites<Version> {
+  private readonly kept = new Map<string, { record: SignupRecord; version: Version; at: number }>();
+
+  get(emailKey: string) {
+    const one = this.kept.get(emailKey);
+    return one && Date.now() - one.at <= trustMs ? one : undefined;
+  }
+
+  /** Keeps what was written of `emailKey`; none (a write refused), forgets it. */
+  set(emailKey: string, record: SignupRecord | undefined, version: Version): void {
+    this.kept.delete(emailKey);
+    if (record) this.kept.set(emailKey, { record, version, at: Date.now() });
+    for (const [key, one] of this.kept) {
+      if (Date.now() - one.at <= trustMs) break;
+      this.kept.delete(key);
+    }
+  }
+
+  forget(emailKey: string): void {
+    this.kept.delete(emailKey);
+  }
+}
+
 /*
  * What every store does to one signup's record, said once: each method of the request path is a transition of
  * signup-life applied to the record of one address by the store's own change() (read by key, written back by
@@ -26,6 +56,11 @@ export abstract class RecordKeeper<Kept extends SignupRecord> implements Partial
 
   /** Every record, oldest first: a whole-list read, for the founders' commands only. */
   protected abstract records(): Promise<SignupRecord[]>;
+
+  /** The store's own bookkeeping, for the scheduled runs (store.ts, ConfirmationQueue.fold): none by default. */
+  async fold(_options?: { deadline?: number; tidy?: boolean }): Promise<number> {
+    return 0;
+  }
 
   /** After a confirm, first or not: what else the store files of a confirmed record (Blobs: its invite keys). */
   protected async confirmed(_emailKey: string, _record: Kept): Promise<void> {}

@@ -1,7 +1,7 @@
 import type { StatsSignup } from "../stats";
 import * as life from "../signup-life/signup-life";
 import type { Departure, SignupRecord } from "../signup-life/signup-life";
-import { RecordKeeper } from "./record-keeper";
+import { RecentWrites, RecordKeeper } from "./record-keeper";
 import type { DepartureKind, FullStore, ListedSignup, NewSignup } from "./store";
 import type { OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store";
 
@@ -36,6 +36,8 @@ const fields = [
 const column = (name: keyof SignupRecord) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 /** `column AS "name"` for each name: both databases fold an unquoted alias to lower case. */
 const select = (...names: (keyof SignupRecord)[]) => names.map((name) => `${column(name)} AS "${name}"`).join(", ");
+type Row = Record<keyof SignupRecord | "version", unknown>;
+const readRecord = `SELECT ${select(...fields)}, version FROM signups WHERE email_key = $1`;
 /** A record as read: SQLite's 0 and 1 as a boolean, the announcements (`,id,id,`) as a list. */
 const recordOf = (row: Record<keyof SignupRecord, unknown>): SignupRecord => {
   const announcements = `${(row.announcements as string | null) ?? ""}`.split(",").filter(Boolean);
@@ -53,6 +55,8 @@ const unlimited = (limit: number) => (Number.isFinite(limit) ? limit : Number.MA
 const iso = (at: Date) => at.toISOString();
 
 export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
+  private readonly recent = new RecentWrites<number>();
+
   constructor(protected readonly db: SqlDatabase) {
     super();
   }
@@ -67,29 +71,33 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
     const values = fields.map((name, n) =>
       name === "invitedBy" ? `(SELECT invite_code FROM signups WHERE invite_code = $${n + 1})` : `$${n + 1}`,
     );
-    const row = await this.row<{ repeats: number }>(
+    const row = await this.row<{ repeats: number; invitedBy: string | null }>(
       `INSERT INTO signups (${fields.map(column).join(", ")}) VALUES (${values.join(", ")})
-       ON CONFLICT (email_key) DO UPDATE SET repeat_signups = signups.repeat_signups + 1
-       RETURNING repeat_signups AS "repeats"`,
+       ON CONFLICT (email_key) DO UPDATE SET repeat_signups = signups.repeat_signups + 1, version = signups.version + 1
+       RETURNING repeat_signups AS "repeats", invited_by AS "invitedBy"`,
       valuesOf(record),
     );
-    return { added: row!.repeats === 0, createdAt: record.createdAt };
+    const added = row!.repeats === 0;
+    this.recent.set(entry.emailKey, added ? { ...record, invitedBy: row!.invitedBy } : undefined, 0);
+    return { added, createdAt: record.createdAt };
   }
 
-  /** Two statements: the row read, then written back if nobody wrote it since (its version), else read again. */
+  /** The row read (unless this store wrote it in the last minute), then written back if nobody wrote it since. */
   protected async change(emailKey: string, transition: (record: SignupRecord) => SignupRecord | undefined) {
-    for (;;) {
-      const row = await this.row<Record<keyof SignupRecord | "version", unknown>>(
-        `SELECT ${select(...fields)}, version FROM signups WHERE email_key = $1`,
-        [emailKey],
-      );
-      const next = row && transition(recordOf(row));
+    for (let known = this.recent.get(emailKey); ; known = undefined) {
+      const row = known ? undefined : await this.row<Row>(readRecord, [emailKey]);
+      const found = known ?? (row && { record: recordOf(row), version: row.version as number });
+      const next = found && transition(found.record);
+      if (!next && known) continue; // What this store wrote may have changed since: read.
       if (!next) return undefined;
       const set = fields.map((name, n) => `${column(name)} = $${n + 3}`).join(", ");
       const written = await this.db.query(
-        `UPDATE signups SET ${set}, version = version + 1 WHERE email_key = $1 AND version = $2 RETURNING version`,
-        [emailKey, row.version as number, ...valuesOf(next)],
+        // And its created_at: a new signup of the address, after a leave, starts at the same version.
+        `UPDATE signups SET ${set}, version = version + 1
+         WHERE email_key = $1 AND version = $2 AND created_at = $${fields.indexOf("createdAt") + 3} RETURNING version`,
+        [emailKey, found.version, ...valuesOf(next)],
       );
+      this.recent.set(emailKey, written.length === 1 ? next : undefined, found.version + 1);
       if (written.length === 1) return next;
     }
   }
@@ -106,11 +114,6 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
        FROM signups s WHERE email_key = $1`,
       [emailKey],
     );
-  }
-
-  /** No bookkeeping of its own: each statement keeps the indexes. */
-  async fold(): Promise<number> {
-    return 0;
   }
 
   async countMailboxMail(counter: string, day: string): Promise<number> {
@@ -151,6 +154,7 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
 
   async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
     if (signups.length === 0) return [];
+    for (const { emailKey } of signups) this.recent.forget(emailKey);
     const pairs = signups.map((_, n) => `(email_key = $${2 * n + 1} AND opt_in_since = $${2 * n + 2})`);
     const removed = await this.db.deleteCounted<RemovedSignup>(
       `DELETE FROM signups WHERE confirmed_at IS NULL AND (${pairs.join(" OR ")})
@@ -174,6 +178,7 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
 
   /** The row goes and the departure is counted, or neither. */
   async remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
+    this.recent.forget(emailKey);
     const [removed] = await this.db.deleteCounted<{ email: string; createdAt: string; confirmed: unknown }>(
       `DELETE FROM signups WHERE email_key = $1
        RETURNING ${select("email", "createdAt")}, confirmed_at IS NOT NULL AS "confirmed"`,
