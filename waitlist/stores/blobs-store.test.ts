@@ -224,7 +224,10 @@ describe("BlobsStore", () => {
       store.add({ email: "p3@example.com", emailKey: "p3@example.com", source: "netlify" }),
     ).resolves.toMatchObject({ added: false });
     await expect(store.lookup("p2@example.com")).resolves.toMatchObject({ inviteCode, confirmedInvites: 1 });
-    // The sweep carries the rest, a batch at a time, then files them all under their keyed digests.
+    // A run past its deadline carries nothing more; the next sweep carries the rest, a page at a time, then files
+    // them all under their keyed digests.
+    await store.fold({ deadline: 0 });
+    expect((await client.list({ prefix: "signups/" })).blobs).toHaveLength(2);
     await store.fold();
     expect((await client.list({ prefix: "signups/" })).blobs).toEqual([]);
     // The next run finds none left, and says so: no request reads the earlier layout again.

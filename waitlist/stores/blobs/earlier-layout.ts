@@ -39,12 +39,14 @@ export async function locate(store: Ledger, emailKey: string): Promise<string> {
  */
 export async function carryForward(store: Ledger, deadline = Infinity): Promise<number> {
   if (!(await remains(store))) return 0;
-  const { blobs: earlier } = await store.blobs.list({ prefix: "signups/" });
+  // The first page of the listing only: one list call a run, however many are left.
+  const pages = store.blobs.list({ prefix: "signups/", paginate: true })[Symbol.asyncIterator]();
+  const earlier: { key: string }[] = (await pages.next()).value?.blobs ?? [];
   if (earlier.length === 0) {
     await store.blobs.set("settings/layout", "keyed");
     carried.set(store, { done: true, at: 0 });
   }
-  const moved = await atOnce(earlier.slice(0, 1000), async ({ key }) => {
+  const moved = await atOnce(earlier, async ({ key }) => {
     if (store.clock().getTime() > deadline) return 0;
     const record = await store.blobs.get(key, { type: "json", consistency: "strong" });
     if (record) await carry(store, key.slice("signups/".length), record as Record<string, unknown>);
