@@ -15,7 +15,8 @@ import type { StatsSignup } from "../stats";
  *   AnnouncementLog    what announce-policy-change records of each person
  *                      it mails, by key, so no run mails anyone twice.
  *
- * A request path is handed a WaitlistStore only, so it cannot read the list.
+ * A request path is handed a WaitlistStore only, so it cannot read the list. What a store does to a signup is a
+ * transition of ../signup-life/signup-life.ts, applied by record-keeper.ts: a store keeps records, not rules.
  */
 
 /** Where a signup was taken: npm start, gatsby develop, or Netlify's function. */
