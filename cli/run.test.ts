@@ -124,6 +124,11 @@ describe("npm run waitlist", () => {
         invite_code: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
         invited_by: "",
         confirmed_invites: "0",
+        // All else kept of her: no repeat, no attempt under way (the seed marks the mail sent), no fingerprint yet.
+        repeat_signups: "0",
+        confirmation_attempts: "0",
+        mailbox: "",
+        announcements: "",
       },
       {
         email: '"Byron, Lord"@example.com',
@@ -148,6 +153,10 @@ describe("npm run waitlist", () => {
         invite_code: "",
         invited_by: "",
         confirmed_invites: "0",
+        repeat_signups: "0",
+        confirmation_attempts: "1",
+        mailbox: "",
+        announcements: "",
       },
       expect.objectContaining({ email: "'=2*5@example.com" }),
     ]);
@@ -406,6 +415,10 @@ describe("npm run waitlist", () => {
         inviteCode: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
         invitedBy: null,
         confirmedInvites: 0,
+        repeatSignups: 0,
+        confirmationAttempts: 0,
+        mailbox: null,
+        announcements: [],
       },
       expect.objectContaining({
         email: '"Byron, Lord"@example.com',

@@ -4,7 +4,7 @@ import { redactAddresses } from "../waitlist/mail/redact";
 import { pruneUnconfirmed } from "../waitlist/prune";
 import type { Waitlist } from "../waitlist/create-waitlist";
 import type { SweepResult } from "../waitlist/mail/confirmations";
-import type { BlobsStore } from "../waitlist/stores/blobs-store";
+import type { FullStore } from "../waitlist/stores/store";
 import { log, netlifyWaitlist } from "./netlify-waitlist";
 
 /*
@@ -33,7 +33,7 @@ export const runBudget = {
  * past `until`; with `daysGoneBy`, the day's pass, the mailbox counts and leavers' digests of days gone by first.
  */
 async function prune(
-  waitlist: Waitlist<BlobsStore>,
+  waitlist: Waitlist<FullStore>,
   name: string,
   { until, clock, daysGoneBy }: { until: number; clock: () => number; daysGoneBy: boolean },
 ) {

@@ -42,6 +42,12 @@ const columns = [
   "inviteCode",
   "invitedBy",
   "confirmedInvites",
+  // What else is kept of the person (an access request's answer, issue 52): how often they signed up again, the
+  // attempts at their confirmation e-mail, their mailbox's keyed fingerprint, the announcements they were sent.
+  "repeatSignups",
+  "confirmationAttempts",
+  "mailbox",
+  "announcements",
 ] as const;
 const csvColumn = (column: string) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 const formats = ["csv", "json"] as const;
@@ -60,7 +66,7 @@ function exportRows<Row extends object>(
     // Excel reads a CSV file as the machine's legacy code page unless it starts
     // with UTF-8's byte-order mark; mailing tools and csv-parse (bom) skip it.
     return stringify(
-      rows.map((row) => chosen.map((column) => row[column] ?? null)),
+      rows.map((row) => chosen.map((column) => [row[column] ?? null].flat().join(" ") || null)),
       { header: true, columns: chosen.map(csvColumn), escape_formulas: true, bom: true },
     );
   }

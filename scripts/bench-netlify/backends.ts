@@ -2,7 +2,7 @@
 // its operations and to be filled fast, straight into the server's files, to a given size or with a day of signups.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { BlobsStore, hashOf, rowsPerChunk } from "../../waitlist/stores/blobs-store";
+import { BlobsStore, keyOf, rowsPerChunk } from "../../waitlist/stores/blobs-store";
 import type { FullStore } from "../../waitlist/stores/store";
 import type { startLocalBlobs } from "../../test/support/blobs";
 import type { startNetlifyApi } from "../../test/support/netlify-api";
@@ -33,8 +33,11 @@ export async function blobsBackend(
   await store.add({ email: "probe@example.com", emailKey: "probe@example.com", source: "netlify" });
   await store.markConfirmationSent("probe@example.com", new Date());
   await store.fold();
-  const probeFile = findFile(blobs.directory, `signups/${hashOf("probe@example.com")}`);
-  const storeDir = probeFile.slice(0, -`signups/${hashOf("probe@example.com")}`.length);
+  // Records are filed under a keyed digest of the address (records.ts): the seed files them under the store's key.
+  const recordSecret = (await blobs.store().get("settings/record-secret", { type: "text" }))!;
+  const keyed = (emailKey: string) => keyOf(recordSecret, emailKey);
+  const probeFile = findFile(blobs.directory, `records/${keyed("probe@example.com")}`);
+  const storeDir = probeFile.slice(0, -`records/${keyed("probe@example.com")}`.length);
   const template = JSON.parse(readFileSync(probeFile, "utf8")) as Record<string, unknown>;
   const rowTemplate = readdirSync(path.join(storeDir, "ledger"))
     .map(
@@ -43,7 +46,7 @@ export async function blobsBackend(
           JSON.parse(readFileSync(path.join(storeDir, "ledger", chunk), "utf8")) as {
             rows?: Record<string, Record<string, unknown>>;
           }
-        ).rows?.[hashOf("probe@example.com")],
+        ).rows?.[keyed("probe@example.com")],
     )
     .find((row) => row !== undefined);
   if (!rowTemplate) {
@@ -61,14 +64,14 @@ export async function blobsBackend(
   let chunks = 0;
   /** Writes records and their ledger rows, a ledger blob per thousand, each record's fields over the template's. */
   function write(records: readonly Record<string, unknown>[]) {
-    mkdirSync(path.join(storeDir, "signups"), { recursive: true });
+    mkdirSync(path.join(storeDir, "records"), { recursive: true });
     mkdirSync(path.join(storeDir, "ledger"), { recursive: true });
     for (let from = 0; from < records.length; from += rowsPerChunk) {
       const chunk = String(++chunks).padStart(6, "0");
       const rows: Record<string, unknown> = {};
       for (const fields of records.slice(from, from + rowsPerChunk)) {
-        const h = hashOf(fields.emailKey as string);
-        writeFileSync(path.join(storeDir, "signups", h), JSON.stringify({ ...template, ...fields, chunk }));
+        const h = keyed(fields.emailKey as string);
+        writeFileSync(path.join(storeDir, "records", h), JSON.stringify({ ...template, ...fields, chunk }));
         rows[h] = { ...rowTemplate, ...fields };
       }
       writeFileSync(path.join(storeDir, "ledger", chunk), JSON.stringify({ rows }));
@@ -107,13 +110,13 @@ export async function blobsBackend(
         askedAt: at,
         confirmedAt,
       });
-      const h = hashOf(email);
+      const h = keyed(email);
       const asked = path.join(storeDir, "asked", at.slice(0, 13));
       mkdirSync(asked, { recursive: true });
       writeFileSync(path.join(asked, h), "");
       const mailbox = path.join(storeDir, "mailbox", day);
       mkdirSync(mailbox, { recursive: true });
-      const counter = hashOf(`mailbox:${email}`).slice(0, 32);
+      const counter = keyed(`mailbox:${email}`).slice(0, 32);
       writeFileSync(path.join(mailbox, counter), "1");
       writeFileSync(path.join(mailbox, `${counter}.1`), "seeded");
     }

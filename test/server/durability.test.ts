@@ -70,7 +70,7 @@ describe("the npm start server as a process", () => {
 
     expect(acknowledged.length).toBeGreaterThan(50);
     await withSqliteStore(env().WAITLIST_DB, async (store) => {
-      expect(store.integrityCheck()).toBe("ok");
+      expect(store.pragma("integrity_check")).toBe("ok");
       const stored = new Set((await store.all()).map((row) => row.email));
       expect(acknowledged.filter((email) => !stored.has(email))).toEqual([]);
     });

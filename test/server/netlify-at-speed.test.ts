@@ -39,7 +39,7 @@ afterEach(async () => {
 /** The GETs of signup records the stand-in answered since `from` (an index into its operations). */
 async function recordReads(from: number) {
   await blobs.settled();
-  return blobs.operations.slice(from).filter((op) => op.type === "get" && op.url.includes("/signups/")).length;
+  return blobs.operations.slice(from).filter((op) => op.type === "get" && op.url.includes("/records/")).length;
 }
 
 it("prunes a whole large day, and drops its mailbox counts, in one daily pass 31 days on", async () => {

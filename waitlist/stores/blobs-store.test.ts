@@ -2,12 +2,13 @@ import { createHash, createHmac, scryptSync } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { getStore } from "@netlify/blobs";
-import { BlobsStore, blobsStoreName, hashOf } from "./blobs-store";
-import { maxAttempts, Records } from "./blobs/records";
+import { BlobsStore, blobsStoreName } from "./blobs-store";
+import { maxAttempts } from "./blobs/records";
 import { pruneUnconfirmed } from "../prune";
-import { describeAnnouncementContract, describeStoreContract, type StoreUnderTest } from "./store.contract";
+import { describeStoreContract, type StoreUnderTest } from "./store.contract";
 import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
-import type { FullStore, Signup } from "./store";
+
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 function blobsHarness(): StoreUnderTest {
   let blobs: (LocalBlobs & { directory: string }) | undefined;
@@ -18,7 +19,6 @@ function blobsHarness(): StoreUnderTest {
   return {
     open,
     reopen: open,
-    settle: async (store: FullStore) => void (await (store as BlobsStore).fold()),
     snapshot: async () => {
       await blobs!.settled();
       const files = readdirSync(blobs!.directory, { recursive: true, withFileTypes: true }).filter((entry) =>
@@ -36,7 +36,6 @@ function blobsHarness(): StoreUnderTest {
 }
 
 describeStoreContract("Netlify Blobs", blobsHarness);
-describeAnnouncementContract("Netlify Blobs", blobsHarness);
 
 describe("BlobsStore", () => {
   let blobs: LocalBlobs;
@@ -129,7 +128,7 @@ describe("BlobsStore", () => {
     const setJSON = client.setJSON.bind(client);
     client.setJSON = async (key, data, options) => {
       const result = await setJSON(key, data, options);
-      if (key.startsWith("signups/") && (data as { leaving?: unknown }).leaving) throw new Error("killed");
+      if (key.startsWith("records/") && (data as { leaving?: unknown }).leaving) throw new Error("killed");
       return result;
     };
     await expect(new BlobsStore(client).remove("p1@example.com", "one-click", at(5_000))).rejects.toThrow("killed");
@@ -139,7 +138,7 @@ describe("BlobsStore", () => {
     await store.fold();
     expect((await store.all()).map((row) => row.email)).toEqual(["p9@example.com"]);
     expect(await store.departures()).toBe(1);
-    expect((await blobs.store().list({ prefix: "signups/" })).blobs).toHaveLength(1);
+    expect((await blobs.store().list({ prefix: "records/" })).blobs).toHaveLength(1);
   });
 
   it("tells pruned from left by the keys alone, and reads only the departures filed before the how was in the key", async () => {
@@ -157,44 +156,124 @@ describe("BlobsStore", () => {
     expect(await store.departures()).toBe(4);
   });
 
-  it("reads a store written before the confirm step as unconfirmed and never asked, and asks it when told", async () => {
-    // A record and a ledger row as the version before the confirm step wrote them: no consent fields at all.
-    const before = new BlobsStore(blobs.store());
-    await add(before, 1);
-    await before.markConfirmationSent("p1@example.com", at(1_000));
-    await before.fold();
-    const client = blobs.store();
-    const h = hashOf("p1@example.com");
-    const strip = ({
-      confirmedAt: _c,
-      privacyPolicyAtSignup: _s,
-      privacyPolicyAtConfirm: _p,
-      optInSince: _o,
-      ...rest
-    }: Signup) => rest;
-    const record = (await client.get(`signups/${h}`, { type: "json" })) as Signup;
-    await client.setJSON(`signups/${h}`, strip(record));
-    const chunk = (await client.get("ledger/000001", { type: "json" })) as { rows: Record<string, Signup> };
-    await client.setJSON("ledger/000001", { rows: { [h]: strip(chunk.rows[h]!) } });
-
+  /**
+   * A store as the layout before issue 52 left it: each record at signups/<the plain SHA-256 of its key>, its ledger
+   * row, pending and asked/ notes and invite blobs under that hash, bookkeeping under the names of then; the oldest
+   * record from before the confirm step (no consent fields at all).
+   */
+  async function earlierLayout() {
     const store = new BlobsStore(blobs.store());
-    expect(await store.all()).toEqual([
-      expect.objectContaining({
-        email: "p1@example.com",
-        confirmedAt: null,
-        optInSince: null,
-        privacyPolicyAtSignup: null,
-      }),
+    for (const n of [1, 2, 3]) await add(store, n);
+    await store.markConfirmationSent("p1@example.com", at(1_000));
+    const { inviteCode } = (await store.confirm("p2@example.com", {
+      createdAt: at(2).toISOString(),
+      at: at(5_000),
+      privacyPolicy: "p",
+    }))!;
+    await store.add({
+      email: "p4@example.com",
+      emailKey: "p4@example.com",
+      source: "netlify",
+      at: at(4),
+      invitedBy: inviteCode,
+      mailbox: "m4",
+    });
+    await store.confirm("p4@example.com", { createdAt: at(4).toISOString(), at: at(6_000), privacyPolicy: "p" });
+    await store.fold();
+    const client = blobs.store();
+    const rename = (key: string, k: string, h: string) => key.replace(k, h).replace(/^records\//, "signups/");
+    const keys = (await client.list()).blobs.map(({ key }) => key);
+    for (const email of ["p1", "p2", "p3", "p4"].map((name) => `${name}@example.com`)) {
+      const [k, h] = [await store.key(email), sha256(email)];
+      for (const key of keys.filter((one) => one.includes(k))) {
+        const json = /^(records|codes)\//.test(key);
+        const data = json ? ((await client.get(key, { type: "json" })) as Record<string, unknown>) : null;
+        if (key.startsWith("records/")) {
+          const {
+            confirmationAttempts: attempts,
+            confirmationClaimedUntil: claimedUntil,
+            repeatSignups: _r,
+            announcements: _a,
+            ...rest
+          } = data!;
+          const old =
+            email === "p1@example.com"
+              ? { ...rest, confirmedAt: undefined, optInSince: undefined, consentAtSignup: undefined }
+              : rest;
+          await client.setJSON(rename(key, k, h), { ...old, attempts, claimedUntil });
+        } else if (key.startsWith("codes/")) await client.setJSON(key, { ...data, h });
+        else await client.set(rename(key, k, h), "");
+        if (!key.startsWith("codes/")) await client.delete(key);
+      }
+      const ledger = (await client.get("ledger/000001", { type: "json" })) as { rows: Record<string, unknown> };
+      ledger.rows[h] = ledger.rows[k];
+      delete ledger.rows[k];
+      await client.setJSON("ledger/000001", ledger);
+    }
+    await Promise.all(["settings/layout", "settings/record-secret"].map((key) => client.delete(key)));
+    return inviteCode;
+  }
+
+  it("carries a store of the earlier layout forward, no signup lost, and keeps no plain hash of an address", async () => {
+    const inviteCode = await earlierLayout();
+    const client = blobs.store();
+    expect((await client.list({ prefix: "signups/" })).blobs).toHaveLength(4);
+    const store = new BlobsStore(blobs.store());
+    // A request for an address carries its record forward first: a repeat is counted on it, not made anew.
+    await expect(
+      store.add({ email: "p3@example.com", emailKey: "p3@example.com", source: "netlify" }),
+    ).resolves.toMatchObject({ added: false });
+    await expect(store.lookup("p2@example.com")).resolves.toMatchObject({ inviteCode, confirmedInvites: 1 });
+    // A run past its deadline carries nothing more; the next sweep carries the rest, a page at a time, then files
+    // them all under their keyed digests.
+    await store.fold({ deadline: 0 });
+    expect((await client.list({ prefix: "signups/" })).blobs).toHaveLength(2);
+    await store.fold();
+    expect((await client.list({ prefix: "signups/" })).blobs).toEqual([]);
+    // The next run finds none left, and says so: no request reads the earlier layout again.
+    await store.fold();
+    await expect(client.get("settings/layout", { type: "text" })).resolves.toBe("keyed");
+    const rows = await store.all();
+    expect(
+      rows.map(({ email, confirmedAt, optInSince, repeatSignups }) => ({
+        email,
+        confirmed: confirmedAt !== null,
+        optInSince,
+        repeatSignups,
+      })),
+    ).toEqual([
+      // From before the confirm step: unconfirmed and never asked.
+      { email: "p1@example.com", confirmed: false, optInSince: null, repeatSignups: 0 },
+      { email: "p2@example.com", confirmed: true, optInSince: at(2).toISOString(), repeatSignups: 0 },
+      { email: "p3@example.com", confirmed: false, optInSince: at(3).toISOString(), repeatSignups: 1 },
+      { email: "p4@example.com", confirmed: true, optInSince: at(4).toISOString(), repeatSignups: 0 },
     ]);
-    expect(await store.statsRows()).toEqual([expect.objectContaining({ confirmedAt: null })]);
-    await expect(store.lookup("p1@example.com")).resolves.toMatchObject({ confirmedAt: null });
-    await expect(store.expiredUnconfirmed(at(100 * 86_400_000), 10)).resolves.toEqual([]);
-    // ask-to-confirm reaches it: owed the mail with the confirm link, and pruned if it never confirms.
+    await expect(store.lookup("p2@example.com")).resolves.toMatchObject({ confirmedInvites: 1 });
+    await expect(store.expiredUnconfirmed(at(100 * 86_400_000), 10, { tidy: true })).resolves.toEqual([
+      expect.objectContaining({ email: "p3@example.com" }),
+    ]);
+    // ask-to-confirm still reaches the one from before the confirm step.
     await expect(store.askToConfirm("p1@example.com", at(2_000))).resolves.toMatchObject({ email: "p1@example.com" });
-    expect(await store.pendingConfirmations()).toEqual([expect.objectContaining({ email: "p1@example.com" })]);
-    await expect(store.expiredUnconfirmed(at(2 * 3_600_000), 10)).resolves.toEqual([
-      expect.objectContaining({ email: "p1@example.com", optInSince: at(2_000).toISOString() }),
-    ]);
+    // Nowhere a key, nor a ledger row's, holds the plain SHA-256 of an address.
+    const everything = JSON.stringify(
+      await Promise.all((await client.list()).blobs.map(async ({ key }) => [key, await client.get(key)])),
+    );
+    for (const n of [1, 2, 3, 4]) expect(everything).not.toContain(sha256(`p${n}@example.com`));
+    // A leave removes a carried record whole.
+    await store.remove("p4@example.com", "link", at(7_000));
+    await store.fold();
+    await expect(store.lookup("p2@example.com")).resolves.toMatchObject({ confirmedInvites: 0 });
+    expect((await store.all()).map((row) => row.email)).toEqual(["p1@example.com", "p2@example.com", "p3@example.com"]);
+  });
+
+  it("derives no key of a new store from a plain SHA-256 of an address", async () => {
+    const store = new BlobsStore(blobs.store());
+    await add(store, 1);
+    await store.confirm("p1@example.com", { createdAt: at(1).toISOString(), at: at(5_000), privacyPolicy: "p" });
+    await store.fold();
+    const keys = (await blobs.store().list()).blobs.map(({ key }) => key).join("\n");
+    expect(keys).toMatch(/^records\//m);
+    expect(keys).not.toContain(sha256("p1@example.com"));
   });
 
   it("finds expired signups by their hour, without listing the records or reading the ledger", async () => {
@@ -213,7 +292,7 @@ describe("BlobsStore", () => {
     const first = await reads(at(hour));
     expect(first.found).toBe(1);
     // One list of the hours, one of the hour due, one read of its record: nothing of the other 29 signups.
-    expect(first.operations.filter((url) => /signups|ledger/.test(url))).toHaveLength(1);
+    expect(first.operations.filter((url) => /records|ledger/.test(url))).toHaveLength(1);
     expect(first.operations).toHaveLength(3);
   });
 
@@ -230,7 +309,7 @@ describe("BlobsStore", () => {
     let marked = 0;
     client.setJSON = async (key, data, options) => {
       const result = await setJSON(key, data, options);
-      if (key.startsWith("signups/") && (data as { leaving?: unknown }).leaving && ++marked === 25) {
+      if (key.startsWith("records/") && (data as { leaving?: unknown }).leaving && ++marked === 25) {
         throw new Error("killed");
       }
       return result;
@@ -250,7 +329,7 @@ describe("BlobsStore", () => {
     await store.fold();
     expect(await store.all()).toEqual([]);
     expect(await store.departures()).toBe(25);
-    expect((await blobs.store().list({ prefix: "signups/" })).blobs).toEqual([]);
+    expect((await blobs.store().list({ prefix: "records/" })).blobs).toEqual([]);
     expect((await blobs.store().list({ prefix: "asked/" })).blobs).toEqual([]);
   });
 
@@ -289,7 +368,7 @@ describe("BlobsStore", () => {
   it("still recognises the plain hash an earlier version wrote, until the functions next write theirs", async () => {
     const store = new BlobsStore(blobs.store());
     const secret = "a-secret-of-at-least-32-characters";
-    await blobs.store().set("settings/leave-signer", `environment ${hashOf(secret)}`);
+    await blobs.store().set("settings/leave-signer", `environment ${sha256(secret)}`);
     await expect(store.signerProblem(secret)).resolves.toBeUndefined();
     await expect(store.signerProblem(`${secret}!`)).resolves.toMatch(/set the same value in your shell/);
   });
@@ -311,7 +390,7 @@ describe("BlobsStore where Netlify enforces its conditional writes", () => {
   const instances = (n: number) => Array.from({ length: n }, () => new BlobsStore(blobs.store()));
   const signUp = (store: BlobsStore, email: string, ms = 0) =>
     store.add({ email, emailKey: email, source: "netlify", at: at(ms) });
-  const listedKeys = async () => (await blobs.store().list({ prefix: "signups/" })).blobs.map(({ key }) => key);
+  const listedKeys = async () => (await blobs.store().list({ prefix: "records/" })).blobs.map(({ key }) => key);
 
   it("lets one of 20 senders at once claim an owed confirmation", async () => {
     const [first] = instances(1);
@@ -333,12 +412,12 @@ describe("BlobsStore where Netlify enforces its conditional writes", () => {
     // Each refused attempt means another change landed in between: with maxAttempts at once, the last lands at its last.
     const [first] = instances(1);
     await signUp(first!, "ada@example.com");
-    const h = hashOf("ada@example.com");
-    const changes = Array.from({ length: maxAttempts }, () => new Records(blobs.store(), () => at(0)));
+    const h = await first!.key("ada@example.com");
+    const changes = Array.from({ length: maxAttempts }, () => new BlobsStore(blobs.store(), { clock: () => at(0) }));
     await Promise.all(
-      changes.map((records) => records.update(h, (record) => ({ ...record, attempts: record.attempts + 1 }))),
+      changes.map((one) => one.changeAt(h, (record) => ({ ...record, repeatSignups: record.repeatSignups + 1 }))),
     );
-    expect((await new Records(blobs.store(), () => at(0)).read(h))?.record.attempts).toBe(maxAttempts);
+    expect((await first!.read(h))?.repeatSignups).toBe(maxAttempts);
   });
 
   it("answers 20 leaves of one address at once, keeps nothing of it and counts one departure", async () => {
@@ -353,7 +432,7 @@ describe("BlobsStore where Netlify enforces its conditional writes", () => {
     expect(left.filter(Boolean).length).toBeGreaterThan(0);
     await first!.fold();
     expect((await first!.all()).map((row) => row.email)).toEqual(["grace@example.com"]);
-    expect(await listedKeys()).toEqual([`signups/${hashOf("grace@example.com")}`]);
+    expect(await listedKeys()).toEqual([`records/${await first!.key("grace@example.com")}`]);
     expect(await first!.departureCounts()).toEqual({ left: 1, pruned: 0 });
   });
 

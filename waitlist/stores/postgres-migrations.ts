@@ -4,15 +4,13 @@ import type { Pool } from "pg";
 import { StoreError } from "./store";
 
 /*
- * The Postgres schema is plain SQL in postgres-migrations/. A server (DATABASE_URL) applies it here: in name order,
- * each once, recorded in netlify.migrations by name without ".sql". The table keeps the name it had when the Netlify
- * functions could keep the list in a Netlify database, whose tooling recorded its migrations there: a database
- * migrated then is current now.
+ * The Postgres schema is plain SQL in postgres-migrations/, applied here in name order, each once, recorded in
+ * netlify.migrations by name without ".sql": the name Netlify Database's tooling gave it, so a database it migrated
+ * is current now.
  */
 /** Any number, so two processes of this site take the same lock and no other application's. */
 const lockKey = 0x74616e64; // "tand"
 
-/** The record of applied migrations. */
 const trackingTable = "netlify.migrations";
 
 /** The migrations in `dir` (the adapter names it: projectFolders.migrations), in name order. */

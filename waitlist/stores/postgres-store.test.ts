@@ -4,7 +4,7 @@ import { until } from "../../test/support/until";
 import { projectFolders } from "../../config/folders";
 import { migrate, readMigrations } from "./postgres-migrations";
 import { openPostgresStore, PostgresStore } from "./postgres-store";
-import { describeAnnouncementContract, describeStoreContract, type StoreUnderTest } from "./store.contract";
+import { describeStoreContract, type StoreUnderTest } from "./store.contract";
 
 /*
  * The contract suite and the races that "once" must win, against a real
@@ -30,7 +30,6 @@ const postgresHarness = (): StoreUnderTest => {
       return open();
     },
     reopen: open,
-    settle: async () => {},
     snapshot: async () => {
       const pool = new Pool({ connectionString: url });
       try {
@@ -55,7 +54,6 @@ const postgresHarness = (): StoreUnderTest => {
   };
 };
 describeStoreContract("Postgres", postgresHarness);
-describeAnnouncementContract("Postgres", postgresHarness);
 
 describe("PostgresStore against a real Postgres", () => {
   let url: string;

@@ -1,6 +1,7 @@
 import { Pool } from "pg";
 import { migrate } from "./postgres-migrations";
-import { SqlStore, type Departure, type SqlDatabase, type SqlValue } from "./sql-store";
+import type { Departure } from "../signup-life/signup-life";
+import { SqlStore, type SqlDatabase, type SqlValue } from "./sql-store";
 import { StoreError } from "./store";
 
 /** What the store needs of pg's Pool. */
@@ -52,8 +53,7 @@ export async function openPostgresStore(
   { migrations, warn = () => {} }: { migrations: string; warn?: (message: string) => void },
 ): Promise<PostgresStore> {
   const pool = new Pool({ connectionString: databaseUrl });
-  // An idle connection the server cut off (a restart, a failover): the pool drops it and the next query opens
-  // another. Unheard, the pool's error event would end the process.
+  // An idle connection cut off (a restart, a failover) is dropped; unheard, the pool's error would end the process.
   pool.on("error", (error) => warn(`The waitlist's database closed a connection: ${error.message}`));
   try {
     await migrate(pool, migrations);

@@ -1,180 +1,119 @@
 import type { StatsSignup } from "../reports/stats";
-import { noAttribution } from "../attribution";
-import { newInviteCode } from "../invites";
-import type { Confirmation, ConfirmationCounts, DepartureKind, FullStore, ListedSignup, NewSignup } from "./store";
-import type { OwedConfirmation, RemovedSignup, Signup, UnconfirmedSignup } from "./store";
+import * as life from "../signup-life/signup-life";
+import type { Departure, SignupRecord } from "../signup-life/signup-life";
+import { RecentWrites, RecordKeeper } from "./record-keeper";
+import type { DepartureKind, FullStore, ListedSignup, NewSignup } from "./store";
+import type { OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store";
 
 /*
- * The waitlist in SQL, said once for SQLite (sqlite-store.ts) and Postgres (postgres-store.ts). Each method is one
- * statement in the SQL both speak, $1…$n for parameters, instants in and out as ISO text. What the two say
- * differently is behind SqlDatabase: running a statement, and a delete counted as a departure atomically (one
- * statement in Postgres, a transaction in SQLite). The sweep and the retention read through partial indexes, so
- * their work grows with what is owed or expired, never with the list.
+ * The waitlist in the SQL both SQLite (sqlite-store.ts) and Postgres (postgres-store.ts) speak, $1…$n for parameters,
+ * instants as ISO text. A record changes by a transition of signup-life (record-keeper.ts): read, then written back
+ * by compare-and-swap on its version. A signup and a leave are one statement each; the sweep and the retention read
+ * through partial indexes, so their work grows with what is owed or expired, never with the list. What the two say
+ * differently is behind SqlDatabase.
  */
 
 /** A value a statement takes: instants as ISO text, booleans as they are (SQLite's driver writes 1 and 0). */
 export type SqlValue = string | number | boolean | null;
 
-/** A departure to count with each row a delete removes: when and how, never who. */
-export interface Departure {
-  how: DepartureKind;
-  at: string;
-  /**
-   * A keyed digest of who left, kept until the retention drops it (waitlist/leavers.ts): only with a deleted row
-   * that says `"confirmed"`, a member once handed to a launch tool.
-   */
-  digest?: string;
-}
-
 /** What the SQL store needs of a database. */
 export interface SqlDatabase {
   /** Runs one statement; resolves with its rows, instants as ISO text (UTC, milliseconds). */
   query<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]>;
-  /** A `DELETE … RETURNING`, each row counted as `departure`, all or nothing; then gone from the files too. */
+  /** A `DELETE … RETURNING`, each row counted as `departure` (its digest only with a row that says `"confirmed"`). */
   deleteCounted<T>(deleteSql: string, values: readonly SqlValue[], departure: Departure): Promise<T[]>;
   close(): Promise<void>;
 }
 
-/** Every column of a signup, by the name the store interface gives it; the column is that name in snake_case. */
-const allColumns = [
-  ...["email", "emailKey", "createdAt", "source", "confirmationSentAt", "confirmationFailedAt", "confirmationError"],
-  ...["confirmationCapped", "utmSource", "utmMedium", "utmCampaign", "utmContent", "utmTerm", "ref", "landingPath"],
-  ...["confirmedAt", "privacyPolicyAtSignup", "privacyPolicyAtConfirm", "optInSince", "consentAtSignup"],
-  ...["consentAtConfirm", "inviteCode", "invitedBy", "mailbox"],
-] as const satisfies readonly (keyof Signup)[];
-const column = (name: keyof Signup) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+/** Every field of a record; its column is that name in snake_case. */
+const fields = [
+  ...["email", "emailKey", "createdAt", "source", "utmSource", "utmMedium", "utmCampaign", "utmContent", "utmTerm"],
+  ...["ref", "landingPath", "repeatSignups", "confirmationSentAt", "confirmationAttempts", "confirmationClaimedUntil"],
+  ...["confirmationNextAt", "confirmationFailedAt", "confirmationError", "confirmationCapped", "confirmedAt"],
+  ...["privacyPolicyAtSignup", "privacyPolicyAtConfirm", "consentAtSignup", "consentAtConfirm", "optInSince"],
+  ...["askedAt", "inviteCode", "invitedBy", "mailbox", "announcements"],
+] as const satisfies readonly (keyof SignupRecord)[];
+const column = (name: keyof SignupRecord) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 /** `column AS "name"` for each name: both databases fold an unquoted alias to lower case. */
-const select = (...names: (keyof Signup)[]) => names.map((name) => `${column(name)} AS "${name}"`).join(", ");
+const select = (...names: (keyof SignupRecord)[]) => names.map((name) => `${column(name)} AS "${name}"`).join(", ");
+type Row = Record<keyof SignupRecord | "version", unknown>;
+const readRecord = `SELECT ${select(...fields)}, version FROM signups WHERE email_key = $1`;
+/** A record as read: SQLite's 0 and 1 as a boolean, the announcements (`,id,id,`) as a list. */
+const recordOf = (row: Record<keyof SignupRecord, unknown>): SignupRecord => {
+  const announcements = `${(row.announcements as string | null) ?? ""}`.split(",").filter(Boolean);
+  return { ...row, confirmationCapped: Boolean(row.confirmationCapped), announcements } as SignupRecord;
+};
+/** A record's fields as a statement takes them, in the order of `fields`; the announcements as `,id,id,`. */
+const valuesOf = (record: SignupRecord) =>
+  fields.map((name) => (name === "announcements" ? `,${record.announcements.join(",")},` : record[name]));
 /** An owed confirmation: its asking under way (a repeat signup's asked_at), or the first. */
 const owedColumns = `${select("email", "emailKey", "createdAt")}, coalesce(asked_at, opt_in_since) AS "optInSince"`;
-/** Still owed: neither sent nor refused for good. */
+/** Still owed: neither sent nor refused for good (the index signups_confirmation_owed). */
 const owed = "confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL";
 /** No LIMIT: a number both databases take. */
 const unlimited = (limit: number) => (Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER);
 const iso = (at: Date) => at.toISOString();
-/**
- * A signup's confirmed invitees, now: one per mailbox, never its own, none who left (their rows are gone), through
- * the invited_by index. `inviter` names the inviter's row in the statement.
- */
-const confirmedInvites = (inviter: string) =>
-  `(SELECT CAST(count(DISTINCT i.mailbox) AS integer) FROM signups i
-    WHERE i.invited_by = ${inviter}.invite_code AND i.confirmed_at IS NOT NULL
-      AND i.mailbox IS DISTINCT FROM ${inviter}.mailbox) AS "confirmedInvites"`;
-/** A count as a number in both databases (Postgres's count is a bigint, which pg hands over as text). */
-const count = (as: string, where = "TRUE") => `CAST(count(*) FILTER (WHERE ${where}) AS integer) AS "${as}"`;
 
-export class SqlStore implements FullStore {
-  constructor(protected readonly db: SqlDatabase) {}
+export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
+  private readonly recent = new RecentWrites<number>();
+
+  constructor(protected readonly db: SqlDatabase) {
+    super();
+  }
 
   private async row<T>(sql: string, values: readonly SqlValue[] = []): Promise<T | undefined> {
     return (await this.db.query<T>(sql, values))[0];
   }
 
-  /** A listed address counts a repeat: as long a write as a new one, so no timing tells it was listed. */
+  /** One statement: a new record, or a listed one's repeat counted (as long a write: no timing tells it was listed). */
   async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
-    const at = iso(entry.at ?? new Date());
-    const a = entry.attribution ?? noAttribution;
-    const row = await this.row<{ repeats: number }>(
-      `INSERT INTO signups (email, email_key, created_at, source, utm_source, utm_medium, utm_campaign, utm_content,
-                            utm_term, ref, landing_path, confirmation_sent_at, privacy_policy_at_signup,
-                            consent_at_signup, opt_in_since, mailbox, invited_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-               (SELECT invite_code FROM signups WHERE invite_code = $17))
-       ON CONFLICT (email_key) DO UPDATE SET repeat_signups = signups.repeat_signups + 1
-       RETURNING repeat_signups AS "repeats"`,
-      [
-        ...[entry.email, entry.emailKey, at, entry.source],
-        ...[a.utmSource, a.utmMedium, a.utmCampaign, a.utmContent, a.utmTerm, a.ref, a.landingPath],
-        entry.confirmationSentAt ? iso(entry.confirmationSentAt) : null,
-        entry.privacyPolicy ?? null,
-        entry.consent ?? null,
-        // Asked to confirm now; a signup from before the confirm step has not been asked yet.
-        entry.earlier ? null : at,
-        entry.mailbox ?? null,
-        // Kept only when it is a signup's code: an unknown one finds no row, and is not kept.
-        entry.invitedBy ?? null,
-      ],
+    const record = life.add(entry, entry.at ?? new Date(), { inviterKnown: true });
+    const values = fields.map((name, n) =>
+      name === "invitedBy" ? `(SELECT invite_code FROM signups WHERE invite_code = $${n + 1})` : `$${n + 1}`,
     );
-    return { added: row!.repeats === 0, createdAt: at };
+    const row = await this.row<{ repeats: number; invitedBy: string | null }>(
+      `INSERT INTO signups (${fields.map(column).join(", ")}) VALUES (${values.join(", ")})
+       ON CONFLICT (email_key) DO UPDATE SET repeat_signups = signups.repeat_signups + 1, version = signups.version + 1
+       RETURNING repeat_signups AS "repeats", invited_by AS "invitedBy"`,
+      valuesOf(record),
+    );
+    const added = row!.repeats === 0;
+    this.recent.set(entry.emailKey, added ? { ...record, invitedBy: row!.invitedBy } : undefined, 0);
+    return { added, createdAt: record.createdAt };
   }
 
-  /** A second claimer waits for the first one's row lock (or SQLite's one writer), then finds the lease taken. */
-  async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
-    const row = await this.row<{ attempt: number }>(
-      `UPDATE signups SET confirmation_claimed_until = $1, confirmation_attempts = confirmation_attempts + 1
-       WHERE email_key = $2 AND ${owed} AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < $3)
-       RETURNING confirmation_attempts AS "attempt"`,
-      [iso(new Date(now.getTime() + leaseMs)), emailKey, iso(now)],
-    );
-    return row?.attempt;
+  /** The row read (unless this store wrote it in the last minute), then written back if nobody wrote it since. */
+  protected async change(emailKey: string, transition: (record: SignupRecord) => SignupRecord | undefined) {
+    for (let known = this.recent.get(emailKey); ; known = undefined) {
+      const row = known ? undefined : await this.row<Row>(readRecord, [emailKey]);
+      const found = known ?? (row && { record: recordOf(row), version: row.version as number });
+      const next = found && transition(found.record);
+      if (!next && known) continue; // What this store wrote may have changed since: read.
+      if (!next) return undefined;
+      const set = fields.map((name, n) => `${column(name)} = $${n + 3}`).join(", ");
+      const written = await this.db.query(
+        // And its created_at: a new signup of the address, after a leave, starts at the same version.
+        `UPDATE signups SET ${set}, version = version + 1
+         WHERE email_key = $1 AND version = $2 AND created_at = $${fields.indexOf("createdAt") + 3} RETURNING version`,
+        [emailKey, found.version, ...valuesOf(next)],
+      );
+      this.recent.set(emailKey, written.length === 1 ? next : undefined, found.version + 1);
+      if (written.length === 1) return next;
+    }
   }
 
-  /** One statement: the row, and its invitees counted through the invited_by index (confirmedInvites). */
+  /**
+   * One statement: the row, and its confirmed invitees as signup-life's credits() counts them (one per mailbox, never
+   * its own, none who left: their rows are gone), through the invited_by index.
+   */
   async lookup(emailKey: string): Promise<ListedSignup | undefined> {
     return this.row(
-      `SELECT ${select("email", "createdAt", "confirmedAt", "inviteCode")}, ${confirmedInvites("signups")}
-       FROM signups WHERE email_key = $1`,
+      `SELECT ${select("email", "createdAt", "confirmedAt", "inviteCode")},
+         (SELECT CAST(count(DISTINCT i.mailbox) AS integer) FROM signups i WHERE i.invited_by = s.invite_code
+            AND i.confirmed_at IS NOT NULL AND i.mailbox IS DISTINCT FROM s.mailbox) AS "confirmedInvites"
+       FROM signups s WHERE email_key = $1`,
       [emailKey],
     );
-  }
-
-  /** The first confirmation is kept (a second press rewrites the row as it was): `first` if the time is ours. */
-  async confirm(
-    emailKey: string,
-    { createdAt, at, privacyPolicy, consent = null, inviteCode = newInviteCode() }: Confirmation,
-  ) {
-    if (Number.isNaN(Date.parse(createdAt))) return undefined;
-    const first = "confirmed_at IS NULL";
-    const row = await this.row<{ confirmedAt: string; inviteCode: string }>(
-      `UPDATE signups SET confirmed_at = coalesce(confirmed_at, $3),
-         privacy_policy_at_confirm = CASE WHEN ${first} THEN $4 ELSE privacy_policy_at_confirm END,
-         consent_at_confirm = CASE WHEN ${first} THEN $5 ELSE consent_at_confirm END,
-         invite_code = coalesce(invite_code, $6)
-       WHERE email_key = $1 AND created_at = $2
-       RETURNING ${select("confirmedAt", "inviteCode")}`,
-      [emailKey, createdAt, iso(at), privacyPolicy, consent, inviteCode],
-    );
-    return row && { ...row, first: row.confirmedAt === iso(at) };
-  }
-
-  async askToConfirm(
-    emailKey: string,
-    at: Date,
-    { resendAfterMs }: { resendAfterMs?: number } = {},
-  ): Promise<OwedConfirmation | undefined> {
-    return this.row<OwedConfirmation>(
-      `UPDATE signups SET opt_in_since = coalesce(opt_in_since, $1), asked_at = $1,
-                          confirmation_sent_at = NULL, confirmation_failed_at = NULL, confirmation_error = NULL,
-                          confirmation_next_at = NULL, confirmation_claimed_until = NULL,
-                          confirmation_attempts = 0, confirmation_capped = $5
-       WHERE email_key = $2 AND confirmed_at IS NULL
-         AND (NOT $3 OR confirmation_failed_at IS NULL OR confirmation_capped)
-         AND (opt_in_since IS NULL OR ($3 AND coalesce(confirmation_sent_at, confirmation_failed_at) <= $4))
-       RETURNING ${select("email", "emailKey", "createdAt")}, asked_at AS "optInSince"`,
-      [iso(at), emailKey, resendAfterMs !== undefined, iso(new Date(at.getTime() - (resendAfterMs ?? 0))), false],
-    );
-  }
-
-  /** One address's row changed: `set` takes $2… from `values`. */
-  private async update(emailKey: string, set: string, values: readonly SqlValue[]): Promise<void> {
-    await this.db.query(`UPDATE signups SET ${set} WHERE email_key = $1`, [emailKey, ...values]);
-  }
-
-  async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
-    const set = `confirmation_sent_at = $2, opt_in_since = coalesce(opt_in_since, $2), confirmation_claimed_until = NULL,
-                 confirmation_error = NULL, confirmation_next_at = NULL`;
-    await this.update(emailKey, set, [iso(at)]);
-  }
-
-  async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
-    const set = "confirmation_claimed_until = NULL, confirmation_error = $2, confirmation_next_at = $3";
-    await this.update(emailKey, set, [error.slice(0, 500), iso(retryAt)]);
-  }
-
-  async failConfirmation(emailKey: string, error: string, at: Date, { capped = false } = {}): Promise<void> {
-    const set = `confirmation_claimed_until = NULL, confirmation_error = $2, confirmation_failed_at = $3,
-                 confirmation_next_at = NULL, confirmation_capped = $4`;
-    await this.update(emailKey, set, [error.slice(0, 500), iso(at), capped]);
   }
 
   async countMailboxMail(counter: string, day: string): Promise<number> {
@@ -191,20 +130,19 @@ export class SqlStore implements FullStore {
   }
 
   async pendingConfirmations(): Promise<OwedConfirmation[]> {
-    return this.db.query(`SELECT ${owedColumns} FROM signups WHERE ${owed} ORDER BY created_at, id`);
+    return this.dueConfirmations(undefined, Infinity);
   }
 
-  async dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
+  /** Due at `now`: nobody holds it, and any retry is due; without `now`, every one owed. */
+  async dueConfirmations(now: Date | undefined, limit: number): Promise<OwedConfirmation[]> {
+    const due = `AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < $2)
+                 AND (confirmation_next_at IS NULL OR confirmation_next_at <= $2)`;
     return this.db.query(
-      `SELECT ${owedColumns} FROM signups
-       WHERE ${owed} AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < $1)
-         AND (confirmation_next_at IS NULL OR confirmation_next_at <= $1)
-       ORDER BY created_at, id LIMIT $2`,
-      [iso(now), unlimited(limit)],
+      `SELECT ${owedColumns} FROM signups WHERE ${owed} ${now ? due : ""} ORDER BY created_at, id LIMIT $1`,
+      now ? [unlimited(limit), iso(now)] : [unlimited(limit)],
     );
   }
 
-  /** Only reads: the store keeps no bookkeeping to tidy. */
   async expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]> {
     return this.db.query(
       `SELECT ${select("email", "emailKey", "createdAt", "optInSince")} FROM signups
@@ -216,33 +154,16 @@ export class SqlStore implements FullStore {
 
   async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
     if (signups.length === 0) return [];
+    for (const { emailKey } of signups) this.recent.forget(emailKey);
     const pairs = signups.map((_, n) => `(email_key = $${2 * n + 1} AND opt_in_since = $${2 * n + 2})`);
-    const removed = await this.db.deleteCounted<RemovedSignup & { emailKey: string }>(
+    const removed = await this.db.deleteCounted<RemovedSignup>(
       `DELETE FROM signups WHERE confirmed_at IS NULL AND (${pairs.join(" OR ")})
-       RETURNING ${select("email", "emailKey", "createdAt", "optInSince")}`,
+       RETURNING ${select("email", "createdAt", "optInSince")}`,
       signups.flatMap((one) => [one.emailKey, one.optInSince]),
       { how: "pruned", at: iso(at) },
     );
-    // In the order they were found, without the key.
-    const order = new Map(signups.map((one, n) => [one.emailKey, n]));
-    return removed
-      .sort((a, b) => order.get(a.emailKey)! - order.get(b.emailKey)!)
-      .map(({ email, createdAt, optInSince }) => ({ email, createdAt, optInSince }));
-  }
-
-  async failedConfirmations(): Promise<{ email: string; failedAt: string; error: string }[]> {
-    return this.db.query(
-      `SELECT email, confirmation_failed_at AS "failedAt", confirmation_error AS "error" FROM signups
-       WHERE confirmation_failed_at IS NOT NULL ORDER BY id`,
-    );
-  }
-
-  async confirmationCounts(): Promise<ConfirmationCounts> {
-    return (await this.row<ConfirmationCounts>(
-      `SELECT ${count("sent", "confirmation_sent_at IS NOT NULL")}, ${count("pending", owed)},
-              ${count("failed", "confirmation_failed_at IS NOT NULL")}
-       FROM signups`,
-    ))!;
+    // In the order they were found: those asked first first.
+    return removed.sort((a, b) => a.optInSince.localeCompare(b.optInSince));
   }
 
   /** The links' secret when WAITLIST_SECRET is not set; the first one made wins. Read first: it exists. */
@@ -257,6 +178,7 @@ export class SqlStore implements FullStore {
 
   /** The row goes and the departure is counted, or neither. */
   async remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
+    this.recent.forget(emailKey);
     const [removed] = await this.db.deleteCounted<{ email: string; createdAt: string; confirmed: unknown }>(
       `DELETE FROM signups WHERE email_key = $1
        RETURNING ${select("email", "createdAt")}, confirmed_at IS NOT NULL AS "confirmed"`,
@@ -277,69 +199,34 @@ export class SqlStore implements FullStore {
     );
   }
 
-  async lastConfirmationError(): Promise<string | undefined> {
-    const row = await this.row<{ error: string }>(
-      `SELECT confirmation_error AS "error" FROM signups
-       WHERE confirmation_error IS NOT NULL AND confirmation_sent_at IS NULL
-       ORDER BY coalesce(confirmation_failed_at, confirmation_next_at) DESC NULLS LAST LIMIT 1`,
-    );
-    return row?.error;
-  }
-
-  async departures(): Promise<number> {
-    return (await this.row<{ n: number }>(`SELECT ${count("n")} FROM departures`))!.n;
-  }
-
   async departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
     const within = between ? "left_at >= $1 AND left_at < $2" : "TRUE";
     return (await this.row<{ left: number; pruned: number }>(
-      `SELECT ${count("left", "how <> 'pruned'")}, ${count("pruned", "how = 'pruned'")} FROM departures WHERE ${within}`,
+      // As a number in both databases (Postgres's count is a bigint, which pg hands over as text).
+      `SELECT CAST(count(*) FILTER (WHERE how <> 'pruned') AS integer) AS "left",
+              CAST(count(*) FILTER (WHERE how = 'pruned') AS integer) AS "pruned" FROM departures WHERE ${within}`,
       between ? [iso(between.from), iso(between.to)] : [],
     ))!;
   }
 
-  /**
-   * The announcements a signup was sent, in its row (`,id,id,`): a leave deletes them with it. The id is checked,
-   * so LIKE finds it whole: no `%`, `_` nor `,` in it.
-   */
-  async noteAnnouncement(emailKey: string, id: string, { undo = false }: { undo?: boolean } = {}): Promise<boolean> {
-    if (!/^[a-z0-9-]+$/i.test(id)) throw new Error(`An announcement's id is letters, digits and "-" (got "${id}").`);
-    const noted = "coalesce(announcements, ',') LIKE '%,' || CAST($2 AS text) || ',%'";
-    const rows = await this.db.query(
-      undo
-        ? `UPDATE signups SET announcements = replace(announcements, ',' || CAST($2 AS text) || ',', ',')
-           WHERE email_key = $1 AND ${noted} RETURNING email`
-        : `UPDATE signups SET announcements = coalesce(announcements, ',') || CAST($2 AS text) || ','
-           WHERE email_key = $1 AND confirmed_at IS NOT NULL AND NOT (${noted}) RETURNING email`,
-      [emailKey, id],
-    );
-    return rows.length === 1;
-  }
-
   async once(name: string): Promise<boolean> {
-    const done = `once ${name}`;
-    const rows = await this.db.query(
-      "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING name",
-      [done, iso(new Date())],
-    );
-    return rows.length === 1;
+    const insert = "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING name";
+    return (await this.db.query(insert, [`once ${name}`, iso(new Date())])).length === 1;
   }
 
   /** What stats needs of every row, and no more (all() of 100,000 rows takes a second). */
-  async statsRows(): Promise<StatsSignup[]> {
+  override async statsRows(): Promise<StatsSignup[]> {
     return this.db.query(
       `SELECT ${select("createdAt", "utmSource", "utmCampaign", "ref", "confirmedAt", "inviteCode", "invitedBy", "mailbox")}
        FROM signups`,
     );
   }
 
-  async count(): Promise<number> {
-    return (await this.row<{ n: number }>(`SELECT ${count("n")} FROM signups`))!.n;
-  }
-
-  async all(): Promise<Signup[]> {
-    const rows = await this.db.query<Signup>(`SELECT ${select(...allColumns)} FROM signups ORDER BY created_at, id`);
-    return rows.map((row) => ({ ...row, confirmationCapped: Boolean(row.confirmationCapped) }));
+  protected async records(): Promise<SignupRecord[]> {
+    const rows = await this.db.query<Record<keyof SignupRecord, unknown>>(
+      `SELECT ${select(...fields)} FROM signups ORDER BY created_at, id`,
+    );
+    return rows.map(recordOf);
   }
 
   async close(): Promise<void> {

@@ -35,8 +35,7 @@ export const migrations: readonly string[] = [
    ALTER TABLE signups ADD COLUMN utm_term TEXT;
    ALTER TABLE signups ADD COLUMN ref TEXT;
    ALTER TABLE signups ADD COLUMN landing_path TEXT;`,
-  // 6: double opt-in and the record of consent; rows from before are never asked (opt_in_since NULL) until a
-  // founder asks them. Departures may be "pruned": SQLite changes a CHECK by copying the table.
+  // 6: double opt-in and consent; rows from before never asked until a founder asks. SQLite copies a table for a CHECK.
   `ALTER TABLE signups ADD COLUMN confirmed_at TEXT;
    ALTER TABLE signups ADD COLUMN opt_in_since TEXT;
    ALTER TABLE signups ADD COLUMN privacy_policy_at_signup TEXT;
@@ -72,6 +71,13 @@ export const migrations: readonly string[] = [
    CREATE INDEX signups_invited_by ON signups (invited_by, mailbox) WHERE invited_by IS NOT NULL;`,
   // 13: the policy-change announcements a signup was sent (announce-policy-change), so none goes to it twice.
   `ALTER TABLE signups ADD COLUMN announcements TEXT;`,
+  // 14: the version a change compares and bumps (record-keeper.ts); the owed and retention indexes as Postgres's.
+  `ALTER TABLE signups ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+   DROP INDEX signups_confirmation_pending;
+   CREATE INDEX signups_confirmation_owed ON signups (created_at, id)
+     WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL;
+   DROP INDEX signups_unconfirmed;
+   CREATE INDEX signups_unconfirmed ON signups (opt_in_since, id) WHERE confirmed_at IS NULL AND opt_in_since IS NOT NULL;`,
 ];
 
 export const schemaVersion = migrations.length;
@@ -84,11 +90,8 @@ export function migrate(db: Database.Database, file: string): void {
       `${file} was written by a newer version (schema ${current}, this one knows ${schemaVersion}); update the site before using it.`,
     );
   }
-  const upgrade = db.transaction(() => {
-    for (let version = current; version < schemaVersion; version++) {
-      db.exec(migrations[version]!);
-    }
+  db.transaction(() => {
+    for (const migration of migrations.slice(current)) db.exec(migration);
     db.pragma(`user_version = ${schemaVersion}`);
-  });
-  upgrade();
+  })();
 }

@@ -2,7 +2,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { privateFiles } from "../private-file";
 import { migrate } from "./sqlite-migrations";
-import { SqlStore, type Departure, type SqlDatabase, type SqlValue } from "./sql-store";
+import type { Departure } from "../signup-life/signup-life";
+import { SqlStore, type SqlDatabase, type SqlValue } from "./sql-store";
 import { StoreError } from "./store";
 
 /** SQLite takes numbered parameters (?1) by name, and neither booleans nor Dates. */
@@ -86,9 +87,5 @@ export class SqliteStore extends SqlStore {
 
   pragma(name: string): unknown {
     return this.connection.pragma(name, { simple: true });
-  }
-
-  integrityCheck(): string {
-    return String(this.pragma("integrity_check"));
   }
 }

@@ -15,7 +15,8 @@ import type { StatsSignup } from "../reports/stats";
  *   AnnouncementLog    what announce-policy-change records of each person
  *                      it mails, by key, so no run mails anyone twice.
  *
- * A request path is handed a WaitlistStore only, so it cannot read the list.
+ * A request path is handed a WaitlistStore only, so it cannot read the list. What a store does to a signup is a
+ * transition of ../signup-life/signup-life.ts, applied by record-keeper.ts: a store keeps records, not rules.
  */
 
 /** Where a signup was taken: npm start, gatsby develop, or Netlify's function. */
@@ -106,6 +107,12 @@ export interface Signup extends Attribution {
   invitedBy: string | null;
   /** The keyed digest of its mailbox (invites.ts), never an address; null for a signup from before invites. */
   mailbox: string | null;
+  /** How many times the address signed up again after its first signup. */
+  repeatSignups: number;
+  /** Attempts at sending the confirmation under way (each claim is one). */
+  confirmationAttempts: number;
+  /** The policy-change announcements it was sent (AnnouncementLog), oldest first. */
+  announcements: string[];
 }
 
 /** What a link's page needs to know of one listed address. */
@@ -258,6 +265,13 @@ export interface ConfirmationQueue {
   forgetMailboxMailBefore(day: string, options?: { deadline?: number }): Promise<void>;
   /** Drops the digests of those who left before `before`: the departures stay, counted, naming nobody. As above. */
   forgetLeaverDigestsBefore(before: Date, options?: { deadline?: number }): Promise<void>;
+  /**
+   * Brings the store's own bookkeeping up to date, starting no step past `deadline` (ms), for the scheduled runs:
+   * Netlify Blobs files its backlog into the founders' ledger and carries records of an earlier layout forward
+   * (blobs/ledger.ts, blobs/earlier-layout.ts); SQL keeps none. Without `tidy` (the five-minute sweep) it leaves old
+   * notes for the day's pass. Resolves with the rows it wrote.
+   */
+  fold(options?: { deadline?: number; tidy?: boolean }): Promise<number>;
 }
 
 export interface WaitlistLedger {

@@ -1,244 +1,188 @@
-import pLimit from "p-limit";
-import type { Signup } from "../store";
-import {
-  afterRefusals,
-  BlobsStoreError,
-  concurrency,
-  hashOf,
-  maxAttempts,
-  owes,
-  signupKey,
-  unchangedSince,
-  type BlobRecord,
-  type Noted,
-  type Records,
-} from "./records";
+import { randomBytes } from "node:crypto";
+import { credits, leave, owes, type SignupRecord } from "../../signup-life/signup-life";
+import type { Store } from "@netlify/blobs";
+import type { DepartureKind } from "../store";
+import { atOnce, hourOf, recordKey, Records, type BlobRecord, type Noted } from "./records";
 
-/*
- * The ledger: the list kept for the founders' commands in ledger/<nnnnnn>
- * blobs of a thousand rows, so a whole-list read costs N/1000 gets. The
- * sweep files noted records into it (fold()); a leave erases its row. Work
- * grows with the backlog of notes and the leaves, never with the list.
- */
-
-/** A ledger row: the signup as the founders' commands read it, and when its retry is due (for `count`). */
-export type LedgerRow = Signup & { confirmationNextAt: string | null };
-
-interface Chunk {
-  rows: Record<string, LedgerRow>;
-}
+/* The founders' list in blobs of a thousand rows, which the sweep files noted records into; a leave's end. */
 
 /** Rows per ledger blob: an export of N signups reads about N/1000 blobs. */
 export const rowsPerChunk = 1000;
 /** Noted addresses a fold reads and files at once. */
 const foldPage = 250;
-/** How long a leave's note stays for folding sweeps: any sweep finishes well within it (scheduled functions stop at 30 s). */
+/** How long a leave's note stays for folding sweeps, which end within 30 s. */
 const leftNoteMs = 3_600_000;
 
 const chunkName = (seq: number) => String(seq).padStart(6, "0");
+/** A ledger blob's rows by <k>. */
+type Rows = Record<string, SignupRecord>;
 
-/** What a ledger row shows of a record: everything but who holds it and where it is filed. */
-export function ledgerRow({
-  attempts: _a,
-  claimedUntil: _c,
-  chunk: _k,
-  leaving: _l,
-  askedAt: _s,
-  announcements: _n,
-  ...row
-}: BlobRecord): LedgerRow {
-  return row;
-}
+/** What a ledger row shows of a record: all of signup-life's record, not where it is filed nor a leave under way. */
+export const ledgerRow = ({ chunk: _chunk, leaving: _leaving, ...row }: BlobRecord): SignupRecord => row;
 
-export class Ledger {
-  constructor(
-    private readonly records: Records,
-    private readonly rowsPerChunk: number,
-  ) {}
+export abstract class Ledger extends Records {
+  private readonly rowsPerChunk: number;
 
-  /**
-   * The sweep's bookkeeping, after it has sent what was due: every noted
-   * address's row written to the ledger as its record now stands, and the
-   * notes of those that owe nothing more removed. A page of notes at a time,
-   * along a walk of the backlog (Records.noteWalk), starting no page after
-   * `deadline` (ms on the store's clock): work grows with the backlog of
-   * notes, never with the list, and a scheduled run does what its time
-   * allows, the next one the rest. Returns how many rows it wrote.
-   *
-   * A leave racing with this: remove() writes left/<h> before it reads the
-   * record, so either it sees the chunk this fold gave the record and erases
-   * the row itself, or this fold, which lists left/ after writing its rows,
-   * sees the note and erases the row. Either way no row outlives its record.
-   * A fold that wrote no row has no such leave to look for, and lists left/
-   * only with `tidy` (the day's pass, and the founders' commands), which
-   * deletes the notes of leaves over an hour old.
-   */
-  async fold({ deadline = Infinity, tidy = true }: { deadline?: number; tidy?: boolean } = {}): Promise<number> {
-    const walk = await this.records.noteWalk();
-    const clock = () => this.records.clock().getTime();
-    const byChunk = new Map<string, BlobRecord[]>();
-    let next: { current: string; room: number } | undefined;
-    let written = 0;
-    for (let from = 0; from < walk.length && clock() <= deadline; from += foldPage) {
-      const noted = await this.records.readNoted(walk.slice(from, from + foldPage));
-      // The newest ledger blob and its room, once, and only when a row needs one.
-      if (!next && noted.some(({ found }) => found && !found.record.leaving && !found.record.chunk)) {
-        const names = await this.chunks();
-        const current = names.at(-1) ?? chunkName(1);
-        next = {
-          current,
-          room: this.rowsPerChunk - (names.length > 0 ? Object.keys(await this.chunkRows(current)).length : 0),
-        };
-      }
-      written += await this.foldPage(noted, next, byChunk);
-    }
-    if (byChunk.size > 0 || tidy) await this.eraseLeftSince(byChunk, tidy ? deadline : -Infinity);
-    return written;
+  constructor(blobs: Store, { clock = () => new Date(), chunkRows = rowsPerChunk } = {}) {
+    super(blobs, clock);
+    this.rowsPerChunk = chunkRows;
   }
 
-  /** One page of a fold: its rows filed and written, its settled notes removed; `byChunk` gathers what it wrote. */
+  /**
+   * Noted records' rows written, the notes of those owing nothing removed, a page at a time, none past `deadline`.
+   * A racing leave writes left/<k> before it marks the record: it sees the chunk this fold gave the record and erases
+   * the row, or this fold, listing left/ after writing, does. With `tidy`, left/ notes over an hour old are deleted.
+   */
+  async foldLedger({ deadline = Infinity, tidy = true }: { deadline?: number; tidy?: boolean } = {}) {
+    const walk = await this.noteWalk();
+    const written = new Map<string, string[]>();
+    let next: { current: string; room: number } | undefined;
+    for (let from = 0; from < walk.length && this.clock().getTime() <= deadline; from += foldPage) {
+      const noted = await this.readNoted(walk.slice(from, from + foldPage));
+      // The newest ledger blob and its room, once, and only when a row needs one.
+      if (!next && noted.some(({ record }) => record && !record.leaving && !record.chunk)) {
+        const current = (await this.chunks()).at(-1);
+        const used = current ? Object.keys(await this.chunkRows(current)).length : 0;
+        next = { current: current ?? chunkName(1), room: this.rowsPerChunk - used };
+      }
+      await this.foldPage(noted, next, written);
+    }
+    if (written.size > 0 || tidy) await this.eraseLeftSince(written, tidy ? deadline : -Infinity);
+    return [...written.values()].reduce((sum, ks) => sum + ks.length, 0);
+  }
+
+  /** One page of a fold: its rows filed and written, its settled notes removed; `written` gathers the rows by blob. */
   private async foldPage(
     noted: readonly Noted[],
     next: { current: string; room: number } | undefined,
-    byChunk: Map<string, BlobRecord[]>,
-  ): Promise<number> {
-    const { blobs } = this.records;
-    const gone = noted.filter(({ found }) => !found);
+    written: Map<string, string[]>,
+  ) {
     // A leave that stopped half-way (its function died): finished here, as it would have.
-    const limitWrites = pLimit(concurrency);
-    const halfLeft = noted.filter(({ found }) => found?.record.leaving);
-    await Promise.all(halfLeft.map(({ h, found }) => limitWrites(() => this.finishLeave(h, found!.record))));
-    const present = noted.flatMap(({ h, keys, found }) =>
-      found && !found.record.leaving ? [{ h, keys, ...found }] : [],
-    );
-
-    // Rows without a blob yet go to the newest one, then to new ones, a thousand each.
-    const assigned = new Map<string, string>();
-    for (const { h, record } of present) {
-      if (record.chunk || !next) continue;
-      if (next.room <= 0) {
-        next.current = chunkName(Number(next.current) + 1);
-        next.room = this.rowsPerChunk;
+    await atOnce(noted, async ({ k, record }) => record?.leaving && this.finishLeave(k, record));
+    const chunks = noted.map(({ record }) => {
+      if (!record || record.leaving || record.chunk || !next) return record?.chunk;
+      if (next.room-- <= 0)
+        Object.assign(next, { current: chunkName(Number(next.current) + 1), room: this.rowsPerChunk - 1 });
+      return next.current;
+    });
+    const filed = await atOnce(noted, async ({ k, keys, record, etag }, n) => {
+      const chunk = chunks[n]!;
+      if (!record || record.leaving) return { k, keys, record: undefined };
+      // Filed under its blob first, as read if unchanged since, so that a leave from now on finds the row; a confirm
+      // that died before filing its invite blobs has them filed now.
+      let kept: BlobRecord | undefined = { ...record, chunk };
+      if (!record.chunk && !(await this.writeIf(recordKey(k), kept, { onlyIfMatch: etag! }))) {
+        kept = await this.changeAt(k, (latest) => (latest.chunk ? latest : { ...latest, chunk }), { noted: true });
       }
-      assigned.set(h, next.current);
-      next.room--;
+      if (kept) await this.fileInvites(k, kept);
+      return { k, keys, record: kept };
+    });
+    const byChunk = new Map<string, { k: string; record: BlobRecord }[]>();
+    for (const { k, record } of filed) {
+      if (record) byChunk.set(record.chunk!, [...(byChunk.get(record.chunk!) ?? []), { k, record }]);
     }
-    const filed = await Promise.all(
-      present.map(({ h, keys, record, etag }) =>
-        limitWrites(async () => {
-          const chunk = record.chunk ?? assigned.get(h)!;
-          if (record.chunk) return { h, keys, record, chunk };
-          // File the record under its blob first, so that a leave from now on finds the row.
-          if (await this.records.writeIf(signupKey(h), { ...record, chunk }, unchangedSince(etag, signupKey(h)))) {
-            return { h, keys, record: { ...record, chunk }, chunk };
-          }
-          const again = await this.records.update(h, (latest) => (latest.chunk ? latest : { ...latest, chunk }));
-          // Not listed any more, or leaving: its leave takes care of the row.
-          return again ? { h, keys, record: again, chunk: again.chunk! } : undefined;
-        }),
-      ),
-    );
-
-    // A confirm that died before filing its invite blobs: filed now (idempotent).
-    await Promise.all(
-      filed.map(
-        (entry) => entry && limitWrites(() => this.records.fileInvites(hashOf(entry.record.emailKey), entry.record)),
-      ),
-    );
-
-    const pageChunks = new Map<string, BlobRecord[]>();
-    for (const entry of filed) {
-      if (!entry) continue;
-      pageChunks.set(entry.chunk, [...(pageChunks.get(entry.chunk) ?? []), entry.record]);
-      byChunk.set(entry.chunk, [...(byChunk.get(entry.chunk) ?? []), entry.record]);
-    }
-    await Promise.all(
-      [...pageChunks].map(([chunk, records]) =>
-        limitWrites(() =>
-          this.changeChunk(chunk, (rows) => {
-            for (const record of records) rows[hashOf(record.emailKey)] = ledgerRow(record);
-          }),
-        ),
-      ),
-    );
-
+    await atOnce([...byChunk], async ([chunk, entries]) => {
+      await this.swap<{ rows: Rows }>(`ledger/${chunk}`, (found = { rows: {} }) => {
+        for (const { k, record } of entries) found.rows[k] = ledgerRow(record);
+        return found;
+      });
+      written.set(chunk, [...(written.get(chunk) ?? []), ...entries.map(({ k }) => k)]);
+    });
     // Done with: gone, or filed and owing nothing more. Only the notes read above; newer ones stay.
-    const settled = [
-      ...gone.flatMap(({ keys }) => keys),
-      ...halfLeft.flatMap(({ keys }) => keys),
-      ...filed.flatMap((entry) => (entry && !owes(entry.record) ? entry.keys : [])),
-    ];
-    await Promise.all(settled.map((key) => limitWrites(() => blobs.delete(key))));
-    return filed.filter(Boolean).length;
+    await this.deleteUntil(filed.flatMap(({ keys, record }) => (!record || !owes(record) ? keys : [])));
   }
 
-  /**
-   * Leaves that began while this fold read their records: the rows it may just have written erased. The notes of
-   * leaves over an hour ago are deleted too, until `deadline` (none past it): a day's pruning leaves thousands.
-   */
-  private async eraseLeftSince(byChunk: ReadonlyMap<string, BlobRecord[]>, deadline: number): Promise<void> {
-    const { blobs: leftNotes } = await this.records.blobs.list({ prefix: "left/" });
-    const now = this.records.clock().getTime();
+  /** Rows this fold wrote of leaves begun meanwhile erased; notes of leaves over an hour old deleted until `deadline`. */
+  private async eraseLeftSince(written: ReadonlyMap<string, string[]>, deadline: number): Promise<void> {
+    const now = this.clock().getTime();
     const leaving = new Map<string, number>();
     const old: string[] = [];
-    for (const { key } of leftNotes) {
-      const [, h, at] = key.split("/");
-      leaving.set(h!, Math.max(leaving.get(h!) ?? 0, Number(at)));
+    for (const { key } of (await this.blobs.list({ prefix: "left/" })).blobs) {
+      const [, k, at] = key.split("/");
+      leaving.set(k!, Math.max(leaving.get(k!) ?? 0, Number(at)));
       if (Number(at) < now - leftNoteMs) old.push(key);
     }
-    for (const [chunk, records] of byChunk) {
-      const erase = records.flatMap((record) => {
-        const at = leaving.get(hashOf(record.emailKey));
-        return at === undefined ? [] : [[hashOf(record.emailKey), at] as const];
-      });
+    for (const [chunk, ks] of written) {
+      const erase = ks.flatMap((k) => (leaving.has(k) ? [[k, leaving.get(k)!] as const] : []));
       if (erase.length > 0) await this.eraseRows(chunk, erase);
     }
-    await this.records.deleteUntil(old, deadline);
+    await this.deleteUntil(old, deadline);
   }
 
-  /** A leave's end, once the record is marked as leaving: its ledger row erased, then the record (Records.erase). */
-  async finishLeave(h: string, record: BlobRecord) {
-    if (record.chunk) await this.eraseRows(record.chunk, [[h, Date.parse(record.leaving!.at)]]);
-    return this.records.erase(h, record);
+  /** A leave's end: its row, invite keys, the record, then its asked/ note, by which a pass that died finds it. */
+  async finishLeave(k: string, record: BlobRecord) {
+    const leaving = record.leaving!;
+    if (record.chunk) await this.eraseRows(record.chunk, [[k, Date.parse(leaving.at)]]);
+    await Promise.all([
+      record.invitedBy && record.mailbox && this.blobs.delete(`invites/${record.invitedBy}/${record.mailbox}/${k}`),
+      record.inviteCode && this.blobs.delete(`codes/${record.inviteCode}`),
+      this.blobs.setJSON(`departures/${leaving.at}-${leaving.how}-${leaving.id ?? randomBytes(4).toString("hex")}`, {
+        how: leaving.how,
+      }),
+      leaving.digest && this.blobs.set(`leavers/${leaving.at.slice(0, 10)}/${leaving.digest}`, ""),
+    ]);
+    await this.blobs.delete(recordKey(k));
+    if (record.optInSince) await this.blobs.delete(`asked/${hourOf(record.optInSince)}/${k}`);
+    return { email: record.email, createdAt: record.createdAt };
   }
 
-  /** Removes rows from one ledger blob: [address hash, left at (ms)]; a row signed up after that stays. */
+  /** <k>'s record marked as leaving (if `still`), or as a leave that stopped half-way left it. */
+  async markLeaving(
+    k: string,
+    how: DepartureKind,
+    at: Date,
+    { digest, still = () => true }: { digest?: string; still?: (record: BlobRecord) => boolean } = {},
+  ): Promise<BlobRecord | undefined> {
+    const id = randomBytes(4).toString("hex");
+    const mark = (record: BlobRecord) =>
+      still(record) ? { ...record, leaving: { ...leave(record, how, at, digest), id } } : undefined;
+    const marked = await this.changeAt(k, mark, { noted: true });
+    const half = marked ? undefined : await this.read(k);
+    return marked ?? (half?.leaving ? half : undefined);
+  }
+
+  /** Removes rows from one ledger blob: [<k>, left at (ms)]; a row signed up after that stays. */
   async eraseRows(chunk: string, leaving: readonly (readonly [string, number])[]): Promise<void> {
-    await this.changeChunk(chunk, (rows) => {
-      for (const [h, leftAt] of leaving) {
-        const row = rows[h];
-        if (row && Date.parse(row.createdAt) <= leftAt) delete rows[h];
+    await this.swap<{ rows: Rows }>(`ledger/${chunk}`, (found) => {
+      if (!found) return undefined;
+      for (const [k, leftAt] of leaving) {
+        if (found.rows[k] && Date.parse(found.rows[k].createdAt) <= leftAt) delete found.rows[k];
       }
+      return found;
     });
   }
 
   /** The ledger's blobs, oldest first. */
   async chunks(): Promise<string[]> {
-    const { blobs } = await this.records.blobs.list({ prefix: "ledger/" });
-    return blobs.map(({ key }) => key.slice("ledger/".length)).sort();
+    return (await this.blobs.list({ prefix: "ledger/" })).blobs.map(({ key }) => key.slice("ledger/".length)).sort();
   }
 
-  /** One ledger blob's rows, as written (rows from before the confirm step lack its fields: see upgraded()). */
-  async chunkRows(chunk: string): Promise<Record<string, LedgerRow>> {
-    const found = (await this.records.blobs.get(`ledger/${chunk}`, {
-      type: "json",
-      consistency: "strong",
-    })) as Chunk | null;
-    return found?.rows ?? {};
+  /** One ledger blob's rows by <k>, as written (rows of the earlier layout lack fields: earlier-layout.ts). */
+  async chunkRows(chunk: string): Promise<Rows> {
+    return (
+      ((await this.blobs.get(`ledger/${chunk}`, { type: "json", consistency: "strong" })) as { rows: Rows } | null)
+        ?.rows ?? {}
+    );
   }
 
-  /** Changes one ledger blob by compare-and-swap; creates it when it does not exist. */
-  private async changeChunk(chunk: string, change: (rows: Record<string, LedgerRow>) => void): Promise<number> {
-    for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      if (attempt > 0) await afterRefusals(attempt);
-      const found = await this.records.readJSON(`ledger/${chunk}`);
-      const rows = ((found?.data as Chunk | undefined)?.rows ?? {}) as Record<string, LedgerRow>;
-      change(rows);
-      const condition = found ? unchangedSince(found.etag, `ledger/${chunk}`) : { onlyIfNew: true as const };
-      if (await this.records.writeIf(`ledger/${chunk}`, { rows } satisfies Chunk, condition)) {
-        return Object.keys(rows).length;
-      }
+  /** The inviter an invite code names (codes/<code>), when it is a confirmed signup's. */
+  async inviter(code: string): Promise<{ h: string; mailbox: string | null } | undefined> {
+    return (await this.blobs.get(`codes/${code}`, { type: "json", consistency: "strong" })) ?? undefined;
+  }
+
+  /** How many confirmed invitees `code` has now: the mailboxes under invites/<code>/, one listing. */
+  async confirmedInvites(code: string): Promise<number> {
+    const { blobs } = await this.blobs.list({ prefix: `invites/${code}/` });
+    return new Set(blobs.map(({ key }) => key.split("/")[2])).size;
+  }
+
+  /** A confirmed record's invite keys, idempotent: its own code, and its credit under its inviter's if credits(). */
+  async fileInvites(k: string, record: BlobRecord): Promise<void> {
+    if (record.confirmedAt === null) return;
+    if (record.inviteCode) await this.blobs.setJSON(`codes/${record.inviteCode}`, { h: k, mailbox: record.mailbox });
+    const inviter = record.invitedBy && record.mailbox ? await this.inviter(record.invitedBy) : undefined;
+    if (inviter && credits({ key: inviter.h, mailbox: inviter.mailbox }, { ...record, key: k })) {
+      await this.blobs.set(`invites/${record.invitedBy}/${record.mailbox}/${k}`, "");
     }
-    throw new BlobsStoreError(`ledger/${chunk} kept changing under ${maxAttempts} writes; the next sweep tries again.`);
   }
 }

@@ -1,19 +1,10 @@
-import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import type { Store } from "@netlify/blobs";
-import type { WaitlistStore } from "../store";
-import { BlobsStoreError, hashOf } from "./records";
 
-/*
- * settings/: the secret the store keeps for signing links, and which secret
- * the functions sign with, for the founders' commands to sign alike. A get
- * and a set at most, when a function opens the waitlist or a command starts.
- */
-
+/* settings/leave-signer: which secret the functions sign links with, for the founders' commands to sign alike. */
 /**
- * What the store keeps to recognise WAITLIST_SECRET: scrypt of it under a
- * random salt. A plain hash, or an HMAC of a fixed label, lets anyone who can
- * read the store test guesses at a weak secret offline at billions a second;
- * each scrypt guess costs 16 MiB and tens of milliseconds.
+ * What the store keeps to recognise WAITLIST_SECRET: scrypt of it under a random salt. A plain hash lets anyone who
+ * can read the store test guesses at a weak secret at billions a second; a scrypt guess costs 16 MiB and tens of ms.
  */
 const markPrefix = "environment-scrypt";
 const scryptOptions = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -27,7 +18,7 @@ async function signerMark(secret: string): Promise<string> {
 }
 /** Whether `mark` was made for `secret`: the mark, or the plain hash an earlier version wrote. */
 async function marks(mark: string, secret: string): Promise<boolean> {
-  if (mark === `environment ${hashOf(secret)}`) return true;
+  if (mark === `environment ${createHash("sha256").update(secret, "utf8").digest("hex")}`) return true;
   const [prefix, salt, key] = mark.split(" ");
   if (prefix !== markPrefix || !salt || !key) return false;
   const wanted = Buffer.from(key, "base64url");
@@ -35,41 +26,26 @@ async function marks(mark: string, secret: string): Promise<boolean> {
   return wanted.length === derived.length && timingSafeEqual(wanted, derived);
 }
 
-export class Secrets implements Pick<WaitlistStore, "secret"> {
-  constructor(private readonly blobs: Store) {}
+/**
+ * Which secret the functions sign leave links with: the store's, or WAITLIST_SECRET from Netlify's environment,
+ * recognised by its scrypt. Written when a function opens the waitlist, unless it says so already.
+ */
+export async function noteSigner(blobs: Store, configured: string | undefined): Promise<void> {
+  const key = "settings/leave-signer";
+  if (!configured) return void (await blobs.set(key, "store"));
+  const noted = await blobs.get(key, { type: "text", consistency: "strong" });
+  if (noted?.startsWith(`${markPrefix} `) && (await marks(noted, configured))) return;
+  await blobs.set(key, await signerMark(configured));
+}
 
-  async secret(name: "leave", make: () => string): Promise<string> {
-    const key = `settings/${name}-secret`;
-    await this.blobs.set(key, make(), { onlyIfNew: true });
-    const value = await this.blobs.get(key, { type: "text", consistency: "strong" });
-    if (!value) throw new BlobsStoreError(`${key} could not be read back.`);
-    return value;
+/** Why `configured` (the founder's WAITLIST_SECRET) would sign other links than the functions do; undefined when it would not. */
+export async function signerProblem(blobs: Store, configured: string | undefined): Promise<string | undefined> {
+  const signer = await blobs.get("settings/leave-signer", { type: "text", consistency: "strong" });
+  if (!signer || signer === "store") {
+    return configured
+      ? "Netlify's functions sign leave links with the secret their store keeps: unset WAITLIST_SECRET in your shell."
+      : undefined;
   }
-
-  /**
-   * Which secret the functions sign leave links with: the one this store keeps,
-   * or WAITLIST_SECRET from Netlify's environment, recognised by its scrypt
-   * (signerMark). Written when a function opens the waitlist, unless it says
-   * so already; read by the founders' resend-pending, which must sign with
-   * the same one.
-   */
-  async noteSigner(configured: string | undefined): Promise<void> {
-    const key = "settings/leave-signer";
-    if (!configured) return void (await this.blobs.set(key, "store"));
-    const noted = await this.blobs.get(key, { type: "text", consistency: "strong" });
-    if (noted?.startsWith(`${markPrefix} `) && (await marks(noted, configured))) return;
-    await this.blobs.set(key, await signerMark(configured));
-  }
-
-  /** Why `configured` (the founder's WAITLIST_SECRET) would sign other links than the functions do; undefined when it would not. */
-  async signerProblem(configured: string | undefined): Promise<string | undefined> {
-    const signer = await this.blobs.get("settings/leave-signer", { type: "text", consistency: "strong" });
-    if (!signer || signer === "store") {
-      return configured
-        ? "Netlify's functions sign leave links with the secret their store keeps: unset WAITLIST_SECRET in your shell."
-        : undefined;
-    }
-    if (configured && (await marks(signer, configured))) return undefined;
-    return "Netlify's functions sign leave links with the WAITLIST_SECRET of Netlify's environment: set the same value in your shell.";
-  }
+  if (configured && (await marks(signer, configured))) return undefined;
+  return "Netlify's functions sign leave links with the WAITLIST_SECRET of Netlify's environment: set the same value in your shell.";
 }

@@ -1,0 +1,236 @@
+import { noAttribution } from "../attribution";
+import type { NewSignup } from "../stores/store";
+import * as life from "./signup-life";
+import * as figures from "./figures";
+
+/*
+ * A signup's life, rule by rule, on one record with fake times: what each transition does and refuses. The stores'
+ * contract suite (stores/store.contract.ts) then tests that every store keeps what these return.
+ */
+
+const now = new Date("2025-06-01T12:00:00Z");
+const later = (ms: number) => new Date(now.getTime() + ms);
+const day = 86_400_000;
+const entry = (extra: Partial<NewSignup> = {}): NewSignup => ({
+  email: "Ada@Example.com",
+  emailKey: "ada@example.com",
+  source: "start",
+  ...extra,
+});
+const added = (extra: Partial<NewSignup> = {}, at = now) => life.add(entry(extra), at, { inviterKnown: true });
+
+describe("add and repeat", () => {
+  it("makes a record owed its confirmation, asked from its signup, with its attribution's fields only", () => {
+    const attribution = { ...noAttribution, utmSource: "tiktok", confirmedAt: "not mine" } as typeof noAttribution;
+    const record = added({ attribution, privacyPolicy: "p1", consent: "c1", mailbox: "m1" });
+    expect(record).toMatchObject({
+      createdAt: now.toISOString(),
+      optInSince: now.toISOString(),
+      utmSource: "tiktok",
+      confirmedAt: null,
+      privacyPolicyAtSignup: "p1",
+      consentAtSignup: "c1",
+      mailbox: "m1",
+      repeatSignups: 0,
+      confirmationAttempts: 0,
+      announcements: [],
+    });
+    expect(life.owes(record)).toBe(true);
+    expect(life.owedOf(record)).toEqual({
+      email: "Ada@Example.com",
+      emailKey: "ada@example.com",
+      createdAt: now.toISOString(),
+      optInSince: now.toISOString(),
+    });
+  });
+
+  it("owes nothing for an import sent elsewhere, never asks one from before the confirm step", () => {
+    expect(life.owes(added({ confirmationSentAt: now }))).toBe(false);
+    expect(added({ earlier: true }).optInSince).toBeNull();
+  });
+
+  it("keeps an invite code only when it is a confirmed signup's", () => {
+    expect(added({ invitedBy: "AdaCode12345" }).invitedBy).toBe("AdaCode12345");
+    expect(life.add(entry({ invitedBy: "NoSuchCode12" }), now, { inviterKnown: false }).invitedBy).toBeNull();
+  });
+
+  it("counts a repeat and keeps the first signup", () => {
+    const record = life.repeat(life.repeat(added()));
+    expect(record).toMatchObject({ repeatSignups: 2, createdAt: now.toISOString() });
+  });
+});
+
+describe("claim, sent, release and fail: the confirmation e-mail", () => {
+  const lease = 60_000;
+
+  it("lets one sender at a time hold it, until its lease runs out, counting each attempt", () => {
+    const held = life.claim(added(), now, lease)!;
+    expect(held).toMatchObject({ confirmationAttempts: 1, confirmationClaimedUntil: later(lease).toISOString() });
+    expect(life.claim(held, later(lease), lease)).toBeUndefined();
+    expect(life.isDue(held, later(lease))).toBe(false);
+    expect(life.isDue(held, later(lease + 1))).toBe(true);
+    expect(life.claim(held, later(lease + 1), lease)?.confirmationAttempts).toBe(2);
+  });
+
+  it("is due again at its retry time after a failure that may pass, its error kept, cut to 500 characters", () => {
+    const released = life.release(life.claim(added(), now, lease)!, "421 try later".padEnd(600, "."), later(30_000));
+    expect(released.confirmationError).toHaveLength(500);
+    expect(released.confirmationClaimedUntil).toBeNull();
+    expect(life.isDue(released, later(29_999))).toBe(false);
+    expect(life.isDue(released, later(30_000))).toBe(true);
+  });
+
+  it("owes nothing once sent or refused for good; a capped one is told apart", () => {
+    const sent = life.sent(life.claim(added(), now, lease)!, later(1));
+    expect(sent).toMatchObject({ confirmationSentAt: later(1).toISOString(), confirmationClaimedUntil: null });
+    expect(life.claim(sent, later(day), lease)).toBeUndefined();
+    const refused = life.fail(added(), "550 no such user", later(2));
+    expect(refused).toMatchObject({ confirmationFailedAt: later(2).toISOString(), confirmationCapped: false });
+    expect(life.claim(refused, later(day), lease)).toBeUndefined();
+    expect(life.fail(added(), "capped", later(2), true).confirmationCapped).toBe(true);
+  });
+
+  it("asks one never asked from when its first mail went", () => {
+    expect(life.sent(added({ earlier: true }), later(5)).optInSince).toBe(later(5).toISOString());
+    expect(life.sent(added(), later(5)).optInSince).toBe(now.toISOString());
+  });
+});
+
+describe("ask", () => {
+  const again = { resendAfterMs: day };
+  const mailed = life.sent(added(), later(1_000));
+
+  it("asks a signup from before the confirm step once, owed its e-mail again from then on", () => {
+    const asked = life.ask(added({ earlier: true, confirmationSentAt: now }), later(day))!;
+    // Sent from before: a founder's ask-to-confirm owes it the mail with the confirm link.
+    expect(asked).toMatchObject({ optInSince: later(day).toISOString(), confirmationSentAt: null });
+    expect(life.owedOf(asked).optInSince).toBe(later(day).toISOString());
+    expect(life.ask(asked, later(day + 1))).toBeUndefined();
+    expect(life.ask(added(), later(day))).toBeUndefined();
+  });
+
+  it("asks a repeat signup again once its last e-mail is that old, never moving the retention's day", () => {
+    expect(life.ask(mailed, later(day), again)).toBeUndefined();
+    const asked = life.ask(mailed, later(day + 1_000), again)!;
+    expect(asked).toMatchObject({ optInSince: now.toISOString(), askedAt: later(day + 1_000).toISOString() });
+    expect(life.owedOf(asked).optInSince).toBe(later(day + 1_000).toISOString());
+    expect(life.owes(asked)).toBe(true);
+    // Still owed: not again. Without resendAfterMs, an address asked before is never asked again.
+    expect(life.ask(asked, later(30 * day), again)).toBeUndefined();
+    expect(life.ask(mailed, later(30 * day))).toBeUndefined();
+  });
+
+  it("asks again a day after its mailbox had its e-mails, never one confirmed or refused by the mail server", () => {
+    const capped = life.fail(added(), "capped", later(1_000), true);
+    expect(life.ask(capped, later(day), again)).toBeUndefined();
+    expect(life.ask(capped, later(day + 1_000), again)).toMatchObject({ confirmationCapped: false });
+    expect(life.ask(life.fail(added(), "550", later(1_000)), later(30 * day), again)).toBeUndefined();
+    const confirmed = life.confirm(mailed, {
+      createdAt: now.toISOString(),
+      at: later(2),
+      privacyPolicy: null,
+      inviteCode: "c",
+    });
+    expect(life.ask(confirmed!.record, later(30 * day), again)).toBeUndefined();
+  });
+});
+
+describe("confirm and credit an invite", () => {
+  const confirmation = {
+    createdAt: now.toISOString(),
+    at: later(60_000),
+    privacyPolicy: "p2",
+    inviteCode: "AdaCode12345",
+  };
+
+  it("keeps the first confirmation and its invite code; a second press changes nothing", () => {
+    const first = life.confirm(added(), confirmation)!;
+    expect(first).toMatchObject({
+      first: true,
+      record: { confirmedAt: later(60_000).toISOString(), inviteCode: "AdaCode12345" },
+    });
+    const second = life.confirm(first.record, { ...confirmation, at: later(120_000), inviteCode: "Other1234567" })!;
+    expect(second).toEqual({ record: first.record, first: false });
+  });
+
+  it("confirms nothing by a link for another signup of the address", () => {
+    expect(life.confirm(added(), { ...confirmation, createdAt: later(1).toISOString() })).toBeUndefined();
+  });
+
+  it("credits an inviter once its invitee confirmed, never for the inviter's own mailbox or itself", () => {
+    const inviter = { key: "k-anna", mailbox: "m-anna" };
+    const invitee = { ...added({ invitedBy: "AnnaCode1234", mailbox: "m-bob" }), key: "k-bob" };
+    expect(life.credits(inviter, invitee)).toBe(false);
+    const confirmed = { ...life.confirm(invitee, confirmation)!.record, key: "k-bob" };
+    expect(life.credits(inviter, confirmed)).toBe(true);
+    expect(life.credits(inviter, { ...confirmed, mailbox: "m-anna" })).toBe(false);
+    expect(life.credits({ ...inviter, key: "k-bob" }, confirmed)).toBe(false);
+  });
+});
+
+describe("leave and expire", () => {
+  it("keeps a digest of who left only for a confirmed member", () => {
+    expect(life.leave(added(), "link", now, "d1")).toEqual({ how: "link", at: now.toISOString() });
+    const member = life.confirm(added(), {
+      createdAt: now.toISOString(),
+      at: now,
+      privacyPolicy: null,
+      inviteCode: "c",
+    })!;
+    expect(life.leave(member.record, "one-click", now, "d1")).toEqual({
+      how: "one-click",
+      at: now.toISOString(),
+      digest: "d1",
+    });
+  });
+
+  it("expires one asked before the time that never confirmed, and removes it only as it was found", () => {
+    const record = added();
+    expect(life.expired(record, now)).toBe(false);
+    expect(life.expired(record, later(1))).toBe(true);
+    expect(life.expired(added({ earlier: true }), later(100 * day))).toBe(false);
+    expect(life.stillExpired(record, now.toISOString())).toBe(true);
+    const asked = { ...record, optInSince: later(5).toISOString() };
+    expect(life.stillExpired(asked, now.toISOString())).toBe(false);
+  });
+});
+
+describe("announce", () => {
+  const member = life.confirm(added(), {
+    createdAt: now.toISOString(),
+    at: now,
+    privacyPolicy: null,
+    inviteCode: "c",
+  })!.record;
+
+  it("notes an announcement for a confirmed signup once, and takes back only the one named", () => {
+    const noted = life.announce(life.announce(member, "first")!, "second")!;
+    expect(life.announce(noted, "first")).toBeUndefined();
+    expect(life.announce(noted, "first-1")?.announcements).toEqual(["first", "second", "first-1"]);
+    const undone = life.announce(noted, "first", true)!;
+    expect(undone.announcements).toEqual(["second"]);
+    expect(life.announce(undone, "first", true)).toBeUndefined();
+    expect(life.announce(added(), "first")).toBeUndefined();
+  });
+
+  it("refuses an id a store could read as a pattern or that would split its list", () => {
+    for (const id of ["a%", "a_b", "a,b", ""])
+      expect(() => life.announce(member, id)).toThrow(/letters, digits and "-"/);
+  });
+});
+
+describe("the founders' figures of a list", () => {
+  it("counts sent, owed and refused, and gives the last error of one still failing", () => {
+    const records = [
+      life.sent(added(), now),
+      life.release(added(), "421 first", later(1)),
+      life.release(added(), "421 later", later(2)),
+      life.fail(added(), "550 no", now),
+    ];
+    expect(figures.confirmationCounts(records)).toEqual({ sent: 1, pending: 2, failed: 1 });
+    expect(figures.failedConfirmations(records)).toEqual([
+      { email: "Ada@Example.com", failedAt: now.toISOString(), error: "550 no" },
+    ]);
+    expect(figures.lastConfirmationError(records)).toBe("421 later");
+  });
+});
