@@ -39,6 +39,13 @@ describe("pruneUnconfirmed", () => {
     expect(await store.departures()).toBe(600);
   });
 
+  it("takes batches of the size it is given: Netlify's scheduled runs take 50, each step of one at Netlify's speed", async () => {
+    const found = jest.spyOn(store, "expiredUnconfirmed");
+    const { addresses } = await pruneUnconfirmed(store, { now, batchSize: 50 });
+    expect(addresses).toHaveLength(600);
+    expect(found.mock.calls.map(([, limit]) => limit)).toEqual(Array.from({ length: 13 }, () => 50));
+  });
+
   it("stops at its limit, and at its deadline before a new batch, saying there is more", async () => {
     await expect(pruneUnconfirmed(store, { now, limit: 120 })).resolves.toMatchObject({ more: true });
     expect(await store.count()).toBe(481);

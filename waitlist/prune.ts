@@ -30,8 +30,12 @@ export interface Pruned {
   more: boolean;
 }
 
-/** Signups removed in one go: on Netlify Blobs, the ledger blobs they are in are rewritten once per batch. */
-const batchSize = 250;
+/**
+ * Signups removed in one go, by default: on Netlify Blobs, the ledger blobs they are in are rewritten once per batch.
+ * Netlify's scheduled runs take fewer (netlify/sweep.ts): a batch is not stopped by the deadline, and each of its
+ * steps waits for its slowest round trip.
+ */
+const defaultBatchSize = 250;
 
 /**
  * Removes (or with dryRun, only lists) signups asked to confirm before
@@ -49,6 +53,7 @@ export async function pruneUnconfirmed(
     clock = Date.now,
     forget = () => {},
     daysGoneBy = true,
+    batchSize = defaultBatchSize,
   }: {
     olderThanMs?: number;
     now?: Date;
@@ -60,6 +65,8 @@ export async function pruneUnconfirmed(
     forget?: (email: string) => void;
     /** Whether the mailbox counts and leavers' digests of the days gone by go too: once a day is enough. */
     daysGoneBy?: boolean;
+    /** Signups found and removed in one go. */
+    batchSize?: number;
   } = {},
 ): Promise<Pruned> {
   const before = new Date(now.getTime() - olderThanMs);
