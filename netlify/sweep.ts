@@ -18,13 +18,13 @@ import { log, netlifyWaitlist } from "./netlify-waitlist";
 /**
  * Milliseconds into a run past which each duty starts no new batch; a batch under way, and the fold's clean-up of
  * leave notes, end within seconds (the bench measured a daily pass of 27 s after a large day with the fold at 22 s).
- * Sending starts no message past its point, and reads while it sends (Confirmations.sendDue): a sweep sends about
- * 300 in its 15 s at 20 at once, so a backlog of 10,000 clears in under three hours of sweeps.
+ * Sending starts no message past its point, and reads while it sends (Confirmations.sendDue): a sweep sends 200 to
+ * 300 in its 15 s at 20 at once, fewer when most of the backlog is not due yet (after a mail outage, retried hourly).
  */
 export const runBudget = {
-  // The retention first, as the day's pass has it, for a batch of removals under way can take many seconds (250
-  // records, and a 503 retried after 5 s now and then): pruning until 17 s, after the mail, let 39 sweeps of the
-  // days after a 100,000-signup day run past 30 s. Then the backlog of mail, then the ledger.
+  // The retention first, as the day's pass has it, for a batch of removals under way can take seconds (a 503 is
+  // retried after 5 s now and then): pruning until 17 s, after the mail, let 39 sweeps of the days after a
+  // 100,000-signup day run past 30 s. Then the backlog of mail, then the ledger.
   sweep: { prune: 8_000, send: 15_000, fold: 19_000 },
   // The day's pass sends its digest first; the sweeps every five minutes carry the backlog of mail.
   daily: { prune: 10_000, send: 14_000, fold: 18_000 },
