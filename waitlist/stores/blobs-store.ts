@@ -30,33 +30,28 @@ export class BlobsStore extends RequestPath implements FullStore, ConfirmationQu
   private walk: { notes: [string, string[]][]; next: number; listedAt: number } | undefined;
 
   /**
-   * Up to `limit` due, oldest first of those read: noted records, a page at a time along a walk of the backlog that
-   * an instance's calls share, `readsPerCall` at most; the call after a walk is done walks afresh.
+   * Up to `limit` due, oldest first of those read: noted records along a walk of the backlog that an instance's
+   * calls share, `readsPerCall` at most; a walk done or a minute old is listed afresh. Each of the readers takes the
+   * walk's next note as its last read ends: a slow read (a 503 retried after 5 s) holds one reader, not a page.
    */
   async dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]> {
-    const due: BlobRecord[] = [];
-    if (this.walk && this.walk.next >= this.walk.notes.length) this.walk = undefined;
-    for (let read = 0; due.length < limit && read < readsPerCall;) {
-      const page = await this.nextPage(Math.min(limit - due.length, readsPerCall - read));
-      if (page.length === 0) break;
-      read += page.length;
-      for (const { record } of await this.readNoted(page)) {
+    const at = this.clock().getTime();
+    if (!this.walk || this.walk.next >= this.walk.notes.length || at - this.walk.listedAt > walkLifeMs) {
+      this.walk = { notes: await this.noteWalk(), next: 0, listedAt: at };
+    }
+    const { walk } = this;
+    const [due, stop]: [BlobRecord[], number] = [[], Math.min(walk.next + readsPerCall, walk.notes.length)];
+    let reading = 0;
+    const reader = async () => {
+      while (due.length + reading < limit && walk.next < stop) {
+        reading++;
+        const record = (await this.readNoted([walk.notes[walk.next++]!]))[0]?.record;
+        reading--;
         if (record && !record.leaving && life.isDue(record, now)) due.push(record);
       }
-    }
+    };
+    await Promise.all(Array.from({ length: concurrency }, reader));
     return oldestFirst(due).map(life.owedOf);
-  }
-
-  /** The next `size` noted addresses of the walk (none once it is done); a new walk once it is a minute old. */
-  private async nextPage(size: number): Promise<[string, string[]][]> {
-    const now = this.clock().getTime();
-    if (this.walk && this.walk.next >= this.walk.notes.length) return [];
-    if (!this.walk || now - this.walk.listedAt > walkLifeMs) {
-      this.walk = { notes: await this.noteWalk(), next: 0, listedAt: now };
-    }
-    const page = this.walk.notes.slice(this.walk.next, this.walk.next + size);
-    this.walk.next += page.length;
-    return page;
   }
 
   /** Every confirmation owed, due or not, oldest first: for the founders' resend-pending, a whole-backlog read. */
