@@ -39,7 +39,7 @@ describe("pruneUnconfirmed", () => {
     expect(await store.departures()).toBe(600);
   });
 
-  it("takes batches of the size it is given: Netlify's scheduled runs take 50, each step of one at Netlify's speed", async () => {
+  it("takes batches of the size it is given: Netlify's sweeps take 50, each step of one at Netlify's speed", async () => {
     const found = jest.spyOn(store, "expiredUnconfirmed");
     const { addresses } = await pruneUnconfirmed(store, { now, batchSize: 50 });
     expect(addresses).toHaveLength(600);
