@@ -43,6 +43,13 @@ export type Attempt =
   /** Refused for good by the mail server; no more attempts. */
   | { outcome: "refused"; reason: string };
 
+/** Counts one attempt's outcome into a sweep's result. */
+function tally(result: SweepResult, done: Attempt | undefined) {
+  if (done?.outcome === "sent") result.sent++;
+  else if (done?.outcome === "retry") result.retrying++;
+  else if (done?.outcome === "refused") result.refused++;
+}
+
 /** A 5xx reply: the mail server refuses the address for good (RFC 5321, 4.2.1); a 4xx or a lost connection may pass. */
 function isPermanentFailure(error: unknown): boolean {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
@@ -203,11 +210,7 @@ export function createConfirmations({
       const result: SweepResult = { sent: 0, retrying: 0, refused: 0 };
       try {
         const due = await store.dueConfirmations(clock(), sweepBatch);
-        for (const done of await Promise.all(due.map((owed) => attempt(owed)))) {
-          if (done?.outcome === "sent") result.sent++;
-          else if (done?.outcome === "retry") result.retrying++;
-          else if (done?.outcome === "refused") result.refused++;
-        }
+        for (const done of await Promise.all(due.map((owed) => attempt(owed)))) tally(result, done);
       } finally {
         sweeping = undefined;
       }
@@ -229,20 +232,16 @@ export function createConfirmations({
     const result: SweepResult = { sent: 0, retrying: 0, refused: 0 };
     const seen = new Set<string>();
     const running = new Set<Promise<void>>();
-    const tally = (done: Attempt | undefined) => {
-      if (done?.outcome === "sent") result.sent++;
-      else if (done?.outcome === "retry") result.retrying++;
-      else if (done?.outcome === "refused") result.refused++;
-    };
     const mailDown = () => result.retrying >= sweepBatch && result.sent + result.refused === 0;
     while (clock().getTime() <= until && !mailDown() && !closed) {
       // A batch waits for a slot at most: the next is read while it is sent.
-      while (waiting.length >= sweepBatch) await Promise.race(running);
+      // (Others' attempts may fill the queue too: with none of this call's under way there is nothing to wait for.)
+      while (waiting.length >= sweepBatch && running.size > 0) await Promise.race(running);
       const fresh = (await store.dueConfirmations(clock(), sweepBatch)).filter((owed) => !seen.has(owed.emailKey));
       if (fresh.length === 0) break;
       for (const owed of fresh) {
         seen.add(owed.emailKey);
-        const work = attempt(owed, until).then(tally);
+        const work = attempt(owed, until).then((done) => tally(result, done));
         running.add(work);
         void work.finally(() => running.delete(work));
       }
