@@ -20,6 +20,11 @@ export interface Options {
   date?: string;
   since?: string;
   order?: string;
+  wave?: string;
+  "not-let-in"?: boolean;
+  count?: string;
+  "per-second"?: string;
+  "launch-tool"?: boolean;
 }
 
 /** What a command is given: its arguments, checked; the environment, read once; the store, opened. */

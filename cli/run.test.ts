@@ -129,6 +129,9 @@ describe("npm run waitlist", () => {
         confirmation_attempts: "0",
         mailbox: "",
         announcements: "",
+        wave: "",
+        let_in_at: "",
+        let_in_mail: "",
       },
       {
         email: '"Byron, Lord"@example.com',
@@ -157,6 +160,9 @@ describe("npm run waitlist", () => {
         confirmation_attempts: "1",
         mailbox: "",
         announcements: "",
+        wave: "",
+        let_in_at: "",
+        let_in_mail: "",
       },
       expect.objectContaining({ email: "'=2*5@example.com" }),
     ]);
@@ -419,6 +425,9 @@ describe("npm run waitlist", () => {
         confirmationAttempts: 0,
         mailbox: null,
         announcements: [],
+        wave: null,
+        letInAt: null,
+        letInMail: null,
       },
       expect.objectContaining({
         email: '"Byron, Lord"@example.com',
@@ -902,30 +911,35 @@ describe("export --launch: the file for the launch mail tool, and only what it n
   };
 
   it.each([
-    ["csv", ["email", "leave_url"]],
-    ["json", ["email", "leaveUrl"]],
-  ])("has in %s each confirmed address and its own leave link, and no other column", async (format, names) => {
-    await seed();
-    const out = path.join(dir, `launch.${format}`);
-    await expect(run(["export", "--launch", "--format", format, "--out", out], launchEnv())).resolves.toBe(
-      `Wrote ${out}: 1 confirmed address, each with its own leave link, for ${tool}. Delete it once the tool has it.`,
-    );
-    const rows = read(out, format);
-    // Byron's mail failed and =2*5 never confirmed: neither is on it.
-    expect(rows.map((row) => Object.keys(row))).toEqual([names]);
-    const [email, link] = names.map((name) => rows[0]![name]!);
-    expect(email).toBe("ada@example.com");
-    expect(link).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/);
-    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
-    const secret = await store.secret("leave", () => "never made here");
-    await store.close();
-    expect(verifyLeaveToken(new URL(link!).searchParams.get("token"), secret)).toEqual({
-      email: "ada@example.com",
-      key: "ada@example.com",
-      createdAt: "2025-06-01T09:00:00.000Z",
-    });
-    expect(mode(out)).toBe("600");
-  });
+    ["csv", ["email", "leave_url", "wave"]],
+    ["json", ["email", "leaveUrl", "wave"]],
+  ])(
+    "has in %s each confirmed address, its own leave link and its wave, and no other column",
+    async (format, names) => {
+      await seed();
+      const out = path.join(dir, `launch.${format}`);
+      await expect(run(["export", "--launch", "--format", format, "--out", out], launchEnv())).resolves.toBe(
+        `Wrote ${out}: 1 confirmed address, each with its own leave link, for ${tool}. Delete it once the tool has it.`,
+      );
+      const rows = read(out, format);
+      // Byron's mail failed and =2*5 never confirmed: neither is on it.
+      expect(rows.map((row) => Object.keys(row))).toEqual([names]);
+      const [email, link, wave] = names.map((name) => rows[0]![name]);
+      expect(email).toBe("ada@example.com");
+      // Not let in with a wave yet: everyone confirmed goes at once, each with an empty wave.
+      expect(wave).toBe(format === "json" ? null : "");
+      expect(link).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/);
+      const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+      const secret = await store.secret("leave", () => "never made here");
+      await store.close();
+      expect(verifyLeaveToken(new URL(link!).searchParams.get("token"), secret)).toEqual({
+        email: "ada@example.com",
+        key: "ada@example.com",
+        createdAt: "2025-06-01T09:00:00.000Z",
+      });
+      expect(mode(out)).toBe("600");
+    },
+  );
 
   it("refuses to write until LAUNCH_MAIL_TOOL names the tool, leaving an older file as it was", async () => {
     await seed();
@@ -950,7 +964,7 @@ describe("export --launch: the file for the launch mail tool, and only what it n
     const out = path.join(dir, "launch.csv");
     for (const extra of [["--order", "invites"], ["--leave-urls"]]) {
       await expect(run(["export", "--launch", "--format", "csv", "--out", out, ...extra], launchEnv())).rejects.toThrow(
-        "export --launch takes only --format and --out",
+        "export --launch takes only --format, --out and --wave",
       );
     }
     expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual([]);
@@ -974,8 +988,8 @@ describe("export --launch: the file for the launch mail tool, and only what it n
     expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual([]);
     await expect(waitlist({ LAUNCH_MAIL_TOOL: tool })).resolves.toMatchObject({ code: 0 });
     expect(readFileSync(out, "utf8").split(/\r?\n/)).toEqual([
-      "\uFEFFemail,leave_url",
-      expect.stringMatching(/^ada@example\.com,https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/),
+      "\uFEFFemail,leave_url,wave",
+      expect.stringMatching(/^ada@example\.com,https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+,$/),
       "",
     ]);
     expect(mode(out)).toBe("600");

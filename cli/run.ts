@@ -3,6 +3,7 @@ import { readEnv, type Env, type EnvSource } from "../config/env";
 import type { Command } from "./command";
 import { announcePolicyChange } from "./commands/announce";
 import { leavers } from "./commands/leavers";
+import { letIn } from "./commands/let-in";
 import { askToConfirm, resendPending } from "./commands/mail";
 import { count, exportCommand, stats } from "./commands/reads";
 import { prune, remove, removeUnsubscribed } from "./commands/removals";
@@ -25,6 +26,7 @@ const commands: readonly Command[] = [
   prune,
   askToConfirm,
   announcePolicyChange,
+  letIn,
 ];
 
 const column = 34;
@@ -77,6 +79,11 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       date: { type: "string" },
       since: { type: "string" },
       order: { type: "string" },
+      wave: { type: "string" },
+      "not-let-in": { type: "boolean" },
+      count: { type: "string" },
+      "per-second": { type: "string" },
+      "launch-tool": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });

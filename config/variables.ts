@@ -150,6 +150,13 @@ export const variables = {
     usedFor:
       "Build time: the mailing service the Privacy Policy names as the processor of the launch e-mail. Not set: the policy says one will be named there before the list goes to it. In the founders' shell too, as the site's build has it: `export --launch` writes the list for that tool only once it is set.",
   },
+  LAUNCH_URL: {
+    schema: httpUrl.refine((value) => !/[\s<>"]/.test(value)).optional(),
+    expected: "the address of the launched product's way in, such as https://app.jointandem.app/start (http or https)",
+    defaultText: "not set",
+    usedFor:
+      "In the founders' shell: where the \"You're in\" e-mail of `let-in` sends each person it lets in. `let-in` mails nobody without it.",
+  },
   NETLIFY: {
     schema: text.optional(),
     expected: "any text: set is true",

@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
 import { maskEmail } from "../../waitlist/email-address";
-import { mailConfig, siteSettings, waitlistConfig, type Env } from "../../config/env";
+import { mailConfig, waitlistConfig } from "../../config/env";
 import { projectFolders } from "../../config/folders";
 import { isoDate, readPolicySources, policyRecords, type PolicyRecord } from "../../waitlist/policies";
-import { placeholderController } from "../../config/variables";
 import { createMailer } from "../../waitlist/mail/mailer";
 import { mailErrorReason } from "../../waitlist/mail/redact";
 import { policyChangeMessage, type AnnouncedChange } from "../../waitlist/mail/policy-change-message";
 import { command } from "../command";
 import { PendingError, UsageError } from "../errors";
 import { linkSecretOf } from "../open-store";
+import { plural, postalAddressShown, requirePostalAddress } from "../sender";
 
 /*
  * The Privacy Policy promises that a significant change is e-mailed to the waitlist members who confirmed, when it
@@ -62,17 +62,6 @@ export function announcementId(changes: readonly AnnouncedChange[]): string {
   return `policy-change-${createHash("sha256").update(named.join("\n"), "utf8").digest("hex").slice(0, 16)}`;
 }
 
-/** The controller's name and postal address on one line; undefined while either is the placeholder. */
-function postalAddressOf(env: Env): string | undefined {
-  const { controllerName, controllerAddress } = siteSettings(env);
-  if (controllerName === placeholderController.name || controllerAddress === placeholderController.address) {
-    return undefined;
-  }
-  return `${controllerName}, ${controllerAddress}`;
-}
-
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-
 export const announcePolicyChange = command({
   name: "announce-policy-change",
   usage: [
@@ -93,11 +82,7 @@ export const announcePolicyChange = command({
           "Nothing sent: set SMTP_URL to the mail server the site sends through. Without it the e-mails would only be written to the outbox on this machine, where they reach nobody and a leave cannot delete them; --dry-run shows the message.",
         );
       }
-      if (postalAddressOf(env()) === undefined) {
-        throw new UsageError(
-          "Nothing sent: set CONTROLLER_NAME and CONTROLLER_ADDRESS as the site's build has them: the e-mail carries the postal address of who sends it (CAN-SPAM asks it of every such mail).",
-        );
-      }
+      requirePostalAddress(env());
     }
     return { date: day, policy };
   },
@@ -106,8 +91,7 @@ export const announcePolicyChange = command({
     const { store } = opened;
     const confirmed = (await store.all()).filter((row) => row.confirmedAt !== null);
     const { siteUrl, contactEmail } = waitlistConfig(env);
-    const postalAddress =
-      postalAddressOf(env) ?? `${siteSettings(env).controllerName}, ${siteSettings(env).controllerAddress}`;
+    const postalAddress = postalAddressShown(env);
     const what = changes.map((change) => `${change.title} (${change.date})`).join(" and ");
     const people = plural(confirmed.length, "confirmed signup");
     if (options["dry-run"]) {

@@ -1,26 +1,53 @@
+import type { Env } from "../../config/env";
 import type { Signup } from "../../waitlist/stores/store";
+import { UsageError } from "../errors";
 
 /*
- * What the launch mail tool receives (export --launch, issue 51): for each confirmed signup, the address and that
- * person's own one-click leave link, and nothing else. The Privacy Policy says so (Sharing of Information), and
- * test/content/policy-promises.test.ts holds its sentence to these columns. Everything else a signup holds is the
- * founders' own record (export --record), never a file to import.
+ * What the launch mail tool receives (export --launch, let-in --launch-tool): for each confirmed signup, the address,
+ * that person's own one-click leave link and the wave they were let in with, and nothing else. The Privacy Policy
+ * says so (Sharing of Information), and test/content/policy-promises.test.ts holds its sentence to these columns.
+ * Everything else a signup holds is the founders' own record (export --record), never a file to import.
  */
+
+/** The launch list's columns, in this order. */
+export const launchColumns = ["email", "leaveUrl", "wave"] as const;
+
+export type LaunchRow = { email: string; leaveUrl: string; wave: number | null };
 
 /**
- * The launch list's columns, in this order. Waves (let-in) add "wave", the number of the one the person was let in
- * with, as the policy already says; nothing else goes here.
+ * Who is on the launch list: those who confirmed, in the order they signed up (the store's); with `wave`, only the
+ * people of that wave (`export --launch --wave N`).
  */
-export const launchColumns = ["email", "leaveUrl"] as const;
-
-export type LaunchRow = Record<(typeof launchColumns)[number], string>;
-
-/**
- * Who is on the launch list: those who confirmed, in the order they signed up (the store's). Waves narrow it to the
- * people of one wave (`export --launch --wave N`), here.
- */
-export function launchList(signups: readonly Signup[], leaveUrlOf: (signup: Signup) => string): LaunchRow[] {
+export function launchList(
+  signups: readonly Signup[],
+  leaveUrlOf: (signup: Signup) => string,
+  { wave }: { wave?: number } = {},
+): LaunchRow[] {
   return signups
-    .filter((signup) => signup.confirmedAt !== null)
-    .map((signup) => ({ email: signup.email, leaveUrl: leaveUrlOf(signup) }));
+    .filter((signup) => signup.confirmedAt !== null && (wave === undefined || signup.wave === wave))
+    .map((signup) => ({ email: signup.email, leaveUrl: leaveUrlOf(signup), wave: signup.wave }));
+}
+
+/**
+ * The launch tool the Privacy Policy names (<LaunchMailTool />, from LAUNCH_MAIL_TOOL): the list goes to no tool
+ * before the policy names it, so a command that writes it refuses until it is set, before it writes anything.
+ */
+export function launchTool(env: Env): string {
+  const tool = env.LAUNCH_MAIL_TOOL;
+  if (tool === undefined) {
+    throw new UsageError(
+      "LAUNCH_MAIL_TOOL is not set: the Privacy Policy must name the launch mail tool before the list goes to it. Set it, as the site's build has it, to the tool's legal name and country (such as Intuit Inc. (Mailchimp, United States)), deploy the site with it, and run this again; nothing was written.",
+    );
+  }
+  return tool;
+}
+
+/** `--wave N`: a wave's number, a whole number from 1; undefined when not given. */
+export function waveOption(wave: string | undefined): number | undefined {
+  if (wave === undefined) return undefined;
+  const number = Number(wave);
+  if (!/^\d+$/.test(wave) || !Number.isSafeInteger(number) || number < 1) {
+    throw new UsageError(`--wave must be a wave's number, a whole number from 1 (got "${wave}").`);
+  }
+  return number;
 }

@@ -10,7 +10,7 @@ import { UsageError } from "../errors";
 import { linkSecretOf } from "../open-store";
 import { writePrivateFile } from "../../waitlist/private-file";
 import { privateFileTarget } from "../out-file";
-import { launchColumns, launchList } from "./launch-list";
+import { launchColumns, launchList, launchTool, waveOption } from "./launch-list";
 
 /*
  * The founders' reads of the whole list: stats, count and export. Each
@@ -48,6 +48,10 @@ const columns = [
   "confirmationAttempts",
   "mailbox",
   "announcements",
+  // Waves (let-in): the wave it was let in with (null before), when, and its "You're in" e-mail.
+  "wave",
+  "letInAt",
+  "letInMail",
 ] as const;
 const csvColumn = (column: string) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 const formats = ["csv", "json"] as const;
@@ -55,7 +59,7 @@ const formats = ["csv", "json"] as const;
 type ExportRow = Signup & { confirmedInvites: number; leaveUrl?: string };
 
 /** Rows as CSV or JSON, with these columns and no other, in this order. */
-function exportRows<Row extends object>(
+export function exportRows<Row extends object>(
   rows: readonly Row[],
   chosen: readonly (keyof Row & string)[],
   format: (typeof formats)[number],
@@ -142,14 +146,16 @@ const confirmedIsGone =
 export const exportCommand = command({
   name: "export",
   usage: [
-    "export --record|--launch --format csv|json [--out FILE]",
+    "export --record|--launch --format csv|json [--out FILE] [--wave N]",
     "--record: your own record of every signup (where it came from, its",
     "consent, its invites), to standard output or FILE: what you keep and",
     "answer an access request with, never a file to import; --order",
     "invites: those who brought the most first; --leave-urls: each one's",
     "leave link too. --launch, with --out: the file for the launch mail",
     "tool, each confirmed address and its own leave link and nothing else;",
-    "refused until LAUNCH_MAIL_TOOL names the tool the Privacy Policy names",
+    "refused until LAUNCH_MAIL_TOOL names the tool the Privacy Policy names.",
+    "--wave N: one wave's people only; --not-let-in (--record): those in no",
+    "wave yet",
   ],
   check: (options, env) => {
     const { format, out, order } = options;
@@ -162,10 +168,14 @@ export const exportCommand = command({
     if (!format) throw new UsageError("Say which format: --format csv or --format json.");
     const known = formats.find((name) => name === format);
     if (!known) throw new UsageError(`Unknown format "${format}": use --format csv or --format json.`);
+    const wave = waveOption(options.wave);
+    if (wave !== undefined && options["not-let-in"]) {
+      throw new UsageError("Choose one: --wave N, the people of one wave, or --not-let-in, those in none yet.");
+    }
     if (options.launch) {
       if (order !== undefined || options["leave-urls"]) {
         throw new UsageError(
-          "export --launch takes only --format and --out: every confirmed address with its own leave link, in the order of signup.",
+          "export --launch takes only --format, --out and --wave: every confirmed address (or one wave's) with its own leave link and wave, in the order of signup.",
         );
       }
       if (out === undefined) {
@@ -173,14 +183,14 @@ export const exportCommand = command({
           "Say where the launch list goes: --out FILE. It holds a working leave link for each person: import it into the launch mail tool, then delete it.",
         );
       }
-      const tool = env().LAUNCH_MAIL_TOOL;
-      // The Privacy Policy names the tool by this variable (<LaunchMailTool />), and promises to before the list goes.
-      if (tool === undefined) {
+      if (options["not-let-in"]) {
         throw new UsageError(
-          "LAUNCH_MAIL_TOOL is not set: the Privacy Policy must name the launch mail tool before the list goes to it. Set it, as the site's build has it, to the tool's legal name and country (such as Intuit Inc. (Mailchimp, United States)), deploy the site with it, and run this again; nothing was written.",
+          "export --launch takes --wave N for one wave's people, or neither for every confirmed signup; those not let in yet are let in with let-in.",
         );
       }
-      return { launch: { tool }, format: known, target: privateFileTarget(out), byInvites: false };
+      // The Privacy Policy names the tool by this variable (<LaunchMailTool />), and promises to before the list goes.
+      const tool = launchTool(env());
+      return { launch: { tool }, format: known, target: privateFileTarget(out), byInvites: false, wave };
     }
     if (order !== undefined && order !== "invites") {
       throw new UsageError(`Unknown order "${order}": use --order invites, or leave it out for the order of signup.`);
@@ -190,19 +200,25 @@ export const exportCommand = command({
       format: known,
       target: out === undefined ? undefined : privateFileTarget(out),
       byInvites: order === "invites",
+      wave,
     };
   },
-  run: async ({ input: { launch, format, target, byInvites }, options, env, opened }) => {
-    const all = await opened.store.all();
+  run: async ({ input: { launch, format, target, byInvites, wave }, options, env, opened }) => {
+    const everyone = await opened.store.all();
     const { siteUrl } = waitlistConfig(env);
     if (launch && target) {
       // Every mail must carry the person's own way off this list, and the launch mail is no exception.
       const secret = await linkSecretOf(opened, env);
-      const rows = launchList(all, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl));
+      const rows = launchList(everyone, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl), { wave });
       writePrivateFile(target, exportRows(rows, launchColumns, format));
-      return `Wrote ${options.out}: ${rows.length} confirmed ${rows.length === 1 ? "address" : "addresses"}, each with its own leave link, for ${launch.tool}. Delete it once the tool has it.`;
+      const whose = wave === undefined ? "" : ` of wave ${wave}`;
+      return `Wrote ${options.out}: ${rows.length} confirmed ${rows.length === 1 ? "address" : "addresses"}${whose}, each with its own leave link, for ${launch.tool}. Delete it once the tool has it.`;
     }
-    const counts = confirmedInvites(all);
+    // Everyone, one wave's people (--wave N), or those in none yet (--not-let-in); the invites count over everyone.
+    const all = everyone.filter((row) =>
+      wave !== undefined ? row.wave === wave : options["not-let-in"] ? row.wave === null : true,
+    );
+    const counts = confirmedInvites(everyone);
     const rows: ExportRow[] = all.map((row) => ({
       ...row,
       // The mail server's words without the address they may quote, as they are kept since issue 52.

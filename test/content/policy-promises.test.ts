@@ -318,8 +318,7 @@ describe("the Privacy Policy on letting people in at launch (issue 51)", () => {
     expect(sharing()).toContain(
       "we give it three things and nothing else: the address, that person's own link to leave, and the wave they were let in with",
     );
-    // The wave is the third, once waves (let-in) exist; until then the file holds the other two.
-    expect(launchColumns).toEqual(["email", "leaveUrl"]);
+    expect(launchColumns).toEqual(["email", "leaveUrl", "wave"]);
     const dir = mkdtempSync(path.join(os.tmpdir(), "policy-launch-"));
     try {
       const env = { WAITLIST_DB: path.join(dir, "waitlist.db"), LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
@@ -334,7 +333,11 @@ describe("the Privacy Policy on letting people in at launch (issue 51)", () => {
       const rows = JSON.parse(readFileSync(out, "utf8")) as Record<string, string>[];
       // Only those who confirmed; for each, the address and a leave link to this site.
       expect(rows.map((row) => Object.keys(row))).toEqual([[...launchColumns]]);
-      expect(rows[0]).toEqual({ email: "maya@example.com", leaveUrl: expect.stringMatching(/\/waitlist\/leave\?token=/) });
+      expect(rows[0]).toEqual({
+        email: "maya@example.com",
+        leaveUrl: expect.stringMatching(/\/waitlist\/leave\?token=/),
+        wave: null,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

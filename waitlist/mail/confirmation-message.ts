@@ -2,7 +2,7 @@ import escapeHtml from "escape-html";
 import { site } from "../../config/site";
 import { confirmUrl, leaveUrl } from "../tokens";
 import type { WaitlistSite } from "../site";
-import { leaveHeaders, mailHtml, mailLink as link, messageIdFor, paragraph as p } from "./message-frame";
+import { leaveHeaders, mailButton, mailHtml, mailLink as link, messageIdFor, paragraph as p } from "./message-frame";
 
 export interface MailMessage {
   to: string;
@@ -101,7 +101,7 @@ ${said.because} ${host}. ${said.notYou} leave with the link above.
   const { colors } = site;
   const card = `<h1 style="margin:0 0 12px;font-size:24px;line-height:1.25;">One step left: confirm your spot</h1>
 <p style="${p}">${escapeHtml(said.thanks)} <strong>${escapeHtml(to)}</strong>. Press the button so we know it was you who signed up.</p>
-<p style="margin:0 0 16px;"><a href="${escapeHtml(confirm)}" style="display:inline-block;padding:12px 24px;border-radius:999px;background:${colors.brand};color:${colors.brandInk};font-weight:700;text-decoration:none;">${escapeHtml(confirmLabel)}</a></p>
+${mailButton(confirm, confirmLabel)}
 <p style="${p}font-size:14px;color:${colors.inkSoft};">${escapeHtml(said.ifNot)}</p>
 <h2 style="margin:0 0 8px;font-size:17px;">${escapeHtml(said.next)}</h2>
 <ul style="margin:0 0 16px;padding-left:20px;">

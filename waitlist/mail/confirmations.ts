@@ -2,7 +2,7 @@ import { confirmationMessage } from "./confirmation-message";
 import { maskEmail } from "../email-address";
 import { mailboxCounters, mailDay } from "./mailbox";
 import { mailErrorReason, redactAddresses } from "./redact";
-import type { Mailer } from "./mailer";
+import { isPermanentFailure, type Mailer } from "./mailer";
 import type { WaitlistSite } from "../site";
 import type { ConfirmationQueue, OwedConfirmation, WaitlistStore } from "../stores/store";
 
@@ -48,12 +48,6 @@ function tally(result: SweepResult, done: Attempt | undefined) {
   if (done?.outcome === "sent") result.sent++;
   else if (done?.outcome === "retry") result.retrying++;
   else if (done?.outcome === "refused") result.refused++;
-}
-
-/** A 5xx reply: the mail server refuses the address for good (RFC 5321, 4.2.1); a 4xx or a lost connection may pass. */
-function isPermanentFailure(error: unknown): boolean {
-  const code = (error as { responseCode?: unknown } | null)?.responseCode;
-  return typeof code === "number" && code >= 500 && code < 600;
 }
 
 /**

@@ -12,6 +12,8 @@ export interface MailConfig {
   outboxDir: string;
   /** Connections to the mail server kept open at most, each reused for the next message (MAIL_SENDS_AT_ONCE). */
   sendsAtOnce?: number;
+  /** Messages a second at most, over all connections (nodemailer's pool waits out the second): a provider's pace. */
+  perSecond?: number;
 }
 
 export interface Mailer {
@@ -24,6 +26,12 @@ export interface Mailer {
    */
   forget?(email: string): void;
   close(): void;
+}
+
+/** A 5xx reply: the mail server refuses the address for good (RFC 5321, 4.2.1); a 4xx or a lost connection may pass. */
+export function isPermanentFailure(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === "number" && code >= 500 && code < 600;
 }
 
 const digest = (text: string, length: number) =>
@@ -66,6 +74,7 @@ export function createMailer(config: MailConfig): Mailer {
       url: config.smtpUrl,
       pool: true,
       maxConnections: config.sendsAtOnce ?? 4,
+      ...(config.perSecond === undefined ? {} : { rateDelta: 1000, rateLimit: config.perSecond }),
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 30_000,

@@ -17,6 +17,10 @@ export const paragraph = "margin:0 0 16px;";
 export const mailLink = (href: string, label: string) =>
   `<a href="${escapeHtml(href)}" style="color:${colors.brand};">${escapeHtml(label)}</a>`;
 
+/** A button: the one thing a mail asks of its reader (confirm; open the product). */
+export const mailButton = (href: string, label: string) =>
+  `<p style="margin:0 0 16px;"><a href="${escapeHtml(href)}" style="display:inline-block;padding:12px 24px;border-radius:999px;background:${colors.brand};color:${colors.brandInk};font-weight:700;text-decoration:none;">${escapeHtml(label)}</a></p>`;
+
 /** The HTML document: `card` is the card's inner HTML, `smallPrint` the line under it (both escaped already). */
 export function mailHtml(subject: string, card: string, smallPrint: string): string {
   return htmlDocument({

@@ -10,6 +10,9 @@ const signup = (createdAt: string, extra: Partial<StatsSignup> = {}): StatsSignu
   inviteCode: null,
   invitedBy: null,
   mailbox: null,
+  wave: null,
+  letInAt: null,
+  letInMail: null,
   ...extra,
 });
 

@@ -21,6 +21,9 @@ const at = (
   inviteCode: null,
   invitedBy: null,
   mailbox: null,
+  wave: null,
+  letInAt: null,
+  letInMail: null,
 });
 
 const signups = [

@@ -14,7 +14,36 @@ export type StatsSignup = Pick<Attribution, "utmSource" | "utmCampaign" | "ref">
   inviteCode: string | null;
   invitedBy: string | null;
   mailbox: string | null;
+  /** The wave it was let in with at launch, when, and that wave's e-mail to it (let-in); null before. */
+  wave: number | null;
+  letInAt: string | null;
+  letInMail: string | null;
 };
+
+/** One wave of the launch (let-in): how many it let in, from when to when, and its e-mails not sent yet. */
+export interface WaveFigures {
+  wave: number;
+  people: number;
+  from: string;
+  to: string;
+  /** Owed by a run stopped half-way, or under way when one died (let_in_mail "owed" or "sending"). */
+  mailOwed: number;
+}
+
+/** The waves so far, oldest first (those let in and still listed: a leaver's record is gone). */
+export function waveFigures(signups: readonly Pick<StatsSignup, "wave" | "letInAt" | "letInMail">[]): WaveFigures[] {
+  const waves = new Map<number, WaveFigures>();
+  for (const { wave, letInAt, letInMail } of signups) {
+    if (wave === null || letInAt === null) continue;
+    const one = waves.get(wave) ?? { wave, people: 0, from: letInAt, to: letInAt, mailOwed: 0 };
+    one.people++;
+    if (letInAt < one.from) one.from = letInAt;
+    if (letInAt > one.to) one.to = letInAt;
+    if (letInMail === "owed" || letInMail === "sending") one.mailOwed++;
+    waves.set(wave, one);
+  }
+  return [...waves.values()].sort((a, b) => a.wave - b.wave);
+}
 
 /** The invite loop, as founders see it: codes and counts, never an invitee's address. */
 export interface InviteFigures {
@@ -91,6 +120,8 @@ export interface WaitlistStats {
   /** How many were removed because they never confirmed (prune): they did not leave; null when not asked for. */
   pruned: number | null;
   invites: InviteFigures;
+  /** The launch's waves so far (let-in), oldest first; none before the first. */
+  waves: WaveFigures[];
 }
 
 export const none = "(none)";
@@ -216,6 +247,7 @@ export function waitlistStats(
     left,
     pruned,
     invites: inviteFigures(signups),
+    waves: waveFigures(signups),
   };
 }
 
@@ -263,6 +295,19 @@ export function renderStats(stats: WaitlistStats, { from = "this store" }: { fro
   );
   for (const { code, confirmedInvites: n } of invites.topInviters) {
     lines.push(`  ${code}  ${count(n).padStart(7)} confirmed ${n === 1 ? "invitee" : "invitees"}`);
+  }
+  if (stats.waves.length > 0) {
+    const people = stats.waves.reduce((sum, wave) => sum + wave.people, 0);
+    lines.push(
+      "",
+      `Let in: ${count(people)} in ${count(stats.waves.length)} ${stats.waves.length === 1 ? "wave" : "waves"}`,
+    );
+    for (const { wave, people: n, from, mailOwed } of stats.waves) {
+      const owed = mailOwed > 0 ? `, ${count(mailOwed)} e-mails not sent yet (run let-in again)` : "";
+      lines.push(
+        `  wave ${String(wave).padStart(3)}  ${count(n).padStart(7)}  ${from.slice(0, 16).replace("T", " ")} UTC${owed}`,
+      );
+    }
   }
   if (stats.confirmations) {
     const { sent, pending, failed, lastError } = stats.confirmations;

@@ -38,4 +38,7 @@ export const statsRowOf = (one: SignupRecord): StatsSignup => ({
   inviteCode: one.inviteCode,
   invitedBy: one.invitedBy,
   mailbox: one.mailbox,
+  wave: one.wave,
+  letInAt: one.letInAt,
+  letInMail: one.letInMail,
 });

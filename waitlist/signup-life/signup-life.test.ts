@@ -219,6 +219,49 @@ describe("announce", () => {
   });
 });
 
+describe("let in, a wave at a time", () => {
+  const member = life.confirm(added(), {
+    createdAt: now.toISOString(),
+    at: now,
+    privacyPolicy: null,
+    inviteCode: "c",
+  })!.record;
+  const wave = (number: number, mail = true, createdAt = now.toISOString()) => ({
+    wave: number,
+    at: later(day),
+    createdAt,
+    mail,
+  });
+
+  it("lets a confirmed signup in once, owed its e-mail or the launch tool's; nobody unconfirmed or of another signup", () => {
+    const inWave = life.letIn(member, wave(2))!;
+    expect(inWave).toMatchObject({ wave: 2, letInAt: later(day).toISOString(), letInMail: "owed" });
+    expect(life.letIn(inWave, wave(3))).toBeUndefined();
+    expect(life.letIn(member, wave(1, false))).toMatchObject({ wave: 1, letInMail: "launch-tool" });
+    expect(life.letIn(added(), wave(1))).toBeUndefined();
+    // A link read before the address left and joined again names the earlier signup: not this one.
+    expect(life.letIn(member, wave(1, true, later(-1).toISOString()))).toBeUndefined();
+    expect(added()).toMatchObject({ wave: null, letInAt: null, letInMail: null });
+  });
+
+  it("takes the wave's e-mail before it is sent, once; sent, given back or refused only from being sent", () => {
+    const owed = life.letIn(member, wave(2))!;
+    const sending = life.letInMailStep(owed, "take", 2)!;
+    expect(sending.letInMail).toBe("sending");
+    expect(life.letInMailStep(sending, "take", 2)).toBeUndefined();
+    expect(life.letInMailStep(owed, "take", 1)).toBeUndefined();
+    expect(life.letInMailStep(owed, "sent", 2)).toBeUndefined();
+    expect(life.letInMailStep(sending, "back", 2)?.letInMail).toBe("owed");
+    expect(life.letInMailStep(sending, "refuse", 2)?.letInMail).toBe("refused");
+    const sent = life.letInMailStep(sending, "sent", 2)!;
+    expect(sent.letInMail).toBe("sent");
+    for (const step of ["take", "sent", "back", "refuse"] as const)
+      expect(life.letInMailStep(sent, step, 2)).toBeUndefined();
+    // One the launch tool mails is never taken.
+    expect(life.letInMailStep(life.letIn(member, wave(2, false))!, "take", 2)).toBeUndefined();
+  });
+});
+
 describe("the founders' figures of a list", () => {
   it("counts sent, owed and refused, and gives the last error of one still failing", () => {
     const records = [

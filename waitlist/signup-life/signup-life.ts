@@ -1,5 +1,13 @@
 import { noAttribution, type Attribution } from "../attribution";
-import type { Confirmation, DepartureKind, ListedSignup, NewSignup, OwedConfirmation, Signup } from "../stores/store";
+import type {
+  Confirmation,
+  DepartureKind,
+  LetInMail,
+  ListedSignup,
+  NewSignup,
+  OwedConfirmation,
+  Signup,
+} from "../stores/store";
 
 /*
  * A signup's life, said once: every rule of what happens to one signup, as pure transitions on its record, each a
@@ -10,6 +18,9 @@ import type { Confirmation, DepartureKind, ListedSignup, NewSignup, OwedConfirma
  *   add ─► owed ─claim─► held ─sent─► asked ─confirm─► confirmed ─credit─► (its inviter's count)
  *           ▲  ◄─release─┘  └─fail─► refused           │
  *           └──── ask (a repeat, a founder) ◄──────────┘ (unconfirmed only)      leave / expire ─► a departure
+ *
+ *   confirmed ─let in─► in wave N ─► its e-mail: owed ─take─► sending ─sent─► sent
+ *                                    (or the launch tool's)  ◄─back─┘ └─refuse─► refused
  */
 
 /** One signup as a store keeps it: what the founders read (Signup), and who holds its mail and when it is due. */
@@ -59,6 +70,9 @@ export function add(entry: NewSignup, at: Date, { inviterKnown }: { inviterKnown
     invitedBy: entry.invitedBy && inviterKnown ? entry.invitedBy : null,
     mailbox: entry.mailbox ?? null,
     announcements: [],
+    wave: null,
+    letInAt: null,
+    letInMail: null,
   };
 }
 
@@ -232,6 +246,38 @@ export function announce<R extends SignupRecord>(record: R, id: string, undo = f
   return record.confirmedAt !== null && !noted
     ? { ...record, announcements: [...record.announcements, id] }
     : undefined;
+}
+
+/**
+ * let in: the confirmed signup stored at `createdAt` joins wave `wave` at `at`, once: one in a wave already, not
+ * confirmed, or a newer signup of the address (one who left and joined again starts over) is not. With `mail`, it is
+ * owed the wave's "You're in" e-mail (cli/commands/let-in.ts); without, the launch tool mails it.
+ */
+export function letIn<R extends SignupRecord>(
+  record: R,
+  { wave, at, createdAt, mail }: { wave: number; at: Date; createdAt: string; mail: boolean },
+): R | undefined {
+  if (record.createdAt !== createdAt || record.confirmedAt === null || record.wave !== null) return undefined;
+  return { ...record, wave, letInAt: iso(at), letInMail: mail ? "owed" : "launch-tool" };
+}
+
+/** The steps of a wave's e-mail, each from one state to the next (LetInMail). */
+const letInMailSteps = {
+  take: ["owed", "sending"],
+  sent: ["sending", "sent"],
+  back: ["sending", "owed"],
+  refuse: ["sending", "refused"],
+} as const satisfies Record<string, readonly [LetInMail, LetInMail]>;
+export type LetInMailStep = keyof typeof letInMailSteps;
+
+/**
+ * One step of the wave's e-mail to a signup in wave `wave`: taken before it is sent (so two runs, or a run resumed,
+ * never both send it), sent, given back after a failure that may pass, or refused for good by the mail server.
+ * Undefined when the record is not at that step's start: then the step is not this caller's to make.
+ */
+export function letInMailStep<R extends SignupRecord>(record: R, step: LetInMailStep, wave: number): R | undefined {
+  const [from, to] = letInMailSteps[step];
+  return record.wave === wave && record.letInMail === from ? { ...record, letInMail: to } : undefined;
 }
 
 /** What a link's page shows of a record, with its inviter count as the store read it. */

@@ -104,6 +104,14 @@ export abstract class RecordKeeper<Kept extends SignupRecord> implements Partial
     return (await this.change(emailKey, (record) => life.announce(record, id, undo))) !== undefined;
   }
 
+  async letIn(emailKey: string, wave: { wave: number; at: Date; createdAt: string; mail: boolean }) {
+    return (await this.change(emailKey, (record) => life.letIn(record, wave))) !== undefined;
+  }
+
+  async letInMail(emailKey: string, step: life.LetInMailStep, wave: number): Promise<boolean> {
+    return (await this.change(emailKey, (record) => life.letInMailStep(record, step, wave))) !== undefined;
+  }
+
   // The founders' reads of the whole list, counted as signup-life's figures count them.
 
   async all(): Promise<Signup[]> {

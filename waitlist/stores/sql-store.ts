@@ -31,7 +31,7 @@ const fields = [
   ...["ref", "landingPath", "repeatSignups", "confirmationSentAt", "confirmationAttempts", "confirmationClaimedUntil"],
   ...["confirmationNextAt", "confirmationFailedAt", "confirmationError", "confirmationCapped", "confirmedAt"],
   ...["privacyPolicyAtSignup", "privacyPolicyAtConfirm", "consentAtSignup", "consentAtConfirm", "optInSince"],
-  ...["askedAt", "inviteCode", "invitedBy", "mailbox", "announcements"],
+  ...["askedAt", "inviteCode", "invitedBy", "mailbox", "announcements", "wave", "letInAt", "letInMail"],
 ] as const satisfies readonly (keyof SignupRecord)[];
 const column = (name: keyof SignupRecord) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 /** `column AS "name"` for each name: both databases fold an unquoted alias to lower case. */
@@ -217,8 +217,8 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
   /** What stats needs of every row, and no more (all() of 100,000 rows takes a second). */
   override async statsRows(): Promise<StatsSignup[]> {
     return this.db.query(
-      `SELECT ${select("createdAt", "utmSource", "utmCampaign", "ref", "confirmedAt", "inviteCode", "invitedBy", "mailbox")}
-       FROM signups`,
+      `SELECT ${select("createdAt", "utmSource", "utmCampaign", "ref", "confirmedAt", "inviteCode", "invitedBy", "mailbox")},
+         ${select("wave", "letInAt", "letInMail")} FROM signups`,
     );
   }
 

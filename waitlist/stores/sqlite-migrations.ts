@@ -78,6 +78,11 @@ export const migrations: readonly string[] = [
      WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL;
    DROP INDEX signups_unconfirmed;
    CREATE INDEX signups_unconfirmed ON signups (opt_in_since, id) WHERE confirmed_at IS NULL AND opt_in_since IS NOT NULL;`,
+  // 15: waves (cli/commands/let-in.ts): the wave a signup was let in with, when, and its "You're in" e-mail's state.
+  `ALTER TABLE signups ADD COLUMN wave INTEGER;
+   ALTER TABLE signups ADD COLUMN let_in_at TEXT;
+   ALTER TABLE signups ADD COLUMN let_in_mail TEXT
+     CHECK (let_in_mail IN ('owed', 'sending', 'sent', 'refused', 'launch-tool'));`,
 ];
 
 export const schemaVersion = migrations.length;

@@ -55,6 +55,10 @@ const unconfirmed = {
   repeatSignups: 0,
   confirmationAttempts: 0,
   announcements: [],
+  // In no wave (migration 15).
+  wave: null,
+  letInAt: null,
+  letInMail: null,
 };
 
 describe("SqliteStore", () => {

@@ -443,5 +443,51 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(await store.noteAnnouncement("ada@example.com", "change-1")).toBe(true);
       await other.close();
     });
+
+    it("lets a confirmed signup in with one wave, whatever the store and however many runs race, and keeps its mail's steps", async () => {
+      for (const email of ["ada@example.com", "bob@example.com"]) await store.add(signup(email));
+      await store.confirm("ada@example.com", { createdAt: now.toISOString(), at: now, privacyPolicy: null });
+      const wave = (number: number) => ({ wave: number, at: later(day), createdAt: now.toISOString(), mail: true });
+      const other = await harness.reopen();
+      // Two runs at once, each its own wave: one takes her.
+      const taken = await Promise.all(
+        Array.from({ length: 6 }, (_, n) => (n % 2 ? other : store).letIn("ada@example.com", wave(1 + (n % 2)))),
+      );
+      expect(taken.filter(Boolean)).toHaveLength(1);
+      const first = taken.indexOf(true) % 2 ? 2 : 1;
+      // Nobody unconfirmed, unlisted, or by a link to an earlier signup of the address.
+      expect(await store.letIn("bob@example.com", wave(3))).toBe(false);
+      expect(await store.letIn("nobody@example.com", wave(3))).toBe(false);
+      // Her e-mail: taken by one run of two, sent; another wave's steps are not hers.
+      const took = await Promise.all([store, other].map((one) => one.letInMail("ada@example.com", "take", first)));
+      expect(took.filter(Boolean)).toHaveLength(1);
+      expect(await store.letInMail("ada@example.com", "sent", 3 - first)).toBe(false);
+      expect(await other.letInMail("ada@example.com", "sent", first)).toBe(true);
+      await store.fold();
+      expect(
+        (await store.all())
+          .map(({ email, wave, letInAt, letInMail }) => [email, wave, letInAt, letInMail])
+          .sort((a, b) => `${a[0]}`.localeCompare(`${b[0]}`)),
+      ).toEqual([
+        ["ada@example.com", first, later(day).toISOString(), "sent"],
+        ["bob@example.com", null, null, null],
+      ]);
+      // A leave takes the wave; her new signup, confirmed, is in none and may be let in again.
+      await store.remove("ada@example.com", "link", later(2 * day));
+      await store.add(signup("ada@example.com", later(3 * day)));
+      const again = { createdAt: later(3 * day).toISOString(), at: later(3 * day), privacyPolicy: null };
+      await store.confirm("ada@example.com", again);
+      expect(await store.letInMail("ada@example.com", "take", first)).toBe(false);
+      await store.fold();
+      expect((await store.all()).find((row) => row.email === "ada@example.com")).toMatchObject({ wave: null });
+      const launchTool = { wave: 4, at: later(3 * day), createdAt: again.createdAt, mail: false };
+      expect(await other.letIn("ada@example.com", launchTool)).toBe(true);
+      await other.fold();
+      expect((await other.all()).find((row) => row.email === "ada@example.com")).toMatchObject({
+        wave: 4,
+        letInMail: "launch-tool",
+      });
+      await other.close();
+    });
   });
 }

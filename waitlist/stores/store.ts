@@ -1,5 +1,6 @@
 import type { Attribution } from "../attribution";
 import type { StatsSignup } from "../reports/stats";
+import type { LetInMailStep } from "../signup-life/signup-life";
 
 /*
  * The one store interface of the waitlist, in three parts by what they may
@@ -113,7 +114,19 @@ export interface Signup extends Attribution {
   confirmationAttempts: number;
   /** The policy-change announcements it was sent (AnnouncementLog), oldest first. */
   announcements: string[];
+  /** The wave it was let in with at launch (Waves, cli/commands/let-in.ts); null before it is let in. */
+  wave: number | null;
+  /** When it was let in; null before. */
+  letInAt: string | null;
+  /** Its wave's "You're in" e-mail (LetInMail); null before it is let in. */
+  letInMail: LetInMail | null;
 }
+
+/**
+ * A wave's e-mail to one person: owed; taken by a run and being sent (a run that stopped then leaves it so, unsure,
+ * rather than risk mailing twice); sent; refused for good by the mail server; or mailed by the launch tool instead.
+ */
+export type LetInMail = "owed" | "sending" | "sent" | "refused" | "launch-tool";
 
 /** What a link's page needs to know of one listed address. */
 export interface ListedSignup {
@@ -307,5 +320,19 @@ export interface AnnouncementLog {
   noteAnnouncement(emailKey: string, id: string, options?: { undo?: boolean }): Promise<boolean>;
 }
 
+export interface Waves {
+  /**
+   * Lets the confirmed signup of `emailKey` stored at `createdAt` in with wave `wave` at `at`: true for the first
+   * caller; false when it is in a wave already, not listed, not confirmed, or listed by a newer signup. One atomic
+   * step, so two runs at once never put one person in two waves. With `mail`, it is owed the wave's e-mail.
+   */
+  letIn(emailKey: string, wave: { wave: number; at: Date; createdAt: string; mail: boolean }): Promise<boolean>;
+  /**
+   * One step of the wave's e-mail to the signup of `emailKey` in wave `wave` (signup-life's letInMailStep): true
+   * when it was made, false when the record was not at its start (another run took it, or the person left).
+   */
+  letInMail(emailKey: string, step: LetInMailStep, wave: number): Promise<boolean>;
+}
+
 /** A deployment's whole store. */
-export type FullStore = WaitlistStore & ConfirmationQueue & WaitlistLedger & AnnouncementLog;
+export type FullStore = WaitlistStore & ConfirmationQueue & WaitlistLedger & AnnouncementLog & Waves;

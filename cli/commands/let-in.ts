@@ -1,0 +1,291 @@
+import pLimit from "p-limit";
+import { mailConfig, waitlistConfig, type Env } from "../../config/env";
+import { maskEmail } from "../../waitlist/email-address";
+import { letInMessage } from "../../waitlist/mail/let-in-message";
+import { createMailer, isPermanentFailure } from "../../waitlist/mail/mailer";
+import { mailErrorReason } from "../../waitlist/mail/redact";
+import type { FullStore, Signup } from "../../waitlist/stores/store";
+import { leaveUrl } from "../../waitlist/tokens";
+import { chooseWave, nextWave, waveOrders, type WaveOrder } from "../../waitlist/waves";
+import { command, type Options } from "../command";
+import { PendingError, UsageError } from "../errors";
+import { linkSecretOf } from "../open-store";
+import { privateFileTarget } from "../out-file";
+import { writePrivateFile } from "../../waitlist/private-file";
+import { plural, postalAddressShown, requirePostalAddress } from "../sender";
+import { launchColumns, launchList, launchTool } from "./launch-list";
+import { exportRows } from "./reads";
+
+/*
+ * npm run waitlist -- let-in: at launch, a wave at a time. The next N confirmed signups in no wave are chosen in the
+ * order the Privacy Policy names (waitlist/waves.ts), each let in by its key (Waves.letIn: one atomic step, so two runs
+ * never put one person in two waves), then either e-mailed "You're in" or handed to the launch tool in a file.
+ *
+ * Each e-mail is taken in the store before it is sent and marked sent after (signup-life's letInMailStep): a run
+ * stopped half-way (Ctrl-C, a crash, the provider down) leaves the rest owed, and the next run sends them and starts
+ * no new wave; nobody is mailed twice. Taking it is also the check that the person is still listed as let in: one who
+ * left since is not mailed. A crash in the moment between taking and sending leaves that one "sending": reported, and
+ * never sent again rather than maybe twice.
+ */
+
+/** A provider's pace by default: two a second, which every provider's lowest plan allows. */
+const defaultPerSecond = 2;
+/** Lets in at once: each a read and a compare-and-swap (a few Netlify API calls with --netlify). */
+const lettingInAtOnce = 8;
+
+interface LetInInput {
+  count: number;
+  order: WaveOrder;
+  perSecond: number;
+  launch?: { tool: string; format: "csv" | "json"; target: string };
+}
+
+const wholeNumber = (value: string | undefined, option: string, max: number): number | undefined => {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < 1 || number > max) {
+    throw new UsageError(`${option} must be a whole number from 1 to ${max.toLocaleString("en-US")} (got "${value}").`);
+  }
+  return number;
+};
+
+function checkLetIn(options: Options, env: () => Env): LetInInput {
+  const count = wholeNumber(options.count, "--count", 10_000_000);
+  if (count === undefined) {
+    throw new UsageError("Say how many to let in: --count N (the next N confirmed signups in no wave yet).");
+  }
+  const order = waveOrders.find((one) => one === (options.order ?? "signup"));
+  if (!order) throw new UsageError(`Unknown order "${options.order}": use --order invites or --order signup.`);
+  const perSecond = wholeNumber(options["per-second"], "--per-second", 1000) ?? defaultPerSecond;
+  if (options["launch-tool"] && options["dry-run"]) return { count, order, perSecond };
+  if (options["launch-tool"]) {
+    const format = options.format;
+    if (format !== "csv" && format !== "json") {
+      throw new UsageError("Say the launch tool's file: --launch-tool --format csv|json --out FILE.");
+    }
+    if (options.out === undefined) {
+      throw new UsageError(
+        "Say where the wave's file goes: --out FILE. It holds a working leave link for each person: import it into the launch mail tool, then delete it.",
+      );
+    }
+    return {
+      count,
+      order,
+      perSecond,
+      launch: { tool: launchTool(env()), format, target: privateFileTarget(options.out) },
+    };
+  }
+  if (options.format !== undefined || options.out !== undefined) {
+    throw new UsageError("--format and --out go with --launch-tool: a wave e-mailed by this command writes no file.");
+  }
+  if (!options["dry-run"]) {
+    if (env().LAUNCH_URL === undefined) {
+      throw new UsageError(
+        "Nobody let in: set LAUNCH_URL to the address where those let in start (the launched product's sign-up page). The e-mail's button leads there.",
+      );
+    }
+    // Real people's mail carries who sends it; a file in the outbox on this machine may show the placeholders.
+    if (mailConfig(env()).smtpUrl) requirePostalAddress(env());
+  }
+  return { count, order, perSecond };
+}
+
+/** Whoever is chosen and let in, with the e-mail's state kept as the store has it. */
+type LetIn = Pick<Signup, "email" | "emailKey" | "createdAt"> & { wave: number };
+
+/**
+ * Mails the wave's e-mail to each of `people`, `sendsAtOnce` at a time at `perSecond`, each taken in the store first.
+ * Stops taking more on Ctrl-C (SIGINT) or SIGTERM: those under way finish, the rest stay owed for the next run.
+ */
+async function mailWave(store: FullStore, people: readonly LetIn[], env: Env, linkSecret: string, perSecond: number) {
+  const { siteUrl, contactEmail } = waitlistConfig(env);
+  const config = mailConfig(env);
+  const mailer = createMailer({ ...config, perSecond });
+  const postalAddress = postalAddressShown(env);
+  const outcome = { sent: 0, gone: 0, refused: [] as string[], failed: [] as string[], stopped: false };
+  const stop = () => {
+    outcome.stopped = true;
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  const limit = pLimit(config.sendsAtOnce ?? 4);
+  try {
+    await Promise.all(
+      people.map((person) =>
+        limit(async () => {
+          if (outcome.stopped) return;
+          // Taken before it goes: still listed, still let in with this wave, and no other run's to send.
+          if (!(await store.letInMail(person.emailKey, "take", person.wave))) {
+            outcome.gone++;
+            return;
+          }
+          const message = letInMessage(person.email, {
+            ...person,
+            linkSecret,
+            siteUrl,
+            contactEmail,
+            launchUrl: env.LAUNCH_URL!,
+            postalAddress,
+          });
+          try {
+            await mailer.send(message);
+          } catch (error) {
+            const reason = `${maskEmail(person.email)}: ${mailErrorReason(error, person.email)}`;
+            const permanent = isPermanentFailure(error);
+            await store.letInMail(person.emailKey, permanent ? "refuse" : "back", person.wave);
+            (permanent ? outcome.refused : outcome.failed).push(reason);
+            return;
+          }
+          await store.letInMail(person.emailKey, "sent", person.wave);
+          outcome.sent++;
+        }),
+      ),
+    );
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    mailer.close();
+  }
+  return { ...outcome, destination: mailer.destination };
+}
+
+/** What a mailing run says: sent, gone, refused; thrown as pending while any is still owed (exit code 1). */
+function mailReport(lines: string[], outcome: Awaited<ReturnType<typeof mailWave>>, owed: number): string {
+  const said = [...lines];
+  if (outcome.gone > 0) {
+    said.push(`${plural(outcome.gone, "person", "people")} left since (or another run took them): not sent.`);
+  }
+  if (outcome.refused.length > 0) {
+    said.push(
+      `Refused for good by the mail server (not tried again):\n${outcome.refused.map((line) => `  ${line}`).join("\n")}`,
+    );
+  }
+  const left = owed - outcome.sent - outcome.gone - outcome.refused.length;
+  if (outcome.failed.length > 0 || left > 0) {
+    const why = outcome.stopped ? "Stopped" : "Not sent, the mail server said";
+    const detail = outcome.failed.map((line) => `\n  ${line}`).join("");
+    throw new PendingError(
+      `${said.join("\n")}\n${why}: ${plural(left, "e-mail")} of the wave still owed; run let-in again to send them (nobody is mailed twice).${detail}`,
+    );
+  }
+  return said.join("\n");
+}
+
+export const letIn = command({
+  name: "let-in",
+  usage: [
+    "let-in --count N [--order invites|signup] [--per-second N] [--dry-run]",
+    "let the next N confirmed signups in no wave in, as one wave: in the",
+    "order of signup, or by invites (those who brought the most confirmed",
+    'creators first, then by signup); each e-mailed "You\'re in" with',
+    "LAUNCH_URL and their own leave link, N a second at most (2). A run",
+    "stopped half-way is finished by the next, which starts no new wave;",
+    "nobody is mailed twice. With --launch-tool --format csv|json --out",
+    "FILE: the wave goes in a file for LAUNCH_MAIL_TOOL to mail instead",
+  ],
+  check: checkLetIn,
+  run: async ({ input, options, env, opened }) => {
+    const { store } = opened;
+    const everyone = await store.all();
+    const unfinished = everyone.filter((one) => one.letInMail === "owed");
+    const unsure = everyone.filter((one) => one.letInMail === "sending").length;
+    const unsureLine =
+      unsure > 0
+        ? [
+            `${plural(unsure, "person", "people")} of an earlier wave ${unsure === 1 ? "was" : "were"} being mailed when a run stopped: ${unsure === 1 ? "it" : "each"} may have gone, so it is not sent again (export --record --format json shows them, with let_in_mail "sending").`,
+          ]
+        : [];
+    const wavesOf = (people: readonly { wave: number | null }[]) =>
+      [...new Set(people.map((one) => one.wave))].sort((a, b) => a! - b!).join(", ");
+
+    if (unfinished.length > 0) {
+      // A wave stopped half-way is finished first, and no new wave starts in the same run.
+      const intro = `Wave ${wavesOf(unfinished)} was stopped half-way: ${plural(unfinished.length, "e-mail")} still owed.`;
+      if (options["dry-run"]) return `${intro} Would send them first, and start no new wave in that run.`;
+      const secret = await linkSecretOf(opened, env);
+      const people = unfinished.map((one) => ({ ...one, wave: one.wave! }));
+      const outcome = await mailWave(store, people, env, secret, input.perSecond);
+      return mailReport(
+        [
+          intro,
+          `Sent ${outcome.sent} of them (via ${outcome.destination}). No new wave was started: run let-in again for the next.`,
+          ...unsureLine,
+        ],
+        outcome,
+        people.length,
+      );
+    }
+
+    const chosen = chooseWave(everyone, input);
+    const by = input.order === "invites" ? "by invites" : "in the order of signup";
+    if (chosen.length === 0) {
+      return "Nobody to let in: every confirmed signup is in a wave already (or none has confirmed).";
+    }
+    if (options["dry-run"]) {
+      const shown = chosen.slice(0, 50).map(({ signup, confirmedInvites }, n) => {
+        const brought = input.order === "invites" ? `, ${plural(confirmedInvites, "confirmed invite")}` : "";
+        return `  ${n + 1}. ${signup.email} (signed up ${signup.createdAt.slice(0, 10)}${brought})`;
+      });
+      const more = chosen.length > shown.length ? [`  … and ${chosen.length - shown.length} more`] : [];
+      const how = options["launch-tool"] ? "for the launch tool" : 'each e-mailed "You\'re in"';
+      return [
+        `Would let in ${plural(chosen.length, "person", "people")} as wave ${nextWave(everyone)}, ${by}, ${how}:`,
+        ...shown,
+        ...more,
+      ].join("\n");
+    }
+
+    // The wave's number: one no run has used (store.once), even when two run at once.
+    let wave = nextWave(everyone);
+    while (!(await store.once(`wave-${wave}`))) wave++;
+    const at = new Date();
+    const mail = input.launch === undefined;
+    const limit = pLimit(lettingInAtOnce);
+    const taken = (
+      await Promise.all(
+        chosen.map(({ signup }) =>
+          limit(async () =>
+            (await store.letIn(signup.emailKey, { wave, at, createdAt: signup.createdAt, mail })) ? signup : undefined,
+          ),
+        ),
+      )
+    ).filter((one) => one !== undefined);
+    const lettingIn = `Wave ${wave}: let in ${plural(taken.length, "person", "people")}, ${by}`;
+    const missed = chosen.length - taken.length;
+    const missedLine =
+      missed > 0 ? [`${plural(missed, "person", "people")} left or joined another wave meanwhile.`] : [];
+
+    const secret = await linkSecretOf(opened, env);
+    if (input.launch) {
+      const { siteUrl } = waitlistConfig(env);
+      // In the order of signup, as export --launch --wave writes it again.
+      const inWave = taken
+        .map((signup) => ({ ...signup, wave }))
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      const rows = launchList(inWave, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl), { wave });
+      writePrivateFile(input.launch.target, exportRows(rows, launchColumns, input.launch.format));
+      return [
+        `${lettingIn}, for ${input.launch.tool} to mail.`,
+        `Wrote ${options.out}: each address with its own leave link and wave. Delete it once the tool has it; export --launch --wave ${wave} writes it again.`,
+        ...missedLine,
+        ...unsureLine,
+      ].join("\n");
+    }
+    const outcome = await mailWave(
+      store,
+      taken.map((signup) => ({ ...signup, wave })),
+      env,
+      secret,
+      input.perSecond,
+    );
+    return mailReport(
+      [
+        `${lettingIn}. Sent "You're in" to ${outcome.sent} of them (via ${outcome.destination}).`,
+        ...missedLine,
+        ...unsureLine,
+      ],
+      outcome,
+      taken.length,
+    );
+  },
+});

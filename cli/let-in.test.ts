@@ -1,0 +1,313 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse } from "csv-parse/sync";
+import { run, UsageError } from "./run";
+import { PendingError } from "./errors";
+import { SqliteStore } from "../waitlist/stores/sqlite-store";
+import { verifyLeaveToken } from "../waitlist/tokens";
+import { runWaitlist, spawnWaitlist } from "../test/support/process";
+import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../test/support/smtp";
+import { until } from "../test/support/until";
+
+/*
+ * npm run waitlist -- let-in: launch in waves (issue 51), against the SQLite store and a real SMTP server. The rules
+ * of a record's wave are signup-life's (its test); every store keeps them (the store contract); here, the command:
+ * whom a wave chooses and in what order, its e-mail, and a run stopped half-way.
+ */
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let smtp: TestSmtpServer;
+/** Recipients the mail server defers (451) for now. */
+let deferred: Set<string>;
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "cli-let-in-"));
+  deferred = new Set();
+  smtp = await startSmtpServer(0, {
+    refuseRecipient: (address) => address.startsWith("gone@"),
+    deferRecipient: (address) => deferred.has(address),
+  });
+  env = {
+    WAITLIST_DB: path.join(dir, "waitlist.db"),
+    SMTP_URL: smtp.url,
+    LAUNCH_URL: "https://app.jointandem.app/start",
+    CONTROLLER_NAME: "Tandem Labs GmbH",
+    CONTROLLER_ADDRESS: "Example Street 1, 10115 Berlin, Germany",
+  };
+});
+afterEach(async () => {
+  await smtp.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 9, minute));
+
+/**
+ * Six confirmed, oldest first: ada, bob, cleo (whose link dee and eve came by), dee, eve, fay; and gus, who never
+ * confirmed. Each in its own mailbox.
+ */
+async function seed(extra: string[] = []) {
+  const store = new SqliteStore(env.WAITLIST_DB!);
+  const confirm = async (email: string, minute: number, invitedBy?: string) => {
+    await store.add({ email, emailKey: email, source: "start", at: at(minute), mailbox: email, invitedBy });
+    return (await store.confirm(email, { createdAt: at(minute).toISOString(), at: at(minute), privacyPolicy: null }))!
+      .inviteCode;
+  };
+  await confirm("ada@example.com", 1);
+  await confirm("bob@example.com", 2);
+  const cleo = await confirm("cleo@example.com", 3);
+  await confirm("dee@example.com", 4, cleo);
+  await confirm("eve@example.com", 5, cleo);
+  await confirm("fay@example.com", 6);
+  for (const [n, email] of extra.entries()) await confirm(email, 7 + n);
+  await store.add({ email: "gus@example.com", emailKey: "gus@example.com", source: "start", at: at(30) });
+  await store.close();
+}
+
+/** Who is in which wave, and their mail's state, as the founders' record has it. */
+async function waves() {
+  const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+  const rows = await store.all();
+  await store.close();
+  return Object.fromEntries(
+    rows.map((row) => [row.email.split("@")[0]!, [row.wave, row.letInMail] as [number | null, string | null]]),
+  );
+}
+
+const recipients = () => smtp.deliveries.map((delivery) => delivery.envelope.to.join());
+
+describe("let-in: a wave at a time", () => {
+  it("lets in by invites the inviter first, then by signup; a second wave the next, nobody twice", async () => {
+    await seed();
+    await expect(run(["let-in", "--count", "2", "--order", "invites"], env)).resolves.toBe(
+      `Wave 1: let in 2 people, by invites. Sent "You're in" to 2 of them (via ${smtp.url}).`,
+    );
+    await smtp.waitFor(2);
+    expect(recipients().sort()).toEqual(["ada@example.com", "cleo@example.com"]);
+    await expect(run(["let-in", "--count", "2", "--order", "invites"], env)).resolves.toMatch(/^Wave 2: let in 2/);
+    await smtp.waitFor(4);
+    expect(recipients().slice(2).sort()).toEqual(["bob@example.com", "dee@example.com"]);
+    // The order of signup by default; the unconfirmed never.
+    await expect(run(["let-in", "--count", "5"], env)).resolves.toMatch(/^Wave 3: let in 2 people, in the order/);
+    await expect(run(["let-in", "--count", "5"], env)).resolves.toBe(
+      "Nobody to let in: every confirmed signup is in a wave already (or none has confirmed).",
+    );
+    await smtp.waitFor(6);
+    expect(new Set(recipients()).size).toBe(6);
+    expect(await waves()).toEqual({
+      ada: [1, "sent"],
+      cleo: [1, "sent"],
+      bob: [2, "sent"],
+      dee: [2, "sent"],
+      eve: [3, "sent"],
+      fay: [3, "sent"],
+      gus: [null, null],
+    });
+    // stats counts the waves.
+    const stats = JSON.parse(await run(["stats", "--json"], env)) as { waves: unknown };
+    expect(stats.waves).toEqual([
+      expect.objectContaining({ wave: 1, people: 2, mailOwed: 0 }),
+      expect.objectContaining({ wave: 2, people: 2, mailOwed: 0 }),
+      expect.objectContaining({ wave: 3, people: 2, mailOwed: 0 }),
+    ]);
+  });
+
+  it("mails each the way in, their own leave link and the sender's postal address", async () => {
+    await seed();
+    await run(["let-in", "--count", "1"], env);
+    const { mail } = (await smtp.waitFor(1))[0]!;
+    expect(mail.subject).toBe("You're in: early access to Tandem is open for you");
+    expect(mail.text).toContain(
+      "early access is open for you now (wave 1). Start here:\nhttps://app.jointandem.app/start\n",
+    );
+    expect(mail.text).toContain("Tandem Labs GmbH, Example Street 1, 10115 Berlin, Germany");
+    expect(String(mail.html)).toMatch(/<a href="https:\/\/app\.jointandem\.app\/start"[^>]*>Open Tandem<\/a>/);
+    const links = leaveLinks(mail);
+    expect(links.text).not.toBe("");
+    expect([links.html, links.header]).toEqual([links.text, links.text]);
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const secret = await store.secret("leave", () => "never made here");
+    await store.close();
+    expect(verifyLeaveToken(new URL(links.text).searchParams.get("token"), secret)).toEqual({
+      email: "ada@example.com",
+      key: "ada@example.com",
+      createdAt: at(1).toISOString(),
+    });
+  });
+
+  it("leaves out whoever left; one who left and joins again starts over, in a later wave", async () => {
+    await seed();
+    await run(["let-in", "--count", "1"], env);
+    await run(["remove", "ada@example.com"], env);
+    await run(["remove", "bob@example.com"], env);
+    await expect(run(["let-in", "--count", "1"], env)).resolves.toMatch(/^Wave 2: let in 1 person/);
+    // Ada joins again and confirms: in no wave, and after everyone who waited longer.
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const again = new Date(Date.UTC(2026, 10, 21));
+    await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start", at: again });
+    await store.confirm("ada@example.com", { createdAt: again.toISOString(), at: again, privacyPolicy: null });
+    await store.close();
+    expect((await waves()).ada).toEqual([null, null]);
+    await run(["let-in", "--count", "10"], env);
+    await smtp.waitFor(6);
+    expect(await waves()).toMatchObject({ ada: [3, "sent"], cleo: [2, "sent"], dee: [3, "sent"] });
+    expect(await waves()).not.toHaveProperty("bob");
+    expect(recipients().filter((to) => to === "bob@example.com")).toEqual([]);
+    expect(recipients().filter((to) => to === "ada@example.com")).toHaveLength(2);
+  });
+
+  it("finishes a wave the mail server held back in the next run, which starts no new wave; nobody mailed twice", async () => {
+    await seed(["gone@example.com"]);
+    deferred.add("cleo@example.com");
+    const first = run(["let-in", "--count", "4"], env);
+    await expect(first).rejects.toThrow(PendingError);
+    await expect(first).rejects.toThrow(
+      /^Wave 1: let in 4 people, in the order of signup\. Sent "You're in" to 3 of them \(via smtp:\/\/127\.0\.0\.1:\d+\)\.\nNot sent, the mail server said: 1 e-mail of the wave still owed; run let-in again to send them \(nobody is mailed twice\)\.\n {2}c\S+@example\.com: [^\n]*451 /,
+    );
+    expect((await waves()).cleo).toEqual([1, "owed"]);
+    deferred.clear();
+    await expect(run(["let-in", "--count", "4"], env)).resolves.toBe(
+      [
+        "Wave 1 was stopped half-way: 1 e-mail still owed.",
+        `Sent 1 of them (via ${smtp.url}). No new wave was started: run let-in again for the next.`,
+      ].join("\n"),
+    );
+    await smtp.waitFor(4);
+    expect(recipients().sort()).toEqual(["ada", "bob", "cleo", "dee"].map((name) => `${name}@example.com`));
+    // The next wave holds one the mail server refuses for good: refused, never tried again, and no wave waits on it.
+    await expect(run(["let-in", "--count", "3"], env)).resolves.toMatch(
+      /^Wave 2: let in 3 people[^\n]*Sent "You're in" to 2 of them[^\n]*\nRefused for good by the mail server \(not tried again\):\n {2}g\S+@example\.com: [^\n]*550 /,
+    );
+    expect((await waves()).gone).toEqual([2, "refused"]);
+    await expect(run(["let-in", "--count", "3"], env)).resolves.toMatch(/^Nobody to let in/);
+  });
+
+  it("stops at Ctrl-C once the e-mails under way are sent, and the next run sends the rest, nobody twice", async () => {
+    await seed(["g@example.com", "h@example.com", "i@example.com", "j@example.com"]);
+    const args = ["let-in", "--count", "10", "--per-second", "1"];
+    const child = spawnWaitlist(args, { ...env, MAIL_SENDS_AT_ONCE: "1" });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    await until(() => smtp.deliveries.length >= 1, 20_000);
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((resolve) => child.once("exit", (exit) => resolve(exit)));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /^Wave 1: let in 10 people[^\n]*\nStopped: \d+ e-mails? of the wave still owed; run let-in again/,
+    );
+    const sentBefore = recipients().length;
+    expect(sentBefore).toBeLessThan(10);
+    const resumed = await runWaitlist(args, { ...env, MAIL_SENDS_AT_ONCE: "4", LAUNCH_URL: env.LAUNCH_URL! });
+    expect(resumed).toMatchObject({ code: 0 });
+    expect(resumed.stdout).toMatch(
+      new RegExp(`^Wave 1 was stopped half-way: ${10 - sentBefore} e-mails? still owed\\.`),
+    );
+    await smtp.waitFor(10);
+    expect(new Set(recipients()).size).toBe(10);
+    expect(recipients()).toHaveLength(10);
+  }, 60_000);
+
+  it("leaves one whose e-mail was under way when the run died unsure, never mailed again, and says so", async () => {
+    await seed();
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    // A run let Ada in and took her e-mail, then died before it was sent or not.
+    await store.once("wave-1");
+    await store.letIn("ada@example.com", { wave: 1, at: new Date(), createdAt: at(1).toISOString(), mail: true });
+    await store.letInMail("ada@example.com", "take", 1);
+    await store.close();
+    await expect(run(["let-in", "--count", "1"], env)).resolves.toBe(
+      [
+        `Wave 2: let in 1 person, in the order of signup. Sent "You're in" to 1 of them (via ${smtp.url}).`,
+        '1 person of an earlier wave was being mailed when a run stopped: it may have gone, so it is not sent again (export --record --format json shows them, with let_in_mail "sending").',
+      ].join("\n"),
+    );
+    expect(recipients()).toEqual(["bob@example.com"]);
+  });
+
+  it("hands a wave to the launch tool instead, only once LAUNCH_MAIL_TOOL is named, and export --launch --wave writes it again", async () => {
+    await seed();
+    const out = path.join(dir, "wave.csv");
+    const args = ["let-in", "--count", "2", "--order", "invites", "--launch-tool", "--format", "csv", "--out", out];
+    await expect(run(args, env)).rejects.toThrow(/^LAUNCH_MAIL_TOOL is not set: /);
+    expect(readdirSync(dir)).toEqual(["waitlist.db"]);
+    expect(Object.values(await waves()).every(([wave]) => wave === null)).toBe(true);
+    const tool = "Intuit Inc. (Mailchimp, United States)";
+    await expect(run(args, { ...env, LAUNCH_MAIL_TOOL: tool })).resolves.toMatch(
+      new RegExp(
+        `^Wave 1: let in 2 people, by invites, for Intuit Inc\\. \\(Mailchimp, United States\\) to mail\\.\\nWrote ${out}`,
+      ),
+    );
+    const rows = parse(readFileSync(out, "utf8"), { columns: true, bom: true }) as Record<string, string>[];
+    expect(rows.map((row) => Object.keys(row))).toEqual([
+      ["email", "leave_url", "wave"],
+      ["email", "leave_url", "wave"],
+    ]);
+    expect(rows.map((row) => [row.email, row.wave])).toEqual([
+      ["ada@example.com", "1"],
+      ["cleo@example.com", "1"],
+    ]);
+    expect(smtp.deliveries).toEqual([]);
+    expect(await waves()).toMatchObject({ ada: [1, "launch-tool"], cleo: [1, "launch-tool"], bob: [null, null] });
+    const again = path.join(dir, "again.json");
+    await run(["export", "--launch", "--wave", "1", "--format", "json", "--out", again], {
+      ...env,
+      LAUNCH_MAIL_TOOL: tool,
+    });
+    // The same people and wave (each link sealed anew, so another token for the same leave).
+    expect(JSON.parse(readFileSync(again, "utf8"))).toEqual(
+      rows.map((row) => ({ email: row.email, leaveUrl: expect.stringMatching(/\/waitlist\/leave\?token=/), wave: 1 })),
+    );
+    // The record by wave, and of those in none yet.
+    const record = (...extra: string[]) => run(["export", "--record", "--format", "json", ...extra], env);
+    const emails = (json: string) => (JSON.parse(json) as { email: string }[]).map((row) => row.email);
+    expect(emails(await record("--wave", "1"))).toEqual(["ada@example.com", "cleo@example.com"]);
+    expect(emails(await record("--not-let-in"))).toEqual(
+      ["bob", "dee", "eve", "fay", "gus"].map((name) => `${name}@example.com`),
+    );
+    expect(JSON.parse(await record("--wave", "1"))[0]).toMatchObject({
+      wave: 1,
+      letInAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      letInMail: "launch-tool",
+    });
+  });
+
+  it("shows a dry run's wave and changes nothing; refuses without LAUNCH_URL, or a postal address for real mail", async () => {
+    await seed();
+    await expect(run(["let-in", "--count", "2", "--order", "invites", "--dry-run"], env)).resolves.toBe(
+      [
+        `Would let in 2 people as wave 1, by invites, each e-mailed "You're in":`,
+        "  1. cleo@example.com (signed up 2026-11-20, 2 confirmed invites)",
+        "  2. ada@example.com (signed up 2026-11-20, 0 confirmed invites)",
+      ].join("\n"),
+    );
+    expect(Object.values(await waves()).every(([wave]) => wave === null)).toBe(true);
+    const { LAUNCH_URL: _url, ...noUrl } = env;
+    await expect(run(["let-in", "--count", "2"], noUrl)).rejects.toThrow(
+      new UsageError(
+        "Nobody let in: set LAUNCH_URL to the address where those let in start (the launched product's sign-up page). The e-mail's button leads there.",
+      ),
+    );
+    const { CONTROLLER_ADDRESS: _address, ...noAddress } = env;
+    await expect(run(["let-in", "--count", "2"], noAddress)).rejects.toThrow(/^Nothing sent: set CONTROLLER_NAME/);
+    for (const [args, message] of [
+      [["--count", "0"], '--count must be a whole number from 1 to 10,000,000 (got "0").'],
+      [["--count", "2", "--order", "random"], 'Unknown order "random": use --order invites or --order signup.'],
+      [["--count", "2", "--out", "x.csv"], "--format and --out go with --launch-tool"],
+      [["--count", "2", "--launch-tool"], "Say the launch tool's file: --launch-tool --format csv|json --out FILE."],
+    ] as const) {
+      await expect(run(["let-in", ...args], env)).rejects.toThrow(message);
+    }
+    expect(smtp.deliveries).toEqual([]);
+  });
+
+  it("writes its e-mails to the outbox without SMTP_URL, as the other commands do", async () => {
+    await seed();
+    const outbox = path.join(dir, "outbox");
+    const { SMTP_URL: _smtp, CONTROLLER_NAME: _name, ...local } = env;
+    await expect(run(["let-in", "--count", "2"], { ...local, OUTBOX_DIR: outbox })).resolves.toMatch(
+      /^Wave 1: let in 2 people, in the order of signup\. Sent "You're in" to 2 of them \(via /,
+    );
+    expect(readdirSync(outbox)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,34 @@
+import { confirmedInvites } from "./reports/stats";
+import type { Signup } from "./stores/store";
+
+/*
+ * Who a wave lets in at launch (npm run waitlist -- let-in): the next confirmed signups in no wave yet, in one of the
+ * two orders the Privacy Policy names ("Letting you in"). A leaver's record is gone, so they are in none; one who
+ * joins again is a new signup, in no wave, and starts over.
+ */
+
+export const waveOrders = ["signup", "invites"] as const;
+export type WaveOrder = (typeof waveOrders)[number];
+
+/**
+ * The next `count` to let in, in `order`: by signup, first come, first served; by invites, those who brought the
+ * most confirmed creators first (invites.ts's count: one per mailbox, never their own), ties by who signed up first.
+ * `signups` is the whole list, oldest first, as the stores give it; each chosen comes with its invites count.
+ */
+export function chooseWave(
+  signups: readonly Signup[],
+  { count, order }: { count: number; order: WaveOrder },
+): { signup: Signup; confirmedInvites: number }[] {
+  const invites = confirmedInvites(signups);
+  const waiting = signups
+    .filter((signup) => signup.confirmedAt !== null && signup.wave === null)
+    .map((signup) => ({ signup, confirmedInvites: (signup.inviteCode && invites.get(signup.inviteCode)) || 0 }))
+    .sort((a, b) => a.signup.createdAt.localeCompare(b.signup.createdAt));
+  // A stable sort: among as many invites, the order of signup stays.
+  if (order === "invites") waiting.sort((a, b) => b.confirmedInvites - a.confirmedInvites);
+  return waiting.slice(0, count);
+}
+
+/** The wave after the newest any listed signup is in (the store's once() keeps a number from being used twice). */
+export const nextWave = (signups: readonly Signup[]) =>
+  signups.reduce((newest, signup) => Math.max(newest, signup.wave ?? 0), 0) + 1;
