@@ -208,6 +208,16 @@ describe("let-in: a wave at a time", () => {
     expect(recipients()).toHaveLength(10);
   }, 60_000);
 
+  it("sends at the pace asked, over every connection together: 5 at 2 a second take two seconds or more", async () => {
+    await seed();
+    const started = Date.now();
+    await run(["let-in", "--count", "5", "--per-second", "2"], { ...env, MAIL_SENDS_AT_ONCE: "5" });
+    const times = (await smtp.waitFor(5)).map((delivery) => delivery.at).sort((a, b) => a - b);
+    // A lower bound only: a loaded machine may be slower, never faster. Two a second: 2, then 2, then 1.
+    expect(times[4]! - started).toBeGreaterThanOrEqual(2000);
+    expect(times[2]! - started).toBeGreaterThanOrEqual(1000);
+  });
+
   it("leaves one whose e-mail was under way when the run died unsure, never mailed again, and says so", async () => {
     await seed();
     const store = SqliteStore.openExisting(env.WAITLIST_DB!);

@@ -1,4 +1,5 @@
 import pLimit from "p-limit";
+import { RateLimiterMemory, RateLimiterQueue } from "rate-limiter-flexible";
 import { mailConfig, waitlistConfig, type Env } from "../../config/env";
 import { maskEmail } from "../../waitlist/email-address";
 import { letInMessage } from "../../waitlist/mail/let-in-message";
@@ -100,7 +101,11 @@ type LetIn = Pick<Signup, "email" | "emailKey" | "createdAt"> & { wave: number }
 async function mailWave(store: FullStore, people: readonly LetIn[], env: Env, linkSecret: string, perSecond: number) {
   const { siteUrl, contactEmail } = waitlistConfig(env);
   const config = mailConfig(env);
-  const mailer = createMailer({ ...config, perSecond });
+  const mailer = createMailer(config);
+  // The provider's pace over every connection together, each message waiting its turn; the outbox has none.
+  const pace = config.smtpUrl
+    ? new RateLimiterQueue(new RateLimiterMemory({ points: perSecond, duration: 1 }))
+    : undefined;
   const postalAddress = postalAddressShown(env);
   const outcome = { sent: 0, gone: 0, refused: [] as string[], failed: [] as string[], stopped: false };
   const stop = () => {
@@ -128,6 +133,7 @@ async function mailWave(store: FullStore, people: readonly LetIn[], env: Env, li
             postalAddress,
           });
           try {
+            await pace?.removeTokens(1);
             await mailer.send(message);
           } catch (error) {
             const reason = `${maskEmail(person.email)}: ${mailErrorReason(error, person.email)}`;

@@ -12,8 +12,6 @@ export interface MailConfig {
   outboxDir: string;
   /** Connections to the mail server kept open at most, each reused for the next message (MAIL_SENDS_AT_ONCE). */
   sendsAtOnce?: number;
-  /** Messages a second at most, over all connections (nodemailer's pool waits out the second): a provider's pace. */
-  perSecond?: number;
 }
 
 export interface Mailer {
@@ -74,7 +72,6 @@ export function createMailer(config: MailConfig): Mailer {
       url: config.smtpUrl,
       pool: true,
       maxConnections: config.sendsAtOnce ?? 4,
-      ...(config.perSecond === undefined ? {} : { rateDelta: 1000, rateLimit: config.perSecond }),
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 30_000,
