@@ -95,6 +95,13 @@ describe("readEnv", () => {
       'SITE_URL must be the site\'s origin, such as https://jointandem.app (no path) (got "example.org").',
     ],
     ["CONTACT_EMAIL", "hello", 'CONTACT_EMAIL must be an e-mail address (got "hello").'],
+    ...["javascript:alert(1)", "ftp://app.example.org/", 'https://app.example.org/"><b>x</b>', "app.example.org"].map(
+      (value) => [
+        "LAUNCH_URL",
+        value,
+        `LAUNCH_URL must be the address of the launched product's way in, such as https://app.jointandem.app/start (http or https) (got ${JSON.stringify(value)}).`,
+      ],
+    ),
     [
       "TIKTOK_SITE_VERIFICATION",
       'x"><script>',
