@@ -29,9 +29,10 @@ const hostileTag = '<img src=x onerror="alert(1)">';
 
 /**
  * Ada confirmed and invited Bob (confirmed, by a link whose ref is his address) and Carl (not yet, by a link with
- * markup in its utm_source); Dora confirmed today. One left, one was pruned.
+ * markup in its utm_source); Dora confirmed today. One left, one was pruned. Half an hour ago Ada and Bob were let
+ * in as wave 1 (Ada's e-mail sent, Bob's still owed), then Dora as wave 2, for the launch tool.
  */
-async function seed(): Promise<string> {
+async function seed(): Promise<{ ada: string; letInAt: Date }> {
   const store = new SqliteStore(env.WAITLIST_DB!);
   const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000);
   const join = async (
@@ -50,16 +51,27 @@ async function seed(): Promise<string> {
       at: new Date(at.getTime() + 60_000),
       privacyPolicy: null,
     }))!.inviteCode;
-  const ada = await confirm("ada@example.com", await join("ada@example.com", 72, { utmSource: "tiktok" }));
-  await confirm("bob@example.com", await join("bob@example.com", 48, { ref: "bob@example.com", invitedBy: ada }));
+  const adaJoined = await join("ada@example.com", 72, { utmSource: "tiktok" });
+  const ada = await confirm("ada@example.com", adaJoined);
+  const bob = await join("bob@example.com", 48, { ref: "bob@example.com", invitedBy: ada });
+  await confirm("bob@example.com", bob);
   await join("carl@example.com", 24, { utmSource: hostileTag, invitedBy: ada });
-  await confirm("dora@example.com", await join("dora@example.com", 1, { utmSource: "tiktok" }));
+  const dora = await join("dora@example.com", 1, { utmSource: "tiktok" });
+  await confirm("dora@example.com", dora);
+  const letInAt = ago(0.5);
+  const letIn = (email: string, createdAt: Date, wave: number, mail: boolean) =>
+    store.letIn(email, { wave, at: letInAt, createdAt: createdAt.toISOString(), mail });
+  await letIn("ada@example.com", adaJoined, 1, true);
+  await letIn("bob@example.com", bob, 1, true);
+  await store.letInMail("ada@example.com", "take", 1);
+  await store.letInMail("ada@example.com", "sent", 1);
+  await letIn("dora@example.com", dora, 2, false);
   await store.add({ email: "gone@example.com", emailKey: "gone@example.com", source: "start" });
   await store.remove("gone@example.com", "link", new Date());
   await store.add({ email: "late@example.com", emailKey: "late@example.com", source: "start" });
   await store.remove("late@example.com", "pruned", new Date());
   await store.close();
-  return ada;
+  return { ada, letInAt };
 }
 
 /** A table of the report as rows of cell texts, found by its caption. */
@@ -75,7 +87,7 @@ const rowsOf = ($: CheerioAPI, caption: string) =>
 
 describe("npm run waitlist -- report", () => {
   it("writes one HTML file, for this user alone, with the figures of every chart in a table beside it", async () => {
-    const ada = await seed();
+    const { ada, letInAt } = await seed();
     const out = path.join(dir, "report.html");
     writeFileSync(out, "an older report", { mode: 0o644 });
     const zone = "Pacific/Kiritimati";
@@ -116,6 +128,12 @@ describe("npm run waitlist -- report", () => {
       "1 of the 3 confirmed signups (33.3\u00a0%) came through an invite. An inviter counts one confirmed invitee per mailbox, never their own.",
     );
     expect(rowsOf($, "Top inviters")).toEqual([[ada, "1"]]);
+    // The waves, each at the minute it let its people in (UTC); Bob's e-mail not sent yet.
+    const when = `${letInAt.toISOString().slice(0, 10)} ${letInAt.toISOString().slice(11, 16)}`;
+    expect(rowsOf($, "The waves")).toEqual([
+      ["1", "2", when, "1"],
+      ["2", "1", when, "0"],
+    ]);
 
     // Each chart is one named image, drawn already: SVG marks, no script to run.
     const charts = $("figure > svg[role=img]").toArray();

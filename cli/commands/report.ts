@@ -8,8 +8,8 @@ import { privateFileTarget } from "../out-file";
 import { daysOption } from "./reads";
 
 /*
- * A picture of the list's growth, as one HTML file. A whole-list read, like stats: every signup's time, tags and
- * invites once (statsRows; about one blob per thousand signups on Netlify Blobs), and the departures' two counts.
+ * A picture of the list's growth, as one HTML file. A whole-list read, like stats: every signup's time, tags, invites
+ * and wave once (statsRows; about one blob per thousand signups on Netlify Blobs), and the departures' two counts.
  */
 
 export const report = command({
@@ -18,7 +18,8 @@ export const report = command({
     "report --out FILE.html [--days N]",
     "the list's growth as one HTML file that opens offline: signups and",
     "confirmations per day (every day since the first signup, or the last N),",
-    "the funnel, sources, campaigns, referral tags and the invite loop",
+    "the funnel, sources, campaigns, referral tags, the invite loop and",
+    "the launch's waves (how many each let in, and when)",
   ],
   check: ({ out, days }) => {
     // A page of charts is no use on a terminal; a file made by `>` would be made with the umask, not 0600.

@@ -47,6 +47,7 @@ describe("the founders' digest", () => {
       pruned: 0,
       invites: 1,
       totals: { signups: 4, confirmed: 3, left: 1, pruned: 0, invited: 1 },
+      letIn: null,
     });
     await store.close();
   });
@@ -63,13 +64,74 @@ describe("the founders' digest", () => {
     expect(sent[0]!.to).toBe("founder@example.com, cofounder@example.com");
     expect(sent[0]!.subject).toBe("Tandem waitlist, 2026-11-25: 2 signups, 1 confirmed");
     expect(sent[0]!.text).toContain("Confirmed through an invite: 1 (in all 1)");
-    for (const part of [sent[0]!.text, sent[0]!.html])
+    for (const part of [sent[0]!.text, sent[0]!.html]) {
       expect(part).not.toMatch(/(old|ada|bob|gone|today)@example\.com/);
+      // Before the first wave, the digest says nothing of waves.
+      expect(part).not.toMatch(/let in|wave/i);
+    }
     // The next day, the next day's.
     await expect(
       sendFoundersDigest({ store, mailer, to, now: new Date("2026-11-27T00:05:00Z"), site: testSite }),
     ).resolves.toBe(true);
     await store.close();
+  });
+
+  it("adds, once the launch has waves, those let in that day with their waves, the totals, and e-mails owed", async () => {
+    const store = await seeded();
+    // Old was let in as wave 1 the day before and mailed; Ada as wave 2 yesterday, her e-mail still owed.
+    const letIn = (email: string, createdAt: string, wave: number, at: string) =>
+      store.letIn(email, { wave, at: new Date(at), createdAt, mail: true });
+    expect(await letIn("old@example.com", "2026-11-20T10:00:00.000Z", 1, "2026-11-24T09:00:00Z")).toBe(true);
+    await store.letInMail("old@example.com", "take", 1);
+    await store.letInMail("old@example.com", "sent", 1);
+    expect(await letIn("ada@example.com", "2026-11-25T09:00:00.000Z", 2, "2026-11-25T18:00:00Z")).toBe(true);
+    const sent: MailMessage[] = [];
+    const mailer = { send: async (message: MailMessage) => void sent.push(message) };
+    await expect(sendFoundersDigest({ store, mailer, to: ["founder@example.com"], now, site: testSite })).resolves.toBe(
+      true,
+    );
+    const [{ subject, text, html }] = sent as [MailMessage];
+    expect(subject).toBe("Tandem waitlist, 2026-11-25: 2 signups, 1 confirmed, 1 let in");
+    const waves =
+      "Let in on 2026-11-25 with wave 2; 2 waves so far. 1 e-mail of a wave not sent yet: run npm run waitlist -- let-in again.";
+    expect(text).toContain(`Let in: 1 (in all 2)\n\n${waves}\n\nMore:`);
+    expect(html).toContain(">Let in</td>");
+    expect(html).toContain(waves);
+    for (const part of [text, html]) expect(part).not.toMatch(/(old|ada|bob|gone|today)@example\.com/);
+    await store.close();
+  });
+
+  it("names every wave of the day, and says when the day had none", () => {
+    const row = (wave: number | null, letInAt: string | null, letInMail: string | null) => ({
+      createdAt: "2026-11-20T10:00:00.000Z",
+      utmSource: null,
+      utmCampaign: null,
+      ref: null,
+      confirmedAt: "2026-11-20T11:00:00.000Z",
+      inviteCode: null,
+      invitedBy: null,
+      mailbox: null,
+      wave,
+      letInAt,
+      letInMail,
+    });
+    const rows = [
+      row(1, "2026-11-24T09:00:00.000Z", "sent"),
+      row(2, "2026-11-25T08:00:00.000Z", "sent"),
+      row(3, "2026-11-25T12:00:00.000Z", "launch-tool"),
+      row(3, "2026-11-25T12:00:00.000Z", "launch-tool"),
+      row(4, "2026-11-25T23:59:00.000Z", "sent"),
+      row(null, null, null),
+    ];
+    const none = { left: 0, pruned: 0 };
+    const figures = (day: string) => digestFigures(rows, { day: none, total: none }, day);
+    expect(figures("2026-11-25").letIn).toEqual({ day: 4, dayWaves: [2, 3, 4], total: 5, waves: 4, mailOwed: 0 });
+    expect(digestMessage(["founder@example.com"], figures("2026-11-25"), testSite).text).toContain(
+      "Let in: 4 (in all 5)\n\nLet in on 2026-11-25 with waves 2, 3 and 4; 4 waves so far.\n",
+    );
+    const quiet = digestMessage(["founder@example.com"], figures("2026-11-23"), testSite);
+    expect(quiet.subject).toBe("Tandem waitlist, 2026-11-23: 0 signups, 0 confirmed");
+    expect(quiet.text).toContain("Let in: 0 (in all 5)\n\nNo wave on 2026-11-23; 4 waves so far.\n");
   });
 
   it("mails nothing when FOUNDERS_DIGEST_TO is not set", async () => {
@@ -93,6 +155,7 @@ describe("the founders' digest", () => {
       pruned: 0,
       invites: 0,
       totals: { signups: 0, confirmed: 0, left: 0, pruned: 0, invited: 0 },
+      letIn: null,
     };
     expect(digestMessage(["a@example.com"], figures, testSite).messageId).toBe(
       digestMessage(["b@example.com"], figures, testSite).messageId,

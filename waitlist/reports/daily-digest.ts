@@ -4,13 +4,14 @@ import type { MailMessage } from "../mail/confirmation-message";
 import type { Mailer } from "../mail/mailer";
 import { mailHtml, messageIdFor, paragraph as p } from "../mail/message-frame";
 import type { WaitlistSite } from "../site";
-import { confirmedInvites, type StatsSignup } from "./stats";
+import { confirmedInvites, waveFigures, type StatsSignup } from "./stats";
 import type { FullStore } from "../stores/store";
 
 /*
- * The founders' daily digest (FOUNDERS_DIGEST_TO): yesterday's signups, confirmations, leaves and invites, and the
- * totals, mailed once a day per deployment whatever the number of servers or function instances (the store's
- * `once`), by npm start's hourly pass and Netlify's daily function. Figures only: no address of anyone on the list.
+ * The founders' daily digest (FOUNDERS_DIGEST_TO): yesterday's signups, confirmations, leaves, invites and, once the
+ * launch has waves, those let in, and the totals, mailed once a day per deployment whatever the number of servers or
+ * function instances (the store's `once`), by npm start's hourly pass and Netlify's daily function. Figures only: no
+ * address of anyone on the list.
  */
 
 export interface DigestFigures {
@@ -23,10 +24,52 @@ export interface DigestFigures {
   /** Signups that confirmed that day having come by an invite that counts (invites.ts). */
   invites: number;
   totals: { signups: number; confirmed: number; left: number; pruned: number; invited: number };
+  /** The launch's waves (let-in); null before the first, and the digest says nothing of them then. */
+  letIn: LetInFigures | null;
+}
+
+export interface LetInFigures {
+  /** How many were let in that day, and the waves they were let in with, in order. */
+  day: number;
+  dayWaves: number[];
+  /** How many were let in so far and are still listed, in how many waves, and their e-mails not sent yet. */
+  total: number;
+  waves: number;
+  mailOwed: number;
 }
 
 const dayMs = 86_400_000;
 const inDay = (day: string, at: string | null) => at !== null && at.slice(0, 10) === day;
+const sum = (numbers: number[]) => numbers.reduce((total, n) => total + n, 0);
+
+/** Those let in on `day` and so far, as stats counts the waves (waveFigures); null before the first wave. */
+function letInFigures(signups: readonly StatsSignup[], day: string): LetInFigures | null {
+  const waves = waveFigures(signups);
+  if (waves.length === 0) return null;
+  const ofDay = waveFigures(signups.filter((one) => inDay(day, one.letInAt)));
+  return {
+    day: sum(ofDay.map((wave) => wave.people)),
+    dayWaves: ofDay.map((wave) => wave.wave),
+    total: sum(waves.map((wave) => wave.people)),
+    waves: waves.length,
+    mailOwed: sum(waves.map((wave) => wave.mailOwed)),
+  };
+}
+
+/** The digest's sentence on the waves: which that day, how many so far, and any e-mail not sent yet. */
+function wavesLine(day: string, letIn: LetInFigures): string {
+  const numbers = letIn.dayWaves.map(String);
+  const and = numbers.length < 2 ? numbers.join("") : `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
+  const named =
+    numbers.length === 0
+      ? `No wave on ${day}`
+      : `Let in on ${day} with ${numbers.length === 1 ? "wave" : "waves"} ${and}`;
+  const owed =
+    letIn.mailOwed > 0
+      ? ` ${letIn.mailOwed} ${letIn.mailOwed === 1 ? "e-mail" : "e-mails"} of a wave not sent yet: run npm run waitlist -- let-in again.`
+      : "";
+  return `${named}; ${letIn.waves} ${letIn.waves === 1 ? "wave" : "waves"} so far.${owed}`;
+}
 
 /** The figures of `day` and the totals of now, from every signup (a founders' read, once a day). */
 export function digestFigures(
@@ -49,8 +92,9 @@ export function digestFigures(
       signups: signups.length,
       confirmed: signups.filter((one) => one.confirmedAt !== null).length,
       ...departures.total,
-      invited: [...confirmedInvites(signups).values()].reduce((sum, count) => sum + count, 0),
+      invited: sum([...confirmedInvites(signups).values()]),
     },
+    letIn: letInFigures(signups, day),
   };
 }
 
@@ -64,11 +108,14 @@ export function digestMessage(to: readonly string[], figures: DigestFigures, { s
     ["Pruned, never confirmed", figures.pruned, totals.pruned],
     ["Confirmed through an invite", figures.invites, totals.invited],
   ];
-  const subject = `${site.name} waitlist, ${figures.day}: ${figures.signups} signups, ${figures.confirmations} confirmed`;
+  const { letIn } = figures;
+  if (letIn) rows.push(["Let in", letIn.day, letIn.total]);
+  const waves = letIn ? wavesLine(figures.day, letIn) : undefined;
+  const subject = `${site.name} waitlist, ${figures.day}: ${figures.signups} signups, ${figures.confirmations} confirmed${letIn?.day ? `, ${letIn.day} let in` : ""}`;
   const text = `The ${site.name} waitlist on ${figures.day} (UTC), and in all:
 
 ${rows.map(([name, day, total]) => `${name}: ${day} (in all ${total})`).join("\n")}
-
+${waves ? `\n${waves}\n` : ""}
 More: npm run waitlist -- stats, or -- report --out report.html.
 `;
   const card = `<h1 style="margin:0 0 12px;font-size:22px;line-height:1.25;">${escapeHtml(`The waitlist on ${figures.day}`)}</h1>
@@ -80,7 +127,7 @@ ${rows
   )
   .join("\n")}
 </table>
-<p style="${p}">More: <code>npm run waitlist -- stats</code>, or <code>-- report --out report.html</code>.</p>`;
+${waves ? `<p style="${p}">${escapeHtml(waves)}</p>\n` : ""}<p style="${p}">More: <code>npm run waitlist -- stats</code>, or <code>-- report --out report.html</code>.</p>`;
   return {
     to: to.join(", "),
     subject,

@@ -3,7 +3,7 @@ import escapeHtml from "escape-html";
 import { site } from "../../config/site";
 import type { ReportFigures } from "./report";
 import { funnelStages, type ReportCharts } from "./report-charts";
-import { percentOf, type Share } from "./stats";
+import { percentOf, type Share, type WaveFigures } from "./stats";
 
 /*
  * The report as one HTML file that opens offline in any browser: its charts inline as SVG (report-charts.ts), each
@@ -83,13 +83,39 @@ ${table(
 </div>`;
 }
 
+/** An instant as the page gives it, to the minute in UTC, as the page says when it was read. */
+const minute = (at: string) => `${at.slice(0, 10)} ${at.slice(11, 16)}`;
+
+/** When a wave let its people in: one minute, as a run lets in a wave at once, or from one to another. */
+function waveTime({ from, to }: WaveFigures): string {
+  if (minute(from) === minute(to)) return minute(from);
+  return `${minute(from)} to ${from.slice(0, 10) === to.slice(0, 10) ? to.slice(11, 16) : minute(to)}`;
+}
+
+/** The launch's waves (let-in): a table of each, or a line saying none has been let in yet. */
+function wavesSection(waves: WaveFigures[]): string {
+  const heading = `<h2 id="waves">Let in, a wave at a time</h2>`;
+  if (waves.length === 0) {
+    return `${heading}
+<p>No one has been let in yet: <code>npm run waitlist -- let-in --count N</code> lets the next N confirmed signups in, as one wave.</p>`;
+  }
+  const people = waves.reduce((sum, wave) => sum + wave.people, 0);
+  return `${heading}
+<p>${count(people)} ${people === 1 ? "person" : "people"} let in, in ${count(waves.length)} ${waves.length === 1 ? "wave" : "waves"}; those who left since are not counted. An e-mail not sent yet is one the next <code>let-in</code> sends before it starts a new wave, or one that was being sent when a run stopped and may have gone (<code>export --record</code> shows which).</p>
+${table(
+  "The waves",
+  ["Wave", "People let in", "When (UTC)", "E-mails not sent yet"],
+  waves.map((wave) => [wave.wave, wave.people, waveTime(wave), wave.mailOwed]),
+)}`;
+}
+
 /** The report's page: the figures, and their charts drawn to SVG. `from` names the store, as `stats` does. */
 export function reportHtml(figures: ReportFigures, charts: ReportCharts, { from }: { from: string }): string {
   const { days, funnel, invites } = figures;
   const [first, last] = [days[0]!, days[days.length - 1]!];
   const signups = days.reduce((sum, day) => sum + day.signups, 0);
   const confirmations = days.reduce((sum, day) => sum + day.confirmations, 0);
-  const read = `${figures.at.slice(0, 10)} ${figures.at.slice(11, 16)} UTC`;
+  const read = `${minute(figures.at)} UTC`;
   const stages = funnelStages(funnel);
   const title = `${site.name} waitlist: report of ${read.slice(0, 10)}`;
   const body = `<header>
@@ -143,6 +169,9 @@ ${table(
 </div>`
     : "<p>No confirmed signup came through an invite yet.</p>"
 }
+</section>
+<section aria-labelledby="waves">
+${wavesSection(figures.waves)}
 </section>
 </main>`;
   const hash = createHash("sha256").update(style).digest("base64");

@@ -1,4 +1,6 @@
+import { load } from "cheerio";
 import { hiddenTag, reportFigures } from "./report";
+import { reportHtml } from "./report-html";
 import type { StatsSignup } from "./stats";
 
 const signup = (createdAt: string, extra: Partial<StatsSignup> = {}): StatsSignup => ({
@@ -15,10 +17,12 @@ const signup = (createdAt: string, extra: Partial<StatsSignup> = {}): StatsSignu
   letInMail: null,
   ...extra,
 });
+const letIn = (wave: number, letInAt: string, letInMail: string) => ({ wave, letInAt, letInMail });
 
 /*
  * Four on the list: Ada, who confirmed and invited Bob and Carl; Bob, who signed up half an hour after midnight in
  * Berlin (still the day before in UTC) by a link whose ref is his address, and confirmed; Carl, not yet; Dora.
+ * Ada and Bob were let in as wave 1 (Ada's e-mail sent, Bob's still owed), Dora as wave 2, for the launch tool.
  */
 const signups = [
   signup("2026-11-20T09:00:00Z", {
@@ -27,6 +31,7 @@ const signups = [
     confirmedAt: "2026-11-20T10:00:00Z",
     inviteCode: "AdaCode12345",
     mailbox: "m-ada",
+    ...letIn(1, "2026-11-23T10:00:00Z", "sent"),
   }),
   signup("2026-11-21T23:30:00Z", {
     ref: "bob@example.com",
@@ -34,6 +39,7 @@ const signups = [
     inviteCode: "BobCode12345",
     invitedBy: "AdaCode12345",
     mailbox: "m-bob",
+    ...letIn(1, "2026-11-23T10:00:00Z", "owed"),
   }),
   signup("2026-11-22T10:00:00Z", { utmSource: "newsletter", invitedBy: "AdaCode12345", mailbox: "m-carl" }),
   signup("2026-11-23T08:00:00Z", {
@@ -41,6 +47,7 @@ const signups = [
     utmCampaign: "mail me at dora@example.com",
     confirmedAt: "2026-11-23T09:00:00Z",
     mailbox: "m-dora",
+    ...letIn(2, "2026-11-23T11:15:00Z", "launch-tool"),
   }),
 ];
 const now = new Date("2026-11-23T12:00:00Z");
@@ -103,9 +110,71 @@ describe("the report's figures", () => {
     });
   });
 
+  it("gives the launch's waves as stats does: how many each let in, when, and its e-mails not sent yet", () => {
+    expect(figures.waves).toEqual([
+      { wave: 1, people: 2, from: "2026-11-23T10:00:00Z", to: "2026-11-23T10:00:00Z", mailOwed: 1 },
+      { wave: 2, people: 1, from: "2026-11-23T11:15:00Z", to: "2026-11-23T11:15:00Z", mailOwed: 0 },
+    ]);
+    // Before the first wave, none.
+    const notYet = signups.map((one) => ({ ...one, wave: null, letInAt: null, letInMail: null }));
+    expect(reportFigures(notYet, departures, { now, timeZone: "UTC" }).waves).toEqual([]);
+  });
+
   it("holds no address anywhere, nor any mailbox's digest", () => {
     const text = JSON.stringify(figures);
     expect(text).not.toContain("@");
     expect(text).not.toMatch(/m-(ada|bob|carl|dora)/);
+  });
+});
+
+describe("the report's page", () => {
+  // Vega runs only in a process of its own (cli/report.test.ts): the page here is given stand-in charts.
+  const svg = '<svg width="10" height="10"><rect width="10" height="10"></rect></svg>';
+  const charts = { perDay: svg, funnel: svg, sources: svg, campaigns: svg, referralTags: svg, topInviters: svg };
+  const page = (figures: ReturnType<typeof reportFigures>) => load(reportHtml(figures, charts, { from: "a test" }));
+  const rowsOf = ($: ReturnType<typeof load>, caption: string) =>
+    $(`table:has(caption:contains("${caption}")) tbody tr`)
+      .toArray()
+      .map((row) =>
+        $(row)
+          .children()
+          .toArray()
+          .map((cell) => $(cell).text()),
+      );
+
+  it("shows each wave: the people it let in, when (UTC), and its e-mails not sent yet", () => {
+    const figures = reportFigures(signups, departures, { now, timeZone: "Europe/Berlin" });
+    const $ = page(figures);
+    expect($("section[aria-labelledby=waves] h2#waves").text()).toBe("Let in, a wave at a time");
+    expect($("#waves + p").text()).toMatch(/^3 people let in, in 2 waves; those who left since are not counted\./);
+    expect(rowsOf($, "The waves")).toEqual([
+      ["1", "2", "2026-11-23 10:00", "1"],
+      ["2", "1", "2026-11-23 11:15", "0"],
+    ]);
+    expect(
+      $("table:has(caption:contains('The waves')) thead th")
+        .toArray()
+        .map((th) => $(th).text()),
+    ).toEqual(["Wave", "People let in", "When (UTC)", "E-mails not sent yet"]);
+    // A wave let in over more than a minute (two runs of one wave, say) gives its first and last.
+    const spread = page({
+      ...figures,
+      waves: [
+        { wave: 1, people: 2, from: "2026-11-23T10:00:00Z", to: "2026-11-23T10:05:00Z", mailOwed: 0 },
+        { wave: 2, people: 1, from: "2026-11-23T23:59:00Z", to: "2026-11-24T00:01:00Z", mailOwed: 0 },
+      ],
+    });
+    expect(rowsOf(spread, "The waves").map(([, , when]) => when)).toEqual([
+      "2026-11-23 10:00 to 10:05",
+      "2026-11-23 23:59 to 2026-11-24 00:01",
+    ]);
+  });
+
+  it("says no one has been let in yet before the first wave, with no table", () => {
+    const $ = page({ ...reportFigures(signups, departures, { now, timeZone: "UTC" }), waves: [] });
+    expect($("#waves + p").text()).toBe(
+      "No one has been let in yet: npm run waitlist -- let-in --count N lets the next N confirmed signups in, as one wave.",
+    );
+    expect(rowsOf($, "The waves")).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 import { inviteFigures, localDates, perLocalDay, waitlistStats, type InviteFigures, type Share } from "./stats";
-import type { StatsSignup } from "./stats";
+import type { StatsSignup, WaveFigures } from "./stats";
 
 /*
- * `npm run waitlist -- report`: the list's growth as one plain object, from the store's whole-list reads (statsRows,
- * departureCounts). report-html.ts draws it. Codes, tags and counts only: no address is read, and a tag that holds
- * one (`?ref=ada@example.com`) is shown as hidden.
+ * `npm run waitlist -- report`: the list's growth and the launch's waves as one plain object, from the store's
+ * whole-list reads (statsRows, departureCounts). report-html.ts draws it. Codes, tags and counts only: no address is
+ * read, and a tag that holds one (`?ref=ada@example.com`) is shown as hidden.
  */
 
 export interface ReportFigures {
@@ -24,6 +24,8 @@ export interface ReportFigures {
   referralTags: Share[];
   /** The invite loop (stats.ts), with the confirmed signups its share is of. */
   invites: InviteFigures & { confirmed: number };
+  /** The launch's waves so far (let-in), as `stats` gives them: oldest first, none before the first. */
+  waves: WaveFigures[];
 }
 
 /** What a tag that holds an address is shown as. */
@@ -83,5 +85,6 @@ export function reportFigures(
     campaigns: stats.campaigns,
     referralTags: stats.referralTags,
     invites: { ...inviteFigures(rows, topInviters), confirmed: stats.confirmed },
+    waves: stats.waves,
   };
 }
