@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { run } from "../../cli/run";
-import { confirmedInvites, inviteFigures, renderStats, waitlistStats, type StatsSignup } from "./stats";
+import { confirmedInvites, inviteFigures, renderStats, waitlistStats, waveFigures, type StatsSignup } from "./stats";
 import { SqliteStore } from "../stores/sqlite-store";
 
 const at = (
@@ -75,6 +75,44 @@ describe("the invite loop's figures", () => {
     expect(renderStats(waitlistStats(rows, { now, days: 1, timeZone: "UTC" }))).toContain(
       "Invites: 3 confirmed signups came through one (50.0 % of the confirmed)\n  AdaCode12345        1 confirmed invitee",
     );
+  });
+});
+
+describe("the launch's waves", () => {
+  const letIn = (wave: number | null, letInAt: string | null, letInMail: string | null) => ({
+    ...at("2026-11-20T10:00:00Z", null, null, null, "2026-11-20T10:05:00Z"),
+    wave,
+    letInAt,
+    letInMail,
+  });
+  const rows = [
+    letIn(2, "2026-11-26T09:00:00.000Z", "owed"),
+    letIn(1, "2026-11-25T10:00:30.000Z", "sent"),
+    letIn(1, "2026-11-25T10:00:00.000Z", "launch-tool"),
+    letIn(2, "2026-11-26T09:01:00.000Z", "sending"),
+    letIn(2, "2026-11-26T09:00:30.000Z", "refused"),
+    letIn(null, null, null),
+  ];
+
+  it("counts each wave's people, its first and last let in, and its e-mails owed or under way, oldest wave first", () => {
+    expect(waveFigures(rows)).toEqual([
+      { wave: 1, people: 2, from: "2026-11-25T10:00:00.000Z", to: "2026-11-25T10:00:30.000Z", mailOwed: 0 },
+      { wave: 2, people: 3, from: "2026-11-26T09:00:00.000Z", to: "2026-11-26T09:01:00.000Z", mailOwed: 2 },
+    ]);
+    expect(waveFigures([letIn(null, null, null)])).toEqual([]);
+  });
+
+  it("shows them in stats after the confirmations' figures only once there is one", () => {
+    const now = new Date("2026-11-27T00:00:00Z");
+    const text = renderStats(waitlistStats(rows, { now, days: 1, timeZone: "UTC" }));
+    expect(text).toContain(
+      [
+        "Let in: 5 in 2 waves",
+        "  wave   1        2  2026-11-25 10:00 UTC",
+        "  wave   2        3  2026-11-26 09:00 UTC, 2 e-mails not sent yet (run let-in again)",
+      ].join("\n"),
+    );
+    expect(renderStats(waitlistStats(rows.slice(-1), { now, days: 1, timeZone: "UTC" }))).not.toContain("Let in");
   });
 });
 
