@@ -183,6 +183,27 @@ describe("let-in: a wave at a time", () => {
     await expect(run(["let-in", "--count", "3"], env)).resolves.toMatch(/^Nobody to let in/);
   });
 
+  it("refuses --launch-tool while a wave's e-mails are still owed: they are sent by mail, with LAUNCH_URL, first", async () => {
+    await seed();
+    deferred.add("bob@example.com");
+    await expect(run(["let-in", "--count", "2"], env)).rejects.toThrow(PendingError);
+    deferred.clear();
+    // The founder turns to the launch tool, with a shell that has no LAUNCH_URL or postal address.
+    const out = path.join(dir, "wave.csv");
+    const { LAUNCH_URL: _url, CONTROLLER_ADDRESS: _address, ...toolShell } = env;
+    const args = ["let-in", "--count", "2", "--launch-tool", "--format", "csv", "--out", out];
+    const refusal =
+      "Wave 1 was stopped half-way: 1 e-mail still owed. Run let-in --count 2 without --launch-tool (and with LAUNCH_URL) to send them first; nobody is mailed twice. A new wave starts after.";
+    for (const extra of [[], ["--dry-run"]]) {
+      await expect(
+        run([...args, ...extra], { ...toolShell, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" }),
+      ).rejects.toThrow(new UsageError(refusal));
+    }
+    expect(recipients()).toEqual(["ada@example.com"]);
+    expect(readdirSync(dir)).toEqual(["waitlist.db"]);
+    expect(await waves()).toMatchObject({ ada: [1, "sent"], bob: [1, "owed"], cleo: [null, null] });
+  });
+
   it("stops at Ctrl-C once the e-mails under way are sent, and the next run sends the rest, nobody twice", async () => {
     await seed(["g@example.com", "h@example.com", "i@example.com", "j@example.com"]);
     const args = ["let-in", "--count", "10", "--per-second", "1"];

@@ -207,6 +207,12 @@ export const letIn = command({
     if (unfinished.length > 0) {
       // A wave stopped half-way is finished first, and no new wave starts in the same run.
       const intro = `Wave ${wavesOf(unfinished)} was stopped half-way: ${plural(unfinished.length, "e-mail")} still owed.`;
+      // Those are owed the e-mail, which carries LAUNCH_URL and the postal address: --launch-tool checks neither.
+      if (options["launch-tool"]) {
+        throw new UsageError(
+          `${intro} Run let-in --count ${input.count} without --launch-tool (and with LAUNCH_URL) to send them first; nobody is mailed twice. A new wave starts after.`,
+        );
+      }
       if (options["dry-run"]) return `${intro} Would send them first, and start no new wave in that run.`;
       const secret = await linkSecretOf(opened, env);
       const people = unfinished.map((one) => ({ ...one, wave: one.wave! }));

@@ -12,6 +12,9 @@ import { NetlifySetupError } from "../../cli/netlify-access";
 import type { WaitlistStats } from "../../waitlist/reports/stats";
 import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { startNetlifyApi, type NetlifyApiStandIn } from "../support/netlify-api";
+import type { Signup } from "../../waitlist/stores/store";
+import { verifyLeaveToken } from "../../waitlist/tokens";
+import { outboxFiles, outboxMailTo } from "../support/outbox";
 import { leaveLinks, startSmtpServer } from "../support/smtp";
 import { patience } from "../support/patience";
 import { runWaitlist } from "../support/process";
@@ -138,7 +141,7 @@ describe("npm run waitlist -- … --netlify", () => {
       const store = new BlobsStore(blobs.store());
       const secret = await store.secret("leave", () => "never made here".padEnd(32, "x"));
       const token = new URL(leaveLinks(smtp.deliveries[0]!.mail).text).searchParams.get("token");
-      expect((await import("../../waitlist/tokens")).verifyLeaveToken(token, secret)?.email).toBe("Ada@example.com");
+      expect(verifyLeaveToken(token, secret)?.email).toBe("Ada@example.com");
       await expect(run(["count", "--netlify"], env)).resolves.toMatch(/31 sent, 0 pending/);
     } finally {
       await smtp.close();
@@ -230,6 +233,8 @@ describe("npm run waitlist -- … --netlify", () => {
         {
           email: "fan3@example.com",
           leaveUrl: expect.stringMatching(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/),
+          // Not let in yet: no wave.
+          wave: null,
         },
       ]);
     } finally {
@@ -243,6 +248,66 @@ describe("npm run waitlist -- … --netlify", () => {
       /^Removed 30 unconfirmed signups/,
     );
     await expect(run(["count", "--netlify"], env)).resolves.toMatch(/^1 address on the waitlist: 1 confirmed, 0 not/);
+  });
+
+  it("lets in a wave for the launch tool, then a wave by mail, on the Netlify store, and exports each wave (issue 51)", async () => {
+    const store = await seed();
+    const ada = (await store.all()).find((row) => row.emailKey === "ada@example.com")!;
+    await store.confirm("ada@example.com", { createdAt: ada.createdAt, at: new Date(), privacyPolicy: null });
+    await store.confirm("fan3@example.com", {
+      createdAt: "2026-11-20T00:13:00.000Z",
+      at: new Date(),
+      privacyPolicy: null,
+    });
+    const dir = mkdtempSync(path.join(os.tmpdir(), "netlify-waves-"));
+    try {
+      // Wave 1 for the launch tool: Ada signed up first.
+      const file = path.join(dir, "wave-1.json");
+      const forTool = ["let-in", "--count", "1", "--launch-tool", "--format", "json", "--out", file, "--netlify"];
+      await expect(run(forTool, env)).rejects.toThrow(/^LAUNCH_MAIL_TOOL is not set: /);
+      expect(readdirSync(dir)).toEqual([]);
+      const tool = "Intuit Inc. (Mailchimp, United States)";
+      await expect(run(forTool, { ...env, LAUNCH_MAIL_TOOL: tool })).resolves.toMatch(
+        /^Wave 1: let in 1 person, in the order of signup, for Intuit Inc\. \(Mailchimp, United States\) to mail\.\n/,
+      );
+      const leaveUrl = expect.stringMatching(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/);
+      expect(JSON.parse(readFileSync(file, "utf8"))).toEqual([{ email: "Ada@example.com", leaveUrl, wave: 1 }]);
+
+      // Wave 2 by mail, to this machine's outbox (no SMTP_URL): fan3, with the leave link the site signs.
+      const outboxDir = path.join(dir, "outbox");
+      const mailed = { ...env, OUTBOX_DIR: outboxDir, LAUNCH_URL: "https://app.jointandem.app/start" };
+      await expect(run(["let-in", "--count", "1", "--netlify"], mailed)).resolves.toMatch(
+        /^Wave 2: let in 1 person, in the order of signup\. Sent "You're in" to 1 of them \(via .*outbox\)\.$/,
+      );
+      const mail = await outboxMailTo(outboxDir, "fan3@example.com");
+      expect(mail.subject).toBe("You're in: early access to Tandem is open for you");
+      expect(mail.text).toContain("(wave 2). Start here:\nhttps://app.jointandem.app/start\n");
+      const secret = await store.secret("leave", () => "never made here".padEnd(32, "x"));
+      const token = new URL(leaveLinks(mail).text).searchParams.get("token");
+      expect(verifyLeaveToken(token, secret)?.email).toBe("fan3@example.com");
+      await expect(run(["let-in", "--count", "1", "--netlify"], mailed)).resolves.toBe(
+        "Nobody to let in: every confirmed signup is in a wave already (or none has confirmed).",
+      );
+      expect(outboxFiles(outboxDir)).toHaveLength(1);
+
+      // Each wave's people, from the Netlify store.
+      const again = path.join(dir, "wave-2.json");
+      await run(["export", "--launch", "--wave", "2", "--format", "json", "--out", again, "--netlify"], {
+        ...env,
+        LAUNCH_MAIL_TOOL: tool,
+      });
+      expect(JSON.parse(readFileSync(again, "utf8"))).toEqual([{ email: "fan3@example.com", leaveUrl, wave: 2 }]);
+      const record = JSON.parse(await run(["export", "--record", "--format", "json", "--netlify"], env)) as Signup[];
+      const waves = record
+        .filter((row) => row.wave !== null)
+        .map(({ email, wave, letInMail }) => [email, wave, letInMail]);
+      expect(waves).toEqual([
+        ["Ada@example.com", 1, "launch-tool"],
+        ["fan3@example.com", 2, "sent"],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("writes nothing to the Netlify store for count, stats, export and a dry-run prune", async () => {

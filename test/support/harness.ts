@@ -71,14 +71,20 @@ export function signupBody(email: string, extra: Record<string, string> = {}): s
 }
 
 /**
- * Signs `email` up over real HTTP, as the form's script posts it, and
- * resolves with the confirmation `smtp` receives next: the one for `email`.
+ * Signs `email` up over real HTTP, as the form's script posts it from `page` (its Referer, which carries an invite
+ * link's code), and resolves with the confirmation `smtp` receives next: the one for `email`.
  */
-export async function signUpForMail(server: { url: string }, smtp: TestSmtpServer, email: string): Promise<Delivery> {
+export async function signUpForMail(
+  server: { url: string },
+  smtp: TestSmtpServer,
+  email: string,
+  page?: string,
+): Promise<Delivery> {
   const before = smtp.deliveries.length;
+  const referer: Record<string, string> = page === undefined ? {} : { Referer: `${server.url}${page}` };
   const reply = await request(`${server.url}/`, {
     method: "POST",
-    headers: { ...formType, Accept: "text/plain" },
+    headers: { ...formType, Accept: "text/plain", ...referer },
     body: signupBody(email),
   });
   if (reply.status !== 200) throw new Error(`The signup of ${email} was answered ${reply.status}: ${reply.body}`);

@@ -1,0 +1,175 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse } from "csv-parse/sync";
+import type { ParsedMail } from "mailparser";
+import { run, UsageError } from "../../cli/run";
+import type { Signup } from "../../waitlist/stores/store";
+import { form, formType, removeDir, request, signUpForMail, writePublicDir } from "../support/harness";
+import { runWaitlist, spawnServe, type ServerProcess } from "../support/process";
+import { atServer, confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { patience } from "../support/patience";
+
+/*
+ * Issue 51's done-check, end to end: six creators sign up and confirm over real HTTP on `npm run serve` (its own
+ * process, a temporary store, a real SMTP server), two of them by a third's invite link. Then the founders' commands,
+ * on the same store file and mail server, let them in a wave at a time and write the launch tool's file.
+ */
+
+jest.setTimeout(patience(60_000));
+
+const launchUrl = "https://app.jointandem.app/start";
+const postalAddress = "Example Street 1, 10115 Berlin, Germany";
+
+let dir: string;
+let smtp: TestSmtpServer;
+let server: ServerProcess;
+/** The founders' shell: the store the server writes, its mail server, and what the launch mail needs. */
+let founders: NodeJS.ProcessEnv;
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "waves-"));
+  writePublicDir(path.join(dir, "public"));
+  smtp = await startSmtpServer();
+  const store = { WAITLIST_DB: path.join(dir, "data", "waitlist.db"), SMTP_URL: smtp.url };
+  server = await spawnServe({ ...store, PUBLIC_DIR: path.join(dir, "public"), WAITLIST_RATE_LIMIT: "1000000" });
+  founders = {
+    ...store,
+    LAUNCH_URL: launchUrl,
+    CONTROLLER_NAME: "Tandem Labs GmbH",
+    CONTROLLER_ADDRESS: postalAddress,
+  };
+});
+afterEach(async () => {
+  await server.stop();
+  await smtp.close();
+  removeDir(dir);
+});
+
+const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
+const local = (link: string) => atServer(server.url, link);
+
+/** Signs `email` up from `page` and confirms it by its mailed link: the page it opens, then its button. */
+async function signUpAndConfirm(email: string, page = "/") {
+  const { mail } = await signUpForMail(server, smtp, email, page);
+  const link = local(confirmLinks(mail).text);
+  expect((await request(link, { headers: { Accept: "text/html" } })).status).toBe(200);
+  const confirmed = await request(`${server.url}/waitlist/confirm`, {
+    method: "POST",
+    headers: { ...formType, Accept: "text/html", Origin: server.url },
+    body: form({ token: tokenOf(link) }),
+  });
+  expect(confirmed.status).toBe(200);
+  return { mail, page: confirmed.body };
+}
+
+/** Follows a mailed leave link as a person does: the page it opens, then its button. */
+async function leaveBy(link: string) {
+  const page = await request(local(link), { headers: { Accept: "text/html" } });
+  expect(page.body).toContain('<button type="submit">Leave the waitlist</button>');
+  const left = await request(`${server.url}/waitlist/leave`, {
+    method: "POST",
+    headers: { ...formType, Accept: "text/html", Origin: server.url },
+    body: form({ token: tokenOf(link) }),
+  });
+  expect(left.body).toContain("<h1>You&#39;re off the list.</h1>");
+}
+
+/** The "You're in" mails received so far, in the order they arrived. */
+const letInMails = (): { to: string; mail: ParsedMail }[] =>
+  smtp.deliveries
+    .filter((delivery) => delivery.mail.subject?.startsWith("You're in"))
+    .map((delivery) => ({ to: delivery.envelope.to.join(), mail: delivery.mail }));
+
+/** Who is in which wave, as the founders' own record has it: name → [wave, its e-mail's state]. */
+async function waves() {
+  const rows = JSON.parse(await run(["export", "--record", "--format", "json"], founders)) as Signup[];
+  return Object.fromEntries(rows.map((row) => [row.email.split("@")[0]!, [row.wave, row.letInMail]]));
+}
+
+describe("launching in waves from the npm run serve server's store (issue 51)", () => {
+  it("lets the inviter in first, the next two after, never one twice nor a leaver, and hands the tool only its columns", async () => {
+    // Six confirm through their mailed links; dee and eve arrive by cleo's invite link.
+    const ada = await signUpAndConfirm("ada@example.com");
+    const bob = await signUpAndConfirm("bob@example.com");
+    const cleo = await signUpAndConfirm("cleo@example.com");
+    const code = /\/\?invite=([A-Za-z0-9_-]{12})"/.exec(cleo.page)![1]!;
+    await signUpAndConfirm("dee@example.com", `/?invite=${code}`);
+    await signUpAndConfirm("eve@example.com", `/?utm_source=tiktok&invite=${code}`);
+    await signUpAndConfirm("fay@example.com");
+    expect(ada.mail.subject).not.toMatch(/^You're in/);
+
+    // (a) A wave of 2 by invites: cleo, who brought two, before ada, who signed up first of the rest.
+    const byInvites = ["let-in", "--count", "2", "--order", "invites"];
+    await expect(run([...byInvites, "--dry-run"], founders)).resolves.toMatch(
+      /^Would let in 2 people as wave 1, by invites, each e-mailed "You're in":\n {2}1\. cleo@example\.com \(signed up [\d-]+, 2 confirmed invites\)\n {2}2\. ada@example\.com \(signed up [\d-]+, 0 confirmed invites\)$/,
+    );
+    expect(letInMails()).toEqual([]);
+    await expect(run(byInvites, founders)).resolves.toBe(
+      `Wave 1: let in 2 people, by invites. Sent "You're in" to 2 of them (via ${smtp.url}).`,
+    );
+    expect(
+      letInMails()
+        .map(({ to }) => to)
+        .sort(),
+    ).toEqual(["ada@example.com", "cleo@example.com"]);
+    for (const { to, mail } of letInMails()) {
+      expect(mail.subject).toBe("You're in: early access to Tandem is open for you");
+      expect(mail.text).toContain(`early access is open for you now (wave 1). Start here:\n${launchUrl}\n`);
+      expect(String(mail.html)).toContain(`href="${launchUrl}"`);
+      expect(mail.text).toContain(`Tandem Labs GmbH, ${postalAddress}`);
+      const links = leaveLinks(mail);
+      expect([links.html, links.header]).toEqual([links.text, links.text]);
+      // The leave link is that person's own: its page names them, masked.
+      const page = await request(local(links.text), { headers: { Accept: "text/html" } });
+      expect(page.body).toContain(`<h1>Remove ${to[0]}***@example.com from the waitlist?</h1>`);
+    }
+    expect(await waves()).toMatchObject({ ada: [1, "sent"], cleo: [1, "sent"], bob: [null, null] });
+
+    // The leave link of the wave's mail works: ada is gone.
+    await leaveBy(leaveLinks(letInMails().find(({ to }) => to === "ada@example.com")!.mail).text);
+    // (c) bob leaves by the link of his confirmation before the next wave.
+    await leaveBy(leaveLinks(bob.mail).text);
+
+    // (b) The next wave of 2, in the order of signup: dee and eve, not bob, and nobody of wave 1 again.
+    await expect(run(["let-in", "--count", "2"], founders)).resolves.toMatch(
+      /^Wave 2: let in 2 people, in the order of signup\. Sent "You're in" to 2 of them/,
+    );
+    const mailed = letInMails().map(({ to }) => to);
+    expect(mailed.slice(2).sort()).toEqual(["dee@example.com", "eve@example.com"]);
+    expect(new Set(mailed).size).toBe(4);
+    expect(letInMails()[2]!.mail.text).toContain("(wave 2)");
+    // (c) Neither leaver is on the list, so neither is in a wave; fay waits for the next.
+    expect(await waves()).toEqual({
+      cleo: [1, "sent"],
+      dee: [2, "sent"],
+      eve: [2, "sent"],
+      fay: [null, null],
+    });
+
+    // (e) The launch export refuses until LAUNCH_MAIL_TOOL names the tool, and writes nothing.
+    const csv = path.join(dir, "launch.csv");
+    const launch = ["export", "--launch", "--format", "csv", "--out", csv];
+    await expect(run(launch, founders)).rejects.toThrow(UsageError);
+    const refused = await runWaitlist(launch, founders);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^LAUNCH_MAIL_TOOL is not set: .* nothing was written\.\n$/);
+    expect(existsSync(csv)).toBe(false);
+
+    // (d) With it: exactly the address, its own leave link and its wave, for those who confirmed and stayed.
+    const tool = { ...founders, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
+    await expect(run(launch, tool)).resolves.toMatch(/: 4 confirmed addresses, each with its own leave link, for /);
+    const [header, ...rows] = parse(readFileSync(csv, "utf8"), { bom: true }) as string[][];
+    expect(header).toEqual(["email", "leave_url", "wave"]);
+    expect(rows.map(([email, , wave]) => [email, wave])).toEqual([
+      ["cleo@example.com", "1"],
+      ["dee@example.com", "2"],
+      ["eve@example.com", "2"],
+      ["fay@example.com", ""],
+    ]);
+    for (const [, leaveUrl] of rows) expect(leaveUrl).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=/);
+    // One wave's file is that wave's people only.
+    await run(["export", "--launch", "--wave", "2", "--format", "csv", "--out", csv], tool);
+    const wave2 = parse(readFileSync(csv, "utf8"), { bom: true, columns: true }) as Record<string, string>[];
+    expect(wave2.map((row) => row.email)).toEqual(["dee@example.com", "eve@example.com"]);
+  });
+});
