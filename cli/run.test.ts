@@ -262,7 +262,7 @@ describe("npm run waitlist", () => {
     ]) {
       await expect(run(args, env)).rejects.toThrow(
         new UsageError(
-          "export --confirmed is gone: the launch mail tool gets export --launch --format csv --out FILE (each confirmed address and its own leave link, nothing else), and your own record of every signup is export --record.",
+          "export --confirmed is gone: the launch mail tool gets those let in, a wave at a time (let-in, then export --launch --wave N --format csv --out FILE: each address with its own leave link and wave, nothing else), and your own record of every signup is export --record.",
         ),
       );
     }
@@ -680,13 +680,21 @@ describe("remove-unsubscribed and a file's encoding", () => {
   });
 });
 
+/** The seed, with Ada let in as wave 3 for the launch tool (let-in --launch-tool). */
+async function seedLetIn() {
+  await seed();
+  const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+  await store.letIn("ada@example.com", { wave: 3, at: new Date(), createdAt: "2025-06-01T09:00:00.000Z", mail: false });
+  await store.close();
+}
+
 describe("export --out: a file with every address, and a working leave link each", () => {
   const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
 
   it.each(["022", "002", "000", "277"])(
     "is this user's alone (0600) under umask %s, and so is an older export it replaces",
     async (mask) => {
-      await seed();
+      await seedLetIn();
       const fresh = path.join(dir, "launch.csv");
       const older = path.join(dir, "older.csv");
       writeFileSync(older, "an older export\n");
@@ -699,7 +707,7 @@ describe("export --out: a file with every address, and a working leave link each
           );
           await expect(
             run(["export", "--launch", "--format", "csv", "--out", out], { ...env, LAUNCH_MAIL_TOOL: "Mailchimp" }),
-          ).resolves.toMatch(/^Wrote .*: 1 confirmed address/);
+          ).resolves.toMatch(/^Wrote .*: 1 address let in so far/);
         }
       } finally {
         process.umask(umask);
@@ -910,36 +918,47 @@ describe("export --launch: the file for the launch mail tool, and only what it n
     >[];
   };
 
+  it("writes nothing while nobody is let in, or for a wave nobody listed is in", async () => {
+    await seed();
+    const out = path.join(dir, "launch.csv");
+    await expect(run(["export", "--launch", "--format", "csv", "--out", out], launchEnv())).rejects.toThrow(
+      new UsageError(
+        "Nobody is let in yet: the launch tool gets those let in, each with their wave. let-in --count N --launch-tool --format csv --out FILE lets the next in and writes their file; nothing was written.",
+      ),
+    );
+    await seedLetIn();
+    const wave = ["export", "--launch", "--format", "csv", "--out", out, "--wave"];
+    await expect(run([...wave, "2"], launchEnv())).rejects.toThrow(/^Nobody listed is in wave 2: /);
+    expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual([]);
+    await expect(run([...wave, "3"], launchEnv())).resolves.toMatch(/: 1 address of wave 3, each with/);
+  });
+
   it.each([
     ["csv", ["email", "leave_url", "wave"]],
     ["json", ["email", "leaveUrl", "wave"]],
-  ])(
-    "has in %s each confirmed address, its own leave link and its wave, and no other column",
-    async (format, names) => {
-      await seed();
-      const out = path.join(dir, `launch.${format}`);
-      await expect(run(["export", "--launch", "--format", format, "--out", out], launchEnv())).resolves.toBe(
-        `Wrote ${out}: 1 confirmed address, each with its own leave link, for ${tool}. Delete it once the tool has it.`,
-      );
-      const rows = read(out, format);
-      // Byron's mail failed and =2*5 never confirmed: neither is on it.
-      expect(rows.map((row) => Object.keys(row))).toEqual([names]);
-      const [email, link, wave] = names.map((name) => rows[0]![name]);
-      expect(email).toBe("ada@example.com");
-      // Not let in with a wave yet: everyone confirmed goes at once, each with an empty wave.
-      expect(wave).toBe(format === "json" ? null : "");
-      expect(link).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/);
-      const store = SqliteStore.openExisting(env.WAITLIST_DB!);
-      const secret = await store.secret("leave", () => "never made here");
-      await store.close();
-      expect(verifyLeaveToken(new URL(link!).searchParams.get("token"), secret)).toEqual({
-        email: "ada@example.com",
-        key: "ada@example.com",
-        createdAt: "2025-06-01T09:00:00.000Z",
-      });
-      expect(mode(out)).toBe("600");
-    },
-  );
+  ])("has in %s each address let in, its own leave link and its wave, and no other column", async (format, names) => {
+    await seedLetIn();
+    const out = path.join(dir, `launch.${format}`);
+    await expect(run(["export", "--launch", "--format", format, "--out", out], launchEnv())).resolves.toBe(
+      `Wrote ${out}: 1 address let in so far, each with its own leave link and wave, for ${tool}. Delete it once the tool has it.`,
+    );
+    const rows = read(out, format);
+    // Byron's mail failed and =2*5 never confirmed: neither is let in, nor on it.
+    expect(rows.map((row) => Object.keys(row))).toEqual([names]);
+    const [email, link, wave] = names.map((name) => rows[0]![name]);
+    expect(email).toBe("ada@example.com");
+    expect(wave).toBe(format === "json" ? 3 : "3");
+    expect(link).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/);
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const secret = await store.secret("leave", () => "never made here");
+    await store.close();
+    expect(verifyLeaveToken(new URL(link!).searchParams.get("token"), secret)).toEqual({
+      email: "ada@example.com",
+      key: "ada@example.com",
+      createdAt: "2025-06-01T09:00:00.000Z",
+    });
+    expect(mode(out)).toBe("600");
+  });
 
   it("refuses to write until LAUNCH_MAIL_TOOL names the tool, leaving an older file as it was", async () => {
     await seed();
@@ -971,7 +990,7 @@ describe("export --launch: the file for the launch mail tool, and only what it n
   });
 
   it("end to end, through npm run waitlist: exits 2 with one line and no file without LAUNCH_MAIL_TOOL, then writes it", async () => {
-    await seed();
+    await seedLetIn();
     const out = path.join(dir, "launch.csv");
     const waitlist = (extra: Record<string, string>) =>
       promisify(execFile)(
@@ -989,7 +1008,7 @@ describe("export --launch: the file for the launch mail tool, and only what it n
     await expect(waitlist({ LAUNCH_MAIL_TOOL: tool })).resolves.toMatchObject({ code: 0 });
     expect(readFileSync(out, "utf8").split(/\r?\n/)).toEqual([
       "\uFEFFemail,leave_url,wave",
-      expect.stringMatching(/^ada@example\.com,https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+,$/),
+      expect.stringMatching(/^ada@example\.com,https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+,3$/),
       "",
     ]);
     expect(mode(out)).toBe("600");

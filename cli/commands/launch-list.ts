@@ -15,8 +15,9 @@ export const launchColumns = ["email", "leaveUrl", "wave"] as const;
 export type LaunchRow = { email: string; leaveUrl: string; wave: number | null };
 
 /**
- * Who is on the launch list: those who confirmed, in the order they signed up (the store's); with `wave`, only the
- * people of that wave (`export --launch --wave N`).
+ * Who is on the launch list: those let in (let-in, a wave at a time), in the order they signed up (the store's); with
+ * `wave`, only the people of that wave (`export --launch --wave N`). Nobody who is in no wave: the Privacy Policy
+ * gives the tool those let in, each with their wave.
  */
 export function launchList(
   signups: readonly Signup[],
@@ -24,7 +25,9 @@ export function launchList(
   { wave }: { wave?: number } = {},
 ): LaunchRow[] {
   return signups
-    .filter((signup) => signup.confirmedAt !== null && (wave === undefined || signup.wave === wave))
+    .filter(
+      (signup) => signup.confirmedAt !== null && signup.wave !== null && (wave === undefined || signup.wave === wave),
+    )
     .map((signup) => ({ email: signup.email, leaveUrl: leaveUrlOf(signup), wave: signup.wave }));
 }
 

@@ -141,7 +141,7 @@ export const count = command({
 
 /** Why `export --confirmed` is refused: it gave the launch tool every column of every confirmed signup. */
 const confirmedIsGone =
-  "export --confirmed is gone: the launch mail tool gets export --launch --format csv --out FILE (each confirmed address and its own leave link, nothing else), and your own record of every signup is export --record.";
+  "export --confirmed is gone: the launch mail tool gets those let in, a wave at a time (let-in, then export --launch --wave N --format csv --out FILE: each address with its own leave link and wave, nothing else), and your own record of every signup is export --record.";
 
 export const exportCommand = command({
   name: "export",
@@ -152,8 +152,9 @@ export const exportCommand = command({
     "answer an access request with, never a file to import; --order",
     "invites: those who brought the most first; --leave-urls: each one's",
     "leave link too. --launch, with --out: the file for the launch mail",
-    "tool, each confirmed address and its own leave link and nothing else;",
-    "refused until LAUNCH_MAIL_TOOL names the tool the Privacy Policy names.",
+    "tool, each address let in (let-in) with its own leave link and wave,",
+    "nothing else; refused until LAUNCH_MAIL_TOOL names the tool the",
+    "Privacy Policy names.",
     "--wave N: one wave's people only; --not-let-in (--record): those in no",
     "wave yet",
   ],
@@ -175,7 +176,7 @@ export const exportCommand = command({
     if (options.launch) {
       if (order !== undefined || options["leave-urls"]) {
         throw new UsageError(
-          "export --launch takes only --format, --out and --wave: every confirmed address (or one wave's) with its own leave link and wave, in the order of signup.",
+          "export --launch takes only --format, --out and --wave: every address let in (or one wave's) with its own leave link and wave, in the order of signup.",
         );
       }
       if (out === undefined) {
@@ -185,7 +186,7 @@ export const exportCommand = command({
       }
       if (options["not-let-in"]) {
         throw new UsageError(
-          "export --launch takes --wave N for one wave's people, or neither for every confirmed signup; those not let in yet are let in with let-in.",
+          "export --launch takes --wave N for one wave's people, or neither for everyone let in; those not let in yet are let in with let-in.",
         );
       }
       // The Privacy Policy names the tool by this variable (<LaunchMailTool />), and promises to before the list goes.
@@ -210,9 +211,14 @@ export const exportCommand = command({
       // Every mail must carry the person's own way off this list, and the launch mail is no exception.
       const secret = await linkSecretOf(opened, env);
       const rows = launchList(everyone, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl), { wave });
+      if (rows.length === 0) {
+        throw new UsageError(
+          `${wave === undefined ? "Nobody is let in yet" : `Nobody listed is in wave ${wave}`}: the launch tool gets those let in, each with their wave. let-in --count N --launch-tool --format csv --out FILE lets the next in and writes their file; nothing was written.`,
+        );
+      }
       writePrivateFile(target, exportRows(rows, launchColumns, format));
-      const whose = wave === undefined ? "" : ` of wave ${wave}`;
-      return `Wrote ${options.out}: ${rows.length} confirmed ${rows.length === 1 ? "address" : "addresses"}${whose}, each with its own leave link, for ${launch.tool}. Delete it once the tool has it.`;
+      const whose = wave === undefined ? "let in so far" : `of wave ${wave}`;
+      return `Wrote ${options.out}: ${rows.length} ${rows.length === 1 ? "address" : "addresses"} ${whose}, each with its own leave link and wave, for ${launch.tool}. Delete it once the tool has it.`;
     }
     // Everyone, one wave's people (--wave N), or those in none yet (--not-let-in); the invites count over everyone.
     const all = everyone.filter((row) =>

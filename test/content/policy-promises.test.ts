@@ -327,16 +327,17 @@ describe("the Privacy Policy on letting people in at launch (issue 51)", () => {
       await store.add({ email: "maya@example.com", emailKey: "maya@example.com", source: "start", at, mailbox: "m".repeat(32) });
       await store.confirm("maya@example.com", { createdAt: at.toISOString(), at, privacyPolicy: null });
       await store.add({ email: "bo@example.com", emailKey: "bo@example.com", source: "start", at, mailbox: "b".repeat(32) });
+      await store.letIn("maya@example.com", { wave: 1, at, createdAt: at.toISOString(), mail: false });
       await store.close();
       const out = path.join(dir, "launch.json");
       await run(["export", "--launch", "--format", "json", "--out", out], env);
       const rows = JSON.parse(readFileSync(out, "utf8")) as Record<string, string>[];
-      // Only those who confirmed; for each, the address and a leave link to this site.
+      // Only those let in; for each, the address, a leave link to this site and the wave.
       expect(rows.map((row) => Object.keys(row))).toEqual([[...launchColumns]]);
       expect(rows[0]).toEqual({
         email: "maya@example.com",
         leaveUrl: expect.stringMatching(/\/waitlist\/leave\?token=/),
-        wave: null,
+        wave: 1,
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -211,12 +211,19 @@ describe("npm run waitlist -- … --netlify", () => {
     waits.mockRestore();
   });
 
-  it("writes the launch list of those who confirmed, address and leave link only, and prunes the unconfirmed, in the Netlify store too", async () => {
+  it("writes the launch list of those let in, address, leave link and wave only, and prunes the unconfirmed, in the Netlify store too", async () => {
     const store = await seed();
     await store.confirm("fan3@example.com", {
       createdAt: "2026-11-20T00:13:00.000Z",
       at: new Date("2026-11-20T01:00:00Z"),
       privacyPolicy: "2026-11-23",
+    });
+    // Let in for the launch tool, as let-in --launch-tool does.
+    await store.letIn("fan3@example.com", {
+      wave: 1,
+      at: new Date(),
+      createdAt: "2026-11-20T00:13:00.000Z",
+      mail: false,
     });
     const dir = mkdtempSync(path.join(os.tmpdir(), "netlify-launch-"));
     try {
@@ -227,14 +234,13 @@ describe("npm run waitlist -- … --netlify", () => {
       await expect(
         run(launch, { ...env, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" }),
       ).resolves.toMatch(
-        /: 1 confirmed address, each with its own leave link, for Intuit Inc\. \(Mailchimp, United States\)\./,
+        /: 1 address let in so far, each with its own leave link and wave, for Intuit Inc\. \(Mailchimp, United States\)\./,
       );
       expect(JSON.parse(readFileSync(out, "utf8"))).toEqual([
         {
           email: "fan3@example.com",
           leaveUrl: expect.stringMatching(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/),
-          // Not let in yet: no wave.
-          wave: null,
+          wave: 1,
         },
       ]);
     } finally {
