@@ -247,6 +247,8 @@ export const letIn = command({
       ].join("\n");
     }
 
+    // The links' secret first: one that does not match the site's (--netlify) lets nobody in.
+    const secret = await linkSecretOf(opened, env);
     // The wave's number: one no run has used (store.once), even when two run at once.
     let wave = nextWave(everyone);
     while (!(await store.once(`wave-${wave}`))) wave++;
@@ -267,7 +269,6 @@ export const letIn = command({
     const missedLine =
       missed > 0 ? [`${plural(missed, "person", "people")} left or joined another wave meanwhile.`] : [];
 
-    const secret = await linkSecretOf(opened, env);
     if (input.launch) {
       const { siteUrl } = waitlistConfig(env);
       // In the order of signup, as export --launch --wave writes it again.

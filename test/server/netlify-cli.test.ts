@@ -187,6 +187,23 @@ describe("npm run waitlist -- … --netlify", () => {
         ),
       );
       expect(smtp.deliveries).toEqual([]);
+      // Nor is anyone let in with a wave whose links the site would not take.
+      await store.confirm("fan3@example.com", {
+        createdAt: "2026-11-20T00:13:00.000Z",
+        at: new Date(),
+        privacyPolicy: null,
+      });
+      const launch = {
+        ...env,
+        SMTP_URL: smtp.url,
+        LAUNCH_URL: "https://app.jointandem.app/start",
+        CONTROLLER_NAME: "Tandem Labs GmbH",
+        CONTROLLER_ADDRESS: "Example Street 1, 10115 Berlin, Germany",
+      };
+      await expect(run(["let-in", "--count", "5", "--netlify"], launch)).rejects.toThrow(NetlifySetupError);
+      await store.fold();
+      expect((await store.all()).filter((row) => row.wave !== null)).toEqual([]);
+      expect(smtp.deliveries).toEqual([]);
       const sameSecret = { ...env, SMTP_URL: smtp.url, WAITLIST_SECRET: "the-secret-in-netlifys-environment-xx" };
       await expect(run(["resend-pending", "--netlify"], sameSecret)).resolves.toMatch(/^Sent 1 confirmation/);
     } finally {
