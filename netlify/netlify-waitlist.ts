@@ -45,7 +45,7 @@ export function netlifySiteOrigins(env: Env): string[] {
  * Confirmation e-mails a function instance has in flight at most, unless MAIL_SENDS_AT_ONCE says: the connections it
  * keeps open to the mail server.
  */
-export const netlifySendsAtOnce = 20;
+export const netlifySendsAtOnce = 32;
 
 /**
  * The Privacy Policy in force. A function is a bundle of its own: netlify.toml's included_files puts content/legal

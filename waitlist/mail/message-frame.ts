@@ -56,3 +56,71 @@ export function messageIdFor(kind: string, seed: string, siteUrl: string): strin
   const digest = createHash("sha256").update(seed, "utf8").digest("hex").slice(0, 32);
   return `<${kind}.${digest}@${new URL(siteUrl).hostname}>`;
 }
+
+/**
+ * An e-mail from the founders to a confirmed member of the list (a policy's change, a wave's "You're in"): a heading
+ * and an introduction, the message's own part in text and HTML, then what every such e-mail closes with: where to
+ * write, the person's own leave link (also in List-Unsubscribe), why they get it and the sender's postal address.
+ */
+export function memberMessage({
+  to,
+  subject,
+  heading,
+  intro,
+  body,
+  leave,
+  siteUrl: url,
+  contact,
+  postalAddress,
+  messageId,
+}: {
+  to: string;
+  subject: string;
+  heading: string;
+  intro: string;
+  /** What follows the introduction, as text and as the card's HTML (escaped already). */
+  body: { text: string; html: string };
+  leave: string;
+  siteUrl: string;
+  contact: string;
+  /** Who sends it and where, on one line (CONTROLLER_NAME, CONTROLLER_ADDRESS): CAN-SPAM asks it of every such mail. */
+  postalAddress: string;
+  messageId: string;
+}) {
+  const host = url.replace(/^https?:\/\//, "");
+  const questions = "Questions? Reply to this e-mail or write to";
+  const because = `You get this e-mail because you confirmed your spot on the ${site.name} waitlist at`;
+  const text = `Hi there,
+
+${heading}. ${intro}
+${body.text}
+
+${questions} ${contact}.
+
+Changed your mind? Leave the waitlist:
+${leave}
+
+${site.name} - ${site.tagline}
+${url}/
+
+${because} ${host}.
+${postalAddress}
+`;
+  const card = `<h1 style="margin:0 0 12px;font-size:24px;line-height:1.25;">${escapeHtml(heading)}</h1>
+<p style="${paragraph}">${escapeHtml(intro)}</p>
+${body.html}
+<p style="${paragraph}">${escapeHtml(questions)} <a href="mailto:${escapeHtml(contact)}" style="color:${colors.brand};">${escapeHtml(contact)}</a>.</p>
+<p style="margin:0;">Changed your mind? ${mailLink(leave, "Leave the waitlist")}</p>`;
+  return {
+    to,
+    subject,
+    text,
+    html: mailHtml(
+      subject,
+      card,
+      `${escapeHtml(because)} ${mailLink(`${url}/`, host)}.<br>${escapeHtml(postalAddress)}`,
+    ),
+    messageId,
+    headers: leaveHeaders(leave, contact),
+  };
+}

@@ -3,7 +3,7 @@ import { site } from "../../config/site";
 import { leaveUrl } from "../tokens";
 import type { WaitlistSite } from "../site";
 import type { MailMessage } from "./confirmation-message";
-import { leaveHeaders, mailHtml, mailLink as link, messageIdFor, paragraph as p } from "./message-frame";
+import { mailLink as link, memberMessage, messageIdFor, paragraph as p } from "./message-frame";
 
 /** One policy's change as the e-mail tells it: the policy, where it is, and what changed that day, newest first. */
 export interface AnnouncedChange {
@@ -46,70 +46,38 @@ export function policyChangeMessage(
     postalAddress: string;
   } & WaitlistSite,
 ): MailMessage {
-  const leave = leaveUrl(to, createdAt, linkSecret, url);
-  const host = url.replace(/^https?:\/\//, "");
   const titles = changes.map((change) => change.title).join(" and ");
-  const subject = `${changes.length === 1 ? "A change" : "Changes"} to our ${titles}`;
-  const said = {
-    heading: `We changed our ${titles}`,
-    intro: `You are on the ${site.name} waitlist, and we told you we would e-mail you a change like this one. In short:`,
-    questions: "Questions? Reply to this e-mail or write to",
-    changedMind: "Changed your mind?",
-    because: `You get this e-mail because you confirmed your spot on the ${site.name} waitlist at`,
-  };
   const effective = (change: AnnouncedChange) => `${change.title}, in effect from ${written(change.date)}:`;
-  const text = `Hi there,
-
-${said.heading}. ${said.intro}
-
-${changes
-  .map(
-    (change) =>
-      `${effective(change)}\n${change.summaries.map((summary) => `- ${summary}`).join("\n")}\nRead it: ${url}${change.path}`,
-  )
-  .join("\n\n")}
-
-${said.questions} ${contact}.
-
-${said.changedMind} Leave the waitlist:
-${leave}
-
-${site.name} - ${site.tagline}
-${url}/
-
-${said.because} ${host}.
-${postalAddress}
-`;
-
-  const card = `<h1 style="margin:0 0 12px;font-size:24px;line-height:1.25;">${escapeHtml(said.heading)}</h1>
-<p style="${p}">${escapeHtml(said.intro)}</p>
-${changes
-  .map(
-    (change) => `<h2 style="margin:0 0 8px;font-size:17px;">${escapeHtml(effective(change))}</h2>
+  const text = changes
+    .map(
+      (change) =>
+        `${effective(change)}\n${change.summaries.map((summary) => `- ${summary}`).join("\n")}\nRead it: ${url}${change.path}`,
+    )
+    .join("\n\n");
+  const html = changes
+    .map(
+      (change) => `<h2 style="margin:0 0 8px;font-size:17px;">${escapeHtml(effective(change))}</h2>
 <ul style="margin:0 0 8px;padding-left:20px;">
 ${change.summaries.map((summary) => `<li>${escapeHtml(summary)}</li>`).join("\n")}
 </ul>
 <p style="${p}">${link(`${url}${change.path}`, `Read the ${change.title}`)}</p>`,
-  )
-  .join("\n")}
-<p style="${p}">${escapeHtml(said.questions)} <a href="mailto:${escapeHtml(contact)}" style="color:${site.colors.brand};">${escapeHtml(contact)}</a>.</p>
-<p style="margin:0;">${escapeHtml(said.changedMind)} ${link(leave, "Leave the waitlist")}</p>`;
-  const html = mailHtml(
-    subject,
-    card,
-    `${escapeHtml(said.because)} ${link(`${url}/`, host)}.<br>${escapeHtml(postalAddress)}`,
-  );
-
-  return {
+    )
+    .join("\n");
+  return memberMessage({
     to,
-    subject,
-    text,
-    html,
+    subject: `${changes.length === 1 ? "A change" : "Changes"} to our ${titles}`,
+    heading: `We changed our ${titles}`,
+    intro: `You are on the ${site.name} waitlist, and we told you we would e-mail you a change like this one. In short:`,
+    // A blank line between the introduction and the changes, as before.
+    body: { text: `\n${text}`, html },
+    leave: leaveUrl(to, createdAt, linkSecret, url),
+    siteUrl: url,
+    contact,
+    postalAddress,
     messageId: messageIdFor(
       "policy-change",
       `${emailKey} ${changes.map((change) => `${change.path}${change.date}#${change.summaries.length}`).join(" ")}`,
       url,
     ),
-    headers: leaveHeaders(leave, contact),
-  };
+  });
 }
