@@ -65,6 +65,26 @@ describe("BlobsStore", () => {
     expect(await store.dueConfirmations(new Date(Date.now() + 1_000), 2)).toHaveLength(2);
   });
 
+  it("lets in a confirmed signup whose record was written before waves, and counts it in no wave until then", async () => {
+    const store = new BlobsStore(blobs.store());
+    const createdAt = at(0).toISOString();
+    await store.add({ email: "old@example.com", emailKey: "old@example.com", source: "netlify", at: at(0) });
+    await store.confirm("old@example.com", { createdAt, at: at(1), privacyPolicy: null });
+    // Its record as a version before waves wrote it: no wave, no time let in, no e-mail state.
+    const key = `records/${await store.key("old@example.com")}`;
+    const {
+      wave: _wave,
+      letInAt: _at,
+      letInMail: _mail,
+      ...before
+    } = (await blobs.store().get(key, { type: "json" })) as Record<string, unknown>;
+    await blobs.store().setJSON(key, before);
+    expect((await store.all()).map(({ wave, letInMail }) => [wave, letInMail])).toEqual([[null, null]]);
+    expect(await store.letIn("old@example.com", { wave: 1, at: at(2), createdAt, mail: false })).toBe(true);
+    await store.fold();
+    expect(await store.all()).toEqual([expect.objectContaining({ wave: 1, letInMail: "launch-tool" })]);
+  });
+
   it("files the list in blobs of so many rows, so reading the list costs a get per blob and one list", async () => {
     // Ten rows a blob here, a thousand on Netlify: the same arithmetic, a hundred times fewer signups to make.
     const store = new BlobsStore(blobs.store(), { chunkRows: 10 });

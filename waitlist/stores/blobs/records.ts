@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Store } from "@netlify/blobs";
 import pLimit from "p-limit";
 import { keyedDigest } from "../../fingerprints";
-import { owes, type SignupRecord } from "../../signup-life/signup-life";
+import { add, owes, type SignupRecord } from "../../signup-life/signup-life";
 import { RecordKeeper } from "../record-keeper";
 import type { DepartureKind } from "../store";
 
@@ -40,6 +40,16 @@ const stamp = (at: Date) => `${String(at.getTime()).padStart(15, "0")}-${randomB
 export const hourOf = (iso: string) => iso.slice(0, 13);
 
 export class BlobsStoreError extends Error {}
+
+/** Every field of a record at its starting value: what a record written before a field existed (a wave's) holds. */
+const starting = add({ email: "", emailKey: "", source: "netlify", earlier: true }, new Date(0), {
+  inviterKnown: false,
+});
+/**
+ * A record as read, with the fields added since it was written at their starting values: a blob is rewritten only
+ * by a transition, so a confirmed signup waiting since before waves has no `wave` until one is read this way.
+ */
+export const filled = <R extends SignupRecord>(record: R): R => ({ ...starting, ...record });
 
 /** A key as an error shows it: a digest cut to its first 8 characters. */
 const shown = (key: string) => key.replace(/([0-9a-f]{8})[0-9a-f]{24,}/, "$1…");
@@ -126,7 +136,8 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
   }
 
   async read(k: string): Promise<BlobRecord | undefined> {
-    return (await this.blobs.get(recordKey(k), { type: "json", consistency: "strong" })) ?? undefined;
+    const record = (await this.blobs.get(recordKey(k), { type: "json", consistency: "strong" })) as BlobRecord | null;
+    return record ? filled(record) : undefined;
   }
 
   /**
@@ -136,7 +147,7 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
   changeAt<R extends BlobRecord>(k: string, transition: (record: R) => R | undefined, { noted = false } = {}) {
     return this.swap<R>(
       recordKey(k),
-      (record) => (record && !record.leaving ? transition(record) : undefined),
+      (record) => (record && !record.leaving ? transition(filled(record)) : undefined),
       (record, next) =>
         Promise.all([
           !noted && !owes(record) && this.note(k),
@@ -175,7 +186,7 @@ export abstract class Records extends RecordKeeper<BlobRecord> {
   readNoted(notes: readonly (readonly [string, string[]])[]): Promise<Noted[]> {
     return atOnce(notes, async ([k, keys]) => {
       const found = await this.readJSON<BlobRecord>(recordKey(k));
-      return { k, keys, record: found?.data, etag: found?.etag };
+      return { k, keys, record: found ? filled(found.data) : undefined, etag: found?.etag };
     });
   }
 
