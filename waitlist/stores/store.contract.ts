@@ -394,7 +394,10 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await store.add(signup("a@example.com", now, { attribution: { ...noAttribution, ref: "maya" }, mailbox: "m" }));
       await store.fold();
       const needed = { createdAt: now.toISOString(), utmSource: null, utmCampaign: null, ref: "maya", mailbox: "m" };
-      expect(await store.statsRows()).toEqual([{ ...needed, confirmedAt: null, inviteCode: null, invitedBy: null }]);
+      const notLetIn = { wave: null, letInAt: null, letInMail: null };
+      expect(await store.statsRows()).toEqual([
+        { ...needed, confirmedAt: null, inviteCode: null, invitedBy: null, ...notLetIn },
+      ]);
     });
 
     it("counts the e-mails to each mailbox per day, each of those counted at once its own number, and forgets days gone by", async () => {
