@@ -303,6 +303,31 @@ describe("let-in: a wave at a time", () => {
     });
   });
 
+  it("gives the tool each address exactly as stored, formula-like or not, and never a wave let-in mailed itself", async () => {
+    await seed(["-x@example.com", "=2*5@example.com"]);
+    const tool = { ...env, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
+    await run(["let-in", "--count", "6"], env);
+    const out = path.join(dir, "wave.csv");
+    const launch = ["export", "--launch", "--format", "csv", "--out", out];
+    await expect(run([...launch, "--wave", "1"], tool)).rejects.toThrow(
+      new UsageError(
+        "Wave 1 was e-mailed by let-in, not handed to the launch tool: its file would have the tool mail them a second time; nothing was written.",
+      ),
+    );
+    await expect(run(launch, tool)).rejects.toThrow(/^Nobody is let in for the launch tool yet: /);
+    const output = await run(["let-in", "--count", "2", "--launch-tool", "--format", "csv", "--out", out], tool);
+    expect(output).toContain(
+      "2 addresses begin with =, +, - or @, as it was given: import the file into the tool as it is, and do not open it in a spreadsheet, which would read them as a formula.",
+    );
+    const rows = parse(readFileSync(out, "utf8"), { columns: true, bom: true }) as Record<string, string>[];
+    expect(rows.map((row) => [row.email, row.wave])).toEqual([
+      ["-x@example.com", "2"],
+      ["=2*5@example.com", "2"],
+    ]);
+    // The record is read in a spreadsheet: there, the same addresses are escaped.
+    expect(await run(["export", "--record", "--format", "csv", "--wave", "2"], env)).toContain("'-x@example.com");
+  });
+
   it("shows a dry run's wave and changes nothing; refuses without LAUNCH_URL, or a postal address for real mail", async () => {
     await seed();
     await expect(run(["let-in", "--count", "2", "--order", "invites", "--dry-run"], env)).resolves.toBe(

@@ -923,7 +923,7 @@ describe("export --launch: the file for the launch mail tool, and only what it n
     const out = path.join(dir, "launch.csv");
     await expect(run(["export", "--launch", "--format", "csv", "--out", out], launchEnv())).rejects.toThrow(
       new UsageError(
-        "Nobody is let in yet: the launch tool gets those let in, each with their wave. let-in --count N --launch-tool --format csv --out FILE lets the next in and writes their file; nothing was written.",
+        "Nobody is let in for the launch tool yet: the tool gets those let in for it, each with their wave. let-in --count N --launch-tool --format csv --out FILE lets the next in and writes their file; nothing was written.",
       ),
     );
     await seedLetIn();

@@ -1,4 +1,6 @@
 import type { Env } from "../../config/env";
+import { writePrivateFile } from "../../waitlist/private-file";
+import { exportRows, type formats } from "../export-rows";
 import type { Signup } from "../../waitlist/stores/store";
 import { UsageError } from "../errors";
 
@@ -15,9 +17,10 @@ export const launchColumns = ["email", "leaveUrl", "wave"] as const;
 export type LaunchRow = { email: string; leaveUrl: string; wave: number | null };
 
 /**
- * Who is on the launch list: those let in (let-in, a wave at a time), in the order they signed up (the store's); with
- * `wave`, only the people of that wave (`export --launch --wave N`). Nobody who is in no wave: the Privacy Policy
- * gives the tool those let in, each with their wave.
+ * Who is on the launch list: those let in for the tool to mail (let-in --launch-tool, a wave at a time), in the order
+ * they signed up (the store's); with `wave`, only the people of that wave (`export --launch --wave N`). Nobody in no
+ * wave (the Privacy Policy gives the tool those let in, each with their wave), and nobody let-in mailed itself: the
+ * tool would mail them "You're in" a second time.
  */
 export function launchList(
   signups: readonly Signup[],
@@ -26,7 +29,10 @@ export function launchList(
 ): LaunchRow[] {
   return signups
     .filter(
-      (signup) => signup.confirmedAt !== null && signup.wave !== null && (wave === undefined || signup.wave === wave),
+      (signup) =>
+        signup.confirmedAt !== null &&
+        signup.letInMail === "launch-tool" &&
+        (wave === undefined || signup.wave === wave),
     )
     .map((signup) => ({ email: signup.email, leaveUrl: leaveUrlOf(signup), wave: signup.wave }));
 }
@@ -53,4 +59,25 @@ export function waveOption(wave: string | undefined): number | undefined {
     throw new UsageError(`--wave must be a wave's number, a whole number from 1 (got "${wave}").`);
   }
   return number;
+}
+
+/** The first characters a spreadsheet reads as a formula (csv-stringify's escape_formulas, and OWASP's list). */
+const formulaStart = /^[=+\-@\t\r]/;
+
+/**
+ * Writes the launch file for the tool: each address exactly as stored (a formula's escape would change an address
+ * such as `-cleo@example.com`, and the tool would mail nobody), and this user's only. Resolves with what the founder
+ * should know: addresses a spreadsheet would read as formulas, if any.
+ */
+export function writeLaunchFile(
+  target: string,
+  rows: readonly LaunchRow[],
+  format: (typeof formats)[number],
+): string[] {
+  writePrivateFile(target, exportRows(rows, launchColumns, format, { escapeFormulas: false }));
+  const formulas = rows.filter((row) => formulaStart.test(row.email)).length;
+  if (format !== "csv" || formulas === 0) return [];
+  return [
+    `${formulas} ${formulas === 1 ? "address begins" : "addresses begin"} with =, +, - or @, as it was given: import the file into the tool as it is, and do not open it in a spreadsheet, which would read ${formulas === 1 ? "it" : "them"} as a formula.`,
+  ];
 }

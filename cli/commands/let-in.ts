@@ -12,10 +12,8 @@ import { command, type Options } from "../command";
 import { PendingError, UsageError } from "../errors";
 import { linkSecretOf } from "../open-store";
 import { privateFileTarget } from "../out-file";
-import { writePrivateFile } from "../../waitlist/private-file";
 import { plural, postalAddressShown, requirePostalAddress } from "../sender";
-import { launchColumns, launchList, launchTool } from "./launch-list";
-import { exportRows } from "./reads";
+import { launchList, launchTool, writeLaunchFile } from "./launch-list";
 
 /*
  * npm run waitlist -- let-in: at launch, a wave at a time. The next N confirmed signups in no wave are chosen in the
@@ -83,6 +81,12 @@ function checkLetIn(options: Options, env: () => Env): LetInInput {
     if (env().LAUNCH_URL === undefined) {
       throw new UsageError(
         "Nobody let in: set LAUNCH_URL to the address where those let in start (the launched product's sign-up page). The e-mail's button leads there.",
+      );
+    }
+    // A Netlify site's people: a file in this machine's outbox reaches none of them, yet would be recorded as sent.
+    if (options.netlify && !mailConfig(env()).smtpUrl) {
+      throw new UsageError(
+        "Nobody let in: set SMTP_URL to the mail server the Netlify site sends through. Without it the e-mails would only be written to the outbox on this machine, where they reach nobody, and be recorded as sent; --dry-run shows the wave.",
       );
     }
     // Real people's mail carries who sends it; a file in the outbox on this machine may show the placeholders.
@@ -273,13 +277,14 @@ export const letIn = command({
       const { siteUrl } = waitlistConfig(env);
       // In the order of signup, as export --launch --wave writes it again.
       const inWave = taken
-        .map((signup) => ({ ...signup, wave }))
+        .map((signup) => ({ ...signup, wave, letInMail: "launch-tool" as const }))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
       const rows = launchList(inWave, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl), { wave });
-      writePrivateFile(input.launch.target, exportRows(rows, launchColumns, input.launch.format));
+      const warnings = writeLaunchFile(input.launch.target, rows, input.launch.format);
       return [
         `${lettingIn}, for ${input.launch.tool} to mail.`,
         `Wrote ${options.out}: each address with its own leave link and wave. Delete it once the tool has it; export --launch --wave ${wave} writes it again.`,
+        ...warnings,
         ...missedLine,
         ...unsureLine,
       ].join("\n");

@@ -1,4 +1,3 @@
-import { stringify } from "csv-stringify/sync";
 import { waitlistConfig } from "../../config/env";
 import { maskEmail } from "../../waitlist/email-address";
 import { redactAddresses } from "../../waitlist/mail/redact";
@@ -10,12 +9,15 @@ import { UsageError } from "../errors";
 import { linkSecretOf } from "../open-store";
 import { writePrivateFile } from "../../waitlist/private-file";
 import { privateFileTarget } from "../out-file";
-import { launchColumns, launchList, launchTool, waveOption } from "./launch-list";
+import { exportRows, formats } from "../export-rows";
+import { launchList, launchTool, waveOption, writeLaunchFile } from "./launch-list";
 
 /*
  * The founders' reads of the whole list: stats, count and export. Each
  * reads every signup once (about one blob per thousand on Netlify Blobs).
  */
+
+type ExportRow = Signup & { confirmedInvites: number; leaveUrl?: string };
 
 const columns = [
   "email",
@@ -53,34 +55,6 @@ const columns = [
   "letInAt",
   "letInMail",
 ] as const;
-const csvColumn = (column: string) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-const formats = ["csv", "json"] as const;
-
-type ExportRow = Signup & { confirmedInvites: number; leaveUrl?: string };
-
-/** Rows as CSV or JSON, with these columns and no other, in this order. */
-export function exportRows<Row extends object>(
-  rows: readonly Row[],
-  chosen: readonly (keyof Row & string)[],
-  format: (typeof formats)[number],
-): string {
-  if (format === "csv") {
-    // Addresses come from visitors, and `=2*5@example.com` is a valid one: a
-    // spreadsheet must see text, never a formula (csv-stringify's escape_formulas).
-    // Excel reads a CSV file as the machine's legacy code page unless it starts
-    // with UTF-8's byte-order mark; mailing tools and csv-parse (bom) skip it.
-    return stringify(
-      rows.map((row) => chosen.map((column) => [row[column] ?? null].flat().join(" ") || null)),
-      { header: true, columns: chosen.map(csvColumn), escape_formulas: true, bom: true },
-    );
-  }
-  return `${JSON.stringify(
-    rows.map((row) => Object.fromEntries(chosen.map((column) => [column, row[column] ?? null]))),
-    null,
-    2,
-  )}\n`;
-}
-
 /** `--days N` of stats and report: a whole number of days from 1 to 366; undefined when not given. */
 export function daysOption(days: string | undefined): number | undefined {
   if (days === undefined) return undefined;
@@ -212,13 +186,19 @@ export const exportCommand = command({
       const secret = await linkSecretOf(opened, env);
       const rows = launchList(everyone, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl), { wave });
       if (rows.length === 0) {
+        const mailed = wave !== undefined && everyone.some((row) => row.wave === wave);
         throw new UsageError(
-          `${wave === undefined ? "Nobody is let in yet" : `Nobody listed is in wave ${wave}`}: the launch tool gets those let in, each with their wave. let-in --count N --launch-tool --format csv --out FILE lets the next in and writes their file; nothing was written.`,
+          mailed
+            ? `Wave ${wave} was e-mailed by let-in, not handed to the launch tool: its file would have the tool mail them a second time; nothing was written.`
+            : `${wave === undefined ? "Nobody is let in for the launch tool yet" : `Nobody listed is in wave ${wave}`}: the tool gets those let in for it, each with their wave. let-in --count N --launch-tool --format csv --out FILE lets the next in and writes their file; nothing was written.`,
         );
       }
-      writePrivateFile(target, exportRows(rows, launchColumns, format));
+      const warnings = writeLaunchFile(target, rows, format);
       const whose = wave === undefined ? "let in so far" : `of wave ${wave}`;
-      return `Wrote ${options.out}: ${rows.length} ${rows.length === 1 ? "address" : "addresses"} ${whose}, each with its own leave link and wave, for ${launch.tool}. Delete it once the tool has it.`;
+      return [
+        `Wrote ${options.out}: ${rows.length} ${rows.length === 1 ? "address" : "addresses"} ${whose}, each with its own leave link and wave, for ${launch.tool}. Delete it once the tool has it.`,
+        ...warnings,
+      ].join("\n");
     }
     // Everyone, one wave's people (--wave N), or those in none yet (--not-let-in); the invites count over everyone.
     const all = everyone.filter((row) =>

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { load } from "cheerio";
@@ -14,7 +14,6 @@ import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blo
 import { startNetlifyApi, type NetlifyApiStandIn } from "../support/netlify-api";
 import type { Signup } from "../../waitlist/stores/store";
 import { verifyLeaveToken } from "../../waitlist/tokens";
-import { outboxFiles, outboxMailTo } from "../support/outbox";
 import { leaveLinks, startSmtpServer } from "../support/smtp";
 import { patience } from "../support/patience";
 import { runWaitlist } from "../support/process";
@@ -283,6 +282,11 @@ describe("npm run waitlist -- … --netlify", () => {
       privacyPolicy: null,
     });
     const dir = mkdtempSync(path.join(os.tmpdir(), "netlify-waves-"));
+    const smtp = await startSmtpServer();
+    const controller = {
+      CONTROLLER_NAME: "Tandem Labs GmbH",
+      CONTROLLER_ADDRESS: "Example Street 1, 10115 Berlin, Germany",
+    };
     try {
       // Wave 1 for the launch tool: Ada signed up first.
       const file = path.join(dir, "wave-1.json");
@@ -298,11 +302,17 @@ describe("npm run waitlist -- … --netlify", () => {
 
       // Wave 2 by mail, to this machine's outbox (no SMTP_URL): fan3, with the leave link the site signs.
       const outboxDir = path.join(dir, "outbox");
-      const mailed = { ...env, OUTBOX_DIR: outboxDir, LAUNCH_URL: "https://app.jointandem.app/start" };
-      await expect(run(["let-in", "--count", "1", "--netlify"], mailed)).resolves.toMatch(
-        /^Wave 2: let in 1 person, in the order of signup\. Sent "You're in" to 1 of them \(via .*outbox\)\.$/,
+      const local = { ...env, OUTBOX_DIR: outboxDir, LAUNCH_URL: "https://app.jointandem.app/start" };
+      // Not to this machine's outbox: it reaches nobody, and the site's people would be recorded as mailed.
+      await expect(run(["let-in", "--count", "1", "--netlify"], local)).rejects.toThrow(
+        /^Nobody let in: set SMTP_URL to the mail server the Netlify site sends through\./,
       );
-      const mail = await outboxMailTo(outboxDir, "fan3@example.com");
+      expect(existsSync(outboxDir)).toBe(false);
+      const mailed = { ...local, SMTP_URL: smtp.url, ...controller };
+      await expect(run(["let-in", "--count", "1", "--netlify"], mailed)).resolves.toMatch(
+        /^Wave 2: let in 1 person, in the order of signup\. Sent "You're in" to 1 of them \(via smtp:/,
+      );
+      const { mail } = (await smtp.waitFor(1))[0]!;
       expect(mail.subject).toBe("You're in: early access to Tandem is open for you");
       expect(mail.text).toContain("(wave 2). Start here:\nhttps://app.jointandem.app/start\n");
       const secret = await store.secret("leave", () => "never made here".padEnd(32, "x"));
@@ -311,15 +321,16 @@ describe("npm run waitlist -- … --netlify", () => {
       await expect(run(["let-in", "--count", "1", "--netlify"], mailed)).resolves.toBe(
         "Nobody to let in: every confirmed signup is in a wave already (or none has confirmed).",
       );
-      expect(outboxFiles(outboxDir)).toHaveLength(1);
+      expect(smtp.deliveries).toHaveLength(1);
 
-      // Each wave's people, from the Netlify store.
-      const again = path.join(dir, "wave-2.json");
-      await run(["export", "--launch", "--wave", "2", "--format", "json", "--out", again, "--netlify"], {
-        ...env,
-        LAUNCH_MAIL_TOOL: tool,
-      });
-      expect(JSON.parse(readFileSync(again, "utf8"))).toEqual([{ email: "fan3@example.com", leaveUrl, wave: 2 }]);
+      // Each wave for the tool, from the Netlify store; never a wave let-in mailed.
+      const again = path.join(dir, "wave-again.json");
+      const launch = ["export", "--launch", "--format", "json", "--out", again, "--netlify", "--wave"];
+      await expect(run([...launch, "2"], { ...env, LAUNCH_MAIL_TOOL: tool })).rejects.toThrow(
+        /^Wave 2 was e-mailed by let-in, not handed to the launch tool/,
+      );
+      await run([...launch, "1"], { ...env, LAUNCH_MAIL_TOOL: tool });
+      expect(JSON.parse(readFileSync(again, "utf8"))).toEqual([{ email: "Ada@example.com", leaveUrl, wave: 1 }]);
       const record = JSON.parse(await run(["export", "--record", "--format", "json", "--netlify"], env)) as Signup[];
       const waves = record
         .filter((row) => row.wave !== null)
@@ -330,6 +341,7 @@ describe("npm run waitlist -- … --netlify", () => {
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      await smtp.close();
     }
   });
 

@@ -155,23 +155,28 @@ describe("launching in waves from the npm run serve server's store (issue 51)", 
     expect(refused.stderr).toMatch(/^LAUNCH_MAIL_TOOL is not set: .* nothing was written\.\n$/);
     expect(existsSync(csv)).toBe(false);
 
-    // (d) With it: exactly the address, its own leave link and its wave, for those let in who stayed; fay, in no wave,
-    // is not on it.
+    // (d) With it, the next wave through the tool instead: fay, the one left. Its file has exactly the address, its
+    // own leave link and its wave.
     const tool = { ...founders, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
-    await expect(run(launch, tool)).resolves.toMatch(
-      /: 3 addresses let in so far, each with its own leave link and wave, for /,
+    await expect(
+      run(["let-in", "--count", "2", "--launch-tool", "--format", "csv", "--out", csv], tool),
+    ).resolves.toMatch(
+      /^Wave 3: let in 1 person, in the order of signup, for Intuit Inc\. \(Mailchimp, United States\) to mail\.\n/,
     );
     const [header, ...rows] = parse(readFileSync(csv, "utf8"), { bom: true }) as string[][];
     expect(header).toEqual(["email", "leave_url", "wave"]);
-    expect(rows.map(([email, , wave]) => [email, wave])).toEqual([
-      ["cleo@example.com", "1"],
-      ["dee@example.com", "2"],
-      ["eve@example.com", "2"],
-    ]);
+    expect(rows.map(([email, , wave]) => [email, wave])).toEqual([["fay@example.com", "3"]]);
     for (const [, leaveUrl] of rows) expect(leaveUrl).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=/);
-    // One wave's file is that wave's people only.
-    await run(["export", "--launch", "--wave", "2", "--format", "csv", "--out", csv], tool);
-    const wave2 = parse(readFileSync(csv, "utf8"), { bom: true, columns: true }) as Record<string, string>[];
-    expect(wave2.map((row) => row.email)).toEqual(["dee@example.com", "eve@example.com"]);
+    expect(letInMails()).toHaveLength(4);
+    // The launch export gives the tool the same people again, and never a wave let-in mailed itself.
+    await expect(run(launch, tool)).resolves.toMatch(
+      /: 1 address let in so far, each with its own leave link and wave/,
+    );
+    expect(parse(readFileSync(csv, "utf8"), { bom: true, columns: true })).toEqual([
+      expect.objectContaining({ email: "fay@example.com", wave: "3" }),
+    ]);
+    await expect(run(["export", "--launch", "--wave", "2", "--format", "csv", "--out", csv], tool)).rejects.toThrow(
+      /^Wave 2 was e-mailed by let-in, not handed to the launch tool/,
+    );
   });
 });
