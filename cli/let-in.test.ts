@@ -21,10 +21,14 @@ let env: NodeJS.ProcessEnv;
 let smtp: TestSmtpServer;
 /** Recipients the mail server defers (451) for now. */
 let deferred: Set<string>;
+/** Whether the mail server refuses the sender, as a provider does one it has not verified. */
+let senderRefused: boolean;
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "cli-let-in-"));
   deferred = new Set();
+  senderRefused = false;
   smtp = await startSmtpServer(0, {
+    refuseSender: () => (senderRefused ? { code: 554, text: "5.7.1 Sender address not verified" } : undefined),
     refuseRecipient: (address) => address.startsWith("gone@"),
     deferRecipient: (address) => deferred.has(address),
   });
@@ -204,6 +208,21 @@ describe("let-in: a wave at a time", () => {
     expect(await waves()).toMatchObject({ ada: [1, "sent"], bob: [1, "owed"], cleo: [null, null] });
   });
 
+  it("stops at the first e-mail when the server refuses the sender, refusing nobody for good, and goes on once put right", async () => {
+    await seed();
+    senderRefused = true;
+    const first = run(["let-in", "--count", "6", "--per-second", "100"], { ...env, MAIL_SENDS_AT_ONCE: "1" });
+    await expect(first).rejects.toThrow(
+      /^Wave 1: let in 6 people, in the order of signup\. Sent "You're in" to 0 of them \(via [^)]+\)\.\nStopped, as the mail server refused the sending \([^\n]*554 5\.7\.1 Sender address not verified\): 6 e-mails of the wave still owed; put it right, then run let-in again/,
+    );
+    // Nobody refused for good, nobody taken: all owed, the same wave.
+    expect(Object.values(await waves()).filter(([wave]) => wave === 1)).toEqual(Array(6).fill([1, "owed"]));
+    senderRefused = false;
+    await expect(run(["let-in", "--count", "6"], env)).resolves.toMatch(/^Wave 1 was stopped half-way: 6 e-mails/);
+    await smtp.waitFor(6);
+    expect(new Set(recipients()).size).toBe(6);
+  });
+
   it("stops at Ctrl-C once the e-mails under way are sent, and the next run sends the rest, nobody twice", async () => {
     await seed(["g@example.com", "h@example.com", "i@example.com", "j@example.com"]);
     const args = ["let-in", "--count", "10", "--per-second", "1"];
@@ -219,7 +238,11 @@ describe("let-in: a wave at a time", () => {
     );
     const sentBefore = recipients().length;
     expect(sentBefore).toBeLessThan(10);
-    const resumed = await runWaitlist(args, { ...env, MAIL_SENDS_AT_ONCE: "4", LAUNCH_URL: env.LAUNCH_URL! });
+    const resumed = await runWaitlist(["let-in", "--count", "10", "--per-second", "100"], {
+      ...env,
+      MAIL_SENDS_AT_ONCE: "4",
+      LAUNCH_URL: env.LAUNCH_URL!,
+    });
     expect(resumed).toMatchObject({ code: 0 });
     expect(resumed.stdout).toMatch(
       new RegExp(`^Wave 1 was stopped half-way: ${10 - sentBefore} e-mails? still owed\\.`),

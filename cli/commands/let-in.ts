@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterQueue } from "rate-limiter-flexible";
 import { mailConfig, waitlistConfig, type Env } from "../../config/env";
 import { maskEmail } from "../../waitlist/email-address";
 import { letInMessage } from "../../waitlist/mail/let-in-message";
-import { createMailer, isPermanentFailure } from "../../waitlist/mail/mailer";
+import { createMailer, isPermanentFailure, isSendingFailure } from "../../waitlist/mail/mailer";
 import { mailErrorReason } from "../../waitlist/mail/redact";
 import type { FullStore, Signup } from "../../waitlist/stores/store";
 import { leaveUrl } from "../../waitlist/tokens";
@@ -98,9 +98,15 @@ function checkLetIn(options: Options, env: () => Env): LetInInput {
 /** Whoever is chosen and let in, with the e-mail's state kept as the store has it. */
 type LetIn = Pick<Signup, "email" | "emailKey" | "createdAt"> & { wave: number };
 
+/** The signals that stop a run: Ctrl-C, a kill, the terminal gone (an SSH session dropped). */
+const stopSignals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
 /**
- * Mails the wave's e-mail to each of `people`, `sendsAtOnce` at a time at `perSecond`, each taken in the store first.
- * Stops taking more on Ctrl-C (SIGINT) or SIGTERM: those under way finish, the rest stay owed for the next run.
+ * Mails the wave's e-mail to each of `people`, `sendsAtOnce` at a time at `perSecond`. Each waits for its turn in the
+ * pace first, then is taken in the store (so nobody sits taken while waiting), then sent. Stops taking more on the
+ * first stop signal (those under way finish; a second one ends the process at once), on a failure of the sending
+ * itself (the sender refused, its credentials, the server unreachable: no later message would fare better) and on a
+ * store that fails; the rest stay owed for the next run.
  */
 async function mailWave(store: FullStore, people: readonly LetIn[], env: Env, linkSecret: string, perSecond: number) {
   const { siteUrl, contactEmail } = waitlistConfig(env);
@@ -111,49 +117,67 @@ async function mailWave(store: FullStore, people: readonly LetIn[], env: Env, li
     ? new RateLimiterQueue(new RateLimiterMemory({ points: perSecond, duration: 1 }))
     : undefined;
   const postalAddress = postalAddressShown(env);
-  const outcome = { sent: 0, gone: 0, refused: [] as string[], failed: [] as string[], stopped: false };
-  const stop = () => {
+  const outcome = {
+    sent: 0,
+    gone: 0,
+    refused: [] as string[],
+    failed: [] as string[],
+    stopped: false,
+    /** Why the run stopped before its end, other than a signal: the sending's failure, or the store's. */
+    halted: undefined as string | undefined,
+  };
+  const stop = (signal: NodeJS.Signals) => {
+    if (!outcome.stopped) {
+      outcome.stopped = true;
+      return;
+    }
+    for (const one of stopSignals) process.off(one, stop);
+    process.kill(process.pid, signal);
+  };
+  for (const signal of stopSignals) process.on(signal, stop);
+  const limit = pLimit(config.sendsAtOnce ?? 4);
+  const halt = (why: string) => {
+    outcome.halted ??= why;
     outcome.stopped = true;
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  const limit = pLimit(config.sendsAtOnce ?? 4);
+  const mailOne = async (person: LetIn) => {
+    await pace?.removeTokens(1);
+    if (outcome.stopped) return;
+    // Taken before it goes: still listed, still let in with this wave, and no other run's to send.
+    if (!(await store.letInMail(person.emailKey, "take", person.wave))) {
+      outcome.gone++;
+      return;
+    }
+    const message = letInMessage(person.email, {
+      ...person,
+      linkSecret,
+      siteUrl,
+      contactEmail,
+      launchUrl: env.LAUNCH_URL!,
+      postalAddress,
+    });
+    try {
+      await mailer.send(message);
+    } catch (error) {
+      const reason = `${maskEmail(person.email)}: ${mailErrorReason(error, person.email)}`;
+      const permanent = isPermanentFailure(error);
+      await store.letInMail(person.emailKey, permanent ? "refuse" : "back", person.wave);
+      if (permanent) outcome.refused.push(reason);
+      else if (isSendingFailure(error)) halt(`the mail server refused the sending (${reason.replace(/^[^:]*: /, "")})`);
+      else outcome.failed.push(reason);
+      return;
+    }
+    await store.letInMail(person.emailKey, "sent", person.wave);
+    outcome.sent++;
+  };
   try {
     await Promise.all(
       people.map((person) =>
-        limit(async () => {
-          if (outcome.stopped) return;
-          // Taken before it goes: still listed, still let in with this wave, and no other run's to send.
-          if (!(await store.letInMail(person.emailKey, "take", person.wave))) {
-            outcome.gone++;
-            return;
-          }
-          const message = letInMessage(person.email, {
-            ...person,
-            linkSecret,
-            siteUrl,
-            contactEmail,
-            launchUrl: env.LAUNCH_URL!,
-            postalAddress,
-          });
-          try {
-            await pace?.removeTokens(1);
-            await mailer.send(message);
-          } catch (error) {
-            const reason = `${maskEmail(person.email)}: ${mailErrorReason(error, person.email)}`;
-            const permanent = isPermanentFailure(error);
-            await store.letInMail(person.emailKey, permanent ? "refuse" : "back", person.wave);
-            (permanent ? outcome.refused : outcome.failed).push(reason);
-            return;
-          }
-          await store.letInMail(person.emailKey, "sent", person.wave);
-          outcome.sent++;
-        }),
+        limit(() => mailOne(person).catch((error: unknown) => halt(`the store failed (${(error as Error).message})`))),
       ),
     );
   } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
+    for (const signal of stopSignals) process.off(signal, stop);
     mailer.close();
   }
   return { ...outcome, destination: mailer.destination };
@@ -172,11 +196,13 @@ function mailReport(lines: string[], outcome: Awaited<ReturnType<typeof mailWave
   }
   const left = owed - outcome.sent - outcome.gone - outcome.refused.length;
   if (outcome.failed.length > 0 || left > 0) {
-    const why = outcome.stopped ? "Stopped" : "Not sent, the mail server said";
+    const owedLine = `${plural(left, "e-mail")} of the wave still owed`;
+    const again = "run let-in again to send them (nobody is mailed twice)";
+    const stopped = outcome.halted
+      ? `Stopped, as ${outcome.halted}: ${owedLine}; put it right, then ${again}.`
+      : `${outcome.stopped ? "Stopped" : "Not sent, the mail server said"}: ${owedLine}; ${again}.`;
     const detail = outcome.failed.map((line) => `\n  ${line}`).join("");
-    throw new PendingError(
-      `${said.join("\n")}\n${why}: ${plural(left, "e-mail")} of the wave still owed; run let-in again to send them (nobody is mailed twice).${detail}`,
-    );
+    throw new PendingError(`${said.join("\n")}\n${stopped}${detail}`);
   }
   return said.join("\n");
 }

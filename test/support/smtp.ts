@@ -46,6 +46,7 @@ export async function startSmtpServer(
     refuseRecipient,
     deferRecipient,
     replyToRecipient,
+    refuseSender,
     onConnect,
     onClose,
   }: {
@@ -59,6 +60,8 @@ export async function startSmtpServer(
      * sesRefusal): they quote the address.
      */
     replyToRecipient?: (address: string) => ServerReply | undefined;
+    /** The sender refused, as a provider refuses one not verified or over its quota: its reply to MAIL FROM. */
+    refuseSender?: () => ServerReply | undefined;
     /** A client connected, and its connection closed: the Netlify bench holds its simulated clock meanwhile. */
     onConnect?: () => void;
     onClose?: () => void;
@@ -75,6 +78,8 @@ export async function startSmtpServer(
     // A local server: no reverse lookup of 127.0.0.1, a real wait in DNS that the Netlify bench's clock cannot see.
     disableReverseLookup: true,
     onMailFrom(_address, _session, callback) {
+      const refused = refuseSender?.();
+      if (refused) return callback(Object.assign(new Error(refused.text), { responseCode: refused.code }));
       // A slow server: hold the transaction until the test lets it go.
       if (beforeData) void beforeData().then(() => callback());
       else callback();

@@ -125,7 +125,9 @@ describe("the cap on e-mails per mailbox", () => {
     const store = new SqliteStore(":memory:");
     let now = new Date("2026-11-26T09:00:00Z");
     const { mailer, sent } = recordingMailer((to) =>
-      to === "gone@example.com" ? Object.assign(new Error("550 no such user"), { responseCode: 550 }) : undefined,
+      to === "gone@example.com"
+        ? Object.assign(new Error("550 no such user"), { responseCode: 550, command: "RCPT TO" })
+        : undefined,
     );
     const confirmations = createConfirmations({
       ...testSite,

@@ -1,7 +1,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createMailer } from "./mailer";
+import { createMailer, isPermanentFailure, isSendingFailure } from "./mailer";
+import { closedPort, startSmtpServer } from "../../test/support/smtp";
 
 const mode = (one: string) => (statSync(one).mode & 0o777).toString(8);
 const message = (to: string, id: string) => ({
@@ -42,5 +43,39 @@ describe("the outbox (no SMTP_URL)", () => {
     expect(mode(oldDir)).toBe("700");
     expect(readdirSync(oldDir).map((one) => mode(path.join(oldDir, one)))).toEqual(["600"]);
     later.close();
+  });
+});
+
+describe("what a failed send says, as nodemailer reports a real server's replies", () => {
+  /** The error of one send through a server that answers as `options` say (none: a closed port). */
+  async function failureOf(options?: Parameters<typeof startSmtpServer>[1]) {
+    const smtp = options ? await startSmtpServer(0, options) : undefined;
+    const url = smtp?.url ?? `smtp://127.0.0.1:${await closedPort()}`;
+    const mailer = createMailer({ smtpUrl: url, from: "hello@jointandem.app", outboxDir: os.tmpdir() });
+    try {
+      await mailer.send(message("ada@example.com", "one"));
+      return undefined;
+    } catch (error) {
+      return error;
+    } finally {
+      mailer.close();
+      await smtp?.close();
+    }
+  }
+
+  it("is this recipient's for good only when the server refuses its RCPT TO with a 5xx", async () => {
+    const refused = await failureOf({ refuseRecipient: () => true });
+    expect([isPermanentFailure(refused), isSendingFailure(refused)]).toEqual([true, false]);
+    // Greylisting or a full queue: for now, and this recipient's.
+    const deferred = await failureOf({ deferRecipient: () => true });
+    expect([isPermanentFailure(deferred), isSendingFailure(deferred)]).toEqual([false, false]);
+  });
+
+  it("is the sending's, never the recipient's, when the server refuses the sender or cannot be reached", async () => {
+    // A provider refusing a sender it has not verified, or over its quota: every recipient would be refused alike.
+    const sender = await failureOf({ refuseSender: () => ({ code: 554, text: "5.7.1 Sender address not verified" }) });
+    expect([isPermanentFailure(sender), isSendingFailure(sender)]).toEqual([false, true]);
+    const down = await failureOf();
+    expect([isPermanentFailure(down), isSendingFailure(down)]).toEqual([false, true]);
   });
 });

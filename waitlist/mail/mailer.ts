@@ -26,10 +26,26 @@ export interface Mailer {
   close(): void;
 }
 
-/** A 5xx reply: the mail server refuses the address for good (RFC 5321, 4.2.1); a 4xx or a lost connection may pass. */
+/** What nodemailer says of a failed send: the SMTP command it failed at, the server's reply code, its own code. */
+const failure = (error: unknown) => error as { command?: unknown; responseCode?: unknown; code?: unknown } | null;
+const isReply5xx = (code: unknown) => typeof code === "number" && code >= 500 && code < 600;
+
+/**
+ * The mail server refused this recipient for good: a 5xx reply to its RCPT TO (RFC 5321, 4.2.1). A 5xx anywhere
+ * else (to the sender's MAIL FROM, its credentials, the message) is the sending's, not this address's: it may pass
+ * once the sender is put right, as a 4xx or a lost connection may pass.
+ */
 export function isPermanentFailure(error: unknown): boolean {
-  const code = (error as { responseCode?: unknown } | null)?.responseCode;
-  return typeof code === "number" && code >= 500 && code < 600;
+  return failure(error)?.command === "RCPT TO" && isReply5xx(failure(error)?.responseCode);
+}
+
+/**
+ * The sending failed, not one recipient: the credentials, the sender, the message as a whole, or the connection. No
+ * later message over the same server fares better until that is put right, so a run of many stops at the first.
+ */
+export function isSendingFailure(error: unknown): boolean {
+  const { command, code } = failure(error) ?? {};
+  return command !== "RCPT TO" && (typeof command === "string" || typeof code === "string");
 }
 
 const digest = (text: string, length: number) =>
