@@ -131,8 +131,8 @@ describe("npm run waitlist -- report", () => {
     // The waves, each at the minute it let its people in (UTC); Bob's e-mail not sent yet.
     const when = `${letInAt.toISOString().slice(0, 10)} ${letInAt.toISOString().slice(11, 16)}`;
     expect(rowsOf($, "The waves")).toEqual([
-      ["1", "2", when, "1"],
-      ["2", "1", when, "0"],
+      ["1", "2", when, "1", "0"],
+      ["2", "1", when, "0", "0"],
     ]);
 
     // Each chart is one named image, drawn already: SVG marks, no script to run.

@@ -101,11 +101,11 @@ function wavesSection(waves: WaveFigures[]): string {
   }
   const people = waves.reduce((sum, wave) => sum + wave.people, 0);
   return `${heading}
-<p>${count(people)} ${people === 1 ? "person" : "people"} let in, in ${count(waves.length)} ${waves.length === 1 ? "wave" : "waves"}; those who left since are not counted. An e-mail not sent yet is one the next <code>let-in</code> sends before it starts a new wave, or one that was being sent when a run stopped and may have gone (<code>export --record</code> shows which).</p>
+<p>${count(people)} ${people === 1 ? "person" : "people"} let in, in ${count(waves.length)} ${waves.length === 1 ? "wave" : "waves"}; those who left since are not counted. An e-mail not sent yet is one the next <code>let-in</code> sends before it starts a new wave; an unsure one was being sent when a run died, may have gone, and is never sent again (<code>export --record</code> shows which).</p>
 ${table(
   "The waves",
-  ["Wave", "People let in", "When (UTC)", "E-mails not sent yet"],
-  waves.map((wave) => [wave.wave, wave.people, waveTime(wave), wave.mailOwed]),
+  ["Wave", "People let in", "When (UTC)", "E-mails not sent yet", "Unsure"],
+  waves.map((wave) => [wave.wave, wave.people, waveTime(wave), wave.mailOwed, wave.mailUnsure]),
 )}`;
 }
 

@@ -112,8 +112,8 @@ describe("the report's figures", () => {
 
   it("gives the launch's waves as stats does: how many each let in, when, and its e-mails not sent yet", () => {
     expect(figures.waves).toEqual([
-      { wave: 1, people: 2, from: "2026-11-23T10:00:00Z", to: "2026-11-23T10:00:00Z", mailOwed: 1 },
-      { wave: 2, people: 1, from: "2026-11-23T11:15:00Z", to: "2026-11-23T11:15:00Z", mailOwed: 0 },
+      { wave: 1, people: 2, from: "2026-11-23T10:00:00Z", to: "2026-11-23T10:00:00Z", mailOwed: 1, mailUnsure: 0 },
+      { wave: 2, people: 1, from: "2026-11-23T11:15:00Z", to: "2026-11-23T11:15:00Z", mailOwed: 0, mailUnsure: 0 },
     ]);
     // Before the first wave, none.
     const notYet = signups.map((one) => ({ ...one, wave: null, letInAt: null, letInMail: null }));
@@ -148,20 +148,20 @@ describe("the report's page", () => {
     expect($("section[aria-labelledby=waves] h2#waves").text()).toBe("Let in, a wave at a time");
     expect($("#waves + p").text()).toMatch(/^3 people let in, in 2 waves; those who left since are not counted\./);
     expect(rowsOf($, "The waves")).toEqual([
-      ["1", "2", "2026-11-23 10:00", "1"],
-      ["2", "1", "2026-11-23 11:15", "0"],
+      ["1", "2", "2026-11-23 10:00", "1", "0"],
+      ["2", "1", "2026-11-23 11:15", "0", "0"],
     ]);
     expect(
       $("table:has(caption:contains('The waves')) thead th")
         .toArray()
         .map((th) => $(th).text()),
-    ).toEqual(["Wave", "People let in", "When (UTC)", "E-mails not sent yet"]);
+    ).toEqual(["Wave", "People let in", "When (UTC)", "E-mails not sent yet", "Unsure"]);
     // A wave let in over more than a minute (two runs of one wave, say) gives its first and last.
     const spread = page({
       ...figures,
       waves: [
-        { wave: 1, people: 2, from: "2026-11-23T10:00:00Z", to: "2026-11-23T10:05:00Z", mailOwed: 0 },
-        { wave: 2, people: 1, from: "2026-11-23T23:59:00Z", to: "2026-11-24T00:01:00Z", mailOwed: 0 },
+        { wave: 1, people: 2, from: "2026-11-23T10:00:00Z", to: "2026-11-23T10:05:00Z", mailOwed: 0, mailUnsure: 0 },
+        { wave: 2, people: 1, from: "2026-11-23T23:59:00Z", to: "2026-11-24T00:01:00Z", mailOwed: 0, mailUnsure: 0 },
       ],
     });
     expect(rowsOf(spread, "The waves").map(([, , when]) => when)).toEqual([

@@ -94,10 +94,24 @@ describe("the launch's waves", () => {
     letIn(null, null, null),
   ];
 
-  it("counts each wave's people, its first and last let in, and its e-mails owed or under way, oldest wave first", () => {
+  it("counts each wave's people, its first and last let in, its e-mails owed and those a run died sending, oldest wave first", () => {
     expect(waveFigures(rows)).toEqual([
-      { wave: 1, people: 2, from: "2026-11-25T10:00:00.000Z", to: "2026-11-25T10:00:30.000Z", mailOwed: 0 },
-      { wave: 2, people: 3, from: "2026-11-26T09:00:00.000Z", to: "2026-11-26T09:01:00.000Z", mailOwed: 2 },
+      {
+        wave: 1,
+        people: 2,
+        from: "2026-11-25T10:00:00.000Z",
+        to: "2026-11-25T10:00:30.000Z",
+        mailOwed: 0,
+        mailUnsure: 0,
+      },
+      {
+        wave: 2,
+        people: 3,
+        from: "2026-11-26T09:00:00.000Z",
+        to: "2026-11-26T09:01:00.000Z",
+        mailOwed: 1,
+        mailUnsure: 1,
+      },
     ]);
     expect(waveFigures([letIn(null, null, null)])).toEqual([]);
   });
@@ -109,7 +123,7 @@ describe("the launch's waves", () => {
       [
         "Let in: 5 in 2 waves",
         "  wave   1        2  2026-11-25 10:00 UTC",
-        "  wave   2        3  2026-11-26 09:00 UTC, 2 e-mails not sent yet (run let-in again)",
+        "  wave   2        3  2026-11-26 09:00 UTC, 1 e-mail not sent yet (run let-in again), 1 unsure (a run died sending them)",
       ].join("\n"),
     );
     expect(renderStats(waitlistStats(rows.slice(-1), { now, days: 1, timeZone: "UTC" }))).not.toContain("Let in");

@@ -26,8 +26,10 @@ export interface WaveFigures {
   people: number;
   from: string;
   to: string;
-  /** Owed by a run stopped half-way, or under way when one died (let_in_mail "owed" or "sending"). */
+  /** Owed by a run stopped half-way (let_in_mail "owed"): what the next let-in sends. */
   mailOwed: number;
+  /** Under way when a run died (let_in_mail "sending"): it may have gone, so no run sends it again. */
+  mailUnsure: number;
 }
 
 /** The waves so far, oldest first (those let in and still listed: a leaver's record is gone). */
@@ -35,11 +37,12 @@ export function waveFigures(signups: readonly Pick<StatsSignup, "wave" | "letInA
   const waves = new Map<number, WaveFigures>();
   for (const { wave, letInAt, letInMail } of signups) {
     if (wave === null || letInAt === null) continue;
-    const one = waves.get(wave) ?? { wave, people: 0, from: letInAt, to: letInAt, mailOwed: 0 };
+    const one = waves.get(wave) ?? { wave, people: 0, from: letInAt, to: letInAt, mailOwed: 0, mailUnsure: 0 };
     one.people++;
     if (letInAt < one.from) one.from = letInAt;
     if (letInAt > one.to) one.to = letInAt;
-    if (letInMail === "owed" || letInMail === "sending") one.mailOwed++;
+    if (letInMail === "owed") one.mailOwed++;
+    if (letInMail === "sending") one.mailUnsure++;
     waves.set(wave, one);
   }
   return [...waves.values()].sort((a, b) => a.wave - b.wave);
@@ -302,8 +305,11 @@ export function renderStats(stats: WaitlistStats, { from = "this store" }: { fro
       "",
       `Let in: ${count(people)} in ${count(stats.waves.length)} ${stats.waves.length === 1 ? "wave" : "waves"}`,
     );
-    for (const { wave, people: n, from, mailOwed } of stats.waves) {
-      const owed = mailOwed > 0 ? `, ${count(mailOwed)} e-mails not sent yet (run let-in again)` : "";
+    for (const { wave, people: n, from, mailOwed, mailUnsure } of stats.waves) {
+      const owed =
+        (mailOwed > 0
+          ? `, ${count(mailOwed)} ${mailOwed === 1 ? "e-mail" : "e-mails"} not sent yet (run let-in again)`
+          : "") + (mailUnsure > 0 ? `, ${count(mailUnsure)} unsure (a run died sending them)` : "");
       lines.push(
         `  wave ${String(wave).padStart(3)}  ${count(n).padStart(7)}  ${from.slice(0, 16).replace("T", " ")} UTC${owed}`,
       );
