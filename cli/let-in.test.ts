@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import fs, { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
@@ -326,6 +326,29 @@ describe("let-in: a wave at a time", () => {
     });
   });
 
+  it("says a wave let in for the tool whose file could not be written, and how to write it, without a new wave", async () => {
+    await seed();
+    const tool = { ...env, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
+    const out = path.join(dir, "wave.csv");
+    const rename = jest.spyOn(fs, "renameSync").mockImplementationOnce(() => {
+      throw Object.assign(new Error("ENOSPC: no space left on device, rename"), { code: "ENOSPC" });
+    });
+    try {
+      await expect(
+        run(["let-in", "--count", "2", "--launch-tool", "--format", "csv", "--out", out], tool),
+      ).rejects.toThrow(
+        new PendingError(
+          "Wave 1: let in 2 people, in the order of signup, for Intuit Inc. (Mailchimp, United States) to mail, but its file could not be written (ENOSPC: no space left on device, rename). Write it with export --launch --wave 1 --format csv --out FILE.",
+        ),
+      );
+    } finally {
+      rename.mockRestore();
+    }
+    await expect(run(["export", "--launch", "--wave", "1", "--format", "csv", "--out", out], tool)).resolves.toMatch(
+      /: 2 addresses of wave 1, each with its own leave link and wave/,
+    );
+  });
+
   it("gives the tool each address exactly as stored, formula-like or not, and never a wave let-in mailed itself", async () => {
     await seed(["-x@example.com", "=2*5@example.com"]);
     const tool = { ...env, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
@@ -366,6 +389,11 @@ describe("let-in: a wave at a time", () => {
       new UsageError(
         "Nobody let in: set LAUNCH_URL to the address where those let in start (the launched product's sign-up page). The e-mail's button leads there.",
       ),
+    );
+    await expect(
+      run(["let-in", "--count", "2"], { ...env, LAUNCH_URL: "http://localhost:8000/start" }),
+    ).rejects.toThrow(
+      /^Nobody let in: LAUNCH_URL is http:\/\/localhost:8000\/start, an address on this machine that nobody you mail can open\./,
     );
     const { CONTROLLER_ADDRESS: _address, ...noAddress } = env;
     await expect(run(["let-in", "--count", "2"], noAddress)).rejects.toThrow(/^Nothing sent: set CONTROLLER_NAME/);

@@ -100,7 +100,7 @@ export function readEnv(source: EnvSource = process.env): Env {
 }
 
 /** A host name only this machine answers: localhost, a name under .localhost, the loopback addresses. */
-function isLocalHost(hostname: string): boolean {
+export function isLocalHost(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.$/, "");
   return (
     name === "localhost" ||

@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
 import { RateLimiterMemory, RateLimiterQueue } from "rate-limiter-flexible";
-import { mailConfig, waitlistConfig, type Env } from "../../config/env";
+import { isLocalHost, mailConfig, waitlistConfig, type Env } from "../../config/env";
 import { maskEmail } from "../../waitlist/email-address";
 import { letInMessage } from "../../waitlist/mail/let-in-message";
 import { createMailer, isPermanentFailure, isSendingFailure } from "../../waitlist/mail/mailer";
@@ -56,7 +56,6 @@ function checkLetIn(options: Options, env: () => Env): LetInInput {
   const order = waveOrders.find((one) => one === (options.order ?? "signup"));
   if (!order) throw new UsageError(`Unknown order "${options.order}": use --order invites or --order signup.`);
   const perSecond = wholeNumber(options["per-second"], "--per-second", 1000) ?? defaultPerSecond;
-  if (options["launch-tool"] && options["dry-run"]) return { count, order, perSecond };
   if (options["launch-tool"]) {
     const format = options.format;
     if (format !== "csv" && format !== "json") {
@@ -67,6 +66,8 @@ function checkLetIn(options: Options, env: () => Env): LetInInput {
         "Say where the wave's file goes: --out FILE. It holds a working leave link for each person: import it into the launch mail tool, then delete it.",
       );
     }
+    // A dry run names no tool yet: it writes nothing.
+    if (options["dry-run"]) return { count, order, perSecond };
     return {
       count,
       order,
@@ -89,8 +90,17 @@ function checkLetIn(options: Options, env: () => Env): LetInInput {
         "Nobody let in: set SMTP_URL to the mail server the Netlify site sends through. Without it the e-mails would only be written to the outbox on this machine, where they reach nobody, and be recorded as sent; --dry-run shows the wave.",
       );
     }
-    // Real people's mail carries who sends it; a file in the outbox on this machine may show the placeholders.
-    if (mailConfig(env()).smtpUrl) requirePostalAddress(env());
+    // Real people's mail carries who sends it, and a way in they can reach; a file in the outbox on this machine may
+    // show the placeholders and a local address.
+    if (mailConfig(env()).smtpUrl) {
+      requirePostalAddress(env());
+      const { hostname } = new URL(env().LAUNCH_URL!);
+      if (isLocalHost(hostname)) {
+        throw new UsageError(
+          `Nobody let in: LAUNCH_URL is ${env().LAUNCH_URL}, an address on this machine that nobody you mail can open. Set it to where those let in start, such as https://app.jointandem.app/start.`,
+        );
+      }
+    }
   }
   return { count, order, perSecond };
 }
@@ -294,6 +304,9 @@ export const letIn = command({
         ),
       )
     ).filter((one) => one !== undefined);
+    if (taken.length === 0) {
+      return `Nobody let in: each of the ${plural(chosen.length, "person", "people")} chosen left, or another run let them in, meanwhile. Wave ${wave}'s number is spent; run let-in again.`;
+    }
     const lettingIn = `Wave ${wave}: let in ${plural(taken.length, "person", "people")}, ${by}`;
     const missed = chosen.length - taken.length;
     const missedLine =
@@ -306,7 +319,15 @@ export const letIn = command({
         .map((signup) => ({ ...signup, wave, letInMail: "launch-tool" as const }))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
       const rows = launchList(inWave, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl), { wave });
-      const warnings = writeLaunchFile(input.launch.target, rows, input.launch.format);
+      let warnings: string[];
+      try {
+        warnings = writeLaunchFile(input.launch.target, rows, input.launch.format);
+      } catch (error) {
+        // They are let in, for the tool: the file can be written again, and the next let-in starts the next wave.
+        throw new PendingError(
+          `${lettingIn}, for ${input.launch.tool} to mail, but its file could not be written (${(error as Error).message}). Write it with export --launch --wave ${wave} --format ${input.launch.format} --out FILE.`,
+        );
+      }
       return [
         `${lettingIn}, for ${input.launch.tool} to mail.`,
         `Wrote ${options.out}: each address with its own leave link and wave. Delete it once the tool has it; export --launch --wave ${wave} writes it again.`,
