@@ -117,6 +117,32 @@ describe("let-in: a wave at a time", () => {
     ]);
   });
 
+  it("ranks nobody by invites who objected to it: they count as bringing none, and a wave by signup is as before", async () => {
+    await seed();
+    await expect(run(["object-to-ranking", "CLEO@example.com"], env)).resolves.toBe(
+      "Noted: CLEO@example.com is not ranked by the creators they invited. A wave by invites counts none for them; a wave by signup is as before.",
+    );
+    await expect(run(["object-to-ranking", "cleo@example.com"], env)).resolves.toMatch(/^Noted \(noted before, on /);
+    await expect(run(["object-to-ranking", "nobody@example.com"], env)).resolves.toBe(
+      "nobody@example.com is not on the waitlist; nothing noted.",
+    );
+    await expect(run(["let-in", "--count", "3", "--order", "invites", "--dry-run"], env)).resolves.toBe(
+      [
+        `Would let in 3 people as wave 1, by invites, each e-mailed "You're in":`,
+        "  1. ada@example.com (signed up 2026-11-20, 0 confirmed invites)",
+        "  2. bob@example.com (signed up 2026-11-20, 0 confirmed invites)",
+        "  3. cleo@example.com (signed up 2026-11-20, 0 confirmed invites)",
+      ].join("\n"),
+    );
+    const record = JSON.parse(await run(["export", "--record", "--format", "json", "--wave", "1"], env)) as unknown[];
+    expect(record).toEqual([]);
+    const everyone = JSON.parse(await run(["export", "--record", "--format", "json"], env)) as Record<
+      string,
+      unknown
+    >[];
+    expect(everyone.find((row) => row.email === "cleo@example.com")!.rankingObjectedAt).toMatch(/^\d{4}-/);
+  });
+
   it("mails each the way in, their own leave link and the sender's postal address", async () => {
     await seed();
     await run(["let-in", "--count", "1"], env);

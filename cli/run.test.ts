@@ -132,6 +132,7 @@ describe("npm run waitlist", () => {
         wave: "",
         let_in_at: "",
         let_in_mail: "",
+        ranking_objected_at: "",
       },
       {
         email: '"Byron, Lord"@example.com',
@@ -163,6 +164,7 @@ describe("npm run waitlist", () => {
         wave: "",
         let_in_at: "",
         let_in_mail: "",
+        ranking_objected_at: "",
       },
       expect.objectContaining({ email: "'=2*5@example.com" }),
     ]);
@@ -428,6 +430,7 @@ describe("npm run waitlist", () => {
         wave: null,
         letInAt: null,
         letInMail: null,
+        rankingObjectedAt: null,
       },
       expect.objectContaining({
         email: '"Byron, Lord"@example.com',

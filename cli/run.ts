@@ -4,6 +4,7 @@ import type { Command } from "./command";
 import { announcePolicyChange } from "./commands/announce";
 import { leavers } from "./commands/leavers";
 import { letIn } from "./commands/let-in";
+import { objectToRanking } from "./commands/objections";
 import { askToConfirm, resendPending } from "./commands/mail";
 import { count, exportCommand, stats } from "./commands/reads";
 import { prune, remove, removeUnsubscribed } from "./commands/removals";
@@ -27,6 +28,7 @@ const commands: readonly Command[] = [
   askToConfirm,
   announcePolicyChange,
   letIn,
+  objectToRanking,
 ];
 
 const column = 34;

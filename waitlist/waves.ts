@@ -12,7 +12,8 @@ export type WaveOrder = (typeof waveOrders)[number];
 
 /**
  * The next `count` to let in, in `order`: by signup, first come, first served; by invites, those who brought the
- * most confirmed creators first (invites.ts's count: one per mailbox, never their own), ties by who signed up first.
+ * most confirmed creators first (invites.ts's count: one per mailbox, never their own; none for one who objected to
+ * being ranked so), ties by who signed up first.
  * `signups` is the whole list, oldest first, as the stores give it; each chosen comes with its invites count.
  */
 export function chooseWave(
@@ -22,7 +23,12 @@ export function chooseWave(
   const invites = confirmedInvites(signups);
   const waiting = signups
     .filter((signup) => signup.confirmedAt !== null && signup.wave === null)
-    .map((signup) => ({ signup, confirmedInvites: (signup.inviteCode && invites.get(signup.inviteCode)) || 0 }))
+    .map((signup) => ({
+      signup,
+      // One who objected to being ranked by their invites is counted as bringing none (object-to-ranking).
+      confirmedInvites:
+        signup.rankingObjectedAt === null ? (signup.inviteCode && invites.get(signup.inviteCode)) || 0 : 0,
+    }))
     .sort((a, b) => a.signup.createdAt.localeCompare(b.signup.createdAt));
   // A stable sort: among as many invites, the order of signup stays.
   if (order === "invites") waiting.sort((a, b) => b.confirmedInvites - a.confirmedInvites);

@@ -54,6 +54,8 @@ const columns = [
   "wave",
   "letInAt",
   "letInMail",
+  // An objection to being ranked by invites (object-to-ranking), when.
+  "rankingObjectedAt",
 ] as const;
 /** `--days N` of stats and report: a whole number of days from 1 to 366; undefined when not given. */
 export function daysOption(days: string | undefined): number | undefined {

@@ -262,6 +262,15 @@ describe("let in, a wave at a time", () => {
   });
 });
 
+describe("object to ranking", () => {
+  it("notes the first objection to being ranked by one's invites, and only that one", () => {
+    const objected = life.objectToRanking(added(), later(day))!;
+    expect(objected.rankingObjectedAt).toBe(later(day).toISOString());
+    expect(life.objectToRanking(objected, later(2 * day))).toBeUndefined();
+    expect(added().rankingObjectedAt).toBeNull();
+  });
+});
+
 describe("the founders' figures of a list", () => {
   it("counts sent, owed and refused, and gives the last error of one still failing", () => {
     const records = [

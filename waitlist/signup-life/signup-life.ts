@@ -73,6 +73,7 @@ export function add(entry: NewSignup, at: Date, { inviterKnown }: { inviterKnown
     wave: null,
     letInAt: null,
     letInMail: null,
+    rankingObjectedAt: null,
   };
 }
 
@@ -279,6 +280,13 @@ export function letInMailStep<R extends SignupRecord>(record: R, step: LetInMail
   const [from, to] = letInMailSteps[step];
   return record.wave === wave && record.letInMail === from ? { ...record, letInMail: to } : undefined;
 }
+
+/**
+ * object to ranking: the person objected (Art. 21 GDPR, the Privacy Policy's "Your Right to Object") to being ranked
+ * by the creators they invited; from `at` on, a wave by invites counts none for them. Noted once: the first time stays.
+ */
+export const objectToRanking = <R extends SignupRecord>(record: R, at: Date): R | undefined =>
+  record.rankingObjectedAt === null ? { ...record, rankingObjectedAt: iso(at) } : undefined;
 
 /** What a link's page shows of a record, with its inviter count as the store read it. */
 export const listed = (

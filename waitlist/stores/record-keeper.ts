@@ -112,6 +112,16 @@ export abstract class RecordKeeper<Kept extends SignupRecord> implements Partial
     return (await this.change(emailKey, (record) => life.letInMailStep(record, step, wave))) !== undefined;
   }
 
+  async objectToRanking(emailKey: string, at: Date): Promise<string | undefined> {
+    let noted: string | undefined;
+    await this.change(emailKey, (record) => {
+      const next = life.objectToRanking(record, at);
+      noted = (next ?? record).rankingObjectedAt!;
+      return next;
+    });
+    return noted;
+  }
+
   // The founders' reads of the whole list, counted as signup-life's figures count them.
 
   async all(): Promise<Signup[]> {

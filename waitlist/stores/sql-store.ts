@@ -32,6 +32,7 @@ const fields = [
   ...["confirmationNextAt", "confirmationFailedAt", "confirmationError", "confirmationCapped", "confirmedAt"],
   ...["privacyPolicyAtSignup", "privacyPolicyAtConfirm", "consentAtSignup", "consentAtConfirm", "optInSince"],
   ...["askedAt", "inviteCode", "invitedBy", "mailbox", "announcements", "wave", "letInAt", "letInMail"],
+  ...["rankingObjectedAt"],
 ] as const satisfies readonly (keyof SignupRecord)[];
 const column = (name: keyof SignupRecord) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 /** `column AS "name"` for each name: both databases fold an unquoted alias to lower case. */

@@ -83,6 +83,8 @@ export const migrations: readonly string[] = [
    ALTER TABLE signups ADD COLUMN let_in_at TEXT;
    ALTER TABLE signups ADD COLUMN let_in_mail TEXT
      CHECK (let_in_mail IN ('owed', 'sending', 'sent', 'refused', 'launch-tool'));`,
+  // 16: an objection to being ranked by the creators one invited (object-to-ranking): a wave by invites counts none.
+  `ALTER TABLE signups ADD COLUMN ranking_objected_at TEXT;`,
 ];
 
 export const schemaVersion = migrations.length;

@@ -59,6 +59,7 @@ const unconfirmed = {
   wave: null,
   letInAt: null,
   letInMail: null,
+  rankingObjectedAt: null,
 };
 
 describe("SqliteStore", () => {

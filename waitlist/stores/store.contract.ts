@@ -483,12 +483,17 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(await store.letInMail("ada@example.com", "take", first)).toBe(false);
       await store.fold();
       expect((await store.all()).find((row) => row.email === "ada@example.com")).toMatchObject({ wave: null });
+      // An objection to being ranked by invites: noted once, the first time kept; none for one not listed.
+      expect(await store.objectToRanking("ada@example.com", later(4 * day))).toBe(later(4 * day).toISOString());
+      expect(await other.objectToRanking("ada@example.com", later(5 * day))).toBe(later(4 * day).toISOString());
+      expect(await store.objectToRanking("nobody@example.com", later(5 * day))).toBeUndefined();
       const launchTool = { wave: 4, at: later(3 * day), createdAt: again.createdAt, mail: false };
       expect(await other.letIn("ada@example.com", launchTool)).toBe(true);
       await other.fold();
       expect((await other.all()).find((row) => row.email === "ada@example.com")).toMatchObject({
         wave: 4,
         letInMail: "launch-tool",
+        rankingObjectedAt: later(4 * day).toISOString(),
       });
       await other.close();
     });

@@ -120,6 +120,8 @@ export interface Signup extends Attribution {
   letInAt: string | null;
   /** Its wave's "You're in" e-mail (LetInMail); null before it is let in. */
   letInMail: LetInMail | null;
+  /** When the person objected to being ranked by the creators they invited (object-to-ranking); null if never. */
+  rankingObjectedAt: string | null;
 }
 
 /**
@@ -332,6 +334,11 @@ export interface Waves {
    * when it was made, false when the record was not at its start (another run took it, or the person left).
    */
   letInMail(emailKey: string, step: LetInMailStep, wave: number): Promise<boolean>;
+  /**
+   * Notes that the person of `emailKey` objected to being ranked by the creators they invited, at `at` unless noted
+   * before: resolves with when it was noted (the first time), or undefined when the address is not listed.
+   */
+  objectToRanking(emailKey: string, at: Date): Promise<string | undefined>;
 }
 
 /** A deployment's whole store. */
