@@ -281,7 +281,7 @@ export const variables = {
   MAIL_SENDS_AT_ONCE: {
     schema: z.string().trim().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(100)).optional(),
     expected: "a whole number from 1 to 100",
-    defaultText: "`4` for `npm start`, `20` on Netlify",
+    defaultText: "`4` for `npm start`, `32` on Netlify",
     usedFor:
       "Confirmation e-mails sent at once, each over a connection kept open for the next: as many as the mail provider allows.",
   },
