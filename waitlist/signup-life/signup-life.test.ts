@@ -18,6 +18,13 @@ const entry = (extra: Partial<NewSignup> = {}): NewSignup => ({
   ...extra,
 });
 const added = (extra: Partial<NewSignup> = {}, at = now) => life.add(entry(extra), at, { inviterKnown: true });
+/** A signup confirmed at `now`, with its invite code. */
+const member = life.confirm(added(), {
+  createdAt: now.toISOString(),
+  at: now,
+  privacyPolicy: null,
+  inviteCode: "c",
+})!.record;
 
 describe("add and repeat", () => {
   it("makes a record owed its confirmation, asked from its signup, with its attribution's fields only", () => {
@@ -196,13 +203,6 @@ describe("leave and expire", () => {
 });
 
 describe("announce", () => {
-  const member = life.confirm(added(), {
-    createdAt: now.toISOString(),
-    at: now,
-    privacyPolicy: null,
-    inviteCode: "c",
-  })!.record;
-
   it("notes an announcement for a confirmed signup once, and takes back only the one named", () => {
     const noted = life.announce(life.announce(member, "first")!, "second")!;
     expect(life.announce(noted, "first")).toBeUndefined();
@@ -220,12 +220,6 @@ describe("announce", () => {
 });
 
 describe("let in, a wave at a time", () => {
-  const member = life.confirm(added(), {
-    createdAt: now.toISOString(),
-    at: now,
-    privacyPolicy: null,
-    inviteCode: "c",
-  })!.record;
   const wave = (number: number, mail = true, createdAt = now.toISOString()) => ({
     wave: number,
     at: later(day),
