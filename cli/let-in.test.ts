@@ -132,6 +132,7 @@ describe("let-in: a wave at a time", () => {
         "  1. ada@example.com (signed up 2026-11-20, 0 confirmed invites)",
         "  2. bob@example.com (signed up 2026-11-20, 0 confirmed invites)",
         "  3. cleo@example.com (signed up 2026-11-20, 0 confirmed invites)",
+        'Each gets "You\'re in: early access to Tandem is open for you", its button to https://app.jointandem.app/start, their own leave link and Tandem Labs GmbH, Example Street 1, 10115 Berlin, Germany.',
       ].join("\n"),
     );
     const record = JSON.parse(await run(["export", "--record", "--format", "json", "--wave", "1"], env)) as unknown[];
@@ -407,6 +408,7 @@ describe("let-in: a wave at a time", () => {
         `Would let in 2 people as wave 1, by invites, each e-mailed "You're in":`,
         "  1. cleo@example.com (signed up 2026-11-20, 2 confirmed invites)",
         "  2. ada@example.com (signed up 2026-11-20, 0 confirmed invites)",
+        'Each gets "You\'re in: early access to Tandem is open for you", its button to https://app.jointandem.app/start, their own leave link and Tandem Labs GmbH, Example Street 1, 10115 Berlin, Germany.',
       ].join("\n"),
     );
     expect(Object.values(await waves()).every(([wave]) => wave === null)).toBe(true);

@@ -1,6 +1,7 @@
 import pLimit from "p-limit";
 import { RateLimiterMemory, RateLimiterQueue } from "rate-limiter-flexible";
 import { isLocalHost, mailConfig, waitlistConfig, type Env } from "../../config/env";
+import { site } from "../../config/site";
 import { maskEmail } from "../../waitlist/email-address";
 import { letInMessage } from "../../waitlist/mail/let-in-message";
 import { createMailer, isPermanentFailure, isSendingFailure } from "../../waitlist/mail/mailer";
@@ -280,10 +281,17 @@ export const letIn = command({
       });
       const more = chosen.length > shown.length ? [`  … and ${chosen.length - shown.length} more`] : [];
       const how = options["launch-tool"] ? "for the launch tool" : 'each e-mailed "You\'re in"';
+      // What each would get, without making a link (a dry run writes nothing, not even the store's secret).
+      const what = options["launch-tool"]
+        ? []
+        : [
+            `Each gets "You're in: early access to ${site.name} is open for you", its button to ${env.LAUNCH_URL ?? "LAUNCH_URL (not set yet)"}, their own leave link and ${postalAddressShown(env)}.`,
+          ];
       return [
         `Would let in ${plural(chosen.length, "person", "people")} as wave ${nextWave(everyone)}, ${by}, ${how}:`,
         ...shown,
         ...more,
+        ...what,
       ].join("\n");
     }
 
