@@ -142,6 +142,12 @@ describe("let-in: a wave at a time", () => {
       unknown
     >[];
     expect(everyone.find((row) => row.email === "cleo@example.com")!.rankingObjectedAt).toMatch(/^\d{4}-/);
+    // The founders' record by invites ranks them as a wave does; it still shows the count itself.
+    const ranked = JSON.parse(
+      await run(["export", "--record", "--format", "json", "--order", "invites"], env),
+    ) as Record<string, unknown>[];
+    expect(ranked[0]).toMatchObject({ email: "ada@example.com" });
+    expect(ranked.find((row) => row.email === "cleo@example.com")).toMatchObject({ confirmedInvites: 2 });
   });
 
   it("mails each the way in, their own leave link and the sender's postal address", async () => {

@@ -11,24 +11,28 @@ export const waveOrders = ["signup", "invites"] as const;
 export type WaveOrder = (typeof waveOrders)[number];
 
 /**
+ * How a ranking by invites counts each signup's confirmed invites: invites.ts's count (one per mailbox, never their
+ * own), and none for one who objected to being ranked so (object-to-ranking). `signups` is the whole list.
+ */
+export function rankingInvites(signups: readonly Signup[]): (signup: Signup) => number {
+  const invites = confirmedInvites(signups);
+  return (signup) =>
+    signup.rankingObjectedAt === null ? (signup.inviteCode && invites.get(signup.inviteCode)) || 0 : 0;
+}
+
+/**
  * The next `count` to let in, in `order`: by signup, first come, first served; by invites, those who brought the
- * most confirmed creators first (invites.ts's count: one per mailbox, never their own; none for one who objected to
- * being ranked so), ties by who signed up first.
+ * most confirmed creators first, as rankingInvites counts them, ties by who signed up first.
  * `signups` is the whole list, oldest first, as the stores give it; each chosen comes with its invites count.
  */
 export function chooseWave(
   signups: readonly Signup[],
   { count, order }: { count: number; order: WaveOrder },
 ): { signup: Signup; confirmedInvites: number }[] {
-  const invites = confirmedInvites(signups);
+  const ranked = rankingInvites(signups);
   const waiting = signups
     .filter((signup) => signup.confirmedAt !== null && signup.wave === null)
-    .map((signup) => ({
-      signup,
-      // One who objected to being ranked by their invites is counted as bringing none (object-to-ranking).
-      confirmedInvites:
-        signup.rankingObjectedAt === null ? (signup.inviteCode && invites.get(signup.inviteCode)) || 0 : 0,
-    }))
+    .map((signup) => ({ signup, confirmedInvites: ranked(signup) }))
     .sort((a, b) => a.signup.createdAt.localeCompare(b.signup.createdAt));
   // A stable sort: among as many invites, the order of signup stays.
   if (order === "invites") waiting.sort((a, b) => b.confirmedInvites - a.confirmedInvites);

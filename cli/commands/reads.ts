@@ -10,6 +10,7 @@ import { linkSecretOf } from "../open-store";
 import { writePrivateFile } from "../../waitlist/private-file";
 import { privateFileTarget } from "../out-file";
 import { exportRows, formats } from "../export-rows";
+import { rankingInvites } from "../../waitlist/waves";
 import { launchList, launchTool, waveOption, writeLaunchFile } from "./launch-list";
 
 /*
@@ -214,7 +215,11 @@ export const exportCommand = command({
       confirmedInvites: (row.inviteCode && counts.get(row.inviteCode)) || 0,
     }));
     // Those who brought the most confirmed creators first, then by signup (a stable sort).
-    if (byInvites) rows.sort((a, b) => b.confirmedInvites - a.confirmedInvites);
+    if (byInvites) {
+      // Ranked as a wave by invites ranks them: one who objected to it counts none here either.
+      const ranked = rankingInvites(everyone);
+      rows.sort((a, b) => ranked(b) - ranked(a));
+    }
     // The record is read, not mailed: its leave links (each a key to take that person off) only when asked for.
     const secret = options["leave-urls"] ? await linkSecretOf(opened, env) : undefined;
     const output = exportRows(
