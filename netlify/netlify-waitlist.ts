@@ -6,6 +6,7 @@ import { site } from "../config/site";
 import { createWaitlist, type Waitlist } from "../waitlist/create-waitlist";
 import { createMailer, type Mailer } from "../waitlist/mail/mailer";
 import { BlobsStore, blobsStoreName } from "../waitlist/stores/blobs-store";
+import { limitedStore } from "./run-limit";
 
 /*
  * The waitlist as Netlify's functions run it: the shared waitlist over the site's Netlify Blobs store, which every
@@ -73,7 +74,8 @@ export function netlifyWaitlist(name: string, env: Env): Promise<Waitlist<BlobsS
   if (opened?.env !== env) {
     const config = waitlistConfig(env);
     const open = async () => {
-      const store = new BlobsStore(getStore({ name: blobsStoreName, consistency: "strong" }));
+      // Past a scheduled run's hard stop, its pruning and ledger start no operation (run-limit.ts).
+      const store = new BlobsStore(limitedStore(getStore({ name: blobsStoreName, consistency: "strong" })));
       await store.noteSigner(config.linkSecret);
       return createWaitlist({
         store,

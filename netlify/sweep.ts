@@ -6,18 +6,25 @@ import type { Waitlist } from "../waitlist/create-waitlist";
 import type { SweepResult } from "../waitlist/mail/confirmations";
 import type { FullStore } from "../waitlist/stores/store";
 import { log, netlifyWaitlist } from "./netlify-waitlist";
+import { untilStop } from "./run-limit";
 
 /*
  * Netlify's two scheduled functions (they run on the published deploy only): every five minutes, the confirmations
  * owed, the signups whose retention is over and the ledger; once a day, the founders' digest first, then the same.
  * Netlify stops a scheduled run at 30 s, and every Blobs operation is a round trip of tens of milliseconds: each duty
- * starts no new batch past its own point in the run, so that a run ends within 25 s whatever came before it (a
- * viral day, a mail outage, a day of pruning), and the next run, five minutes on, goes on where it stopped.
+ * starts no new batch past its own point in the run, and the retention and the ledger start no Blobs operation past
+ * the run's hard stop (run-limit.ts), so that a run ends within 30 s whatever came before it (a viral day, a mail
+ * outage, a day of pruning), and the next run, five minutes on, goes on where it stopped.
  */
 
 /**
  * Milliseconds into a run past which each duty starts no new batch; a batch under way, and the fold's clean-up of
- * leave notes, end within seconds (the bench measured a daily pass of 27 s after a large day with the fold at 22 s).
+ * leave notes, end within seconds, but not always within the 30 s: at full scale, a batch of 50 removals after a day
+ * of 100,000 signups took 22 s (every step waits for its slowest round trip; 1 in 500 is a 503 retried after 5 s),
+ * and a page of the ledger after a mail outage ran to 28.7 s. So the retention and the ledger also stop at `stop`:
+ * past it they start no Blobs operation, as if the run died there, which their steps leave for the next run to
+ * finish (run-limit.ts); a round trip under way ends by 28 s, with a retry. Sending has no hard stop: an e-mail sent
+ * must be marked sent, or it would be sent again.
  * Sending starts no message past its point, and reads while it sends (Confirmations.sendDue): a sweep sends 400 or
  * so in its 15 s at 32 at once (200 to 300 at 20), fewer when most of the backlog is not due yet (after a mail
  * outage, retried hourly).
@@ -26,9 +33,9 @@ export const runBudget = {
   // The retention first, as the day's pass has it, for a batch of removals under way can take seconds (a 503 is
   // retried after 5 s now and then): pruning until 17 s, after the mail, let 39 sweeps of the days after a
   // 100,000-signup day run past 30 s. Then the backlog of mail, then the ledger.
-  sweep: { prune: 8_000, send: 15_000, fold: 19_000 },
+  sweep: { prune: 8_000, send: 15_000, fold: 19_000, stop: 22_000 },
   // The day's pass sends its digest first; the sweeps every five minutes carry the backlog of mail.
-  daily: { prune: 10_000, send: 14_000, fold: 18_000 },
+  daily: { prune: 10_000, send: 14_000, fold: 18_000, stop: 22_000 },
 } as const;
 
 /**
@@ -48,14 +55,32 @@ async function prune(
   name: string,
   {
     until,
+    stopAt,
     clock,
     daysGoneBy,
     batchSize,
-  }: { until: number; clock: () => number; daysGoneBy: boolean; batchSize?: number },
+  }: { until: number; stopAt: number; clock: () => number; daysGoneBy: boolean; batchSize?: number },
 ) {
   const now = new Date(clock());
-  const { addresses } = await pruneUnconfirmed(waitlist.store, { now, deadline: until, clock, daysGoneBy, batchSize });
-  if (addresses.length > 0) log(name)(`removed ${addresses.length} signup(s) never confirmed in time`);
+  const pruned = await untilStop(stopAt, clock, () =>
+    pruneUnconfirmed(waitlist.store, { now, deadline: until, clock, daysGoneBy, batchSize }),
+  );
+  if (pruned === "stopped") log(name)("the retention stopped at the run's hard stop; the next run goes on");
+  else if (pruned.addresses.length > 0) {
+    log(name)(`removed ${pruned.addresses.length} signup(s) never confirmed in time`);
+  }
+}
+
+/** The ledger brought up to date, starting no page past `until` and no operation past `stopAt`: rows written. */
+async function fold(
+  waitlist: Waitlist<FullStore>,
+  name: string,
+  { until, stopAt, clock, tidy }: { until: number; stopAt: number; clock: () => number; tidy?: boolean },
+) {
+  const folded = await untilStop(stopAt, clock, () => waitlist.store.fold({ deadline: until, tidy }));
+  if (folded !== "stopped") return folded;
+  log(name)("the ledger stopped at the run's hard stop; the next run goes on");
+  return 0;
 }
 
 const report = (name: string, total: SweepResult, folded: number) => {
@@ -74,16 +99,23 @@ const report = (name: string, total: SweepResult, folded: number) => {
  */
 export async function sweep(clock: () => number = Date.now): Promise<Response> {
   const started = clock();
-  const { send, prune: pruneBy, fold } = runBudget.sweep;
+  const { send, prune: pruneBy, fold: foldBy, stop } = runBudget.sweep;
   const waitlist = await netlifyWaitlist("waitlist-sweep", readEnv());
   await prune(waitlist, "waitlist-sweep", {
     until: started + pruneBy,
+    stopAt: started + stop,
     clock,
     daysGoneBy: false,
     batchSize: sweepBatchSize,
   });
   const total = await waitlist.confirmations.sendDue(started + send);
-  report("waitlist-sweep", total, await waitlist.store.fold({ deadline: started + fold, tidy: false }));
+  const folded = await fold(waitlist, "waitlist-sweep", {
+    until: started + foldBy,
+    stopAt: started + stop,
+    clock,
+    tidy: false,
+  });
+  report("waitlist-sweep", total, folded);
   return new Response(null, { status: 204 });
 }
 
@@ -108,9 +140,10 @@ export async function daily(clock: () => number = Date.now): Promise<Response> {
     .catch((error: Error) =>
       log("waitlist-daily")(`could not send the founders' digest: ${redactAddresses(error.message)}`),
     );
-  const { prune: pruneBy, send, fold } = runBudget.daily;
-  await prune(waitlist, "waitlist-daily", { until: started + pruneBy, clock, daysGoneBy: true });
+  const { prune: pruneBy, send, fold: foldBy, stop } = runBudget.daily;
+  const stopAt = started + stop;
+  await prune(waitlist, "waitlist-daily", { until: started + pruneBy, stopAt, clock, daysGoneBy: true });
   const total = await waitlist.confirmations.sendDue(started + send);
-  report("waitlist-daily", total, await waitlist.store.fold({ deadline: started + fold }));
+  report("waitlist-daily", total, await fold(waitlist, "waitlist-daily", { until: started + foldBy, stopAt, clock }));
   return new Response(null, { status: 204 });
 }

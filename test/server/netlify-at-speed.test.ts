@@ -107,3 +107,58 @@ it("sends a backlog's owed mail from its first batch, reading no more records th
   expect(mailed).toHaveLength(size);
   expect(new Set(mailed).size).toBe(size);
 });
+
+it("ends a daily pass by its hard stop with a batch of pruning under way, and the next passes finish the day", async () => {
+  // Without the 1-in-100 slow round trips and 503s: what is measured is where the pass stops, not the draws.
+  await blobs.stop();
+  blobs = await startLocalBlobs({ latency: { medianMs: 40 } });
+  process.env.NETLIFY_BLOBS_CONTEXT = blobs.context();
+  const store = new BlobsStore(blobs.store());
+  const signedUp = new Date(Date.now() - 31 * day);
+  const unconfirmed = 250;
+  const confirmed = Array.from({ length: 10 }, (_, i) => `stays${i}@example.com`);
+  for (let i = 0; i < unconfirmed; i += 50) {
+    await Promise.all(
+      Array.from({ length: 50 }, (_, j) =>
+        store.add({
+          email: `day${i + j}@example.com`,
+          emailKey: `day${i + j}@example.com`,
+          source: "netlify",
+          at: signedUp,
+          confirmationSentAt: signedUp,
+        }),
+      ),
+    );
+  }
+  for (const email of confirmed) {
+    const { createdAt } = await store.add({
+      email,
+      emailKey: email,
+      source: "netlify",
+      at: signedUp,
+      confirmationSentAt: signedUp,
+    });
+    await store.confirm(email, { createdAt, at: signedUp, privacyPolicy: null });
+  }
+  await store.fold();
+
+  // Time twenty times as fast for the pass (a round trip is 0.8 s of it): its batch of 250 removals takes about a
+  // minute, begun well before the pruning's 10 s; the pass must still end within its 30 s.
+  const began = Date.now();
+  const fast = () => began + (Date.now() - began) * 20;
+  await daily(fast);
+  const passMs = fast() - began;
+  // The hard stop at 22 s, and the round trips under way then.
+  expect(passMs).toBeGreaterThanOrEqual(22_000);
+  expect(passMs).toBeLessThan(25_000);
+  // Stopped part-way: the batch's removals are not all done.
+  expect(await store.count()).toBeGreaterThan(confirmed.length);
+
+  // The next passes, at the real clock's pace, finish what it left: every unconfirmed signup gone, from the ledger too,
+  // counted once as pruned, and none of the confirmed touched.
+  for (let pass = 0; pass < 5 && (await store.count()) > confirmed.length; pass++) await daily();
+  expect({
+    listed: (await store.all()).map((row) => row.email).sort(),
+    pruned: (await store.departureCounts()).pruned,
+  }).toEqual({ listed: [...confirmed].sort(), pruned: unconfirmed });
+});
