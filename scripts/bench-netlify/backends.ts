@@ -91,12 +91,14 @@ export async function blobsBackend(
   /**
    * A day of `count` signups, spread over the UTC day from `dayStart`, each mailed as it signed up, 3 in 5 confirming
    * 10 minutes later and 2 in 5 never: the records and ledger rows, and the per-day blobs the store keeps for them in
-   * its layout of today (records.ts): the asked/<hour>/<h> note of each, and its mailbox's count of the day's mail
-   * (mailbox/<day>/<c> and mailbox/<day>/<c>.1). Nothing owed: no pending/ note. Change this with the layout.
+   * its layout of today (records.ts, request-path.ts): the asked/<hour>/<h> note of each, and its mailbox's count of
+   * the day's mail, in the day's blob for the count's first two characters (mailbox/<day>/<cc>: 256 blobs a day at
+   * most). Nothing owed: no pending/ note. Change this with the layout.
    */
   function seedDay(count: number, dayStart: number) {
     const records: Record<string, unknown>[] = [];
     const day = new Date(dayStart).toISOString().slice(0, 10);
+    const mailboxCounts = new Map<string, Record<string, number>>();
     for (let i = 0; i < count; i++) {
       const email = `day${i}@example.com`;
       const at = new Date(dayStart + Math.floor((i * 86_400_000) / count)).toISOString();
@@ -114,12 +116,14 @@ export async function blobsBackend(
       const asked = path.join(storeDir, "asked", at.slice(0, 13));
       mkdirSync(asked, { recursive: true });
       writeFileSync(path.join(asked, h), "");
-      const mailbox = path.join(storeDir, "mailbox", day);
-      mkdirSync(mailbox, { recursive: true });
       const counter = keyed(`mailbox:${email}`).slice(0, 32);
-      writeFileSync(path.join(mailbox, counter), "1");
-      writeFileSync(path.join(mailbox, `${counter}.1`), "seeded");
+      const counts = mailboxCounts.get(counter.slice(0, 2)) ?? {};
+      counts[counter] = (counts[counter] ?? 0) + 1;
+      mailboxCounts.set(counter.slice(0, 2), counts);
     }
+    const mailbox = path.join(storeDir, "mailbox", day);
+    mkdirSync(mailbox, { recursive: true });
+    for (const [prefix, counts] of mailboxCounts) writeFileSync(path.join(mailbox, prefix), JSON.stringify(counts));
     write(records);
   }
 
