@@ -88,6 +88,8 @@ function asideProcess(): Promise<Awaited<ReturnType<typeof asideParts>>> {
           : resolve(JSON.parse(stdout.trim().split("\n").at(-1)!) as Awaited<ReturnType<typeof asideParts>>),
     );
     child.stderr?.pipe(process.stderr);
+    // A run that ends early (a failure, Ctrl-C) leaves no second process behind.
+    process.once("exit", () => child.kill());
   });
 }
 
