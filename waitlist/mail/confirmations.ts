@@ -218,9 +218,9 @@ export function createConfirmations({
    * Netlify's scheduled runs, which have 30 s and where every read is a round trip of tens of milliseconds and now
    * and then seconds (a 503 that @netlify/blobs retries after 5 s). A sweep that read a batch, sent it all and only
    * then read the next waited each time for its slowest read and its slowest message: 100 to 200 a run. Reading
-   * stops when a read finds nothing new, when a batch's worth of attempts were all refused for now (the mail server
-   * is down: the rest wait for their turn), or once `until` is past; the attempts under way end, and no new one
-   * starts past `until`.
+   * stops when a read finds nothing new (on Blobs, one that found none in a batch's worth reads on until `until`),
+   * when a batch's worth of attempts were all refused for now (the mail server is down: the rest wait for their
+   * turn), or once `until` is past; the attempts under way end, and no new one starts past `until`.
    */
   async function sendDue(until: number): Promise<SweepResult> {
     const result: SweepResult = { sent: 0, retrying: 0, refused: 0 };
@@ -231,7 +231,8 @@ export function createConfirmations({
       // A batch waits for a slot at most: the next is read while it is sent.
       // (Others' attempts may fill the queue too: with none of this call's under way there is nothing to wait for.)
       while (waiting.length >= sweepBatch && running.size > 0) await Promise.race(running);
-      const fresh = (await store.dueConfirmations(clock(), sweepBatch)).filter((owed) => !seen.has(owed.emailKey));
+      const due = await store.dueConfirmations(clock(), sweepBatch, { readUntil: until });
+      const fresh = due.filter((owed) => !seen.has(owed.emailKey));
       if (fresh.length === 0) break;
       for (const owed of fresh) {
         seen.add(owed.emailKey);

@@ -5,6 +5,9 @@ import { getStore } from "@netlify/blobs";
 import { BlobsStore, blobsStoreName } from "./blobs-store";
 import { maxAttempts } from "./blobs/records";
 import { pruneUnconfirmed } from "../prune";
+import { createConfirmations } from "../mail/confirmations";
+import type { Mailer } from "../mail/mailer";
+import { testSite } from "../../test/support/site-settings";
 import { describeStoreContract, type StoreUnderTest } from "./store.contract";
 import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
 
@@ -63,6 +66,36 @@ describe("BlobsStore", () => {
     // The first batch reads the whole backlog; the next, the same two again, still owed.
     expect(await store.dueConfirmations(new Date(Date.now() + 1_000), 2)).toHaveLength(2);
     expect(await store.dueConfirmations(new Date(Date.now() + 1_000), 2)).toHaveLength(2);
+  });
+
+  it("sends one still owed behind more notes of mailed records than a batch, as after a mail outage", async () => {
+    // 60 signups mailed (their notes stay until a fold files their rows) and one owed, whose note the walk reads last.
+    for (let n = 0; n < 60; n++) {
+      await add(new BlobsStore(blobs.store()), n);
+      await new BlobsStore(blobs.store()).claimConfirmation(`p${n}@example.com`, { now: at(n), leaseMs: 60_000 });
+      await new BlobsStore(blobs.store()).markConfirmationSent(`p${n}@example.com`, at(n));
+    }
+    const store = new BlobsStore(blobs.store(), { readsPerCall: 10 });
+    await add(store, 60);
+    const noted = [
+      ...new Set((await blobs.store().list({ prefix: "pending/" })).blobs.map(({ key }) => key.split("/")[1])),
+    ];
+    expect(noted).toHaveLength(61);
+    const owed = noted.indexOf(await store.key("p60@example.com"));
+    jest.spyOn(Math, "random").mockReturnValue((((owed + 1) % noted.length) + 0.5) / noted.length);
+    const sent: string[] = [];
+    const mailer: Mailer = { destination: "test", send: async ({ to }) => void sent.push(String(to)), close: () => {} };
+    const confirmations = createConfirmations({
+      ...testSite,
+      store,
+      mailer,
+      linkSecret: "s".repeat(32),
+      log: () => {},
+    });
+    // A batch's worth of 10 finds none due; the sweep reads on, within its time, to the one owed.
+    expect(await confirmations.sendDue(Date.now() + 60_000)).toEqual({ sent: 1, retrying: 0, refused: 0 });
+    expect(sent).toEqual(["p60@example.com"]);
+    jest.restoreAllMocks();
   });
 
   it("lets in a confirmed signup whose record was written before waves, and counts it in no wave until then", async () => {

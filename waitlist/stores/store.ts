@@ -256,9 +256,10 @@ export interface ConfirmationQueue {
   /**
    * Owed confirmations a sender may try at `now`: nobody holds them, and any retry is due. At most `limit`, oldest
    * first of those it found: SQL finds the oldest by its index; Netlify Blobs reads a batch's worth of records along
-   * a walk of its backlog, so a sweep's work grows with what it sends, never with what is owed.
+   * a walk of its backlog, so a sweep's work grows with what it sends, never with what is owed. None means none is
+   * due; on Blobs, none along the rest of its walk read until `readUntil` (ms), past a batch's worth that found none.
    */
-  dueConfirmations(now: Date, limit: number): Promise<OwedConfirmation[]>;
+  dueConfirmations(now: Date, limit: number, options?: { readUntil?: number }): Promise<OwedConfirmation[]>;
   /** Every owed confirmation, due or not (resend-pending), oldest first. */
   pendingConfirmations(): Promise<OwedConfirmation[]>;
   /**
