@@ -24,7 +24,7 @@ export const blobsStoreName = "waitlist";
  * reaches them, so after a mail outage most of a walk can be of records owing nothing: stopping at a batch's worth
  * with none found ended half the sweeps of a full-scale outage at 6 s, with thousands still owed further along.
  */
-export const readsPerCall = 1000;
+const readsPerCall = 1000;
 /** How long a walk of the backlog's listing is followed before it is listed afresh. */
 const walkLifeMs = 60_000;
 /** When an asked/ folder's hour is over. */
