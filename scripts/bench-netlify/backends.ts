@@ -2,7 +2,7 @@
 // its operations and to be filled fast, straight into the server's files, to a given size or with a day of signups.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { BlobsStore, keyOf, rowsPerChunk } from "../../waitlist/stores/blobs-store";
+import { BlobsStore, keyOf, mailboxCountsKey, rowsPerChunk } from "../../waitlist/stores/blobs-store";
 import type { FullStore } from "../../waitlist/stores/store";
 import type { startLocalBlobs } from "../../test/support/blobs";
 import type { startNetlifyApi } from "../../test/support/netlify-api";
@@ -92,8 +92,8 @@ export async function blobsBackend(
    * A day of `count` signups, spread over the UTC day from `dayStart`, each mailed as it signed up, 3 in 5 confirming
    * 10 minutes later and 2 in 5 never: the records and ledger rows, and the per-day blobs the store keeps for them in
    * its layout of today (records.ts, request-path.ts): the asked/<hour>/<h> note of each, and its mailbox's count of
-   * the day's mail, in the day's blob for the count's first two characters (mailbox/<day>/<cc>: 256 blobs a day at
-   * most). Nothing owed: no pending/ note. Change this with the layout.
+   * the day's mail, in the blob the store files it in (mailboxCountsKey: 256 a day at most). Nothing owed: no pending/
+   * note. Change this with the layout.
    */
   function seedDay(count: number, dayStart: number) {
     const records: Record<string, unknown>[] = [];
@@ -117,13 +117,13 @@ export async function blobsBackend(
       mkdirSync(asked, { recursive: true });
       writeFileSync(path.join(asked, h), "");
       const counter = keyed(`mailbox:${email}`).slice(0, 32);
-      const counts = mailboxCounts.get(counter.slice(0, 2)) ?? {};
+      const key = mailboxCountsKey(day, counter);
+      const counts = mailboxCounts.get(key) ?? {};
       counts[counter] = (counts[counter] ?? 0) + 1;
-      mailboxCounts.set(counter.slice(0, 2), counts);
+      mailboxCounts.set(key, counts);
     }
-    const mailbox = path.join(storeDir, "mailbox", day);
-    mkdirSync(mailbox, { recursive: true });
-    for (const [prefix, counts] of mailboxCounts) writeFileSync(path.join(mailbox, prefix), JSON.stringify(counts));
+    mkdirSync(path.join(storeDir, "mailbox", day), { recursive: true });
+    for (const [key, counts] of mailboxCounts) writeFileSync(path.join(storeDir, key), JSON.stringify(counts));
     write(records);
   }
 

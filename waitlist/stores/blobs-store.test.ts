@@ -73,10 +73,11 @@ describe("BlobsStore", () => {
 
   it("sends one still owed behind more notes of mailed records than a batch, as after a mail outage", async () => {
     // 60 signups mailed (their notes stay until a fold files their rows) and one owed, whose note the walk reads last.
+    const mailing = new BlobsStore(blobs.store());
     for (let n = 0; n < 60; n++) {
-      await add(new BlobsStore(blobs.store()), n);
-      await new BlobsStore(blobs.store()).claimConfirmation(`p${n}@example.com`, { now: at(n), leaseMs: 60_000 });
-      await new BlobsStore(blobs.store()).markConfirmationSent(`p${n}@example.com`, at(n));
+      await add(mailing, n);
+      await mailing.claimConfirmation(`p${n}@example.com`, { now: at(n), leaseMs: 60_000 });
+      await mailing.markConfirmationSent(`p${n}@example.com`, at(n));
     }
     const store = new BlobsStore(blobs.store(), { readsPerCall: 10 });
     await add(store, 60);

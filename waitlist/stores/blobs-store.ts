@@ -2,13 +2,13 @@ import type { Store } from "@netlify/blobs";
 import * as life from "../signup-life/signup-life";
 import type { SignupRecord } from "../signup-life/signup-life";
 import { carryForward, upgraded } from "./blobs/earlier-layout";
-import { ledgerRow } from "./blobs/ledger";
+import { ledgerRow, type LedgerOptions } from "./blobs/ledger";
 import { RequestPath } from "./blobs/request-path";
 import { atOnce, concurrency, hourOf, type BlobRecord } from "./blobs/records";
 import { noteSigner, signerProblem } from "./blobs/secrets";
 import type { ConfirmationQueue, FullStore, OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store";
 
-export { BlobsStoreError, keyOf } from "./blobs/records";
+export { BlobsStoreError, keyOf, mailboxCountsKey } from "./blobs/records";
 export { rowsPerChunk } from "./blobs/ledger";
 export const blobsStoreName = "waitlist";
 
@@ -38,10 +38,7 @@ export class BlobsStore extends RequestPath implements FullStore, ConfirmationQu
 
   constructor(
     blobs: Store,
-    {
-      readsPerCall: reads = readsPerCall,
-      ...options
-    }: { clock?: () => Date; chunkRows?: number; readsPerCall?: number } = {},
+    { readsPerCall: reads = readsPerCall, ...options }: LedgerOptions & { readsPerCall?: number } = {},
   ) {
     super(blobs, options);
     this.readsPerCall = reads;

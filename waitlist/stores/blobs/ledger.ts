@@ -20,10 +20,16 @@ type Rows = Record<string, SignupRecord>;
 /** What a ledger row shows of a record: all of signup-life's record, not where it is filed nor a leave under way. */
 export const ledgerRow = ({ chunk: _chunk, leaving: _leaving, ...row }: BlobRecord): SignupRecord => row;
 
+/** A store's clock, and its ledger blobs' rows (fewer in tests, to fill several). */
+export interface LedgerOptions {
+  clock?: () => Date;
+  chunkRows?: number;
+}
+
 export abstract class Ledger extends Records {
   private readonly rowsPerChunk: number;
 
-  constructor(blobs: Store, { clock = () => new Date(), chunkRows = rowsPerChunk } = {}) {
+  constructor(blobs: Store, { clock = () => new Date(), chunkRows = rowsPerChunk }: LedgerOptions = {}) {
     super(blobs, clock);
     this.rowsPerChunk = chunkRows;
   }

@@ -33,6 +33,8 @@ export function atOnce<T, R>(items: readonly T[], work: (item: T, n: number) => 
 }
 
 export const recordKey = (k: string) => `records/${k}`;
+/** The blob of `day`'s mailbox counts that holds `counter`'s: one for its first two characters, 256 a day at most. */
+export const mailboxCountsKey = (day: string, counter: string) => `mailbox/${day}/${counter.slice(0, 2)}`;
 /** An address's <k>: its keyed digest under the store's record key (the Netlify bench seeds a store with it). */
 export const keyOf = (recordSecret: string, emailKey: string) => keyedDigest(recordSecret, "record", emailKey);
 const stamp = (at: Date) => `${String(at.getTime()).padStart(15, "0")}-${randomBytes(4).toString("hex")}`;

@@ -2,7 +2,7 @@ import * as life from "../../signup-life/signup-life";
 import type { DepartureKind, ListedSignup, NewSignup } from "../store";
 import { locate } from "./earlier-layout";
 import { Ledger } from "./ledger";
-import { recordKey, type BlobRecord } from "./records";
+import { mailboxCountsKey, recordKey, type BlobRecord } from "./records";
 
 /*
  * A request: one address's blobs by key (a leave, one ledger blob too), a handful of round trips whatever the list's
@@ -52,7 +52,7 @@ export abstract class RequestPath extends Ledger {
 
   /** One more e-mail to `counter` on `day`, in the day's blob for its first two characters: two round trips. */
   async countMailboxMail(counter: string, day: string): Promise<number> {
-    const counts = await this.swap<Record<string, number>>(`mailbox/${day}/${counter.slice(0, 2)}`, (found = {}) => ({
+    const counts = await this.swap<Record<string, number>>(mailboxCountsKey(day, counter), (found = {}) => ({
       ...found,
       [counter]: (found[counter] ?? 0) + 1,
     }));
