@@ -54,7 +54,7 @@ const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 9, minute));
 async function seed(extra: string[] = []) {
   const store = new SqliteStore(env.WAITLIST_DB!);
   const confirm = async (email: string, minute: number, invitedBy?: string) => {
-    await store.add({ email, emailKey: email, source: "start", at: at(minute), mailbox: email, invitedBy });
+    await store.add({ email, emailKey: email, source: "start", at: at(minute), mailboxDigest: email, invitedBy });
     return (await store.confirm(email, { createdAt: at(minute).toISOString(), at: at(minute), privacyPolicy: null }))!
       .inviteCode;
   };

@@ -2,7 +2,7 @@ import { getStore } from "@netlify/blobs";
 import { NetlifyAPI } from "@netlify/api";
 import type { Env } from "../config/env";
 import { site } from "../config/site";
-import { BlobsStore, blobsStoreName } from "../waitlist/stores/blobs-store";
+import { blobsStore, blobsStoreName, type BlobsStore } from "../waitlist/stores/blobs-store";
 
 /*
  * The founders' way to the Netlify deployment's waitlist from their own
@@ -80,7 +80,7 @@ export async function openNetlifyAccess(
       throw new NetlifySetupError(`NETLIFY_SITE_ID ${siteId} names no site this token can see (404).`);
     throw error;
   }
-  const store = new BlobsStore(
+  const store = blobsStore(
     getStore({
       name: blobsStoreName,
       siteID: siteId,

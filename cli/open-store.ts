@@ -1,3 +1,4 @@
+import { signerProblem } from "../waitlist/leave-signer";
 import path from "node:path";
 import { mailConfig, serverConfig, waitlistConfig, type Env } from "../config/env";
 import { projectFolders } from "../config/folders";
@@ -47,7 +48,7 @@ export async function openStore(env: Env, netlify: boolean): Promise<OpenedStore
 /** The secret the site's links are sealed with, as the site finds it; on Netlify, the site's own. */
 export async function linkSecretOf({ store, netlify }: OpenedStore, env: Env): Promise<string> {
   const configured = waitlistConfig(env).linkSecret;
-  const problem = await netlify?.store.signerProblem(configured);
+  const problem = netlify && (await signerProblem(netlify.store.blobs, configured));
   if (problem) throw new NetlifySetupError(problem);
   return signingSecret(store, configured);
 }

@@ -42,7 +42,15 @@ async function seed(): Promise<{ ada: string; letInAt: Date }> {
   ) => {
     const attribution = { ...noTags, utmSource: extra.utmSource ?? null, utmCampaign: null, ref: extra.ref ?? null };
     const at = ago(hours);
-    await store.add({ email, emailKey: email, source: "start", at, attribution, mailbox: `m-${email}`, ...extra });
+    await store.add({
+      email,
+      emailKey: email,
+      source: "start",
+      at,
+      attribution,
+      mailboxDigest: `m-${email}`,
+      ...extra,
+    });
     return at;
   };
   const confirm = async (email: string, at: Date) =>

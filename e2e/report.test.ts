@@ -40,7 +40,7 @@ async function seed(database: string): Promise<void> {
       landingPath: "/",
     };
     const invitedBy = n > 30 && n % 2 === 1 ? codes[n % codes.length] : undefined;
-    await store.add({ email, emailKey: email, source: "start", at, attribution, mailbox: `m-${n}`, invitedBy });
+    await store.add({ email, emailKey: email, source: "start", at, attribution, mailboxDigest: `m-${n}`, invitedBy });
     if (n % 3 !== 2) {
       const confirmed = await store.confirm(email, {
         createdAt: at.toISOString(),

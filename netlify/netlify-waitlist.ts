@@ -4,8 +4,9 @@ import { mailConfig, waitlistConfig, type Env } from "../config/env";
 import { readPolicySource, policyInForce } from "../waitlist/policies";
 import { site } from "../config/site";
 import { createWaitlist, type Waitlist } from "../waitlist/create-waitlist";
+import { noteSigner } from "../waitlist/leave-signer";
 import { createMailer, type Mailer } from "../waitlist/mail/mailer";
-import { BlobsStore, blobsStoreName } from "../waitlist/stores/blobs-store";
+import { blobsStore, blobsStoreName, type BlobsStore } from "../waitlist/stores/blobs-store";
 import { limitedStore } from "./run-limit";
 
 /*
@@ -75,8 +76,8 @@ export function netlifyWaitlist(name: string, env: Env): Promise<Waitlist<BlobsS
     const config = waitlistConfig(env);
     const open = async () => {
       // Past a scheduled run's hard stop, its pruning and ledger start no operation (run-limit.ts).
-      const store = new BlobsStore(limitedStore(getStore({ name: blobsStoreName, consistency: "strong" })));
-      await store.noteSigner(config.linkSecret);
+      const store = blobsStore(limitedStore(getStore({ name: blobsStoreName, consistency: "strong" })));
+      await noteSigner(store.blobs, config.linkSecret);
       return createWaitlist({
         store,
         mailer: netlifyMailer(env),

@@ -4,7 +4,7 @@ import { redactAddresses } from "../waitlist/mail/redact";
 import { pruneUnconfirmed } from "../waitlist/prune";
 import type { Waitlist } from "../waitlist/create-waitlist";
 import type { SweepResult } from "../waitlist/mail/confirmations";
-import type { FullStore } from "../waitlist/stores/store";
+import type { BlobsStore } from "../waitlist/stores/blobs-store";
 import { log, netlifyWaitlist } from "./netlify-waitlist";
 import { untilStop } from "./run-limit";
 
@@ -53,7 +53,7 @@ const sweepBatchSize = 50;
  * past `until`; with `daysGoneBy`, the day's pass, the mailbox counts and leavers' digests of days gone by first.
  */
 async function prune(
-  waitlist: Waitlist<FullStore>,
+  waitlist: Waitlist<BlobsStore>,
   name: string,
   {
     until,
@@ -75,7 +75,7 @@ async function prune(
 
 /** The ledger brought up to date, starting no page past `until` and no operation past `stopAt`: rows written. */
 async function fold(
-  waitlist: Waitlist<FullStore>,
+  waitlist: Waitlist<BlobsStore>,
   name: string,
   { until, stopAt, clock, tidy }: { until: number; stopAt: number; clock: () => number; tidy?: boolean },
 ) {

@@ -10,9 +10,10 @@ import { createMailer, type MailConfig } from "../waitlist/mail/mailer";
 import { pruneHourly } from "../waitlist/prune";
 import { openPostgresStore } from "../waitlist/stores/postgres-store";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
-import type { FullStore, SignupSource } from "../waitlist/stores/store";
+import type { FullStore } from "../waitlist/stores/store";
 import { createApp } from "./app";
 import { createHttpServer, type ServerLimits } from "./http-server";
+import type { SignupSource } from "../waitlist/signup-life/types";
 
 /*
  * npm start's composition, in one place: the waitlist over its store (one SQLite file, or Postgres with

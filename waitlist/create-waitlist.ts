@@ -9,7 +9,7 @@ import type { Mailer } from "./mail/mailer";
 import { consentRecord, type PolicyInForce } from "./policies";
 import { createSignup, type SignupOptions } from "./endpoints/signup";
 import type { AfterReply } from "./endpoints/http";
-import type { WaitlistSite } from "./site";
+import type { WaitlistSite } from "./site-settings";
 import type { FullStore } from "./stores/store";
 
 export interface WaitlistOptions<S extends FullStore = FullStore>

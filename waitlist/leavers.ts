@@ -1,4 +1,3 @@
-import { site } from "../config/site";
 import { keyedDigest } from "./fingerprints";
 
 /*
@@ -6,11 +5,8 @@ import { keyedDigest } from "./fingerprints";
  * So a leave keeps, with its departure, a keyed digest of the address (fingerprints.ts): not the address, and nothing a
  * list of addresses can be matched against without the site's secret. `npm run waitlist -- leavers --from FILE`
  * matches the tool's own export of its members against them and names who to remove there. The digests are
- * dropped once their days are over, by the retention's daily pass (prune.ts); the departure stays, naming nobody.
+ * dropped once their days are over (signup-life's leaverDigestRetentionMs), by the retention's daily pass (prune.ts); the departure stays, naming nobody.
  */
 
 /** The digest a departure keeps of the address that left (its key, email-address.ts). */
 export const leaverDigest = (secret: string, emailKey: string) => keyedDigest(secret, "leaver", emailKey);
-
-/** How long it is kept: the Privacy Policy says so. */
-export const leaverRetentionMs = site.waitlist.leaverDigestRetentionDays * 86_400_000;

@@ -1,4 +1,5 @@
-import { parseAge, pruneUnconfirmed, retentionMs } from "./prune";
+import { parseAge, pruneUnconfirmed } from "./prune";
+import { unconfirmedRetentionMs as retentionMs } from "./signup-life/rules";
 import { SqliteStore } from "./stores/sqlite-store";
 
 const now = new Date("2026-11-23T12:00:00Z");

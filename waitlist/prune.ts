@@ -1,9 +1,10 @@
 import { site } from "../config/site";
 import { sendFoundersDigest } from "./reports/daily-digest";
-import { leaverRetentionMs } from "./leavers";
+import { leaverDigestRetentionMs, unconfirmedRetentionMs } from "./signup-life/rules";
 import { mailDay } from "./mail/mailbox";
-import type { FullStore, RemovedSignup } from "./stores/store";
+import type { FullStore } from "./stores/store";
 import { redactAddresses } from "./mail/redact";
+import type { RemovedSignup } from "./signup-life/types";
 
 /*
  * Unconfirmed addresses are not kept forever: a signup asked to confirm
@@ -14,12 +15,14 @@ import { redactAddresses } from "./mail/redact";
  * and every Netlify sweep share this.
  */
 
-export const retentionMs = site.waitlist.unconfirmedRetentionDays * 86_400_000;
-
 /** What the retention's pass asks of a store. */
 type PrunedStore = Pick<
   FullStore,
-  "expiredUnconfirmed" | "removeUnconfirmed" | "forgetMailboxMailBefore" | "forgetLeaverDigestsBefore"
+  | "expiredUnconfirmed"
+  | "expiredUnconfirmedTidying"
+  | "removeUnconfirmed"
+  | "forgetMailboxMailBefore"
+  | "forgetLeaverDigestsBefore"
 >;
 
 export interface Pruned {
@@ -45,7 +48,7 @@ const defaultBatchSize = 250;
 export async function pruneUnconfirmed(
   store: PrunedStore,
   {
-    olderThanMs = retentionMs,
+    olderThanMs = unconfirmedRetentionMs,
     now = new Date(),
     dryRun = false,
     limit = Infinity,
@@ -79,13 +82,13 @@ export async function pruneUnconfirmed(
   // those who left whose days are over match no launch tool's member any more (leavers.ts).
   if (daysGoneBy) {
     await store.forgetMailboxMailBefore(mailDay(new Date(now.getTime() - 86_400_000)), { deadline });
-    await store.forgetLeaverDigestsBefore(new Date(now.getTime() - leaverRetentionMs), { deadline });
+    await store.forgetLeaverDigestsBefore(new Date(now.getTime() - leaverDigestRetentionMs), { deadline });
   }
   const addresses: Pruned["addresses"] = [];
   for (;;) {
     const room = limit - addresses.length;
     if (room <= 0 || clock() > deadline) return { cutoff, addresses, more: true };
-    const batch = await store.expiredUnconfirmed(before, Math.min(room, batchSize), { tidy: true });
+    const batch = await store.expiredUnconfirmedTidying(before, Math.min(room, batchSize));
     if (batch.length === 0) return { cutoff, addresses, more: false };
     const removed = await store.removeUnconfirmed(batch, now);
     for (const { email } of removed) forget(email);

@@ -1,5 +1,5 @@
-import { confirmedInvites } from "./reports/stats";
-import type { Signup } from "./stores/store";
+import { invitesByCode, mayBeLetIn } from "./signup-life/rules";
+import type { Signup } from "./signup-life/types";
 
 /*
  * Who a wave lets in at launch (npm run waitlist -- let-in): the next confirmed signups in no wave yet, in one of the
@@ -11,11 +11,12 @@ export const waveOrders = ["signup", "invites"] as const;
 export type WaveOrder = (typeof waveOrders)[number];
 
 /**
- * How a ranking by invites counts each signup's confirmed invites: invites.ts's count (one per mailbox, never their
- * own), and none for one who objected to being ranked so (object-to-ranking). `signups` is the whole list.
+ * How a ranking by invites counts each signup's confirmed invites: signup-life's count of the invites that count (one
+ * per mailbox, never their own), and none for one who objected to being ranked so (object-to-ranking). `signups` is
+ * the whole list.
  */
 export function rankingInvites(signups: readonly Signup[]): (signup: Signup) => number {
-  const invites = confirmedInvites(signups);
+  const invites = invitesByCode(signups);
   return (signup) =>
     signup.rankingObjectedAt === null ? (signup.inviteCode && invites.get(signup.inviteCode)) || 0 : 0;
 }
@@ -31,7 +32,7 @@ export function chooseWave(
 ): { signup: Signup; confirmedInvites: number }[] {
   const ranked = rankingInvites(signups);
   const waiting = signups
-    .filter((signup) => signup.confirmedAt !== null && signup.wave === null)
+    .filter(mayBeLetIn)
     .map((signup) => ({ signup, confirmedInvites: ranked(signup) }))
     .sort((a, b) => a.signup.createdAt.localeCompare(b.signup.createdAt));
   // A stable sort: among as many invites, the order of signup stays.

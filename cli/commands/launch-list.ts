@@ -1,8 +1,8 @@
 import type { Env } from "../../config/env";
 import { writePrivateFile } from "../../waitlist/private-file";
 import { exportRows, type formats } from "../export-rows";
-import type { Signup } from "../../waitlist/stores/store";
 import { UsageError } from "../errors";
+import type { Signup } from "../../waitlist/signup-life/types";
 
 /*
  * What the launch mail tool receives (export --launch, let-in --launch-tool): for each confirmed signup, the address,

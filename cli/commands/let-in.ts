@@ -6,7 +6,7 @@ import { maskEmail } from "../../waitlist/email-address";
 import { letInMessage } from "../../waitlist/mail/let-in-message";
 import { createMailer, isPermanentFailure, isSendingFailure } from "../../waitlist/mail/mailer";
 import { mailErrorReason } from "../../waitlist/mail/redact";
-import type { FullStore, Signup } from "../../waitlist/stores/store";
+import type { FullStore } from "../../waitlist/stores/store";
 import { leaveUrl } from "../../waitlist/tokens";
 import { chooseWave, nextWave, waveOrders, type WaveOrder } from "../../waitlist/waves";
 import { command, type Options } from "../command";
@@ -15,6 +15,7 @@ import { linkSecretOf } from "../open-store";
 import { privateFileTarget } from "../out-file";
 import { plural, postalAddressShown, requirePostalAddress } from "../sender";
 import { launchList, launchTool, writeLaunchFile } from "./launch-list";
+import type { Signup } from "../../waitlist/signup-life/types";
 
 /*
  * npm run waitlist -- let-in: at launch, a wave at a time. The next N confirmed signups in no wave are chosen in the

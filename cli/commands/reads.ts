@@ -1,8 +1,8 @@
 import { waitlistConfig } from "../../config/env";
 import { maskEmail } from "../../waitlist/email-address";
 import { redactAddresses } from "../../waitlist/mail/redact";
-import { confirmedInvites, renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/reports/stats";
-import type { Signup } from "../../waitlist/stores/store";
+import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/reports/stats";
+import { invitesByCode } from "../../waitlist/signup-life/rules";
 import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";
 import { UsageError } from "../errors";
@@ -12,6 +12,7 @@ import { privateFileTarget } from "../out-file";
 import { exportRows, formats } from "../export-rows";
 import { rankingInvites } from "../../waitlist/waves";
 import { launchList, launchTool, waveOption, writeLaunchFile } from "./launch-list";
+import type { Signup } from "../../waitlist/signup-life/types";
 
 /*
  * The founders' reads of the whole list: stats, count and export. Each
@@ -49,7 +50,7 @@ const columns = [
   // attempts at their confirmation e-mail, their mailbox's keyed fingerprint, the announcements they were sent.
   "repeatSignups",
   "confirmationAttempts",
-  "mailbox",
+  "mailboxDigest",
   "announcements",
   // Waves (let-in): the wave it was let in with (null before), when, and its "You're in" e-mail.
   "wave",
@@ -57,6 +58,8 @@ const columns = [
   "letInMail",
   // An objection to being ranked by invites (object-to-ranking), when.
   "rankingObjectedAt",
+  // Where it stands (signup-life's SignupState: owed, sending, sent, refused, capped, confirmed).
+  "state",
 ] as const;
 /** `--days N` of stats and report: a whole number of days from 1 to 366; undefined when not given. */
 export function daysOption(days: string | undefined): number | undefined {
@@ -78,7 +81,7 @@ export const stats = command({
   check: ({ days }) => daysOption(days) ?? 30,
   run: async ({ input: days, options, opened: { store, name } }) => {
     const lastError = await store.lastConfirmationError();
-    const figures: WaitlistStats = waitlistStats(await store.statsRows(), {
+    const figures: WaitlistStats = waitlistStats(await store.listRows(), {
       days,
       confirmations: {
         ...(await store.confirmationCounts()),
@@ -207,7 +210,7 @@ export const exportCommand = command({
     const all = everyone.filter((row) =>
       wave !== undefined ? row.wave === wave : options["not-let-in"] ? row.wave === null : true,
     );
-    const counts = confirmedInvites(everyone);
+    const counts = invitesByCode(everyone);
     const rows: ExportRow[] = all.map((row) => ({
       ...row,
       // The mail server's words without the address they may quote, as they are kept since issue 52.

@@ -9,7 +9,7 @@ import { daysOption } from "./reads";
 
 /*
  * A picture of the list's growth, as one HTML file. A whole-list read, like stats: every signup's time, tags, invites
- * and wave once (statsRows; about one blob per thousand signups on Netlify Blobs), and the departures' two counts.
+ * and wave once (listRows; about one blob per thousand signups on Netlify Blobs), and the departures' two counts.
  */
 
 export const report = command({
@@ -29,7 +29,7 @@ export const report = command({
     return { days: daysOption(days), target: privateFileTarget(out) };
   },
   run: async ({ input: { target, days }, options, opened: { store, name } }) => {
-    const figures = reportFigures(await store.statsRows(), await store.departureCounts(), { days });
+    const figures = reportFigures(await store.listRows(), await store.departureCounts(), { days });
     writePrivateFile(target, reportHtml(figures, await reportCharts(figures), { from: name }));
     const signups = figures.days.reduce((sum, day) => sum + day.signups, 0);
     return `Wrote ${options.out}: ${figures.funnel.confirmed + figures.funnel.unconfirmed} on the list, ${signups} signups in the ${figures.days.length} days to ${figures.days.at(-1)!.date} (${figures.timeZone}). Open it in a browser.`;

@@ -2,7 +2,7 @@
 // its operations and to be filled fast, straight into the server's files, to a given size or with a day of signups.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { BlobsStore, keyOf, mailboxCountsKey, rowsPerChunk } from "../../waitlist/stores/blobs-store";
+import { blobsStore, blobsLayout, keyOf, rowsPerChunk } from "../../waitlist/stores/blobs-store";
 import type { FullStore } from "../../waitlist/stores/store";
 import type { startLocalBlobs } from "../../test/support/blobs";
 import type { startNetlifyApi } from "../../test/support/netlify-api";
@@ -28,7 +28,7 @@ export async function blobsBackend(
   api: Awaited<ReturnType<typeof startNetlifyApi>>,
   start: number,
 ): Promise<Backend> {
-  const store = new BlobsStore(blobs.store());
+  const store = blobsStore(blobs.store());
   // The store's own format, taken from a record and a ledger blob it wrote: the seed copies it.
   await store.add({ email: "probe@example.com", emailKey: "probe@example.com", source: "netlify" });
   await store.markConfirmationSent("probe@example.com", new Date());
@@ -83,7 +83,15 @@ export async function blobsBackend(
     for (let i = seeded; i < n; i++) {
       const email = `listed${i}@example.com`;
       const at = new Date(start - 30 * 86_400_000 + i * 1000).toISOString();
-      records.push({ email, emailKey: email, createdAt: at, confirmationSentAt: at, optInSince: at, confirmedAt: at });
+      records.push({
+        email,
+        emailKey: email,
+        createdAt: at,
+        state: "confirmed",
+        confirmationSentAt: at,
+        optInSince: at,
+        confirmedAt: at,
+      });
     }
     write(records);
     seeded = Math.max(seeded, n);
@@ -91,8 +99,8 @@ export async function blobsBackend(
   /**
    * A day of `count` signups, spread over the UTC day from `dayStart`, each mailed as it signed up, 3 in 5 confirming
    * 10 minutes later and 2 in 5 never: the records and ledger rows, and the per-day blobs the store keeps for them in
-   * its layout of today (records.ts, request-path.ts): the asked/<hour>/<h> note of each, and its mailbox's count of
-   * the day's mail, in the blob the store files it in (mailboxCountsKey: 256 a day at most). Nothing owed: no pending/
+   * its layout of today (blobs/layout.ts): the asked/<hour>/<h> note of each, and its mailbox's count of
+   * the day's mail, in the blob the store files it in (layout.mailboxCounts: 256 a day at most). Nothing owed: no pending/
    * note. Change this with the layout.
    */
   function seedDay(count: number, dayStart: number) {
@@ -110,6 +118,7 @@ export async function blobsBackend(
         confirmationSentAt: at,
         optInSince: at,
         askedAt: at,
+        state: confirmedAt ? "confirmed" : "sent",
         confirmedAt,
       });
       const h = keyed(email);
@@ -117,7 +126,7 @@ export async function blobsBackend(
       mkdirSync(asked, { recursive: true });
       writeFileSync(path.join(asked, h), "");
       const counter = keyed(`mailbox:${email}`).slice(0, 32);
-      const key = mailboxCountsKey(day, counter);
+      const key = blobsLayout.mailboxCounts(day, counter);
       const counts = mailboxCounts.get(key) ?? {};
       counts[counter] = (counts[counter] ?? 0) + 1;
       mailboxCounts.set(key, counts);

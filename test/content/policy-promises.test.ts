@@ -189,7 +189,7 @@ describe("the Privacy Policy on what the waitlist keeps", () => {
       await new Promise((resolve) => setImmediate(resolve));
       await confirmations.idle();
     };
-    confirmations.sendSoon({ email: "c@example.com", emailKey: "c@example.com", createdAt, optInSince: createdAt });
+    confirmations.sendSoon({ email: "c@example.com", emailKey: "c@example.com", createdAt, askedSince: createdAt });
     await settled();
     now = later(10);
     confirmations.askAgainSoon("c@example.com");
@@ -287,9 +287,9 @@ describe("the Privacy Policy on invites (issue 44)", () => {
       const env = { WAITLIST_DB: path.join(dir, "waitlist.db") };
       const store = new SqliteStore(env.WAITLIST_DB);
       const at = new Date("2026-11-26T10:00:00Z");
-      await store.add({ email: "maya@example.com", emailKey: "maya@example.com", source: "start", at, mailbox: "m".repeat(32) });
+      await store.add({ email: "maya@example.com", emailKey: "maya@example.com", source: "start", at, mailboxDigest: "m".repeat(32) });
       const { inviteCode } = (await store.confirm("maya@example.com", { createdAt: at.toISOString(), at, privacyPolicy: null }))!;
-      await store.add({ email: "bo@example.com", emailKey: "bo@example.com", source: "start", at, invitedBy: inviteCode, mailbox: "b".repeat(32) });
+      await store.add({ email: "bo@example.com", emailKey: "bo@example.com", source: "start", at, invitedBy: inviteCode, mailboxDigest: "b".repeat(32) });
       await store.confirm("bo@example.com", { createdAt: at.toISOString(), at, privacyPolicy: null });
       await store.close();
       const rows = JSON.parse(await run(["export", "--record", "--format", "json", "--order", "invites"], env)) as Record<string, unknown>[];
@@ -324,9 +324,9 @@ describe("the Privacy Policy on letting people in at launch (issue 51)", () => {
       const env = { WAITLIST_DB: path.join(dir, "waitlist.db"), LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
       const store = new SqliteStore(env.WAITLIST_DB);
       const at = new Date("2026-11-26T10:00:00Z");
-      await store.add({ email: "maya@example.com", emailKey: "maya@example.com", source: "start", at, mailbox: "m".repeat(32) });
+      await store.add({ email: "maya@example.com", emailKey: "maya@example.com", source: "start", at, mailboxDigest: "m".repeat(32) });
       await store.confirm("maya@example.com", { createdAt: at.toISOString(), at, privacyPolicy: null });
-      await store.add({ email: "bo@example.com", emailKey: "bo@example.com", source: "start", at, mailbox: "b".repeat(32) });
+      await store.add({ email: "bo@example.com", emailKey: "bo@example.com", source: "start", at, mailboxDigest: "b".repeat(32) });
       await store.letIn("maya@example.com", { wave: 1, at, createdAt: at.toISOString(), mail: false });
       await store.close();
       const out = path.join(dir, "launch.json");

@@ -1,5 +1,5 @@
 import { daily, runBudget, sweep } from "../../netlify/sweep";
-import { BlobsStore } from "../../waitlist/stores/blobs-store";
+import { blobsStore } from "../../waitlist/stores/blobs-store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { patience } from "../support/patience";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp";
@@ -43,7 +43,7 @@ async function recordReads(from: number) {
 }
 
 it("prunes a whole large day, and drops its mailbox counts, in one daily pass 31 days on", async () => {
-  const store = new BlobsStore(blobs.store());
+  const store = blobsStore(blobs.store());
   const signedUp = new Date(Date.now() - 31 * day);
   const size = 150;
   // A large day (the old layout left 600 blobs of it, and 24 s of deletes at this speed): every address asked to confirm and mailed (its mailbox counted twice, as a mailbox's own address
@@ -79,7 +79,7 @@ it("prunes a whole large day, and drops its mailbox counts, in one daily pass 31
 });
 
 it("sends a backlog's owed mail from its first batch, reading no more records than a batch", async () => {
-  const store = new BlobsStore(blobs.store());
+  const store = blobsStore(blobs.store());
   const size = 200;
   const at = new Date(Date.now() - 3_600_000);
   // The backlog a mail outage leaves: each address owed its confirmation, failed for now and due again by now.
@@ -113,7 +113,7 @@ it("ends a daily pass by its hard stop with a batch of pruning under way, and th
   await blobs.stop();
   blobs = await startLocalBlobs({ latency: { medianMs: 40 } });
   process.env.NETLIFY_BLOBS_CONTEXT = blobs.context();
-  const store = new BlobsStore(blobs.store());
+  const store = blobsStore(blobs.store());
   const signedUp = new Date(Date.now() - 31 * day);
   const unconfirmed = 250;
   const confirmed = Array.from({ length: 10 }, (_, i) => `stays${i}@example.com`);

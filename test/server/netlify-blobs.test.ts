@@ -1,5 +1,5 @@
 import { getDeployStore, getStore, type Store } from "@netlify/blobs";
-import { BlobsStore, blobsStoreName } from "../../waitlist/stores/blobs-store";
+import { blobsStoreName, type BlobsStore } from "../../waitlist/stores/blobs-store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import {
   form,

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
-import { BlobsStore } from "../../waitlist/stores/blobs-store";
+import { blobsStore } from "../../waitlist/stores/blobs-store";
 import { until } from "../support/until";
 import { form, signupBody } from "../support/harness";
 import { confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
@@ -108,7 +108,7 @@ describe("on Netlify Blobs", () => {
       status: 200,
       body: "Welcome to the waitlist! Check your email for a confirmation message.\n",
     });
-    expect(await new BlobsStore(blobs.store()).lookup(email)).toMatchObject({ email });
+    expect(await blobsStore(blobs.store()).lookup(email)).toMatchObject({ email });
 
     await until(() => smtp.deliveries.some((one) => one.envelope.to.includes(email)), 10_000);
     const delivery = smtp.deliveries.find((one) => one.envelope.to.includes(email));

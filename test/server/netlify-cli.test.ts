@@ -1,3 +1,4 @@
+import { noteSigner } from "../../waitlist/leave-signer";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -5,18 +6,18 @@ import { load } from "cheerio";
 import { parse } from "csv-parse/sync";
 import { projectFolders } from "../../config/folders";
 import { readPolicySources, policyRecords } from "../../waitlist/policies";
-import { BlobsStore } from "../../waitlist/stores/blobs-store";
+import { blobsStore } from "../../waitlist/stores/blobs-store";
 import { createMailer } from "../../waitlist/mail/mailer";
 import { run } from "../../cli/run";
 import { NetlifySetupError } from "../../cli/netlify-access";
 import type { WaitlistStats } from "../../waitlist/reports/stats";
 import { localBlobsSite, startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { startNetlifyApi, type NetlifyApiStandIn } from "../support/netlify-api";
-import type { Signup } from "../../waitlist/stores/store";
 import { verifyLeaveToken } from "../../waitlist/tokens";
 import { leaveLinks, startSmtpServer } from "../support/smtp";
 import { patience } from "../support/patience";
 import { runWaitlist } from "../support/process";
+import type { Signup } from "../../waitlist/signup-life/types";
 
 /*
  * npm run waitlist -- … --netlify: the founders' commands against the Netlify
@@ -42,7 +43,7 @@ afterEach(async () => {
 
 /** The Netlify store as the functions have filled it: 30 signups from a TikTok link, Ada, and one that left. */
 async function seed() {
-  const store = new BlobsStore(blobs.store());
+  const store = blobsStore(blobs.store());
   const at = (minutes: number) => new Date(Date.parse("2026-11-20T00:00:00Z") + minutes * 60_000);
   await Promise.all(
     Array.from({ length: 30 }, (_, n) =>
@@ -137,7 +138,7 @@ describe("npm run waitlist -- … --netlify", () => {
         `Sent 1 confirmation (via ${smtp.url}); 0 still pending.`,
       );
       expect(smtp.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["Ada@example.com"]]);
-      const store = new BlobsStore(blobs.store());
+      const store = blobsStore(blobs.store());
       const secret = await store.secret("leave", () => "never made here".padEnd(32, "x"));
       const token = new URL(leaveLinks(smtp.deliveries[0]!.mail).text).searchParams.get("token");
       expect(verifyLeaveToken(token, secret)?.email).toBe("Ada@example.com");
@@ -175,8 +176,8 @@ describe("npm run waitlist -- … --netlify", () => {
 
   it("refuses to send with another secret than Netlify's functions sign with, and says which to use", async () => {
     await seed();
-    const store = new BlobsStore(blobs.store());
-    await store.noteSigner("the-secret-in-netlifys-environment-xx");
+    const store = blobsStore(blobs.store());
+    await noteSigner(store.blobs, "the-secret-in-netlifys-environment-xx");
     // With a mail server, as resend-pending needs since issue 52: what stops it is the secret.
     const smtp = await startSmtpServer();
     try {

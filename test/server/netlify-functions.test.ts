@@ -9,7 +9,7 @@ import signup, { config as signupConfig } from "../../netlify/functions/waitlist
 import sweep, { config as sweepConfig } from "../../netlify/functions/waitlist-sweep.mjs";
 import daily, { config as dailyConfig } from "../../netlify/functions/waitlist-daily.mjs";
 import { readEnv } from "../../config/env";
-import { BlobsStore } from "../../waitlist/stores/blobs-store";
+import { blobsStore } from "../../waitlist/stores/blobs-store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
 import { until } from "../support/until";
 import { form, signupBody } from "../support/harness";
@@ -52,7 +52,7 @@ afterEach(async () => {
 });
 
 /** The list the functions keep, read as the founders' commands read it. */
-const store = () => new BlobsStore(blobs.store());
+const store = () => blobsStore(blobs.store());
 
 /** A function's context, as Netlify gives it: the client's address, and waitUntil, whose promises `settle()` awaits. */
 function netlifyContext(ip = "203.0.113.7") {

@@ -9,7 +9,7 @@ import confirm from "../../netlify/functions/waitlist-confirm.mjs";
 import leave from "../../netlify/functions/waitlist-leave.mjs";
 import signup from "../../netlify/functions/waitlist-signup.mjs";
 import { createApp } from "../../server/app";
-import { BlobsStore } from "../../waitlist/stores/blobs-store";
+import { blobsStore } from "../../waitlist/stores/blobs-store";
 import { createMailer } from "../../waitlist/mail/mailer";
 import { testPolicy, testSite } from "../support/site-settings";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
@@ -83,7 +83,7 @@ describe("on Netlify (Blobs)", () => {
   }
 
   async function costs(listed: number) {
-    const store = new BlobsStore(blobs.store(), { chunkRows: 100 });
+    const store = blobsStore(blobs.store(), { chunkRows: 100 });
     for (let n = 0; n < listed; n += 50) {
       await Promise.all(
         Array.from({ length: Math.min(50, listed - n) }, (_, i) =>

@@ -4,11 +4,11 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import type { ParsedMail } from "mailparser";
 import { run, UsageError } from "../../cli/run";
-import type { Signup } from "../../waitlist/stores/store";
 import { form, formType, removeDir, request, signUpForMail, writePublicDir } from "../support/harness";
 import { runWaitlist, spawnServe, type ServerProcess } from "../support/process";
 import { atServer, confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 import { patience } from "../support/patience";
+import type { Signup } from "../../waitlist/signup-life/types";
 
 /*
  * Issue 51's done-check, end to end: six creators sign up and confirm over real HTTP on `npm run serve` (its own

@@ -10,8 +10,7 @@ import type { Confirmations } from "../../waitlist/mail/confirmations";
 import { mailConfig, readEnv } from "../../config/env";
 import { testSite } from "./site-settings";
 import { precompress } from "../../after-build/precompress";
-import { BlobsStore } from "../../waitlist/stores/blobs-store";
-import type { Signup } from "../../waitlist/stores/store";
+import { blobsStore } from "../../waitlist/stores/blobs-store";
 import { startLocalBlobs } from "./blobs";
 import { startNetlifyEdge } from "./netlify-edge";
 import { startSmtpServer, type Delivery, type TestSmtpServer } from "./smtp";
@@ -20,6 +19,7 @@ import { sqliteSignups, withSqliteStore } from "./sqlite";
 import type { FullStore } from "../../waitlist/stores/store";
 import { startServer as startSiteServer, type RunningServer } from "../../server/start-server";
 import { projectFolders } from "../../config/folders";
+import type { Signup } from "../../waitlist/signup-life/types";
 
 /** Which deployment serves the waitlist: npm start, gatsby develop, or Netlify's functions (netlify-edge.ts). */
 export type Adapter = "start" | "develop" | "netlify";
@@ -291,7 +291,7 @@ async function startNetlify({
   const logs: string[] = [];
   const spy = jest.spyOn(console, "error").mockImplementation((line: unknown) => void logs.push(`${String(line)}\n`));
   const edge = await startNetlifyEdge(publicDir);
-  const store = new BlobsStore(blobs.store());
+  const store = blobsStore(blobs.store());
   return {
     url: edge.url,
     dir,

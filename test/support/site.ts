@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import type { ParsedMail } from "mailparser";
 import { noAttribution, type Attribution } from "../../waitlist/attribution";
-import type { Signup } from "../../waitlist/stores/store";
 import { outboxFiles, outboxMailTo } from "./outbox";
 import { spawnServe } from "./process";
 import { atServer } from "./smtp";
 import { sqliteSignups } from "./sqlite";
+import type { Signup } from "../../waitlist/signup-life/types";
 
 const root = path.resolve(__dirname, "../..");
 

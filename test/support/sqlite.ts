@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
-import type { Signup } from "../../waitlist/stores/store";
+import type { Signup } from "../../waitlist/signup-life/types";
 
 /**
  * Runs `work` on the SQLite store in `dbFile`, opened for it and closed after:

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
-import type { OwedConfirmation } from "../stores/store";
 import type { PageAction, PageInvite, PageLink } from "./pages";
+import type { OwedConfirmation } from "../signup-life/types";
 
 /*
  * What the waitlist's endpoints (the signup at POST /, confirm and leave) take and give, whatever server delivers

@@ -1,6 +1,6 @@
 import type { RateLimiterMemory } from "rate-limiter-flexible";
 import { linkPageHeaders } from "../../http/headers";
-import type { WaitlistSite } from "../site";
+import type { WaitlistSite } from "../site-settings";
 import { parseUrlencoded } from "./form-body";
 import { refuse, type FormReply, type FormRequest, type Outcome } from "./http";
 import { rateLimited } from "./rate-limits";

@@ -1,3 +1,4 @@
+import { firstAsking } from "../signup-life/rules";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { site } from "../../config/site";
 import { attributionFrom } from "../attribution";
@@ -9,8 +10,9 @@ import { header, refuse, type FormReply, type FormRequest, type Outcome } from "
 import { rateLimited } from "./rate-limits";
 import { formReply } from "./reply";
 import { redactAddresses } from "../mail/redact";
-import type { WaitlistSite } from "../site";
-import type { SignupSource, WaitlistStore } from "../stores/store";
+import type { WaitlistSite } from "../site-settings";
+import type { WaitlistStore } from "../stores/store";
+import type { SignupSource } from "../signup-life/types";
 
 export interface SignupOptions extends Pick<WaitlistSite, "siteUrl"> {
   /** Where signups are kept; none on a deploy preview, which answers as the site does and keeps nothing. */
@@ -89,12 +91,12 @@ export function createSignup(options: SignupOptions) {
       privacyPolicy: options.privacyPolicy?.() ?? undefined,
       consent: options.consent?.(),
       invitedBy,
-      mailbox: options.mailboxDigest?.(checked.key),
+      mailboxDigest: options.mailboxDigest?.(checked.key),
     });
     // New and repeat addresses get the same answer, after the same work: nobody can learn who is listed. What
     // follows (the e-mail; for a repeat, perhaps the e-mail again) is named here and happens after the reply.
     if (!added) return { ...success, afterReply: { send: "confirmation again, if due", emailKey: checked.key } };
-    const signup = { email: checked.email, emailKey: checked.key, createdAt, optInSince: createdAt };
+    const signup = firstAsking({ email: checked.email, emailKey: checked.key, createdAt });
     return { ...success, afterReply: { send: "confirmation", signup } };
   }
 

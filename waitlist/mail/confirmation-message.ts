@@ -1,7 +1,7 @@
 import escapeHtml from "escape-html";
 import { site } from "../../config/site";
 import { confirmUrl, leaveUrl } from "../tokens";
-import type { WaitlistSite } from "../site";
+import type { WaitlistSite } from "../site-settings";
 import { leaveHeaders, mailButton, mailHtml, mailLink as link, messageIdFor, paragraph as p } from "./message-frame";
 
 export interface MailMessage {

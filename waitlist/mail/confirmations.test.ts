@@ -46,7 +46,7 @@ async function storeWith(count: number) {
   for (let i = 0; i < count; i++) {
     const entry = { email: `c${i}@example.com`, emailKey: `c${i}@example.com` };
     const { createdAt } = await store.add({ ...entry, source: "start" });
-    owed.push({ ...entry, createdAt, optInSince: createdAt });
+    owed.push({ ...entry, createdAt, askedSince: createdAt });
   }
   return { store, owed };
 }

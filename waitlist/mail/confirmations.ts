@@ -3,8 +3,10 @@ import { maskEmail } from "../email-address";
 import { mailboxCounters, mailDay } from "./mailbox";
 import { mailErrorReason, redactAddresses } from "./redact";
 import { isPermanentFailure, type Mailer } from "./mailer";
-import type { WaitlistSite } from "../site";
-import type { ConfirmationQueue, OwedConfirmation, WaitlistStore } from "../stores/store";
+import { askAgainAfterMs, mailboxCap, retryDelayMs, retryDelaysMs as retrySchedule } from "../signup-life/rules";
+import type { WaitlistSite } from "../site-settings";
+import type { ConfirmationQueue, WaitlistStore } from "../stores/store";
+import type { OwedConfirmation } from "../signup-life/types";
 
 export interface ConfirmationOptions extends WaitlistSite {
   store: WaitlistStore & ConfirmationQueue;
@@ -26,12 +28,8 @@ export interface ConfirmationOptions extends WaitlistSite {
   clock?: () => Date;
 }
 
-/** The retry schedule after a failure that may pass: 5 s, 30 s, 2 min, 10 min, then hourly. */
-const defaultRetryDelaysMs = [5_000, 30_000, 120_000, 600_000, 3_600_000] as const;
 /** Owed confirmations one sweep takes on; the next sweep takes the rest. */
 const sweepBatch = 100;
-/** A repeat signup of an unconfirmed address is sent the e-mail again at most this often: a day. */
-export const askAgainAfterMs = 86_400_000;
 
 /** What one attempt came to. */
 export type Attempt =
@@ -66,7 +64,7 @@ export function createConfirmations({
   linkSecret,
   siteUrl,
   contactEmail,
-  retryDelaysMs = defaultRetryDelaysMs,
+  retryDelaysMs = retrySchedule,
   leaseMs = 120_000,
   sweepMs = 30_000,
   sendsAtOnce = 4,
@@ -80,7 +78,7 @@ export function createConfirmations({
   const messageFor = (owed: OwedConfirmation) =>
     confirmationMessage(owed.email, {
       // Each asking is a message of its own: the signup's, or a later one for a signup from before the confirm step.
-      seed: `${owed.emailKey} ${owed.optInSince ?? owed.createdAt}`,
+      seed: `${owed.emailKey} ${owed.askedSince ?? owed.createdAt}`,
       createdAt: owed.createdAt,
       linkSecret,
       siteUrl,
@@ -92,19 +90,15 @@ export function createConfirmations({
     const attempt = await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
     if (attempt === undefined) return { outcome: "not-ours" };
     // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
-    // the cap it is not sent and not retried: the visitor was answered as for any signup, and the founders see why.
-    // A repeat signup of the address a day later asks again (capped, unlike a refusal by the mail server). One of
-    // the mailbox's e-mails a day is set apart for its own address, which its other spellings cannot spend: a
-    // stranger who signs up three of them first cannot keep its owner from ever confirming. It comes out of the cap,
-    // not on top of it (issue 52): the own address's first e-mail of the day is that one, and every other e-mail,
-    // its own later ones too, shares the rest. With a cap of one there is nothing to set apart.
+    // the cap (signup-life's mailboxCap) it is not sent and not retried: the visitor was answered as for any signup,
+    // and the founders see why. A repeat signup of the address a day later asks again.
     if (attempt === 1) {
       const { mailbox, own } = mailboxCounters(owed.emailKey, linkSecret);
       const day = mailDay(clock());
-      const setApart = mailboxDailyMails > 1 ? 1 : 0;
-      const ownFirst = setApart > 0 && own !== undefined && (await store.countMailboxMail(own, day)) === 1;
-      const capped = !ownFirst && (await store.countMailboxMail(mailbox, day)) > mailboxDailyMails - setApart;
-      if (capped) {
+      const cap = mailboxCap(mailboxDailyMails);
+      const setApart =
+        cap.keepsOwnCount && own !== undefined && cap.setApartFor(await store.countMailboxMail(own, day));
+      if (!setApart && cap.over(await store.countMailboxMail(mailbox, day))) {
         const reason = `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
         await store.failConfirmation(owed.emailKey, reason, clock(), { capped: true });
         log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
@@ -121,7 +115,7 @@ export function createConfirmations({
         log(`confirmation to ${maskEmail(owed.email)} refused for good (${reason}); no more attempts`);
         return { outcome: "refused", reason };
       }
-      const delay = retryDelaysMs[Math.min(attempt, retryDelaysMs.length) - 1] ?? 60_000;
+      const delay = retryDelayMs(attempt, retryDelaysMs);
       const dueAt = new Date(clock().getTime() + delay);
       await store.releaseConfirmation(owed.emailKey, reason, dueAt);
       log(`confirmation to ${maskEmail(owed.email)} failed (${reason}); retrying in ${delay / 1000} s`);

@@ -1,6 +1,6 @@
 import { site } from "../../config/site";
 import { leaveUrl } from "../tokens";
-import type { WaitlistSite } from "../site";
+import type { WaitlistSite } from "../site-settings";
 import type { MailMessage } from "./confirmation-message";
 import { mailButton, memberMessage, messageIdFor } from "./message-frame";
 

@@ -1,7 +1,7 @@
 import escapeHtml from "escape-html";
 import { site } from "../../config/site";
 import { leaveUrl } from "../tokens";
-import type { WaitlistSite } from "../site";
+import type { WaitlistSite } from "../site-settings";
 import type { MailMessage } from "./confirmation-message";
 import { mailLink as link, memberMessage, messageIdFor, paragraph as p } from "./message-frame";
 

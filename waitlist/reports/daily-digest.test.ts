@@ -1,3 +1,4 @@
+import type { ListRow } from "../signup-life/types";
 import { digestFigures, digestMessage, sendFoundersDigest } from "./daily-digest";
 import type { MailMessage } from "../mail/confirmation-message";
 import { SqliteStore } from "../stores/sqlite-store";
@@ -8,7 +9,14 @@ const now = new Date("2026-11-26T07:30:00Z");
 async function seeded() {
   const store = new SqliteStore(":memory:");
   const join = async (email: string, at: string, confirmedAt?: string, extra = {}) => {
-    await store.add({ email, emailKey: email, source: "start", at: new Date(at), mailbox: `m-${email}`, ...extra });
+    await store.add({
+      email,
+      emailKey: email,
+      source: "start",
+      at: new Date(at),
+      mailboxDigest: `m-${email}`,
+      ...extra,
+    });
     if (!confirmedAt) return undefined;
     return (await store.confirm(email, {
       createdAt: new Date(at).toISOString(),
@@ -29,7 +37,7 @@ describe("the founders' digest", () => {
   it("gives yesterday's signups, confirmations, leaves and invites (UTC), and the totals", async () => {
     const store = await seeded();
     const figures = digestFigures(
-      await store.statsRows(),
+      await store.listRows(),
       {
         day: await store.departureCounts({
           from: new Date("2026-11-25T00:00:00Z"),
@@ -102,18 +110,20 @@ describe("the founders' digest", () => {
   });
 
   it("names every wave of the day, and says when the day had none", () => {
-    const row = (wave: number | null, letInAt: string | null, letInMail: string | null) => ({
+    const row = (wave: number | null, letInAt: string | null, letInMail: ListRow["letInMail"]): ListRow => ({
       createdAt: "2026-11-20T10:00:00.000Z",
       utmSource: null,
       utmCampaign: null,
       ref: null,
+      state: "confirmed",
       confirmedAt: "2026-11-20T11:00:00.000Z",
       inviteCode: null,
       invitedBy: null,
-      mailbox: null,
+      mailboxDigest: null,
       wave,
       letInAt,
       letInMail,
+      rankingObjectedAt: null,
     });
     const rows = [
       row(1, "2026-11-24T09:00:00.000Z", "sent"),

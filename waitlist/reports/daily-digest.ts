@@ -1,11 +1,13 @@
 import escapeHtml from "escape-html";
 import { site } from "../../config/site";
+import { countedInvites, isMember } from "../signup-life/rules";
 import type { MailMessage } from "../mail/confirmation-message";
 import type { Mailer } from "../mail/mailer";
 import { mailHtml, messageIdFor, paragraph as p } from "../mail/message-frame";
-import type { WaitlistSite } from "../site";
-import { confirmedInvites, waveFigures, type StatsSignup } from "./stats";
+import type { WaitlistSite } from "../site-settings";
+import { waveFigures } from "./stats";
 import type { FullStore } from "../stores/store";
+import type { ListRow } from "../signup-life/types";
 
 /*
  * The founders' daily digest (FOUNDERS_DIGEST_TO): yesterday's signups, confirmations, leaves, invites and, once the
@@ -43,7 +45,7 @@ const inDay = (day: string, at: string | null) => at !== null && at.slice(0, 10)
 const sum = (numbers: number[]) => numbers.reduce((total, n) => total + n, 0);
 
 /** Those let in on `day` and so far, as stats counts the waves (waveFigures); null before the first wave. */
-function letInFigures(signups: readonly StatsSignup[], day: string): LetInFigures | null {
+function letInFigures(signups: readonly ListRow[], day: string): LetInFigures | null {
   const waves = waveFigures(signups);
   if (waves.length === 0) return null;
   const ofDay = waveFigures(signups.filter((one) => inDay(day, one.letInAt)));
@@ -73,26 +75,22 @@ function wavesLine(day: string, letIn: LetInFigures): string {
 
 /** The figures of `day` and the totals of now, from every signup (a founders' read, once a day). */
 export function digestFigures(
-  signups: readonly StatsSignup[],
+  signups: readonly ListRow[],
   departures: { day: { left: number; pruned: number }; total: { left: number; pruned: number } },
   day: string,
 ): DigestFigures {
-  const inviters = new Map(signups.flatMap((one) => (one.inviteCode ? [[one.inviteCode, one]] : [])));
-  const invited = (one: StatsSignup) => {
-    const inviter = one.invitedBy ? inviters.get(one.invitedBy) : undefined;
-    return inviter !== undefined && one.mailbox !== null && one.mailbox !== inviter.mailbox;
-  };
+  const invites = countedInvites(signups);
   return {
     day,
     signups: signups.filter((one) => inDay(day, one.createdAt)).length,
     confirmations: signups.filter((one) => inDay(day, one.confirmedAt)).length,
     ...departures.day,
-    invites: signups.filter((one) => inDay(day, one.confirmedAt) && invited(one)).length,
+    invites: invites.filter((one) => inDay(day, one.confirmedAt)).length,
     totals: {
       signups: signups.length,
-      confirmed: signups.filter((one) => one.confirmedAt !== null).length,
+      confirmed: signups.filter(isMember).length,
       ...departures.total,
-      invited: sum([...confirmedInvites(signups).values()]),
+      invited: invites.length,
     },
     letIn: letInFigures(signups, day),
   };
@@ -153,7 +151,7 @@ export async function sendFoundersDigest({
   now = new Date(),
   site: siteSettings,
 }: {
-  store: Pick<FullStore, "once" | "statsRows" | "departureCounts">;
+  store: Pick<FullStore, "once" | "listRows" | "departureCounts">;
   mailer: Pick<Mailer, "send">;
   to: readonly string[];
   now?: Date;
@@ -165,7 +163,7 @@ export async function sendFoundersDigest({
   const day = yesterday.toISOString().slice(0, 10);
   if (!(await store.once(`digest-${day}`))) return false;
   const [signups, dayDepartures, total] = await Promise.all([
-    store.statsRows(),
+    store.listRows(),
     store.departureCounts({ from: yesterday, to: today }),
     store.departureCounts(),
   ]);

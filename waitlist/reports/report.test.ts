@@ -1,23 +1,25 @@
 import { load } from "cheerio";
 import { hiddenTag, reportFigures } from "./report";
 import { reportHtml } from "./report-html";
-import type { StatsSignup } from "./stats";
+import type { ListRow } from "../signup-life/types";
 
-const signup = (createdAt: string, extra: Partial<StatsSignup> = {}): StatsSignup => ({
+const signup = (createdAt: string, extra: Partial<ListRow> = {}): ListRow => ({
   createdAt,
   utmSource: null,
   utmCampaign: null,
   ref: null,
+  state: extra.confirmedAt ? "confirmed" : "sent",
   confirmedAt: null,
   inviteCode: null,
   invitedBy: null,
-  mailbox: null,
+  mailboxDigest: null,
   wave: null,
   letInAt: null,
   letInMail: null,
+  rankingObjectedAt: null,
   ...extra,
 });
-const letIn = (wave: number, letInAt: string, letInMail: string) => ({ wave, letInAt, letInMail });
+const letIn = (wave: number, letInAt: string, letInMail: ListRow["letInMail"]) => ({ wave, letInAt, letInMail });
 
 /*
  * Four on the list: Ada, who confirmed and invited Bob and Carl; Bob, who signed up half an hour after midnight in
@@ -30,7 +32,7 @@ const signups = [
     utmCampaign: "launch",
     confirmedAt: "2026-11-20T10:00:00Z",
     inviteCode: "AdaCode12345",
-    mailbox: "m-ada",
+    mailboxDigest: "m-ada",
     ...letIn(1, "2026-11-23T10:00:00Z", "sent"),
   }),
   signup("2026-11-21T23:30:00Z", {
@@ -38,15 +40,15 @@ const signups = [
     confirmedAt: "2026-11-22T08:00:00Z",
     inviteCode: "BobCode12345",
     invitedBy: "AdaCode12345",
-    mailbox: "m-bob",
+    mailboxDigest: "m-bob",
     ...letIn(1, "2026-11-23T10:00:00Z", "owed"),
   }),
-  signup("2026-11-22T10:00:00Z", { utmSource: "newsletter", invitedBy: "AdaCode12345", mailbox: "m-carl" }),
+  signup("2026-11-22T10:00:00Z", { utmSource: "newsletter", invitedBy: "AdaCode12345", mailboxDigest: "m-carl" }),
   signup("2026-11-23T08:00:00Z", {
     utmSource: "tiktok",
     utmCampaign: "mail me at dora@example.com",
     confirmedAt: "2026-11-23T09:00:00Z",
-    mailbox: "m-dora",
+    mailboxDigest: "m-dora",
     ...letIn(2, "2026-11-23T11:15:00Z", "launch-tool"),
   }),
 ];

@@ -1,9 +1,10 @@
 import { inviteFigures, localDates, perLocalDay, waitlistStats, type InviteFigures, type Share } from "./stats";
-import type { StatsSignup, WaveFigures } from "./stats";
+import type { WaveFigures } from "./stats";
+import type { ListRow } from "../signup-life/types";
 
 /*
  * `npm run waitlist -- report`: the list's growth and the launch's waves as one plain object, from the store's
- * whole-list reads (statsRows, departureCounts). report-html.ts draws it. Codes, tags and counts only: no address is
+ * whole-list reads (listRows, departureCounts). report-html.ts draws it. Codes, tags and counts only: no address is
  * read, and a tag that holds one (`?ref=ada@example.com`) is shown as hidden.
  */
 
@@ -45,7 +46,7 @@ const daysFrom = (first: string, last: string) => Math.round((Date.parse(last) -
  * (at least a week, at most `maxReportDays`).
  */
 export function reportFigures(
-  signups: readonly StatsSignup[],
+  signups: readonly ListRow[],
   { left, pruned }: { left: number; pruned: number },
   {
     now = new Date(),

@@ -1,24 +1,10 @@
-import type { Attribution } from "../attribution";
+import { countedInvites, invitesByCode, isMember } from "../signup-life/rules";
+import type { ListRow } from "../signup-life/types";
 
 /*
- * `npm run waitlist -- stats`: the figures a founder asks for every morning,
- * from the store of either deployment alike.
+ * `npm run waitlist -- stats`: the figures a founder asks for every morning, from the store of either deployment
+ * alike, each counted by signup-life's rules (a member, an invite that counts).
  */
-
-/** What the figures are made of: one signup's time, attribution and invites. */
-export type StatsSignup = Pick<Attribution, "utmSource" | "utmCampaign" | "ref"> & {
-  createdAt: string;
-  /** When the person confirmed; null while unconfirmed. */
-  confirmedAt: string | null;
-  /** Its own invite code, the code it came by, and its mailbox's keyed digest (invites.ts). */
-  inviteCode: string | null;
-  invitedBy: string | null;
-  mailbox: string | null;
-  /** The wave it was let in with at launch, when, and that wave's e-mail to it (let-in); null before. */
-  wave: number | null;
-  letInAt: string | null;
-  letInMail: string | null;
-};
 
 /** One wave of the launch (let-in): how many it let in, from when to when, and its e-mails not sent yet. */
 export interface WaveFigures {
@@ -33,7 +19,7 @@ export interface WaveFigures {
 }
 
 /** The waves so far, oldest first (those let in and still listed: a leaver's record is gone). */
-export function waveFigures(signups: readonly Pick<StatsSignup, "wave" | "letInAt" | "letInMail">[]): WaveFigures[] {
+export function waveFigures(signups: readonly Pick<ListRow, "wave" | "letInAt" | "letInMail">[]): WaveFigures[] {
   const waves = new Map<number, WaveFigures>();
   for (const { wave, letInAt, letInMail } of signups) {
     if (wave === null || letInAt === null) continue;
@@ -57,34 +43,14 @@ export interface InviteFigures {
   topInviters: { code: string; confirmedInvites: number }[];
 }
 
-/**
- * How many confirmed invitees each invite code has now, by the store's rule (invites.ts, and the stores' own count
- * by key): one per mailbox, never the inviter's own, and none of a code whose signup is no longer listed.
- */
-export function confirmedInvites(signups: readonly StatsSignup[]): Map<string, number> {
-  const inviters = new Map(signups.flatMap((signup) => (signup.inviteCode ? [[signup.inviteCode, signup]] : [])));
-  const mailboxes = new Map<string, Set<string>>();
-  for (const signup of signups) {
-    const inviter = signup.invitedBy ? inviters.get(signup.invitedBy) : undefined;
-    if (!inviter || signup.confirmedAt === null || !signup.mailbox || signup.mailbox === inviter.mailbox) continue;
-    mailboxes.set(inviter.inviteCode!, (mailboxes.get(inviter.inviteCode!) ?? new Set()).add(signup.mailbox));
-  }
-  return new Map([...mailboxes].map(([code, set]) => [code, set.size]));
-}
-
-/** The invite loop's figures, from every signup. */
-export function inviteFigures(signups: readonly StatsSignup[], top = 5): InviteFigures {
-  const counts = confirmedInvites(signups);
-  const inviterOf = new Map(signups.flatMap((signup) => (signup.inviteCode ? [[signup.inviteCode, signup]] : [])));
-  const confirmed = signups.filter((signup) => signup.confirmedAt !== null);
-  const through = confirmed.filter((signup) => {
-    const inviter = signup.invitedBy ? inviterOf.get(signup.invitedBy) : undefined;
-    return inviter !== undefined && signup.mailbox !== null && signup.mailbox !== inviter.mailbox;
-  }).length;
+/** The invite loop's figures, from every signup: each invite that counts (signup-life's countedInvites). */
+export function inviteFigures(signups: readonly ListRow[], top = 5): InviteFigures {
+  const confirmed = signups.filter(isMember).length;
+  const through = countedInvites(signups).length;
   return {
     confirmedThroughInvites: through,
-    percentOfConfirmed: percentOf(through, confirmed.length),
-    topInviters: [...counts]
+    percentOfConfirmed: percentOf(through, confirmed),
+    topInviters: [...invitesByCode(signups)]
       .sort(([a, m], [b, n]) => n - m || a.localeCompare(b))
       .slice(0, top)
       .map(([code, count]) => ({ code, confirmedInvites: count })),
@@ -184,13 +150,13 @@ export function perLocalDay(
 export const percentOf = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 
 /** The most frequent values first (ties by name), the rest summed up as "(others)"; with how many confirmed. */
-function shares(signups: readonly StatsSignup[], valueOf: (signup: StatsSignup) => string | null): Share[] {
+function shares(signups: readonly ListRow[], valueOf: (signup: ListRow) => string | null): Share[] {
   const counts = new Map<string, { signups: number; confirmed: number }>();
   for (const signup of signups) {
     const name = valueOf(signup) ?? none;
     const count = counts.get(name) ?? { signups: 0, confirmed: 0 };
     count.signups++;
-    if (signup.confirmedAt !== null) count.confirmed++;
+    if (isMember(signup)) count.confirmed++;
     counts.set(name, count);
   }
   const sorted = [...counts].sort(([a, m], [b, n]) => n.signups - m.signups || a.localeCompare(b));
@@ -212,7 +178,7 @@ function shares(signups: readonly StatsSignup[], valueOf: (signup: StatsSignup) 
 }
 
 export function waitlistStats(
-  signups: readonly StatsSignup[],
+  signups: readonly ListRow[],
   {
     now = new Date(),
     days = 30,
@@ -230,7 +196,7 @@ export function waitlistStats(
   } = {},
 ): WaitlistStats {
   const times = signups.map((signup) => Date.parse(signup.createdAt));
-  const confirmed = signups.filter((signup) => signup.confirmedAt !== null).length;
+  const confirmed = signups.filter(isMember).length;
   return {
     timeZone,
     total: signups.length,

@@ -1,7 +1,7 @@
 import { noAttribution } from "../attribution";
-import type { NewSignup } from "../stores/store";
+import { isDue, owedOf, owes } from "./rules";
 import * as life from "./signup-life";
-import * as figures from "./figures";
+import type { NewSignup } from "./types";
 
 /*
  * A signup's life, rule by rule, on one record with fake times: what each transition does and refuses. The stores'
@@ -29,7 +29,7 @@ const member = life.confirm(added(), {
 describe("add and repeat", () => {
   it("makes a record owed its confirmation, asked from its signup, with its attribution's fields only", () => {
     const attribution = { ...noAttribution, utmSource: "tiktok", confirmedAt: "not mine" } as typeof noAttribution;
-    const record = added({ attribution, privacyPolicy: "p1", consent: "c1", mailbox: "m1" });
+    const record = added({ attribution, privacyPolicy: "p1", consent: "c1", mailboxDigest: "m1" });
     expect(record).toMatchObject({
       createdAt: now.toISOString(),
       optInSince: now.toISOString(),
@@ -37,22 +37,24 @@ describe("add and repeat", () => {
       confirmedAt: null,
       privacyPolicyAtSignup: "p1",
       consentAtSignup: "c1",
-      mailbox: "m1",
+      mailboxDigest: "m1",
+      state: "owed",
       repeatSignups: 0,
       confirmationAttempts: 0,
       announcements: [],
     });
-    expect(life.owes(record)).toBe(true);
-    expect(life.owedOf(record)).toEqual({
+    expect(owes(record)).toBe(true);
+    expect(owedOf(record)).toEqual({
       email: "Ada@Example.com",
       emailKey: "ada@example.com",
       createdAt: now.toISOString(),
-      optInSince: now.toISOString(),
+      askedSince: now.toISOString(),
     });
   });
 
   it("owes nothing for an import sent elsewhere, never asks one from before the confirm step", () => {
-    expect(life.owes(added({ confirmationSentAt: now }))).toBe(false);
+    expect(added({ confirmationSentAt: now })).toMatchObject({ state: "sent" });
+    expect(owes(added({ confirmationSentAt: now }))).toBe(false);
     expect(added({ earlier: true }).optInSince).toBeNull();
   });
 
@@ -72,29 +74,53 @@ describe("claim, sent, release and fail: the confirmation e-mail", () => {
 
   it("lets one sender at a time hold it, until its lease runs out, counting each attempt", () => {
     const held = life.claim(added(), now, lease)!;
-    expect(held).toMatchObject({ confirmationAttempts: 1, confirmationClaimedUntil: later(lease).toISOString() });
+    expect(held).toMatchObject({
+      state: "sending",
+      confirmationAttempts: 1,
+      confirmationClaimedUntil: later(lease).toISOString(),
+    });
     expect(life.claim(held, later(lease), lease)).toBeUndefined();
-    expect(life.isDue(held, later(lease))).toBe(false);
-    expect(life.isDue(held, later(lease + 1))).toBe(true);
+    expect(isDue(held, later(lease))).toBe(false);
+    expect(isDue(held, later(lease + 1))).toBe(true);
     expect(life.claim(held, later(lease + 1), lease)?.confirmationAttempts).toBe(2);
   });
 
   it("is due again at its retry time after a failure that may pass, its error kept, cut to 500 characters", () => {
-    const released = life.release(life.claim(added(), now, lease)!, "421 try later".padEnd(600, "."), later(30_000));
+    const released = life.release(life.claim(added(), now, lease)!, "421 try later".padEnd(600, "."), later(30_000))!;
+    expect(released.state).toBe("owed");
     expect(released.confirmationError).toHaveLength(500);
     expect(released.confirmationClaimedUntil).toBeNull();
-    expect(life.isDue(released, later(29_999))).toBe(false);
-    expect(life.isDue(released, later(30_000))).toBe(true);
+    expect(isDue(released, later(29_999))).toBe(false);
+    expect(isDue(released, later(30_000))).toBe(true);
   });
 
   it("owes nothing once sent or refused for good; a capped one is told apart", () => {
     const sent = life.sent(life.claim(added(), now, lease)!, later(1));
-    expect(sent).toMatchObject({ confirmationSentAt: later(1).toISOString(), confirmationClaimedUntil: null });
+    expect(sent).toMatchObject({
+      state: "sent",
+      confirmationSentAt: later(1).toISOString(),
+      confirmationClaimedUntil: null,
+    });
     expect(life.claim(sent, later(day), lease)).toBeUndefined();
-    const refused = life.fail(added(), "550 no such user", later(2));
-    expect(refused).toMatchObject({ confirmationFailedAt: later(2).toISOString(), confirmationCapped: false });
+    const refused = life.fail(added(), "550 no such user", later(2))!;
+    expect(refused).toMatchObject({ state: "refused", confirmationFailedAt: later(2).toISOString() });
     expect(life.claim(refused, later(day), lease)).toBeUndefined();
-    expect(life.fail(added(), "capped", later(2), true).confirmationCapped).toBe(true);
+    expect(life.fail(added(), "capped", later(2), true)?.state).toBe("capped");
+  });
+
+  it("leaves alone what another sender finished: no failure or retry over a sent one, a confirmed one stays so", () => {
+    const sent = life.sent(added(), later(1));
+    expect(life.fail(sent, "550", later(2))).toBeUndefined();
+    expect(life.release(sent, "421", later(2))).toBeUndefined();
+    // Confirmed by the link of an earlier asking while this one's mail was under way.
+    const held = life.claim(life.ask(sent, later(day + 1), { resendAfterMs: day })!, later(day + 1), lease)!;
+    const confirmed = life.confirm(held, {
+      createdAt: now.toISOString(),
+      at: later(day + 2),
+      privacyPolicy: null,
+      inviteCode: "c",
+    })!;
+    expect(life.sent(confirmed.record, later(day + 3)).state).toBe("confirmed");
   });
 
   it("asks one never asked from when its first mail went", () => {
@@ -110,8 +136,8 @@ describe("ask", () => {
   it("asks a signup from before the confirm step once, owed its e-mail again from then on", () => {
     const asked = life.ask(added({ earlier: true, confirmationSentAt: now }), later(day))!;
     // Sent from before: a founder's ask-to-confirm owes it the mail with the confirm link.
-    expect(asked).toMatchObject({ optInSince: later(day).toISOString(), confirmationSentAt: null });
-    expect(life.owedOf(asked).optInSince).toBe(later(day).toISOString());
+    expect(asked).toMatchObject({ state: "owed", optInSince: later(day).toISOString(), confirmationSentAt: null });
+    expect(owedOf(asked).askedSince).toBe(later(day).toISOString());
     expect(life.ask(asked, later(day + 1))).toBeUndefined();
     expect(life.ask(added(), later(day))).toBeUndefined();
   });
@@ -120,18 +146,18 @@ describe("ask", () => {
     expect(life.ask(mailed, later(day), again)).toBeUndefined();
     const asked = life.ask(mailed, later(day + 1_000), again)!;
     expect(asked).toMatchObject({ optInSince: now.toISOString(), askedAt: later(day + 1_000).toISOString() });
-    expect(life.owedOf(asked).optInSince).toBe(later(day + 1_000).toISOString());
-    expect(life.owes(asked)).toBe(true);
+    expect(owedOf(asked).askedSince).toBe(later(day + 1_000).toISOString());
+    expect(owes(asked)).toBe(true);
     // Still owed: not again. Without resendAfterMs, an address asked before is never asked again.
     expect(life.ask(asked, later(30 * day), again)).toBeUndefined();
     expect(life.ask(mailed, later(30 * day))).toBeUndefined();
   });
 
   it("asks again a day after its mailbox had its e-mails, never one confirmed or refused by the mail server", () => {
-    const capped = life.fail(added(), "capped", later(1_000), true);
+    const capped = life.fail(added(), "capped", later(1_000), true)!;
     expect(life.ask(capped, later(day), again)).toBeUndefined();
-    expect(life.ask(capped, later(day + 1_000), again)).toMatchObject({ confirmationCapped: false });
-    expect(life.ask(life.fail(added(), "550", later(1_000)), later(30 * day), again)).toBeUndefined();
+    expect(life.ask(capped, later(day + 1_000), again)).toMatchObject({ state: "owed", confirmationFailedAt: null });
+    expect(life.ask(life.fail(added(), "550", later(1_000))!, later(30 * day), again)).toBeUndefined();
     const confirmed = life.confirm(mailed, {
       createdAt: now.toISOString(),
       at: later(2),
@@ -142,7 +168,7 @@ describe("ask", () => {
   });
 });
 
-describe("confirm and credit an invite", () => {
+describe("confirm", () => {
   const confirmation = {
     createdAt: now.toISOString(),
     at: later(60_000),
@@ -154,7 +180,7 @@ describe("confirm and credit an invite", () => {
     const first = life.confirm(added(), confirmation)!;
     expect(first).toMatchObject({
       first: true,
-      record: { confirmedAt: later(60_000).toISOString(), inviteCode: "AdaCode12345" },
+      record: { state: "confirmed", confirmedAt: later(60_000).toISOString(), inviteCode: "AdaCode12345" },
     });
     const second = life.confirm(first.record, { ...confirmation, at: later(120_000), inviteCode: "Other1234567" })!;
     expect(second).toEqual({ record: first.record, first: false });
@@ -163,19 +189,9 @@ describe("confirm and credit an invite", () => {
   it("confirms nothing by a link for another signup of the address", () => {
     expect(life.confirm(added(), { ...confirmation, createdAt: later(1).toISOString() })).toBeUndefined();
   });
-
-  it("credits an inviter once its invitee confirmed, never for the inviter's own mailbox or itself", () => {
-    const inviter = { key: "k-anna", mailbox: "m-anna" };
-    const invitee = { ...added({ invitedBy: "AnnaCode1234", mailbox: "m-bob" }), key: "k-bob" };
-    expect(life.credits(inviter, invitee)).toBe(false);
-    const confirmed = { ...life.confirm(invitee, confirmation)!.record, key: "k-bob" };
-    expect(life.credits(inviter, confirmed)).toBe(true);
-    expect(life.credits(inviter, { ...confirmed, mailbox: "m-anna" })).toBe(false);
-    expect(life.credits({ ...inviter, key: "k-bob" }, confirmed)).toBe(false);
-  });
 });
 
-describe("leave and expire", () => {
+describe("leave", () => {
   it("keeps a digest of who left only for a confirmed member", () => {
     expect(life.leave(added(), "link", now, "d1")).toEqual({ how: "link", at: now.toISOString() });
     const member = life.confirm(added(), {
@@ -189,16 +205,6 @@ describe("leave and expire", () => {
       at: now.toISOString(),
       digest: "d1",
     });
-  });
-
-  it("expires one asked before the time that never confirmed, and removes it only as it was found", () => {
-    const record = added();
-    expect(life.expired(record, now)).toBe(false);
-    expect(life.expired(record, later(1))).toBe(true);
-    expect(life.expired(added({ earlier: true }), later(100 * day))).toBe(false);
-    expect(life.stillExpired(record, now.toISOString())).toBe(true);
-    const asked = { ...record, optInSince: later(5).toISOString() };
-    expect(life.stillExpired(asked, now.toISOString())).toBe(false);
   });
 });
 
@@ -262,21 +268,5 @@ describe("object to ranking", () => {
     expect(objected.rankingObjectedAt).toBe(later(day).toISOString());
     expect(life.objectToRanking(objected, later(2 * day))).toBeUndefined();
     expect(added().rankingObjectedAt).toBeNull();
-  });
-});
-
-describe("the founders' figures of a list", () => {
-  it("counts sent, owed and refused, and gives the last error of one still failing", () => {
-    const records = [
-      life.sent(added(), now),
-      life.release(added(), "421 first", later(1)),
-      life.release(added(), "421 later", later(2)),
-      life.fail(added(), "550 no", now),
-    ];
-    expect(figures.confirmationCounts(records)).toEqual({ sent: 1, pending: 2, failed: 1 });
-    expect(figures.failedConfirmations(records)).toEqual([
-      { email: "Ada@Example.com", failedAt: now.toISOString(), error: "550 no" },
-    ]);
-    expect(figures.lastConfirmationError(records)).toBe("421 later");
   });
 });

@@ -1,37 +1,31 @@
 import { noAttribution, type Attribution } from "../attribution";
+import { isMember, mayBeAnnouncedTo, mayBeLetIn, owes } from "./rules";
 import type {
   Confirmation,
+  Departure,
   DepartureKind,
   LetInMail,
   ListedSignup,
   NewSignup,
-  OwedConfirmation,
   Signup,
-} from "../stores/store";
+  SignupRecord,
+} from "./types";
 
 /*
  * A signup's life, said once: every rule of what happens to one signup, as pure transitions on its record, each a
- * function of the record, the time and the input. The stores (waitlist/stores/) only keep records: they read one by
- * key, hand it to a transition here, and write back what it returns by compare-and-swap. A transition that returns
- * undefined changes nothing.
+ * function of the record, the time and the input; the rules that only read a record are beside them (rules.ts). The
+ * stores (waitlist/stores/) only keep records: they read one by key, hand it to a transition here, and write back
+ * what it returns by compare-and-swap. A transition that returns undefined changes nothing. A record's state (types.ts,
+ * SignupState) is written here and nowhere else:
  *
- *   add ─► owed ─claim─► held ─sent─► asked ─confirm─► confirmed ─credit─► (its inviter's count)
- *           ▲  ◄─release─┘  └─fail─► refused           │
- *           └──── ask (a repeat, a founder) ◄──────────┘ (unconfirmed only)      leave / expire ─► a departure
+ *   add ─► owed ─claim─► sending ─sent─► sent ─confirm─► confirmed ─credit─► (its inviter's count)
+ *           ▲  ◄─release─┘     └─fail─► refused, or capped (the daily cap)
+ *           └──── ask (a repeat, a founder) ◄── sent, capped (and, by a founder, refused)
+ *   any state but confirmed ─expire─► a departure "pruned"; any ─leave─► a departure
  *
  *   confirmed ─let in─► in wave N ─► its e-mail: owed ─take─► sending ─sent─► sent
  *                                    (or the launch tool's)  ◄─back─┘ └─refuse─► refused
  */
-
-/** One signup as a store keeps it: what the founders read (Signup), and who holds its mail and when it is due. */
-export interface SignupRecord extends Signup {
-  /** A sender holds the confirmation until then; null when nobody does. */
-  confirmationClaimedUntil: string | null;
-  /** When a confirmation that failed for now is due again. */
-  confirmationNextAt: string | null;
-  /** When the asking now under way began: a repeat signup asks again, a message of its own; optInSince stays. */
-  askedAt: string | null;
-}
 
 const iso = (at: Date) => at.toISOString();
 /** The mail server's words, as much as is kept of them. */
@@ -50,13 +44,13 @@ export function add(entry: NewSignup, at: Date, { inviterKnown }: { inviterKnown
       Object.keys(noAttribution).map((name) => [name, entry.attribution?.[name as keyof Attribution] ?? null]),
     ) as Attribution),
     repeatSignups: 0,
+    state: entry.confirmationSentAt ? "sent" : "owed",
     confirmationSentAt: entry.confirmationSentAt ? iso(entry.confirmationSentAt) : null,
     confirmationAttempts: 0,
     confirmationClaimedUntil: null,
     confirmationNextAt: null,
     confirmationFailedAt: null,
     confirmationError: null,
-    confirmationCapped: false,
     confirmedAt: null,
     privacyPolicyAtSignup: entry.privacyPolicy ?? null,
     privacyPolicyAtConfirm: null,
@@ -68,7 +62,7 @@ export function add(entry: NewSignup, at: Date, { inviterKnown }: { inviterKnown
     inviteCode: null,
     // Kept only when it is a confirmed signup's code: an unknown one is not kept, and fails nothing.
     invitedBy: entry.invitedBy && inviterKnown ? entry.invitedBy : null,
-    mailbox: entry.mailbox ?? null,
+    mailboxDigest: entry.mailboxDigest ?? null,
     announcements: [],
     wave: null,
     letInAt: null,
@@ -83,24 +77,6 @@ export const repeat = <R extends SignupRecord>(record: R): R => ({
   repeatSignups: record.repeatSignups + 1,
 });
 
-/** Still owed its confirmation: neither sent nor refused for good. */
-export const owes = (record: Pick<Signup, "confirmationSentAt" | "confirmationFailedAt">) =>
-  record.confirmationSentAt === null && record.confirmationFailedAt === null;
-
-/** Whether an owed confirmation may be tried at `at`: nobody holds it, and any retry is due. */
-export const isDue = (record: SignupRecord, at: Date) =>
-  owes(record) &&
-  (record.confirmationClaimedUntil === null || record.confirmationClaimedUntil < iso(at)) &&
-  (record.confirmationNextAt === null || record.confirmationNextAt <= iso(at));
-
-/** The confirmation a record owes: the asking under way (a repeat signup's), or the first. */
-export const owedOf = ({ email, emailKey, createdAt, optInSince, askedAt }: SignupRecord): OwedConfirmation => ({
-  email,
-  emailKey,
-  createdAt,
-  optInSince: askedAt ?? optInSince,
-});
-
 /**
  * ask: owed a confirmation e-mail from `at` on, unless confirmed. A signup never asked is asked (ask-to-confirm, or a
  * repeat signup). With `resendAfterMs` (a repeat signup), one asked before is asked again once its last e-mail (or
@@ -110,13 +86,18 @@ export const owedOf = ({ email, emailKey, createdAt, optInSince, askedAt }: Sign
 export function ask<R extends SignupRecord>(record: R, at: Date, { resendAfterMs }: { resendAfterMs?: number } = {}) {
   const again = resendAfterMs !== undefined;
   const last = record.confirmationSentAt ?? record.confirmationFailedAt;
+  const mailedLongAgo =
+    (record.state === "sent" || record.state === "capped") &&
+    last !== null &&
+    Date.parse(last) <= at.getTime() - (resendAfterMs ?? 0);
   const asks =
-    record.confirmedAt === null &&
-    (!again || record.confirmationFailedAt === null || record.confirmationCapped) &&
-    (record.optInSince === null || (again && last !== null && Date.parse(last) <= at.getTime() - resendAfterMs));
+    !isMember(record) &&
+    !(again && record.state === "refused") &&
+    (record.optInSince === null || (again && mailedLongAgo));
   if (!asks) return undefined;
   return {
     ...record,
+    state: "owed",
     optInSince: record.optInSince ?? iso(at),
     askedAt: iso(at),
     ...unsent,
@@ -129,7 +110,6 @@ const unsent = {
   confirmationNextAt: null,
   confirmationClaimedUntil: null,
   confirmationAttempts: 0,
-  confirmationCapped: false,
 } as const;
 
 /** claim: the right to send the confirmation until `now + leaseMs`, one attempt more; none when not due. */
@@ -139,14 +119,19 @@ export function claim<R extends SignupRecord>(record: R, now: Date, leaseMs: num
   }
   return {
     ...record,
+    state: "sending",
     confirmationAttempts: record.confirmationAttempts + 1,
     confirmationClaimedUntil: iso(new Date(now.getTime() + leaseMs)),
   };
 }
 
-/** sent: the mail with the confirm link went out; a signup not asked before is asked since then. */
+/**
+ * sent: the mail with the confirm link went out; a signup not asked before is asked since then. One that confirmed
+ * meanwhile (by the link of an earlier asking) stays confirmed.
+ */
 export const sent = <R extends SignupRecord>(record: R, at: Date): R => ({
   ...record,
+  state: isMember(record) ? record.state : "sent",
   confirmationSentAt: iso(at),
   confirmationClaimedUntil: null,
   confirmationError: null,
@@ -155,22 +140,32 @@ export const sent = <R extends SignupRecord>(record: R, at: Date): R => ({
 });
 
 /** release: a claim given back after a failure that may pass, the error kept; the next attempt due at `retryAt`. */
-export const release = <R extends SignupRecord>(record: R, error: string, retryAt: Date): R => ({
-  ...record,
-  confirmationClaimedUntil: null,
-  confirmationError: kept(error),
-  confirmationNextAt: iso(retryAt),
-});
+export const release = <R extends SignupRecord>(record: R, error: string, retryAt: Date): R | undefined =>
+  owes(record)
+    ? {
+        ...record,
+        state: "owed",
+        confirmationClaimedUntil: null,
+        confirmationError: kept(error),
+        confirmationNextAt: iso(retryAt),
+      }
+    : undefined;
 
-/** fail: no more attempts. Refused for good by the mail server, or `capped`: its mailbox had its day's e-mails. */
-export const fail = <R extends SignupRecord>(record: R, error: string, at: Date, capped = false): R => ({
-  ...record,
-  confirmationClaimedUntil: null,
-  confirmationError: kept(error),
-  confirmationFailedAt: iso(at),
-  confirmationNextAt: null,
-  confirmationCapped: capped,
-});
+/**
+ * fail: no more attempts at a confirmation still owed. Refused for good by the mail server, or `capped`: its mailbox
+ * had its day's e-mails.
+ */
+export const fail = <R extends SignupRecord>(record: R, error: string, at: Date, capped = false): R | undefined =>
+  owes(record)
+    ? {
+        ...record,
+        state: capped ? "capped" : "refused",
+        confirmationClaimedUntil: null,
+        confirmationError: kept(error),
+        confirmationFailedAt: iso(at),
+        confirmationNextAt: null,
+      }
+    : undefined;
 
 /**
  * confirm: the person confirmed the signup stored at `createdAt` (its link names it), under the policy then in
@@ -182,10 +177,12 @@ export function confirm<R extends SignupRecord>(
   { createdAt, at, privacyPolicy, consent = null, inviteCode }: Confirmation & { inviteCode: string },
 ): { record: R; first: boolean } | undefined {
   if (record.createdAt !== createdAt) return undefined;
-  if (record.confirmedAt !== null) return { record, first: false };
+  if (isMember(record)) return { record, first: false };
   return {
     record: {
       ...record,
+      state: "confirmed",
+      confirmationClaimedUntil: null,
       confirmedAt: iso(at),
       privacyPolicyAtConfirm: privacyPolicy,
       consentAtConfirm: consent,
@@ -195,41 +192,12 @@ export function confirm<R extends SignupRecord>(
   };
 }
 
-/**
- * credit an invite: whether `invitee` counts for the inviter whose code it came by. Once it confirmed, one per
- * mailbox, never the inviter's own mailbox, never itself; one who left counts no more (its record is gone).
- */
-export const credits = (
-  inviter: { key: string; mailbox: string | null },
-  invitee: SignupRecord & { key: string },
-): boolean =>
-  invitee.confirmedAt !== null &&
-  invitee.invitedBy !== null &&
-  invitee.mailbox !== null &&
-  inviter.key !== invitee.key &&
-  inviter.mailbox !== invitee.mailbox;
-
-/** What a departure keeps: when and how, never who; a keyed digest only of a confirmed member (leavers.ts). */
-export interface Departure {
-  how: DepartureKind;
-  at: string;
-  digest?: string;
-}
-
 /** leave: the record goes whole; what stays is a departure. */
 export const leave = (record: SignupRecord, how: DepartureKind, at: Date, digest?: string): Departure => ({
   how,
   at: iso(at),
-  ...(digest && record.confirmedAt !== null ? { digest } : {}),
+  ...(digest && isMember(record) ? { digest } : {}),
 });
-
-/** expire: asked to confirm before `before` and never did; the retention removes it as a departure "pruned". */
-export const expired = (record: SignupRecord, before: Date) =>
-  record.confirmedAt === null && record.optInSince !== null && record.optInSince < iso(before);
-
-/** Still as the retention found it (asked at `optInSince`, unconfirmed): one that confirmed or was asked anew stays. */
-export const stillExpired = (record: SignupRecord, optInSince: string) =>
-  record.confirmedAt === null && record.optInSince === optInSince;
 
 /** An announcement's id (cli/commands/announce.ts): letters, digits and "-", so every store keeps it as it is. */
 export function checkAnnouncementId(id: string): void {
@@ -244,9 +212,7 @@ export function announce<R extends SignupRecord>(record: R, id: string, undo = f
   checkAnnouncementId(id);
   const noted = record.announcements.includes(id);
   if (undo) return noted ? { ...record, announcements: record.announcements.filter((one) => one !== id) } : undefined;
-  return record.confirmedAt !== null && !noted
-    ? { ...record, announcements: [...record.announcements, id] }
-    : undefined;
+  return mayBeAnnouncedTo(record) && !noted ? { ...record, announcements: [...record.announcements, id] } : undefined;
 }
 
 /**
@@ -258,7 +224,7 @@ export function letIn<R extends SignupRecord>(
   record: R,
   { wave, at, createdAt, mail }: { wave: number; at: Date; createdAt: string; mail: boolean },
 ): R | undefined {
-  if (record.createdAt !== createdAt || record.confirmedAt === null || record.wave !== null) return undefined;
+  if (record.createdAt !== createdAt || !mayBeLetIn(record)) return undefined;
   return { ...record, wave, letInAt: iso(at), letInMail: mail ? "owed" : "launch-tool" };
 }
 

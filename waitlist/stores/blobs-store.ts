@@ -1,229 +1,289 @@
 import type { Store } from "@netlify/blobs";
+import { expired, isDue, owedOf, owes, stillExpired } from "../signup-life/rules";
 import * as life from "../signup-life/signup-life";
-import type { SignupRecord } from "../signup-life/signup-life";
-import { carryForward, upgraded } from "./blobs/earlier-layout";
-import { ledgerRow, type LedgerOptions } from "./blobs/ledger";
-import { RequestPath } from "./blobs/request-path";
-import { atOnce, concurrency, hourOf, type BlobRecord } from "./blobs/records";
-import { noteSigner, signerProblem } from "./blobs/secrets";
-import type { ConfirmationQueue, FullStore, OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store";
+import type { DepartureKind, NewSignup, OwedConfirmation, RemovedSignup } from "../signup-life/types";
+import type { SignupRecord, UnconfirmedSignup } from "../signup-life/types";
+import { atOnce, BlobIO, concurrency } from "./blobs/blob-io";
+import { Invites } from "./blobs/invites";
+import { hourOf, kOf, layout } from "./blobs/layout";
+import { Ledger, ledgerRow, rowsPerChunk } from "./blobs/ledger";
+import { Records, type BlobRecord } from "./blobs/records";
+import { StoreSecrets } from "./blobs/secrets";
+import { recordKeeper } from "./record-keeper";
+import { EarlierLayout } from "./blobs-migrations";
+import type { FullStore } from "./store";
 
-export { BlobsStoreError, keyOf, mailboxCountsKey } from "./blobs/records";
-export { rowsPerChunk } from "./blobs/ledger";
+export { BlobsStoreError } from "./blobs/blob-io";
+export { keyOf } from "./blobs/secrets";
+export { layout as blobsLayout } from "./blobs/layout";
+export { rowsPerChunk };
 export const blobsStoreName = "waitlist";
 
 /*
- * The waitlist in Netlify Blobs (README.md has its keys): records kept by key, changed only by signup-life's
- * transitions. One class in layers, a file each in blobs/ (records.ts, ledger.ts, request-path.ts), and here the
- * sweep's and the retention's backlogs, each read a batch at a time, and the founders' whole-list reads.
+ * The waitlist in Netlify Blobs (README.md has its keys), composed of one object per concern in blobs/, each given what
+ * it needs, and the carrying forward of an earlier layout (blobs-migrations.ts). Records change only by signup-life's
+ * transitions (record-keeper.ts). Here: a request's work by key, the backlogs of the sweep and the retention, each
+ * read a batch at a time, and the founders' reads.
  */
 
 /**
- * Records one call of dueConfirmations reads at most, a second or two of round trips, once it has found one due: past
- * them, one that found none reads on until its `readUntil`. The notes of the records a sweep sent stay until a fold
- * reaches them, so after a mail outage most of a walk can be of records owing nothing: stopping at a batch's worth
- * with none found ended half the sweeps of a full-scale outage at 6 s, with thousands still owed further along.
+ * Records one call of dueConfirmations reads once it has found one due; one that found none reads on until its
+ * `readUntil`: after a mail outage most notes are of records a sweep sent and a fold has not reached, and stopping at
+ * a batch's worth ended half the sweeps at 6 s with thousands owed further along.
  */
 const readsPerCall = 1000;
 /** How long a walk of the backlog's listing is followed before it is listed afresh. */
 const walkLifeMs = 60_000;
 /** When an asked/ folder's hour is over. */
 const hourEnd = (hour: string) => Date.parse(`${hour}:00:00.000Z`) + 3_600_000;
-const oldestFirst = (records: BlobRecord[]) => records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+const oldestFirst = <R extends { createdAt: string }>(records: R[]) =>
+  records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
-export class BlobsStore extends RequestPath implements FullStore, ConfirmationQueue {
-  /** This instance's walk of the backlog (dueConfirmations). */
-  private walk: { notes: [string, string[]][]; next: number; listedAt: number } | undefined;
-  private readonly readsPerCall: number;
+export interface BlobsStoreOptions {
+  clock?: () => Date;
+  /** Rows per ledger blob (fewer in tests, to fill several). */
+  chunkRows?: number;
+  readsPerCall?: number;
+}
 
-  constructor(
-    blobs: Store,
-    { readsPerCall: reads = readsPerCall, ...options }: LedgerOptions & { readsPerCall?: number } = {},
-  ) {
-    super(blobs, options);
-    this.readsPerCall = reads;
+/** The store interface, and what only this store has: its Store, each address's <k>, the scheduled runs' fold. */
+export type BlobsStore = ReturnType<typeof blobsStore>;
+
+export function blobsStore(
+  blobs: Store,
+  { clock = () => new Date(), chunkRows, readsPerCall: reads = readsPerCall }: BlobsStoreOptions = {},
+) {
+  const io = new BlobIO(blobs, clock);
+  const secrets = new StoreSecrets(io);
+  const records = new Records(io);
+  const invites = new Invites(io);
+  const ledger = new Ledger(io, records, invites, chunkRows);
+  const earlier = new EarlierLayout(io, { secrets, records, ledger, invites });
+
+  /** An address's <k>, its record of the earlier layout carried forward first while one may be left. */
+  async function located(emailKey: string): Promise<string> {
+    if (!earlier.done) await earlier.carryOwn(emailKey);
+    return secrets.key(emailKey);
   }
 
-  /**
-   * Up to `limit` due, oldest first of those read: noted records along a walk of the backlog that an instance's
-   * calls share, `readsPerCall` at most, or more until `readUntil` while none is found; a walk done or a minute old is
-   * listed afresh. Each of the readers takes the walk's next note as its last read ends: a slow read (a 503 retried
-   * after 5 s) holds one reader, not a page.
-   */
-  async dueConfirmations(
-    now: Date,
-    limit: number,
-    { readUntil = -Infinity }: { readUntil?: number } = {},
-  ): Promise<OwedConfirmation[]> {
-    const at = this.clock().getTime();
-    if (!this.walk || this.walk.next >= this.walk.notes.length || at - this.walk.listedAt > walkLifeMs) {
-      this.walk = { notes: await this.noteWalk(), next: 0, listedAt: at };
-    }
-    const { walk } = this;
-    const due: BlobRecord[] = [];
-    const batchEnd = walk.next + this.readsPerCall;
-    const more = () =>
-      walk.next < walk.notes.length &&
-      (walk.next < batchEnd || (due.length === 0 && this.clock().getTime() <= readUntil));
-    let reading = 0;
-    const reader = async () => {
-      while (due.length + reading < limit && more()) {
-        reading++;
-        const record = (await this.readNoted([walk.notes[walk.next++]!]))[0]?.record;
-        reading--;
-        if (record && !record.leaving && life.isDue(record, now)) due.push(record);
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, reader));
-    return oldestFirst(due).map(life.owedOf);
-  }
-
-  /** Every confirmation owed, due or not, oldest first: for the founders' resend-pending, a whole-backlog read. */
-  async pendingConfirmations(): Promise<OwedConfirmation[]> {
-    const noted = await this.readNoted(await this.noteWalk());
-    return oldestFirst(
-      noted.flatMap(({ record }) => (record && !record.leaving && life.owes(record) ? [record] : [])),
-    ).map(life.owedOf);
-  }
-
-  /**
-   * From the asked/ notes of the hours over, a page at a time and no more than needed: each record expired in its
-   * note's hour, or leaving (a removal half done). With `tidy` (never a dry run) a note done with is deleted.
-   */
-  async expiredUnconfirmed(before: Date, limit: number, { tidy = false } = {}): Promise<UnconfirmedSignup[]> {
-    const { directories } = await this.blobs.list({ prefix: "asked/", directories: true });
-    const hours = directories
-      .map((folder) => folder.replace(/\/$/, "").slice("asked/".length))
-      .filter((hour) => /^\d{4}-\d\d-\d\dT\d\d$/.test(hour) && hourEnd(hour) <= before.getTime())
-      .sort();
-    const expired: UnconfirmedSignup[] = [];
-    const check = async (hour: string, key: string) => {
-      const record = await this.read(key.slice(key.lastIndexOf("/") + 1));
-      if (
-        record?.optInSince &&
-        hourOf(record.optInSince) === hour &&
-        (record.leaving || life.expired(record, before))
-      ) {
-        const { email, emailKey, createdAt, optInSince } = record;
-        expired.push({ email, emailKey, createdAt, optInSince });
-      } else if (tidy) await this.blobs.delete(key);
-    };
-    for (const hour of hours) {
-      for await (const { blobs: notes } of this.blobs.list({ prefix: `asked/${hour}/`, paginate: true })) {
-        for (let from = 0; from < notes.length && expired.length < limit;) {
-          const slice = notes.slice(from, (from += Math.max(limit - expired.length, concurrency)));
-          await atOnce(slice, ({ key }) => check(hour, key));
-        }
-        if (expired.length >= limit) break;
-      }
-      if (expired.length >= limit) break;
-    }
-    return expired.sort((a, b) => a.optInSince.localeCompare(b.optInSince)).slice(0, limit);
-  }
-
-  /**
-   * remove() for many, each only if still expired as found, the rows of one ledger blob erased in one write. A pass
-   * that dies half-way leaves records marked with their asked/ notes, which the next pass finds and finishes.
-   */
-  async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
-    const marked = await atOnce(signups, async ({ emailKey, optInSince }) => {
-      const k = await this.key(emailKey);
-      const record = await this.markLeaving(k, "pruned", at, { still: (one) => life.stillExpired(one, optInSince) });
-      return record && { k, record, leftAt: Date.parse(record.leaving!.at) };
-    });
-    const leaving = marked.filter((one) => one !== undefined);
-    // The left/ notes first: a fold writing a row after it is erased erases it again.
-    await atOnce(leaving, ({ k, leftAt }) => this.leftNote(k, leftAt));
-    const byChunk = new Map<string, [string, number][]>();
-    for (const { k, record, leftAt } of leaving) {
-      if (record.chunk) byChunk.set(record.chunk, [...(byChunk.get(record.chunk) ?? []), [k, leftAt]]);
-    }
-    await Promise.all([...byChunk].map(([chunk, rows]) => this.eraseRows(chunk, rows)));
-    return atOnce(leaving, async ({ k, record }) => ({
-      ...(await this.finishLeave(k, { ...record, chunk: null })),
-      optInSince: record.optInSince ?? record.createdAt,
-    }));
-  }
-
-  /** The leavers' digests of the days before `before`'s, until `deadline`: what is left, the next pass's. */
-  async forgetLeaverDigestsBefore(before: Date, { deadline }: { deadline?: number } = {}): Promise<void> {
-    await this.forgetDaysBefore("leavers/", before.toISOString().slice(0, 10), deadline);
-  }
-
-  /** The mailbox counts of the days before `day`: 256 blobs a day at most. */
-  async forgetMailboxMailBefore(day: string, { deadline }: { deadline?: number } = {}): Promise<void> {
-    await this.forgetDaysBefore("mailbox/", day, deadline);
-  }
-
-  /** Deletes the blobs of `prefix`'s day folders before `day`, oldest first, until `deadline`. */
-  private async forgetDaysBefore(prefix: string, day: string, deadline?: number): Promise<void> {
-    const { directories } = await this.blobs.list({ prefix, directories: true });
-    for (const folder of directories.filter((name) => name.slice(prefix.length) < day).sort()) {
-      const { blobs: old } = await this.blobs.list({ prefix: `${folder}/` });
-      await this.deleteUntil(
-        old.map(({ key }) => key),
-        deadline,
-      );
-      if (deadline !== undefined && this.clock().getTime() > deadline) return;
-    }
-  }
-
-  // The founders' commands: the list is the ledger's blobs (N/1000 gets) with the noted records read afresh; the
-  // departures, one listing of their keys. No request path reaches these.
-
-  /** Every row, oldest first (record-keeper.ts counts the founders' figures from them). */
-  protected async records(): Promise<SignupRecord[]> {
+  /** Every row, oldest first: the ledger's blobs (N/1000 gets) with the noted records read afresh. */
+  async function allRecords(): Promise<SignupRecord[]> {
     // Records of the earlier layout first, so each is read once, under its <k>.
-    while ((await carryForward(this)) > 0);
+    while ((await earlier.carryForward()) > 0);
     const byKey = new Map<string, SignupRecord>();
-    for (const rows of await atOnce(await this.chunks(), (chunk) => this.chunkRows(chunk))) {
-      for (const [k, row] of Object.entries(rows)) byKey.set(k, upgraded(row as unknown as Record<string, unknown>));
+    for (const rows of await atOnce(await ledger.chunks(), (chunk) => ledger.chunkRows(chunk))) {
+      for (const [k, row] of Object.entries(rows)) byKey.set(k, row);
     }
-    for (const { k, record } of await this.readNoted(await this.noteWalk())) {
+    for (const { k, record } of await records.readNoted(await records.noteWalk())) {
       if (record && !record.leaving) byKey.set(k, ledgerRow(record));
       else byKey.delete(k);
     }
-    return [...byKey.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return oldestFirst([...byKey.values()]);
   }
 
-  /** One listing, each key a day and a digest; the day is the departure's time kept. */
-  async leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]> {
-    const from = since.toISOString().slice(0, 10);
-    return (await this.blobs.list({ prefix: "leavers/" })).blobs
-      .map(({ key }) => key.split("/"))
-      .filter(([, day]) => day! >= from)
-      .map(([, day, digest]) => ({ digest: digest!, leftAt: day! }))
-      .sort((a, b) => a.leftAt.localeCompare(b.leftAt));
-  }
+  /** This instance's walk of the backlog (dueConfirmations). */
+  let walk: { notes: [string, string[]][]; next: number; listedAt: number } | undefined;
 
-  /** One listing: each key starts with its departure's time; one from before the how was in its key is read. */
-  async departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
-    const counts = { left: 0, pruned: 0 };
-    const [from, to] = between ? [between.from.toISOString(), between.to.toISOString()] : ["", "~"];
-    for (const { key } of (await this.blobs.list({ prefix: "departures/" })).blobs) {
-      const at = key.slice("departures/".length, "departures/".length + 24);
-      if (at < from || at >= to) continue;
-      let how = /^departures\/.{24}-([a-z-]+)-[0-9a-f]{8}$/.exec(key)?.[1];
-      how ??= ((await this.blobs.get(key, { type: "json" })) as { how?: string } | null)?.how;
-      counts[how === "pruned" ? "pruned" : "left"]++;
+  /** From the asked/ notes of the hours over, a page at a time: each expired, or leaving (a removal half done). */
+  async function expiredAmongAsked(before: Date, limit: number, tidy: boolean): Promise<UnconfirmedSignup[]> {
+    const { directories } = await blobs.list({ prefix: layout.askedPrefix, directories: true });
+    const hours = directories
+      .map((folder) => kOf(folder, 1))
+      .filter((hour) => /^\d{4}-\d\d-\d\dT\d\d$/.test(hour) && hourEnd(hour) <= before.getTime())
+      .sort();
+    const found: UnconfirmedSignup[] = [];
+    const check = async (hour: string, key: string) => {
+      const record = await records.read(kOf(key, 2));
+      if (record?.optInSince && hourOf(record.optInSince) === hour && (record.leaving || expired(record, before))) {
+        const { email, emailKey, createdAt, optInSince } = record;
+        found.push({ email, emailKey, createdAt, optInSince });
+      } else if (tidy) await blobs.delete(key);
+    };
+    for (const hour of hours) {
+      for await (const { blobs: notes } of blobs.list({ prefix: layout.askedHour(hour), paginate: true })) {
+        for (let from = 0; from < notes.length && found.length < limit;) {
+          const slice = notes.slice(from, (from += Math.max(limit - found.length, concurrency)));
+          await atOnce(slice, ({ key }) => check(hour, key));
+        }
+        if (found.length >= limit) break;
+      }
+      if (found.length >= limit) break;
     }
-    return counts;
+    return found.sort((a, b) => a.optInSince.localeCompare(b.optInSince)).slice(0, limit);
   }
 
-  /** Records of the earlier layout carried forward (a page at most), then the backlog filed into the ledger. */
-  override async fold(options: { deadline?: number; tidy?: boolean } = {}): Promise<number> {
-    await carryForward(this, options.deadline);
-    return this.foldLedger(options);
+  /** Deletes the blobs of `prefix`'s day folders before `day`, oldest first, until `deadline`. */
+  async function forgetDaysBefore(prefix: string, day: string, deadline?: number): Promise<void> {
+    const { directories } = await blobs.list({ prefix, directories: true });
+    for (const folder of directories.filter((name) => name.slice(prefix.length) < day).sort()) {
+      await io.deleteUntil(await io.keys(`${folder}/`), deadline);
+      if (deadline !== undefined && clock().getTime() > deadline) return;
+    }
   }
 
-  /** Notes which secret the functions sign links with (blobs/secrets.ts): a function does when it opens the waitlist. */
-  noteSigner(configured: string | undefined): Promise<void> {
-    return noteSigner(this.blobs, configured);
-  }
+  const store = {
+    blobs,
+    ...recordKeeper<BlobRecord>({
+      change: async (emailKey, transition) => records.change(await located(emailKey), transition),
+      records: allRecords,
+      // A confirmed record's invite keys, also after a second press: a confirm that died before filing them.
+      confirmed: async (emailKey, record) => invites.file(await located(emailKey), record),
+    }),
 
-  signerProblem(configured: string | undefined): Promise<string | undefined> {
-    return signerProblem(this.blobs, configured);
-  }
+    key: (emailKey: string) => secrets.key(emailKey),
+    secret: (name: "leave", make: () => string) => secrets.secret(name, make),
 
-  async close(): Promise<void> {}
+    /** The notes first, whatever fails after; a listed address makes the same writes, then counts its repeat. */
+    async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
+      const k = await located(entry.emailKey);
+      const inviterKnown = entry.invitedBy !== undefined && (await invites.inviter(entry.invitedBy)) !== null;
+      const record: BlobRecord = {
+        ...life.add(entry, entry.at ?? clock(), { inviterKnown }),
+        chunk: null,
+        leaving: null,
+      };
+      await Promise.all([records.note(k), entry.earlier ? undefined : records.askedNote(k, record.createdAt)]);
+      const added = await records.create(k, record);
+      if (!added) await records.change(k, life.repeat, { noted: true });
+      return { added, createdAt: record.createdAt };
+    },
+
+    /** The record, and its invitees: one listing under its code. */
+    async lookup(emailKey: string) {
+      const record = await records.read(await located(emailKey));
+      if (!record || record.leaving) return undefined;
+      return life.listed(record, record.inviteCode ? await invites.confirmedInvites(record.inviteCode) : 0);
+    },
+
+    /** In an order a sweep can finish after a crash: a note for a fold under way, the record marked, then the rest. */
+    async remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
+      const k = await located(emailKey);
+      await records.leftNote(k, at.getTime());
+      const marked = await ledger.markLeaving(k, how, at, { digest });
+      if (!marked) return undefined;
+      await records.note(k);
+      return ledger.finishLeave(k, marked);
+    },
+
+    async countMailboxMail(counter: string, day: string): Promise<number> {
+      const counts = await io.swap<Record<string, number>>(layout.mailboxCounts(day, counter), (found = {}) => ({
+        ...found,
+        [counter]: (found[counter] ?? 0) + 1,
+      }));
+      return counts![counter]!;
+    },
+
+    /** Of instances racing, one write is made (Netlify's onlyIfNew). */
+    once: (name: string) => io.writeIf(layout.setting(`once-${name}`), clock().toISOString(), { onlyIfNew: true }),
+
+    /**
+     * Noted records along a walk of the backlog that an instance's calls share, listed afresh when done or a minute
+     * old. Each reader takes the next note as its last read ends: a slow read (a 503 retried after 5 s) holds one
+     * reader, not a page.
+     */
+    async dueConfirmations(now: Date, limit: number, { readUntil = -Infinity } = {}): Promise<OwedConfirmation[]> {
+      const at = clock().getTime();
+      if (!walk || walk.next >= walk.notes.length || at - walk.listedAt > walkLifeMs) {
+        walk = { notes: await records.noteWalk(), next: 0, listedAt: at };
+      }
+      const current = walk;
+      const due: BlobRecord[] = [];
+      const batchEnd = current.next + reads;
+      const more = () =>
+        current.next < current.notes.length &&
+        (current.next < batchEnd || (due.length === 0 && clock().getTime() <= readUntil));
+      let reading = 0;
+      const reader = async () => {
+        while (due.length + reading < limit && more()) {
+          reading++;
+          const record = (await records.readNoted([current.notes[current.next++]!]))[0]?.record;
+          reading--;
+          if (record && !record.leaving && isDue(record, now)) due.push(record);
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, reader));
+      return oldestFirst(due).map(owedOf);
+    },
+
+    /** A whole-backlog read, for the founders' resend-pending. */
+    async pendingConfirmations(): Promise<OwedConfirmation[]> {
+      const noted = await records.readNoted(await records.noteWalk());
+      const owing = noted.flatMap(({ record }) => (record && !record.leaving && owes(record) ? [record] : []));
+      return oldestFirst(owing).map(owedOf);
+    },
+
+    expiredUnconfirmed: (before: Date, limit: number) => expiredAmongAsked(before, limit, false),
+    expiredUnconfirmedTidying: (before: Date, limit: number) => expiredAmongAsked(before, limit, true),
+
+    /**
+     * remove() for many, the rows of one ledger blob erased in one write. A pass that dies half-way leaves records
+     * marked with their asked/ notes, which the next pass finds and finishes.
+     */
+    async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
+      const marked = await atOnce(signups, async ({ emailKey, optInSince }) => {
+        const k = await located(emailKey);
+        const record = await ledger.markLeaving(k, "pruned", at, { still: (one) => stillExpired(one, optInSince) });
+        return record && { k, record, leftAt: Date.parse(record.leaving!.at) };
+      });
+      const leaving = marked.filter((one) => one !== undefined);
+      // The left/ notes first: a fold writing a row after it is erased erases it again.
+      await atOnce(leaving, ({ k, leftAt }) => records.leftNote(k, leftAt));
+      const byChunk = new Map<string, [string, number][]>();
+      for (const { k, record, leftAt } of leaving) {
+        if (record.chunk) byChunk.set(record.chunk, [...(byChunk.get(record.chunk) ?? []), [k, leftAt]]);
+      }
+      await Promise.all([...byChunk].map(([chunk, rows]) => ledger.eraseRows(chunk, rows)));
+      return atOnce(leaving, async ({ k, record }) => ({
+        ...(await ledger.finishLeave(k, { ...record, chunk: null })),
+        optInSince: record.optInSince ?? record.createdAt,
+      }));
+    },
+
+    forgetLeaverDigestsBefore: (before: Date, { deadline }: { deadline?: number } = {}) =>
+      forgetDaysBefore(layout.leaversPrefix, before.toISOString().slice(0, 10), deadline),
+    forgetMailboxMailBefore: (day: string, { deadline }: { deadline?: number } = {}) =>
+      forgetDaysBefore(layout.mailboxPrefix, day, deadline),
+
+    /**
+     * For the scheduled runs, starting no step past `deadline` (ms): a page of the earlier layout carried forward, then
+     * the backlog filed into the ledger; without `tidy` (the sweep) old notes are left for the day's pass. Resolves
+     * with the rows written.
+     */
+    async fold(options: { deadline?: number; tidy?: boolean } = {}): Promise<number> {
+      await earlier.carryForward(options.deadline);
+      return ledger.fold(options);
+    },
+
+    /** One listing; the day in its key is the departure's time kept. */
+    async leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]> {
+      const from = since.toISOString().slice(0, 10);
+      return (await io.keys(layout.leaversPrefix))
+        .map((key) => ({ leftAt: kOf(key, 1), digest: kOf(key, 2) }))
+        .filter(({ leftAt }) => leftAt >= from)
+        .sort((a, b) => a.leftAt.localeCompare(b.leftAt));
+    },
+
+    /** One listing, each key its departure's time and how (one from before the how was in its key is read). */
+    async departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
+      const counts = { left: 0, pruned: 0 };
+      const [from, to] = between ? [between.from.toISOString(), between.to.toISOString()] : ["", "~"];
+      const start = layout.departuresPrefix.length;
+      for (const key of await io.keys(layout.departuresPrefix)) {
+        const at = key.slice(start, start + 24);
+        if (at < from || at >= to) continue;
+        let how = /^departures\/.{24}-([a-z-]+)-[0-9a-f]{8}$/.exec(key)?.[1];
+        how ??= (await io.get<{ how?: string }>(key))?.how;
+        counts[how === "pruned" ? "pruned" : "left"]++;
+      }
+      return counts;
+    },
+
+    async departures(): Promise<number> {
+      const { left, pruned } = await store.departureCounts();
+      return left + pruned;
+    },
+
+    async close(): Promise<void> {},
+  };
+  return store satisfies FullStore;
 }

@@ -1,8 +1,8 @@
 import { Pool } from "pg";
 import { migrate } from "./postgres-migrations";
-import type { Departure } from "../signup-life/signup-life";
 import { SqlStore, type SqlDatabase, type SqlValue } from "./sql-store";
 import { StoreError } from "./store";
+import type { Departure } from "../signup-life/types";
 
 /** What the store needs of pg's Pool. */
 export type PgPool = Pick<Pool, "query" | "end">;

@@ -1,16 +1,8 @@
 import { newInviteCode } from "../invites";
+import { owedOf } from "../signup-life/rules";
 import * as life from "../signup-life/signup-life";
-import type { SignupRecord } from "../signup-life/signup-life";
-import type { StatsSignup } from "../reports/stats";
-import * as figures from "../signup-life/figures";
-import type {
-  Confirmation,
-  ConfirmationCounts,
-  OwedConfirmation,
-  Signup,
-  WaitlistLedger,
-  WaitlistStore,
-} from "./store";
+import type { Confirmation, OwedConfirmation, SignupRecord } from "../signup-life/types";
+import * as wholeList from "../signup-life/whole-list";
 
 /** How long a store trusts the record it last wrote of an address: a signup's e-mail goes within seconds of it. */
 const trustMs = 60_000;
@@ -42,116 +34,89 @@ export class RecentWrites<Version> {
   }
 }
 
+/** What a store gives the record keeper: a record changed by a transition, and the whole list for the founders. */
+export interface Keeping<Kept extends SignupRecord> {
+  /** The record of `emailKey` through `transition`, kept; undefined when it is not listed or nothing changed. */
+  change(emailKey: string, transition: (record: Kept) => Kept | undefined): Promise<Kept | undefined>;
+  /** Every record, oldest first: a whole-list read, for the founders' commands only. */
+  records(): Promise<SignupRecord[]>;
+  /** After a confirm, first or not: what else the store files of a confirmed record (Blobs: its invite keys). */
+  confirmed?(emailKey: string, record: Kept): Promise<void>;
+}
+
 /*
  * What every store does to one signup's record, said once: each method of the request path is a transition of
  * signup-life applied to the record of one address by the store's own change() (read by key, written back by
- * compare-and-swap). SqlStore and BlobsStore extend this; each keeps its records its own way.
+ * compare-and-swap), and the founders' figures are counted from the whole list by signup-life's whole-list.ts. Each
+ * store holds one and hands its methods on; it keeps its records its own way.
  */
-export abstract class RecordKeeper<Kept extends SignupRecord> implements Partial<WaitlistStore & WaitlistLedger> {
-  /** The record of `emailKey` through `transition`, kept; undefined when it is not listed or nothing changed. */
-  protected abstract change(
-    emailKey: string,
-    transition: (record: Kept) => Kept | undefined,
-  ): Promise<Kept | undefined>;
+export function recordKeeper<Kept extends SignupRecord>({ change, records, confirmed }: Keeping<Kept>) {
+  return {
+    async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
+      return (await change(emailKey, (record) => life.claim(record, now, leaseMs)))?.confirmationAttempts;
+    },
 
-  /** Every record, oldest first: a whole-list read, for the founders' commands only. */
-  protected abstract records(): Promise<SignupRecord[]>;
+    /** The first confirmation is kept: a second press reads the record and writes nothing. */
+    async confirm(emailKey: string, { inviteCode = newInviteCode(), ...confirmation }: Confirmation) {
+      let found: { record: Kept; first: boolean } | undefined;
+      await change(emailKey, (record) => {
+        found = life.confirm(record, { ...confirmation, inviteCode });
+        return found?.first ? found.record : undefined;
+      });
+      if (!found) return undefined;
+      await confirmed?.(emailKey, found.record);
+      return { confirmedAt: found.record.confirmedAt!, first: found.first, inviteCode: found.record.inviteCode! };
+    },
 
-  /** The store's own bookkeeping, for the scheduled runs (store.ts, ConfirmationQueue.fold): none by default. */
-  async fold(_options?: { deadline?: number; tidy?: boolean }): Promise<number> {
-    return 0;
-  }
+    async askToConfirm(emailKey: string, at: Date, options?: { resendAfterMs?: number }) {
+      const asked = await change(emailKey, (record) => life.ask(record, at, options));
+      return asked && (owedOf(asked) satisfies OwedConfirmation);
+    },
 
-  /** After a confirm, first or not: what else the store files of a confirmed record (Blobs: its invite keys). */
-  protected async confirmed(_emailKey: string, _record: Kept): Promise<void> {}
+    async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
+      await change(emailKey, (record) => life.sent(record, at));
+    },
 
-  async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
-    return (await this.change(emailKey, (record) => life.claim(record, now, leaseMs)))?.confirmationAttempts;
-  }
+    async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
+      await change(emailKey, (record) => life.release(record, error, retryAt));
+    },
 
-  /** The first confirmation is kept: a second press reads the record and writes nothing. */
-  async confirm(emailKey: string, { inviteCode = newInviteCode(), ...confirmation }: Confirmation) {
-    let found: { record: Kept; first: boolean } | undefined;
-    await this.change(emailKey, (record) => {
-      found = life.confirm(record, { ...confirmation, inviteCode });
-      return found?.first ? found.record : undefined;
-    });
-    if (!found) return undefined;
-    await this.confirmed(emailKey, found.record);
-    return { confirmedAt: found.record.confirmedAt!, first: found.first, inviteCode: found.record.inviteCode! };
-  }
+    async failConfirmation(emailKey: string, error: string, at: Date, { capped = false } = {}): Promise<void> {
+      await change(emailKey, (record) => life.fail(record, error, at, capped));
+    },
 
-  async askToConfirm(emailKey: string, at: Date, options?: { resendAfterMs?: number }) {
-    const asked = await this.change(emailKey, (record) => life.ask(record, at, options));
-    return asked && (life.owedOf(asked) satisfies OwedConfirmation);
-  }
+    /** Noted in the record, so a leave takes it; of two runs at once, one takes the person. */
+    async noteAnnouncement(emailKey: string, id: string, { undo = false }: { undo?: boolean } = {}) {
+      life.checkAnnouncementId(id);
+      return (await change(emailKey, (record) => life.announce(record, id, undo))) !== undefined;
+    },
 
-  async markConfirmationSent(emailKey: string, at: Date): Promise<void> {
-    await this.change(emailKey, (record) => life.sent(record, at));
-  }
+    async letIn(emailKey: string, wave: { wave: number; at: Date; createdAt: string; mail: boolean }) {
+      return (await change(emailKey, (record) => life.letIn(record, wave))) !== undefined;
+    },
 
-  async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
-    await this.change(emailKey, (record) => life.release(record, error, retryAt));
-  }
+    async letInMail(emailKey: string, step: life.LetInMailStep, wave: number): Promise<boolean> {
+      return (await change(emailKey, (record) => life.letInMailStep(record, step, wave))) !== undefined;
+    },
 
-  async failConfirmation(emailKey: string, error: string, at: Date, { capped = false } = {}): Promise<void> {
-    await this.change(emailKey, (record) => life.fail(record, error, at, capped));
-  }
+    async objectToRanking(emailKey: string, at: Date): Promise<string | undefined> {
+      let noted: string | undefined;
+      await change(emailKey, (record) => {
+        const next = life.objectToRanking(record, at);
+        noted = (next ?? record).rankingObjectedAt!;
+        return next;
+      });
+      return noted;
+    },
 
-  /** Noted in the record, so a leave takes it; of two runs at once, one takes the person. */
-  async noteAnnouncement(emailKey: string, id: string, { undo = false }: { undo?: boolean } = {}): Promise<boolean> {
-    life.checkAnnouncementId(id);
-    return (await this.change(emailKey, (record) => life.announce(record, id, undo))) !== undefined;
-  }
-
-  async letIn(emailKey: string, wave: { wave: number; at: Date; createdAt: string; mail: boolean }) {
-    return (await this.change(emailKey, (record) => life.letIn(record, wave))) !== undefined;
-  }
-
-  async letInMail(emailKey: string, step: life.LetInMailStep, wave: number): Promise<boolean> {
-    return (await this.change(emailKey, (record) => life.letInMailStep(record, step, wave))) !== undefined;
-  }
-
-  async objectToRanking(emailKey: string, at: Date): Promise<string | undefined> {
-    let noted: string | undefined;
-    await this.change(emailKey, (record) => {
-      const next = life.objectToRanking(record, at);
-      noted = (next ?? record).rankingObjectedAt!;
-      return next;
-    });
-    return noted;
-  }
-
-  // The founders' reads of the whole list, counted as signup-life's figures count them.
-
-  async all(): Promise<Signup[]> {
-    return (await this.records()).map(life.signupOf);
-  }
-
-  async count(): Promise<number> {
-    return (await this.records()).length;
-  }
-
-  async statsRows(): Promise<StatsSignup[]> {
-    return (await this.records()).map(figures.statsRowOf);
-  }
-
-  async confirmationCounts(): Promise<ConfirmationCounts> {
-    return figures.confirmationCounts(await this.records());
-  }
-
-  async failedConfirmations() {
-    return figures.failedConfirmations(await this.records());
-  }
-
-  async departures(): Promise<number> {
-    const { left, pruned } = await this.departureCounts();
-    return left + pruned;
-  }
-
-  abstract departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }>;
-
-  async lastConfirmationError(): Promise<string | undefined> {
-    return figures.lastConfirmationError(await this.records());
-  }
+    // The founders' reads of the whole list.
+    all: async () => (await records()).map(life.signupOf),
+    count: async () => (await records()).length,
+    listRows: async () => (await records()).map(wholeList.listRowOf),
+    confirmationCounts: async () => wholeList.confirmationCounts(await records()),
+    failedConfirmations: async () => wholeList.failedConfirmations(await records()),
+    lastConfirmationError: async () => wholeList.lastConfirmationError(await records()),
+  };
 }
+
+export type RecordKeeper = ReturnType<typeof recordKeeper>;

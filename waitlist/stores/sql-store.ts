@@ -1,9 +1,9 @@
-import type { StatsSignup } from "../reports/stats";
+import { memberStates, owedStates, unconfirmedStates } from "../signup-life/rules";
+import type { Departure, DepartureKind, ListedSignup, ListRow, NewSignup, SignupRecord } from "../signup-life/types";
+import type { OwedConfirmation, RemovedSignup, SignupState, UnconfirmedSignup } from "../signup-life/types";
 import * as life from "../signup-life/signup-life";
-import type { Departure, SignupRecord } from "../signup-life/signup-life";
-import { RecentWrites, RecordKeeper } from "./record-keeper";
-import type { DepartureKind, FullStore, ListedSignup, NewSignup } from "./store";
-import type { OwedConfirmation, RemovedSignup, UnconfirmedSignup } from "./store";
+import { recordKeeper, RecentWrites, type RecordKeeper } from "./record-keeper";
+import type { FullStore } from "./store";
 
 /*
  * The waitlist in the SQL both SQLite (sqlite-store.ts) and Postgres (postgres-store.ts) speak, $1…$n for parameters,
@@ -28,10 +28,10 @@ export interface SqlDatabase {
 /** Every field of a record; its column is that name in snake_case. */
 const fields = [
   ...["email", "emailKey", "createdAt", "source", "utmSource", "utmMedium", "utmCampaign", "utmContent", "utmTerm"],
-  ...["ref", "landingPath", "repeatSignups", "confirmationSentAt", "confirmationAttempts", "confirmationClaimedUntil"],
-  ...["confirmationNextAt", "confirmationFailedAt", "confirmationError", "confirmationCapped", "confirmedAt"],
+  ...["ref", "landingPath", "repeatSignups", "state", "confirmationSentAt", "confirmationAttempts"],
+  ...["confirmationClaimedUntil", "confirmationNextAt", "confirmationFailedAt", "confirmationError", "confirmedAt"],
   ...["privacyPolicyAtSignup", "privacyPolicyAtConfirm", "consentAtSignup", "consentAtConfirm", "optInSince"],
-  ...["askedAt", "inviteCode", "invitedBy", "mailbox", "announcements", "wave", "letInAt", "letInMail"],
+  ...["askedAt", "inviteCode", "invitedBy", "mailboxDigest", "announcements", "wave", "letInAt", "letInMail"],
   ...["rankingObjectedAt"],
 ] as const satisfies readonly (keyof SignupRecord)[];
 const column = (name: keyof SignupRecord) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -39,28 +39,61 @@ const column = (name: keyof SignupRecord) => name.replace(/[A-Z]/g, (letter) => 
 const select = (...names: (keyof SignupRecord)[]) => names.map((name) => `${column(name)} AS "${name}"`).join(", ");
 type Row = Record<keyof SignupRecord | "version", unknown>;
 const readRecord = `SELECT ${select(...fields)}, version FROM signups WHERE email_key = $1`;
-/** A record as read: SQLite's 0 and 1 as a boolean, the announcements (`,id,id,`) as a list. */
+/** A record as read: the announcements (`,id,id,`) as a list. */
 const recordOf = (row: Record<keyof SignupRecord, unknown>): SignupRecord => {
   const announcements = `${(row.announcements as string | null) ?? ""}`.split(",").filter(Boolean);
-  return { ...row, confirmationCapped: Boolean(row.confirmationCapped), announcements } as SignupRecord;
+  return { ...row, announcements } as SignupRecord;
 };
 /** A record's fields as a statement takes them, in the order of `fields`; the announcements as `,id,id,`. */
 const valuesOf = (record: SignupRecord) =>
   fields.map((name) => (name === "announcements" ? `,${record.announcements.join(",")},` : record[name]));
-/** An owed confirmation: its asking under way (a repeat signup's asked_at), or the first. */
-const owedColumns = `${select("email", "emailKey", "createdAt")}, coalesce(asked_at, opt_in_since) AS "optInSince"`;
-/** Still owed: neither sent nor refused for good (the index signups_confirmation_owed). */
-const owed = "confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL";
+/*
+ * signup-life's read rules (rules.ts) as SQL, where an index must find what they find: built from its state lists, and
+ * held equal to the TypeScript by read-rules.parity.test.ts on every store. The schema's partial indexes
+ * (sqlite-schema.sql, postgres-schema.sql) say the same WHERE, word for word, so that both planners use them.
+ */
+const inStates = (states: readonly SignupState[]) => `state IN (${states.map((state) => `'${state}'`).join(", ")})`;
+/** owedOf: the asking under way (a repeat signup's asked_at), or the first. */
+const owedColumns = `${select("email", "emailKey", "createdAt")}, coalesce(asked_at, opt_in_since) AS "askedSince"`;
+/** owes (the index signups_owed). */
+export const owedSql = inStates(owedStates);
+/** isDue at $2, among those owed. */
+const dueSql = `(state = 'owed' AND (confirmation_next_at IS NULL OR confirmation_next_at <= $2)
+   OR state = 'sending' AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < $2))`;
+/** Not confirmed (the index signups_unconfirmed, with opt_in_since IS NOT NULL): expired and stillExpired. */
+export const unconfirmedSql = inStates(unconfirmedStates);
+/** isMember: an invitee who counts, and a leaver whose departure keeps a digest. */
+const memberSql = (table = "") => `${table}${inStates(memberStates)}`;
 /** No LIMIT: a number both databases take. */
 const unlimited = (limit: number) => (Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER);
 const iso = (at: Date) => at.toISOString();
 
-export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
+export class SqlStore implements FullStore {
   private readonly recent = new RecentWrites<number>();
+  private readonly keeper: RecordKeeper;
 
   constructor(protected readonly db: SqlDatabase) {
-    super();
+    this.keeper = recordKeeper<SignupRecord>({
+      change: (emailKey, transition) => this.change(emailKey, transition),
+      records: () => this.records(),
+    });
   }
+
+  // A signup's transitions and the founders' whole-list figures, as every store has them (record-keeper.ts).
+  claimConfirmation: RecordKeeper["claimConfirmation"] = (...args) => this.keeper.claimConfirmation(...args);
+  confirm: RecordKeeper["confirm"] = (...args) => this.keeper.confirm(...args);
+  askToConfirm: RecordKeeper["askToConfirm"] = (...args) => this.keeper.askToConfirm(...args);
+  markConfirmationSent: RecordKeeper["markConfirmationSent"] = (...args) => this.keeper.markConfirmationSent(...args);
+  releaseConfirmation: RecordKeeper["releaseConfirmation"] = (...args) => this.keeper.releaseConfirmation(...args);
+  failConfirmation: RecordKeeper["failConfirmation"] = (...args) => this.keeper.failConfirmation(...args);
+  noteAnnouncement: RecordKeeper["noteAnnouncement"] = (...args) => this.keeper.noteAnnouncement(...args);
+  letIn: RecordKeeper["letIn"] = (...args) => this.keeper.letIn(...args);
+  letInMail: RecordKeeper["letInMail"] = (...args) => this.keeper.letInMail(...args);
+  objectToRanking: RecordKeeper["objectToRanking"] = (...args) => this.keeper.objectToRanking(...args);
+  all: RecordKeeper["all"] = () => this.keeper.all();
+  confirmationCounts: RecordKeeper["confirmationCounts"] = () => this.keeper.confirmationCounts();
+  failedConfirmations: RecordKeeper["failedConfirmations"] = () => this.keeper.failedConfirmations();
+  lastConfirmationError: RecordKeeper["lastConfirmationError"] = () => this.keeper.lastConfirmationError();
 
   private async row<T>(sql: string, values: readonly SqlValue[] = []): Promise<T | undefined> {
     return (await this.db.query<T>(sql, values))[0];
@@ -84,7 +117,7 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
   }
 
   /** The row read (unless this store wrote it in the last minute), then written back if nobody wrote it since. */
-  protected async change(emailKey: string, transition: (record: SignupRecord) => SignupRecord | undefined) {
+  private async change(emailKey: string, transition: (record: SignupRecord) => SignupRecord | undefined) {
     for (let known = this.recent.get(emailKey); ; known = undefined) {
       const row = known ? undefined : await this.row<Row>(readRecord, [emailKey]);
       const found = known ?? (row && { record: recordOf(row), version: row.version as number });
@@ -104,14 +137,14 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
   }
 
   /**
-   * One statement: the row, and its confirmed invitees as signup-life's credits() counts them (one per mailbox, never
-   * its own, none who left: their rows are gone), through the invited_by index.
+   * One statement: the row, and its confirmed invitees as signup-life's countsAsInvite counts them, one per mailbox
+   * (none who left: their rows are gone), through the invited_by index.
    */
   async lookup(emailKey: string): Promise<ListedSignup | undefined> {
     return this.row(
       `SELECT ${select("email", "createdAt", "confirmedAt", "inviteCode")},
-         (SELECT CAST(count(DISTINCT i.mailbox) AS integer) FROM signups i WHERE i.invited_by = s.invite_code
-            AND i.confirmed_at IS NOT NULL AND i.mailbox IS DISTINCT FROM s.mailbox) AS "confirmedInvites"
+         (SELECT CAST(count(DISTINCT i.mailbox_digest) AS integer) FROM signups i WHERE i.invited_by = s.invite_code
+            AND ${memberSql("i.")} AND i.mailbox_digest IS DISTINCT FROM s.mailbox_digest) AS "confirmedInvites"
        FROM signups s WHERE email_key = $1`,
       [emailKey],
     );
@@ -134,23 +167,27 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
     return this.dueConfirmations(undefined, Infinity);
   }
 
-  /** Due at `now`: nobody holds it, and any retry is due; without `now`, every one owed. */
+  /** isDue at `now`, through the index of those owed; without `now`, every one owed. */
   async dueConfirmations(now: Date | undefined, limit: number): Promise<OwedConfirmation[]> {
-    const due = `AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < $2)
-                 AND (confirmation_next_at IS NULL OR confirmation_next_at <= $2)`;
     return this.db.query(
-      `SELECT ${owedColumns} FROM signups WHERE ${owed} ${now ? due : ""} ORDER BY created_at, id LIMIT $1`,
+      `SELECT ${owedColumns} FROM signups WHERE ${owedSql} ${now ? `AND ${dueSql}` : ""} ORDER BY created_at, id LIMIT $1`,
       now ? [unlimited(limit), iso(now)] : [unlimited(limit)],
     );
   }
 
+  /** expired at `before`, through the index of those unconfirmed. */
   async expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]> {
     return this.db.query(
       `SELECT ${select("email", "emailKey", "createdAt", "optInSince")} FROM signups
-       WHERE confirmed_at IS NULL AND opt_in_since IS NOT NULL AND opt_in_since < $1
+       WHERE ${unconfirmedSql} AND opt_in_since IS NOT NULL AND opt_in_since < $1
        ORDER BY opt_in_since, id LIMIT $2`,
       [iso(before), unlimited(limit)],
     );
+  }
+
+  /** SQL keeps no bookkeeping of its own to tidy. */
+  expiredUnconfirmedTidying(before: Date, limit: number): Promise<UnconfirmedSignup[]> {
+    return this.expiredUnconfirmed(before, limit);
   }
 
   async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
@@ -158,7 +195,7 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
     for (const { emailKey } of signups) this.recent.forget(emailKey);
     const pairs = signups.map((_, n) => `(email_key = $${2 * n + 1} AND opt_in_since = $${2 * n + 2})`);
     const removed = await this.db.deleteCounted<RemovedSignup>(
-      `DELETE FROM signups WHERE confirmed_at IS NULL AND (${pairs.join(" OR ")})
+      `DELETE FROM signups WHERE ${unconfirmedSql} AND (${pairs.join(" OR ")})
        RETURNING ${select("email", "createdAt", "optInSince")}`,
       signups.flatMap((one) => [one.emailKey, one.optInSince]),
       { how: "pruned", at: iso(at) },
@@ -182,7 +219,7 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
     this.recent.forget(emailKey);
     const [removed] = await this.db.deleteCounted<{ email: string; createdAt: string; confirmed: unknown }>(
       `DELETE FROM signups WHERE email_key = $1
-       RETURNING ${select("email", "createdAt")}, confirmed_at IS NOT NULL AS "confirmed"`,
+       RETURNING ${select("email", "createdAt")}, ${memberSql()} AS "confirmed"`,
       [emailKey],
       { how, at: iso(at), digest },
     );
@@ -215,15 +252,24 @@ export class SqlStore extends RecordKeeper<SignupRecord> implements FullStore {
     return (await this.db.query(insert, [`once ${name}`, iso(new Date())])).length === 1;
   }
 
-  /** What stats needs of every row, and no more (all() of 100,000 rows takes a second). */
-  override async statsRows(): Promise<StatsSignup[]> {
+  /** The rows of the founders' figures, and no more (all() of 100,000 rows takes a second). */
+  async listRows(): Promise<ListRow[]> {
     return this.db.query(
-      `SELECT ${select("createdAt", "utmSource", "utmCampaign", "ref", "confirmedAt", "inviteCode", "invitedBy", "mailbox")},
-         ${select("wave", "letInAt", "letInMail")} FROM signups`,
+      `SELECT ${select("createdAt", "utmSource", "utmCampaign", "ref", "state", "confirmedAt", "inviteCode")},
+         ${select("invitedBy", "mailboxDigest", "wave", "letInAt", "letInMail", "rankingObjectedAt")} FROM signups`,
     );
   }
 
-  protected async records(): Promise<SignupRecord[]> {
+  async count(): Promise<number> {
+    return (await this.row<{ n: number }>(`SELECT CAST(count(*) AS integer) AS "n" FROM signups`))!.n;
+  }
+
+  async departures(): Promise<number> {
+    const { left, pruned } = await this.departureCounts();
+    return left + pruned;
+  }
+
+  private async records(): Promise<SignupRecord[]> {
     const rows = await this.db.query<Record<keyof SignupRecord, unknown>>(
       `SELECT ${select(...fields)} FROM signups ORDER BY created_at, id`,
     );

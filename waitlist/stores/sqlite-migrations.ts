@@ -1,6 +1,18 @@
 import type Database from "better-sqlite3";
 import { StoreError } from "./store";
 
+/**
+ * A row's state, from the times that said it before migration 17 (Postgres's 0012 says the same; the Blobs store reads
+ * a record written before the field alike: blobs/records.ts).
+ */
+export const stateFromTimes = `UPDATE signups SET state = CASE
+     WHEN confirmed_at IS NOT NULL THEN 'confirmed'
+     WHEN confirmation_sent_at IS NOT NULL THEN 'sent'
+     WHEN confirmation_failed_at IS NOT NULL AND confirmation_capped THEN 'capped'
+     WHEN confirmation_failed_at IS NOT NULL THEN 'refused'
+     WHEN confirmation_claimed_until IS NOT NULL THEN 'sending'
+     ELSE 'owed' END;`;
+
 /** Each entry migrates the schema one version up; `PRAGMA user_version` counts them. Append only: never wiped. */
 export const migrations: readonly string[] = [
   `CREATE TABLE signups (
@@ -85,6 +97,18 @@ export const migrations: readonly string[] = [
      CHECK (let_in_mail IN ('owed', 'sending', 'sent', 'refused', 'launch-tool'));`,
   // 16: an objection to being ranked by the creators one invited (object-to-ranking): a wave by invites counts none.
   `ALTER TABLE signups ADD COLUMN ranking_objected_at TEXT;`,
+  // 17: where a signup stands, one field (signup-life's SignupState), read from the times that said it before; the
+  // owed and retention indexes over it; the mailbox's digest named for what it holds. The capped flag is a state now.
+  `ALTER TABLE signups ADD COLUMN state TEXT NOT NULL DEFAULT 'owed'
+     CHECK (state IN ('owed', 'sending', 'sent', 'refused', 'capped', 'confirmed'));
+   ${stateFromTimes}
+   ALTER TABLE signups DROP COLUMN confirmation_capped;
+   ALTER TABLE signups RENAME COLUMN mailbox TO mailbox_digest;
+   DROP INDEX signups_confirmation_owed;
+   CREATE INDEX signups_owed ON signups (created_at, id) WHERE state IN ('owed', 'sending');
+   DROP INDEX signups_unconfirmed;
+   CREATE INDEX signups_unconfirmed ON signups (opt_in_since, id)
+     WHERE state IN ('owed', 'sending', 'sent', 'refused', 'capped') AND opt_in_since IS NOT NULL;`,
 ];
 
 export const schemaVersion = migrations.length;

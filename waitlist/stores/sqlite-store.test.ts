@@ -51,7 +51,7 @@ const unconfirmed = {
   consentAtConfirm: null,
   inviteCode: null,
   invitedBy: null,
-  mailbox: null,
+  mailboxDigest: null,
   repeatSignups: 0,
   confirmationAttempts: 0,
   announcements: [],
@@ -100,6 +100,36 @@ describe("SqliteStore", () => {
     expect(await counted(() => later.confirm("ada@example.com", confirmation))).toBe(2);
     expect(await counted(() => later.remove("ada@example.com", "link", at))).toBe(1);
     await later.close();
+  });
+
+  it("reads what the sweep and the retention need through their partial indexes, in its own statements", async () => {
+    const store = new SqliteStore(file);
+    const sent: { sql: string; values: unknown[] }[] = [];
+    const db = (store as unknown as { db: SqlDatabase }).db;
+    const query = db.query.bind(db);
+    Object.assign(db, {
+      query: (sql: string, values: unknown[] = []) => (sent.push({ sql, values }), query(sql, values as never)),
+    });
+    await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start" });
+    const plan = async (read: () => Promise<unknown>) => {
+      sent.length = 0;
+      await read();
+      const { sql, values } = sent[0]!;
+      const reader = new Database(file, { readonly: true });
+      try {
+        const bound = Object.fromEntries(values.map((value, n) => [n + 1, value]));
+        const explained = reader.prepare(`EXPLAIN QUERY PLAN ${sql.replace(/\$(\d+)/g, "?$1")}`);
+        return (explained.all(...(values.length > 0 ? [bound] : [])) as { detail: string }[])
+          .map((row) => row.detail)
+          .join("\n");
+      } finally {
+        reader.close();
+      }
+    };
+    expect(await plan(() => store.dueConfirmations(new Date(), 10))).toMatch(/USING INDEX signups_owed/);
+    expect(await plan(() => store.pendingConfirmations())).toMatch(/USING INDEX signups_owed/);
+    expect(await plan(() => store.expiredUnconfirmed(new Date(), 10))).toMatch(/USING INDEX signups_unconfirmed/);
+    await store.close();
   });
 
   it("creates its folder and file, in WAL mode with synchronous=FULL and a busy timeout", async () => {
@@ -164,7 +194,7 @@ describe("SqliteStore", () => {
         confirmationSentAt: null,
         confirmationFailedAt: null,
         confirmationError: null,
-        confirmationCapped: false,
+        state: "owed",
         ...noAttribution,
         ...unconfirmed,
       },
@@ -174,7 +204,7 @@ describe("SqliteStore", () => {
         email: "old@example.com",
         emailKey: "old@example.com",
         createdAt: "2025-06-01T00:00:00.000Z",
-        optInSince: null,
+        askedSince: null,
       },
     ]);
     await store.close();
@@ -229,7 +259,7 @@ describe("SqliteStore", () => {
         confirmationSentAt: "2026-11-01T00:00:02.000Z",
         confirmationFailedAt: null,
         confirmationError: null,
-        confirmationCapped: false,
+        state: "sent",
         ...noAttribution,
         ...unconfirmed,
       },
@@ -256,6 +286,40 @@ describe("SqliteStore", () => {
     await store.add({ email: "p@example.com", emailKey: "p@example.com", source: "start" });
     await store.remove("p@example.com", "pruned", new Date());
     expect(await store.departures()).toBe(2);
+    await store.close();
+  });
+
+  it("migrates a store written by version 16: each row's state read from its times, its mailbox digest kept", async () => {
+    const oldFile = path.join(dir, "v16.db");
+    const old = new Database(oldFile);
+    for (const migration of migrations.slice(0, 16)) old.exec(migration);
+    old.pragma("user_version = 16");
+    const at = "2026-11-20T00:00:00.000Z";
+    const insert = old.prepare(
+      `INSERT INTO signups (email, email_key, created_at, source, confirmation_sent_at, confirmation_failed_at,
+         confirmation_capped, confirmation_claimed_until, confirmed_at, mailbox)
+       VALUES (?, ?, ?, 'start', ?, ?, ?, ?, ?, 'm')`,
+    );
+    // What each row's times said it was: confirmed (after it was sent), sent, capped, refused, held, owed.
+    insert.run("confirmed@x.com", "confirmed@x.com", at, at, null, 0, null, at);
+    insert.run("sent@x.com", "sent@x.com", at, at, null, 0, null, null);
+    insert.run("capped@x.com", "capped@x.com", at, null, at, 1, null, null);
+    insert.run("refused@x.com", "refused@x.com", at, null, at, 0, null, null);
+    insert.run("held@x.com", "held@x.com", at, null, null, 0, at, null);
+    insert.run("owed@x.com", "owed@x.com", at, null, null, 0, null, null);
+    old.close();
+    const store = new SqliteStore(oldFile);
+    const states = Object.fromEntries((await store.all()).map((row) => [row.email.split("@")[0], row.state]));
+    expect(states).toEqual({
+      confirmed: "confirmed",
+      sent: "sent",
+      capped: "capped",
+      refused: "refused",
+      held: "sending",
+      owed: "owed",
+    });
+    expect(new Set((await store.listRows()).map((row) => row.mailboxDigest))).toEqual(new Set(["m"]));
+    expect(await store.confirmationCounts()).toEqual({ sent: 2, pending: 2, failed: 2 });
     await store.close();
   });
 

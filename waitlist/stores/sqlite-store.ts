@@ -2,9 +2,9 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { privateFiles } from "../private-file";
 import { migrate } from "./sqlite-migrations";
-import type { Departure } from "../signup-life/signup-life";
 import { SqlStore, type SqlDatabase, type SqlValue } from "./sql-store";
 import { StoreError } from "./store";
+import type { Departure } from "../signup-life/types";
 
 /** SQLite takes numbered parameters (?1) by name, and neither booleans nor Dates. */
 const bind = (values: readonly SqlValue[]) =>

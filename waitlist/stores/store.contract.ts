@@ -1,7 +1,9 @@
 import { noAttribution } from "../attribution";
 import * as life from "../signup-life/signup-life";
+import * as wholeList from "../signup-life/whole-list";
 import { pruneUnconfirmed } from "../prune";
-import type { FullStore, NewSignup } from "./store";
+import type { NewSignup } from "../signup-life/types";
+import type { FullStore } from "./store";
 
 /*
  * What every store must keep, whatever it keeps its data in: one suite, run by each store's test file, so a
@@ -17,6 +19,8 @@ export interface StoreUnderTest {
   reopen(): Promise<FullStore>;
   /** Everything the storage holds, to compare: every table's rows, or every blob and its contents. */
   snapshot(): Promise<unknown>;
+  /** What a store's scheduled runs do to its own bookkeeping (Netlify Blobs files its ledger); nothing for SQL. */
+  settle?(store: FullStore): Promise<unknown>;
   cleanup(): Promise<void>;
 }
 
@@ -35,6 +39,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
   describe(`${name}: the store contract`, () => {
     let harness: StoreUnderTest;
     let store: FullStore;
+    const settle = async (one: FullStore) => harness.settle?.(one);
     beforeEach(async () => {
       harness = makeHarness();
       store = await harness.open();
@@ -50,11 +55,11 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         attribution,
         privacyPolicy: "2026-11-23",
         consent: "c",
-        mailbox: "m",
+        mailboxDigest: "m",
       });
       await expect(store.add(entry)).resolves.toEqual({ added: true, createdAt: now.toISOString() });
       await expect(store.add(signup("ada@example.com", later(1000)))).resolves.toMatchObject({ added: false });
-      await store.fold();
+      await settle(store);
       expect(await store.all()).toEqual([life.signupOf(life.repeat(life.add(entry, now, { inviterKnown: false })))]);
       expect(await store.count()).toBe(1);
     });
@@ -68,7 +73,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         ),
       );
       expect(results.filter((result) => result.added)).toHaveLength(1);
-      await other.fold();
+      await settle(other);
       await expect(other.all()).resolves.toEqual([expect.objectContaining({ emailKey: "r@x.com", repeatSignups: 11 })]);
       await other.close();
     });
@@ -79,37 +84,33 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await store.add(signup("imported@example.com", now, { confirmationSentAt: now }));
       const owed = [now, later(5)].map((at, n) => {
         const email = `${"ab"[n]}@example.com`;
-        return { email, emailKey: email, createdAt: at.toISOString(), optInSince: at.toISOString() };
+        return { email, emailKey: email, createdAt: at.toISOString(), askedSince: at.toISOString() };
       });
       expect(await store.pendingConfirmations()).toEqual(owed);
       expect(await store.dueConfirmations(later(10), 100)).toEqual(owed);
-      // A smaller batch: as many, each owed (Netlify Blobs reads no more records than the batch, along a walk).
+      // A smaller batch: one of those owed (Netlify Blobs reads no more records than the batch, along a walk).
       expect(owed).toContainEqual((await store.dueConfirmations(later(10), 1))[0]);
       expect(await store.confirmationCounts()).toEqual({ sent: 1, pending: 2, failed: 0 });
     });
 
-    it("keeps each step of a confirmation e-mail: a claim and its lease, a retry's time, a send, a refusal", async () => {
-      await store.add(signup("a@example.com", now));
-      await store.add(signup("b@example.com", later(1)));
-      await store.add(signup("x@example.com", later(2)));
-      const due = async (at: Date) => (await store.dueConfirmations(at, 100)).map((owed) => owed.emailKey);
-      // a's sender dies holding it: not due until the lease has passed, and its attempts are counted.
+    it("keeps each step of a confirmation e-mail: a claim and its attempts, a retry, a send, a refusal", async () => {
+      for (const [n, name] of ["a", "b", "x"].entries()) await store.add(signup(`${name}@example.com`, later(n)));
       await expect(store.claimConfirmation("a@example.com", { now, leaseMs: 2_000 })).resolves.toBe(1);
       await expect(store.claimConfirmation("a@example.com", { now, leaseMs: 2_000 })).resolves.toBeUndefined();
-      // b fails for now: due at its retry time. x is refused for good.
       await expect(store.claimConfirmation("b@example.com", { now, leaseMs: 2_000 })).resolves.toBe(1);
       await store.releaseConfirmation("b@example.com", "421 try later", later(30_000));
       await store.failConfirmation("x@example.com", "550 5.1.1 no such user", now);
-      expect(await due(later(1_000))).toEqual([]);
-      expect(await due(later(2_001))).toEqual(["a@example.com"]);
-      expect(await due(later(30_000))).toEqual(["a@example.com", "b@example.com"]);
+      // a's sender died holding it: another takes it once its lease has passed, and sends it.
       await expect(store.claimConfirmation("a@example.com", { now: later(2_001), leaseMs: 2_000 })).resolves.toBe(2);
       await store.markConfirmationSent("a@example.com", later(3_000));
-      expect((await store.pendingConfirmations()).map((owed) => owed.email)).toEqual(["b@example.com"]);
-      await store.fold();
-      const steps = (await store.all()).map((row) => [row.confirmationSentAt, row.confirmationAttempts]);
-      // a sent after two attempts, b owed after one, x refused before any.
-      expect(steps.flat()).toEqual([later(3_000).toISOString(), 2, null, 1, null, 0]);
+      expect((await store.dueConfirmations(later(30_000), 100)).map((owed) => owed.email)).toEqual(["b@example.com"]);
+      await settle(store);
+      const steps = (await store.all()).map((row) => [row.state, row.confirmationSentAt, row.confirmationAttempts]);
+      expect(steps).toEqual([
+        ["sent", later(3_000).toISOString(), 2],
+        ["owed", null, 1],
+        ["refused", null, 0],
+      ]);
       expect(await store.confirmationCounts()).toEqual({ sent: 1, pending: 1, failed: 1 });
       expect(await store.failedConfirmations()).toEqual([
         { email: "x@example.com", failedAt: now.toISOString(), error: "550 5.1.1 no such user" },
@@ -120,25 +121,30 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     it("removes every record of an address, owed confirmation included, and counts the departure", async () => {
       await store.add(signup("Leaving.Person@example.com"));
       await store.add(signup("stays@example.com", later(1)));
-      await store.fold();
+      await settle(store);
       const removed = { email: "Leaving.Person@example.com", createdAt: now.toISOString() };
       await expect(store.remove("leaving.person@example.com", "link", later(10))).resolves.toEqual(removed);
       await expect(store.remove("leaving.person@example.com", "link", later(20))).resolves.toBeUndefined();
       expect((await store.pendingConfirmations()).map((owed) => owed.email)).toEqual(["stays@example.com"]);
       await expect(store.claimConfirmation("leaving.person@example.com", { now, leaseMs: 1 })).resolves.toBeUndefined();
-      await store.fold();
+      await settle(store);
       expect((await store.all()).map((row) => row.email)).toEqual(["stays@example.com"]);
       expect([await store.count(), await store.departures()]).toEqual([1, 1]);
+      // Back later: a new signup, owed a new confirmation.
+      await expect(store.add(signup("leaving.person@example.com", later(30)))).resolves.toMatchObject({ added: true });
+      await settle(store);
+      expect((await store.all())[1]).toMatchObject({ createdAt: later(30).toISOString(), state: "owed" });
+      expect(await store.pendingConfirmations()).toHaveLength(2);
     });
 
     it("keeps a digest of a confirmed member who left until the retention forgets it, and none of anyone else", async () => {
       await store.add(signup("left@example.com"));
       await store.add(signup("never.confirmed@example.com", later(2)));
       await store.confirm("left@example.com", { createdAt: now.toISOString(), at: later(5), privacyPolicy: null });
-      await store.fold();
+      await settle(store);
       await store.remove("left@example.com", "one-click", later(10), "d1".repeat(16));
       await store.remove("never.confirmed@example.com", "link", later(11), "d2".repeat(16));
-      await store.fold();
+      await settle(store);
       const kept = { digest: "d1".repeat(16), leftAt: expect.stringMatching(/^2025-06-01/) as unknown };
       expect(await store.leaverDigests(now)).toEqual([kept]);
       expect(await store.leaverDigests(later(2 * day))).toEqual([]);
@@ -160,7 +166,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await expect(confirm({ createdAt: later(1).toISOString() })).resolves.toBeUndefined();
       await expect(confirm({}, "nobody@example.com")).resolves.toBeUndefined();
       await expect(store.lookup("nobody@example.com")).resolves.toBeUndefined();
-      await store.fold();
+      await settle(store);
       expect((await store.all())[0]).toMatchObject({
         confirmedAt: first.confirmedAt,
         privacyPolicyAtConfirm: "2026-11-23",
@@ -170,7 +176,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     describe("invites (invites.ts): credit that cannot be gamed", () => {
       /** Signs up `email` (its mailbox digest `mailbox`), by `invitedBy`'s link, and confirms it unless told not to. */
       const join = async (email: string, mailbox: string, invitedBy?: string, confirm = true, at = now) => {
-        await store.add(signup(email, at, { mailbox, invitedBy }));
+        await store.add(signup(email, at, { mailboxDigest: mailbox, invitedBy }));
         if (!confirm) return undefined;
         return (await store.confirm(email.toLowerCase(), {
           createdAt: at.toISOString(),
@@ -180,37 +186,30 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       };
       const invites = async (email: string) => (await store.lookup(email))!.confirmedInvites;
 
-      it("counts those who came by a confirmed signup's link and confirmed, one per mailbox, never its own", async () => {
+      // Which invites count is signup-life's rule, held on every store by read-rules.parity.test.ts; here, what the
+      // store keeps of an invite, and that a confirm and a leave move its count.
+      it("keeps a confirmed signup's code as who invited a signup, counts it once it confirms, and no more once it left", async () => {
         const code = (await join("anna@example.com", "m-anna"))!;
-        await join("bob@example.com", "m-bob", code);
         await join("carl@example.com", "m-carl", code, false);
-        await join("bob+2@example.com", "m-bob", code);
-        await join("anna+x@example.com", "m-anna", code);
         // Neither an unknown code nor an unconfirmed signup's is kept as who invited a signup.
         await join("dan@example.com", "m-dan", "NoSuchCode12");
-        await store.fold();
-        expect(await invites("anna@example.com")).toBe(1);
+        await settle(store);
+        expect(await invites("anna@example.com")).toBe(0);
         await store.confirm("carl@example.com", { createdAt: now.toISOString(), at: later(2), privacyPolicy: null });
-        await store.fold();
-        expect(await invites("anna@example.com")).toBe(2);
+        await settle(store);
+        expect(await invites("anna@example.com")).toBe(1);
         const rows = await store.all();
         expect(rows.find((row) => row.email === "carl@example.com")).toMatchObject({
           invitedBy: code,
-          mailbox: "m-carl",
+          mailboxDigest: "m-carl",
         });
         expect(rows.find((row) => row.email === "dan@example.com")!.invitedBy).toBeNull();
-      });
-
-      it("no longer counts an invitee who left", async () => {
-        const code = (await join("anna@example.com", "m-anna"))!;
-        await join("bob@example.com", "m-bob", code);
-        await store.fold();
-        await store.remove("bob@example.com", "link", later(5));
-        await store.fold();
+        await store.remove("carl@example.com", "link", later(5));
+        await settle(store);
         expect(await invites("anna@example.com")).toBe(0);
-        // Another of bob's spellings, confirmed, counts him again.
-        await join("bob+new@example.com", "m-bob", code, true, later(6));
-        await store.fold();
+        // Another of carl's spellings, confirmed, counts him again.
+        await join("carl+new@example.com", "m-carl", code, true, later(6));
+        await settle(store);
         expect(await invites("anna@example.com")).toBe(1);
       });
     });
@@ -233,82 +232,54 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       for (const [n, email] of ["a@example.com", "b@example.com", "c@example.com"].entries()) {
         await store.add(signup(email, later(n)));
       }
-      await store.fold();
+      await settle(store);
       await store.remove("a@example.com", "link", later(day - 1));
       await store.remove("b@example.com", "operator", later(day));
       await store.removeUnconfirmed(await store.expiredUnconfirmed(later(day + 10), 100), later(day + 10));
-      await store.fold();
+      await settle(store);
       await expect(store.departureCounts()).resolves.toEqual({ left: 2, pruned: 1 });
       const between = (from: Date, to: Date) => store.departureCounts({ from, to });
       await expect(between(later(day), later(2 * day))).resolves.toEqual({ left: 1, pruned: 1 });
       await expect(between(now, later(day))).resolves.toEqual({ left: 1, pruned: 0 });
     });
 
-    it("takes an address that left, confirmed, and comes back as a new signup, owed a new confirmation", async () => {
-      await store.add(signup("back@example.com"));
-      await store.confirm("back@example.com", { createdAt: now.toISOString(), at: later(1), privacyPolicy: null });
-      await store.fold();
-      await store.remove("back@example.com", "link", later(2));
-      await expect(store.lookup("back@example.com")).resolves.toBeUndefined();
-      await expect(store.add(signup("back@example.com", later(3)))).resolves.toMatchObject({ added: true });
-      await store.fold();
-      expect(await store.all()).toEqual([
-        expect.objectContaining({ createdAt: later(3).toISOString(), confirmedAt: null, confirmationSentAt: null }),
-      ]);
-      expect(await store.pendingConfirmations()).toHaveLength(1);
-    });
-
-    it("keeps an asking: one from before the confirm step asked once, a repeat asked again, a capped one a day on", async () => {
+    it("keeps an asking: one from before the confirm step asked, a repeat asked again, the first asking's day kept", async () => {
       await store.add(signup("earlier@example.com", now, { earlier: true, confirmationSentAt: now }));
       await store.add(signup("lost@example.com", now));
-      await store.add(signup("capped@example.com", now));
       await store.markConfirmationSent("lost@example.com", later(1_000));
-      await store.failConfirmation("capped@example.com", "not sent: 3 e-mails today", later(1_000), { capped: true });
       const owed = { email: "earlier@example.com", emailKey: "earlier@example.com", createdAt: now.toISOString() };
       await expect(store.askToConfirm(owed.email, later(day))).resolves.toEqual({
         ...owed,
-        optInSince: later(day).toISOString(),
+        askedSince: later(day).toISOString(),
       });
-      await expect(store.askToConfirm("earlier@example.com", later(day + 1))).resolves.toBeUndefined();
       await expect(store.askToConfirm("nobody@example.com", later(day))).resolves.toBeUndefined();
-      for (const email of ["lost@example.com", "capped@example.com"]) {
-        await expect(store.askToConfirm(email, later(day), { resendAfterMs: day })).resolves.toBeUndefined();
-        await expect(store.askToConfirm(email, later(day + 1_000), { resendAfterMs: day })).resolves.toMatchObject({
-          optInSince: later(day + 1_000).toISOString(),
-        });
-      }
-      const byEmail = (rows: { email: string; optInSince: string | null }[]) =>
-        Object.fromEntries(rows.map((row) => [row.email.slice(0, 4), row.optInSince]));
-      const [first, again] = [later(day).toISOString(), later(day + 1_000).toISOString()];
-      expect(byEmail(await store.pendingConfirmations())).toEqual({ earl: first, lost: again, capp: again });
-      await store.fold();
+      const again = later(day + 1_000).toISOString();
+      await expect(
+        store.askToConfirm("lost@example.com", new Date(again), { resendAfterMs: day }),
+      ).resolves.toMatchObject({
+        askedSince: again,
+      });
+      const since = Object.fromEntries((await store.pendingConfirmations()).map((one) => [one.email, one.askedSince]));
+      expect(since).toEqual({ "earlier@example.com": later(day).toISOString(), "lost@example.com": again });
+      await settle(store);
       // The retention counts from the first asking, whatever was sent since.
-      expect(byEmail(await store.all())).toEqual({ earl: first, lost: now.toISOString(), capp: now.toISOString() });
-      // One from before still owed its first mail: the mail carries the confirm link, so it is asked from then on.
-      await store.add(signup("owed@example.com", now, { earlier: true }));
-      await store.markConfirmationSent("owed@example.com", later(30 * day));
-      expect((await store.expiredUnconfirmed(later(31 * day), 10)).map((one) => one.optInSince)).toContain(
-        later(30 * day).toISOString(),
-      );
+      const kept = Object.fromEntries((await store.all()).map((one) => [one.email, one.optInSince]));
+      expect(kept).toEqual({ "earlier@example.com": later(day).toISOString(), "lost@example.com": now.toISOString() });
     });
 
+    // What has expired is signup-life's rule, held on every store by read-rules.parity.test.ts; here, the limit, and
+    // that asking one from before the confirm step starts its days.
     it("finds the signups asked to confirm before a time that never did, those asked first first, up to a limit", async () => {
-      await store.add(signup("confirmed@example.com", now));
-      await store.confirm("confirmed@example.com", { createdAt: now.toISOString(), at: later(1), privacyPolicy: null });
       await store.add(signup("second@example.com", later(2 * 3_600_000)));
       await store.add(signup("first@example.com", later(1_000)));
-      await store.add(signup("left@example.com", later(2_000)));
-      await store.remove("left@example.com", "link", later(3_000));
-      await store.add(signup("recent@example.com", later(20 * day)));
       // From before the confirm step: never asked, never expires; until asked, then from the asking on.
       await store.add(signup("earlier@example.com", now, { earlier: true, confirmationSentAt: now }));
       await store.add(signup("asked@example.com", now, { earlier: true, confirmationSentAt: now }));
       await store.askToConfirm("asked@example.com", later(5 * 3_600_000));
-      await store.fold();
+      await settle(store);
       const emails = async (before: Date, limit = 100) =>
         (await store.expiredUnconfirmed(before, limit)).map((found) => found.email.split("@")[0]);
       await expect(emails(later(10 * day))).resolves.toEqual(["first", "second", "asked"]);
-      await expect(emails(later(-1))).resolves.toEqual([]);
       const first = {
         email: "first@example.com",
         emailKey: "first@example.com",
@@ -317,8 +288,6 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await expect(store.expiredUnconfirmed(later(10 * day), 1)).resolves.toEqual([
         { ...first, optInSince: first.createdAt },
       ]);
-      await store.remove("second@example.com", "pruned", later(31 * day));
-      await expect(emails(later(40 * day))).resolves.toEqual(["first", "asked", "recent"]);
     });
 
     it("removes the expired signups found, as pruned, unless they confirmed or left since; asking again gains no time", async () => {
@@ -326,7 +295,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         await store.add(signup(email, later(index)));
         await store.markConfirmationSent(email, later(10));
       }
-      await store.fold();
+      await settle(store);
       const found = await store.expiredUnconfirmed(later(31 * day), 10);
       expect(found).toHaveLength(4);
       // Between finding and removing: b confirms, c signs up again a day later and is asked again, d leaves.
@@ -342,7 +311,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         { email: "a@example.com", createdAt: now.toISOString(), optInSince: now.toISOString() },
         { email: "c@example.com", createdAt: later(2).toISOString(), optInSince: later(2).toISOString() },
       ]);
-      await store.fold();
+      await settle(store);
       expect((await store.all()).map((row) => row.email)).toEqual(["b@example.com"]);
       expect(await store.departureCounts()).toEqual({ left: 1, pruned: 2 });
     });
@@ -365,24 +334,21 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await store.add(signup("owed@example.com", later(40 * day)));
       // A mailbox's count from a day long gone: only the real pass forgets it.
       await store.countMailboxMail("ab".repeat(16), "2025-05-01");
-      await store.fold();
+      await settle(store);
       const before = await harness.snapshot();
-      await Promise.all([
-        ...[store.all(), store.count(), store.confirmationCounts(), store.failedConfirmations()],
-        ...[store.lastConfirmationError(), store.departures(), store.statsRows(), store.pendingConfirmations()],
-        ...[
-          store.dueConfirmations(later(41 * day), 10),
-          store.lookup("confirmed@example.com"),
-          store.lookup("x@x.com"),
-        ],
-      ]);
+      const reads: Promise<unknown>[] = [store.all(), store.count(), store.confirmationCounts()];
+      reads.push(store.failedConfirmations(), store.lastConfirmationError(), store.departures(), store.listRows());
+      reads.push(store.pendingConfirmations());
+      reads.push(
+        store.dueConfirmations(later(41 * day), 10),
+        store.lookup("confirmed@example.com"),
+        store.lookup("x@x"),
+      );
+      await Promise.all(reads);
       const dryRun = await pruneUnconfirmed(store, { now: later(40 * day), dryRun: true });
       // Those asked first first: asking again never moves a signup back in the line.
-      expect(dryRun.addresses.map((one) => one.email)).toEqual([
-        "expired@example.com",
-        "asked-again@example.com",
-        "refused@example.com",
-      ]);
+      const found = dryRun.addresses.map((one) => one.email.split("@")[0]);
+      expect(found).toEqual(["expired", "asked-again", "refused"]);
       await pruneUnconfirmed(store, { now: later(100 * day), dryRun: true, limit: 1 });
       expect(await harness.snapshot()).toEqual(before);
       // The real pass does change it (so the snapshot sees changes at all).
@@ -390,14 +356,15 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(await harness.snapshot()).not.toEqual(before);
     });
 
-    it("gives what stats needs of every signup", async () => {
-      await store.add(signup("a@example.com", now, { attribution: { ...noAttribution, ref: "maya" }, mailbox: "m" }));
-      await store.fold();
-      const needed = { createdAt: now.toISOString(), utmSource: null, utmCampaign: null, ref: "maya", mailbox: "m" };
-      const notLetIn = { wave: null, letInAt: null, letInMail: null };
-      expect(await store.statsRows()).toEqual([
-        { ...needed, confirmedAt: null, inviteCode: null, invitedBy: null, ...notLetIn },
-      ]);
+    it("gives what the founders' figures need of every signup, and no more", async () => {
+      const entry = signup("a@example.com", now, {
+        attribution: { ...noAttribution, ref: "maya" },
+        mailboxDigest: "m",
+      });
+      await store.add(entry);
+      await settle(store);
+      const record = life.add(entry, now, { inviterKnown: false });
+      expect(await store.listRows()).toEqual([wholeList.listRowOf(record)]);
     });
 
     it("counts the e-mails to each mailbox per day, each of those counted at once its own number, and forgets days gone by", async () => {
@@ -434,11 +401,9 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       // Taken back after a send that failed.
       expect(await store.noteAnnouncement("ada@example.com", "change", { undo: true })).toBe(true);
       await expect(store.noteAnnouncement("ada@example.com", "a%")).rejects.toThrow(/letters, digits and "-"/);
-      await store.fold();
-      expect((await store.all()).find((row) => row.email === "ada@example.com")!.announcements).toEqual([
-        "change-1",
-        "change-12",
-      ]);
+      await settle(store);
+      const [ada] = (await store.all()).filter((row) => row.email === "ada@example.com");
+      expect(ada!.announcements).toEqual(["change-1", "change-12"]);
       // A leave takes the notes; a new signup of the address has none.
       await store.remove("ada@example.com", "link", later(1000));
       await store.add(signup("ada@example.com", later(2000)));
@@ -448,49 +413,39 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     });
 
     it("lets a confirmed signup in with one wave, whatever the store and however many runs race, and keeps its mail's steps", async () => {
-      for (const email of ["ada@example.com", "bob@example.com"]) await store.add(signup(email));
+      await store.add(signup("ada@example.com"));
       await store.confirm("ada@example.com", { createdAt: now.toISOString(), at: now, privacyPolicy: null });
       const wave = (number: number) => ({ wave: number, at: later(day), createdAt: now.toISOString(), mail: true });
       const other = await harness.reopen();
-      // Two runs at once, each its own wave: one takes her.
+      // Two runs at once, each its own wave: one takes her. Nobody unlisted.
       const taken = await Promise.all(
         Array.from({ length: 6 }, (_, n) => (n % 2 ? other : store).letIn("ada@example.com", wave(1 + (n % 2)))),
       );
       expect(taken.filter(Boolean)).toHaveLength(1);
       const first = taken.indexOf(true) % 2 ? 2 : 1;
-      // Nobody unconfirmed, unlisted, or by a link to an earlier signup of the address.
-      expect(await store.letIn("bob@example.com", wave(3))).toBe(false);
       expect(await store.letIn("nobody@example.com", wave(3))).toBe(false);
       // Her e-mail: taken by one run of two, sent; another wave's steps are not hers.
       const took = await Promise.all([store, other].map((one) => one.letInMail("ada@example.com", "take", first)));
       expect(took.filter(Boolean)).toHaveLength(1);
       expect(await store.letInMail("ada@example.com", "sent", 3 - first)).toBe(false);
       expect(await other.letInMail("ada@example.com", "sent", first)).toBe(true);
-      await store.fold();
-      expect(
-        (await store.all())
-          .map(({ email, wave, letInAt, letInMail }) => [email, wave, letInAt, letInMail])
-          .sort((a, b) => `${a[0]}`.localeCompare(`${b[0]}`)),
-      ).toEqual([
-        ["ada@example.com", first, later(day).toISOString(), "sent"],
-        ["bob@example.com", null, null, null],
-      ]);
+      await settle(store);
+      const [kept] = await store.all();
+      expect([kept!.wave, kept!.letInAt, kept!.letInMail]).toEqual([first, later(day).toISOString(), "sent"]);
       // A leave takes the wave; her new signup, confirmed, is in none and may be let in again.
       await store.remove("ada@example.com", "link", later(2 * day));
       await store.add(signup("ada@example.com", later(3 * day)));
       const again = { createdAt: later(3 * day).toISOString(), at: later(3 * day), privacyPolicy: null };
       await store.confirm("ada@example.com", again);
       expect(await store.letInMail("ada@example.com", "take", first)).toBe(false);
-      await store.fold();
-      expect((await store.all()).find((row) => row.email === "ada@example.com")).toMatchObject({ wave: null });
       // An objection to being ranked by invites: noted once, the first time kept; none for one not listed.
       expect(await store.objectToRanking("ada@example.com", later(4 * day))).toBe(later(4 * day).toISOString());
       expect(await other.objectToRanking("ada@example.com", later(5 * day))).toBe(later(4 * day).toISOString());
       expect(await store.objectToRanking("nobody@example.com", later(5 * day))).toBeUndefined();
       const launchTool = { wave: 4, at: later(3 * day), createdAt: again.createdAt, mail: false };
       expect(await other.letIn("ada@example.com", launchTool)).toBe(true);
-      await other.fold();
-      expect((await other.all()).find((row) => row.email === "ada@example.com")).toMatchObject({
+      await settle(other);
+      expect((await other.all())[0]).toMatchObject({
         wave: 4,
         letInMail: "launch-tool",
         rankingObjectedAt: later(4 * day).toISOString(),

@@ -1,179 +1,34 @@
-import type { Attribution } from "../attribution";
-import type { StatsSignup } from "../reports/stats";
 import type { LetInMailStep } from "../signup-life/signup-life";
+import type {
+  Confirmation,
+  ConfirmationCounts,
+  DepartureKind,
+  ListedSignup,
+  ListRow,
+  NewSignup,
+  OwedConfirmation,
+  RemovedSignup,
+  Signup,
+  UnconfirmedSignup,
+} from "../signup-life/types";
 
 /*
- * The one store interface of the waitlist, in three parts by what they may
- * cost. Every deployment has a store that implements all three: SQLite,
- * Postgres or Netlify Blobs (README.md says which deployment uses which); one
- * contract suite runs against each (store.contract.ts).
+ * The one store interface of the waitlist, in parts by what they may cost. Every deployment has a store that
+ * implements them all: SQLite, Postgres or Netlify Blobs (README.md says which deployment uses which); one contract
+ * suite runs against each (store.contract.ts). The domain's types are signup-life's (../signup-life/types.ts).
  *
- *   WaitlistStore      what a request may do: read and write one address by
- *                      its key. Constant work, whatever the list's size.
- *   ConfirmationQueue  what the sweep needs: the confirmations still owed.
+ *   WaitlistStore      what a request may do: read and write one address by its key. Constant work, whatever the
+ *                      list's size.
+ *   ConfirmationQueue  what the sweep and the retention need: the confirmations still owed, the signups expired.
  *                      Work grows with that backlog, never with the list.
- *   WaitlistLedger     the founders' commands: whole-list reads.
- *   AnnouncementLog    what announce-policy-change records of each person
- *                      it mails, by key, so no run mails anyone twice.
+ *   WholeListReads     the founders' commands: reads of the whole list.
+ *   AnnouncementLog    what announce-policy-change records of each person it mails, by key, so no run mails anyone
+ *                      twice.
+ *   Waves              the launch's waves: letting one in by key, and its e-mail's steps.
  *
  * A request path is handed a WaitlistStore only, so it cannot read the list. What a store does to a signup is a
  * transition of ../signup-life/signup-life.ts, applied by record-keeper.ts: a store keeps records, not rules.
  */
-
-/** Where a signup was taken: npm start, gatsby develop, or Netlify's function. */
-/** Where a signup came from: npm start, gatsby develop, Netlify's production deploy, or one of its previews. */
-export type SignupSource = "develop" | "start" | "netlify" | "netlify-preview";
-
-/**
- * How an address left: the page's button, a mail client's one-click POST, the operator's command, or pruned
- * because it was never confirmed (prune.ts).
- */
-export type DepartureKind = "link" | "one-click" | "operator" | "pruned";
-
-export interface NewSignup {
-  email: string;
-  /** What the address is unique on (email-address.ts). */
-  emailKey: string;
-  source: SignupSource;
-  at?: Date;
-  attribution?: Attribution;
-  /** When its confirmation was sent elsewhere (a copy from another store): stored as sent, owed nothing. */
-  confirmationSentAt?: Date;
-  /** The Privacy Policy in force when it was made: its version, the date of its last change (policies.ts). */
-  privacyPolicy?: string;
-  /** What the person was told they would receive, and under which policy text (policies.ts, consentRecord). */
-  consent?: string;
-  /** A signup from before the confirm step: never asked to confirm, never pruned until a founder asks it. */
-  earlier?: boolean;
-  /**
-   * The invite code of the page it came from (invites.ts): kept as who invited it when it is a confirmed signup's
-   * code; an unknown one is not kept, and fails nothing.
-   */
-  invitedBy?: string;
-  /** The keyed digest of its mailbox (invites.ts): who counts as one invitee, and never as its own inviter's. */
-  mailbox?: string;
-}
-
-/** A confirmation as every store records it: which signup, when, and under what it was given. */
-export interface Confirmation {
-  /** When the signup it confirms was stored: a later signup of the address is not confirmed by it. */
-  createdAt: string;
-  at: Date;
-  privacyPolicy: string | null;
-  consent?: string | null;
-  /**
-   * The signup's invite code if it has none yet (a new one, invites.ts, unless given): kept at its first
-   * confirmation, the code it has ever after.
-   */
-  inviteCode?: string;
-}
-
-/** One signup as every store keeps it. */
-export interface Signup extends Attribution {
-  email: string;
-  emailKey: string;
-  /** UTC, ISO 8601. */
-  createdAt: string;
-  source: SignupSource;
-  /** When the confirmation e-mail was handed to the mail server; null while it is owed. */
-  confirmationSentAt: string | null;
-  /** When the mail server refused the address for good (a 5xx reply); no more attempts are made. */
-  confirmationFailedAt: string | null;
-  /** The mail server's last error for this address, if any. */
-  confirmationError: string | null;
-  /**
-   * The confirmation failed because its mailbox had had its day's e-mails (mail/mailbox.ts), not because the mail
-   * server refused it: a repeat signup a day later asks again.
-   */
-  confirmationCapped: boolean;
-  /** When the person confirmed with the link in their confirmation e-mail (double opt-in); null until then. */
-  confirmedAt: string | null;
-  /** The Privacy Policy in force at the signup and at the confirmation: versions, the dates of its last change. */
-  privacyPolicyAtSignup: string | null;
-  privacyPolicyAtConfirm: string | null;
-  /**
-   * The consent statement they were shown and the policy's text, at the signup and at the confirmation:
-   * "statement 2026-11-25; Privacy Policy 2026-11-24 #3f1c0a9b2d4e" (policies.ts, consentRecord).
-   */
-  consentAtSignup: string | null;
-  consentAtConfirm: string | null;
-  /**
-   * Since when the signup is asked to confirm: its signup, or, for one from before the confirm step, when a founder
-   * asked it (ask-to-confirm). Null for those never asked, which are never pruned.
-   */
-  optInSince: string | null;
-  /** Its own invite code, from its first confirmation on; null before. */
-  inviteCode: string | null;
-  /** The code of the confirmed signup whose invite link it came by; null for none. */
-  invitedBy: string | null;
-  /** The keyed digest of its mailbox (invites.ts), never an address; null for a signup from before invites. */
-  mailbox: string | null;
-  /** How many times the address signed up again after its first signup. */
-  repeatSignups: number;
-  /** Attempts at sending the confirmation under way (each claim is one). */
-  confirmationAttempts: number;
-  /** The policy-change announcements it was sent (AnnouncementLog), oldest first. */
-  announcements: string[];
-  /** The wave it was let in with at launch (Waves, cli/commands/let-in.ts); null before it is let in. */
-  wave: number | null;
-  /** When it was let in; null before. */
-  letInAt: string | null;
-  /** Its wave's "You're in" e-mail (LetInMail); null before it is let in. */
-  letInMail: LetInMail | null;
-  /** When the person objected to being ranked by the creators they invited (object-to-ranking); null if never. */
-  rankingObjectedAt: string | null;
-}
-
-/**
- * A wave's e-mail to one person: owed; taken by a run and being sent (a run that stopped then leaves it so, unsure,
- * rather than risk mailing twice); sent; refused for good by the mail server; or mailed by the launch tool instead.
- */
-export type LetInMail = "owed" | "sending" | "sent" | "refused" | "launch-tool";
-
-/** What a link's page needs to know of one listed address. */
-export interface ListedSignup {
-  email: string;
-  createdAt: string;
-  confirmedAt: string | null;
-  /** Its invite code, once confirmed. */
-  inviteCode: string | null;
-  /**
-   * How many have signed up through its invite link and confirmed, now: one per mailbox, never its own, none who
-   * left or were pruned (invites.ts). Read by the code's key, never from the list.
-   */
-  confirmedInvites: number;
-}
-
-/** An address owed its confirmation e-mail. */
-export interface OwedConfirmation {
-  email: string;
-  emailKey: string;
-  createdAt: string;
-  /**
-   * Since when the asking under way runs: each asking is a message of its own. The first asking is
-   * Signup.optInSince, which the retention counts from; a repeat signup's asking starts later and never moves it.
-   */
-  optInSince: string | null;
-}
-
-/** A signup asked to confirm that never did (what the retention removes). */
-export interface UnconfirmedSignup {
-  email: string;
-  emailKey: string;
-  createdAt: string;
-  /** Since when it is asked to confirm (Signup.optInSince). */
-  optInSince: string;
-}
-
-/** What a removal removed: the address and when it signed up. */
-export type RemovedSignup = Omit<UnconfirmedSignup, "emailKey">;
-
-export interface ConfirmationCounts {
-  sent: number;
-  /** Still owed: not sent, not failed for good. */
-  pending: number;
-  failed: number;
-}
 
 /** A store that cannot be opened or used as it is; its message says what to do. */
 export class StoreError extends Error {}
@@ -263,12 +118,15 @@ export interface ConfirmationQueue {
   /** Every owed confirmation, due or not (resend-pending), oldest first. */
   pendingConfirmations(): Promise<OwedConfirmation[]>;
   /**
-   * Signups asked to confirm before `before` that never did, at most `limit`, those asked first first: what the
-   * retention removes (prune.ts). Work grows with them, never with the list. It only reads, unless `tidy`: then
-   * the store may also drop its own bookkeeping of signups that are done with (the Blobs store's stale notes), as a
-   * removing pass does; a dry run never tidies.
+   * Signups asked to confirm before `before` that never did (signup-life's expired), at most `limit`, those asked
+   * first first: what the retention removes (prune.ts). Work grows with them, never with the list. Only reads.
    */
-  expiredUnconfirmed(before: Date, limit: number, options?: { tidy?: boolean }): Promise<UnconfirmedSignup[]>;
+  expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]>;
+  /**
+   * The same, for a pass that removes them: a store may also drop, as it goes, its own bookkeeping of the signups it
+   * passes that are done with (the Blobs store's notes of those that confirmed or left), so no pass reads them again.
+   */
+  expiredUnconfirmedTidying(before: Date, limit: number): Promise<UnconfirmedSignup[]>;
   /**
    * Removes signups expiredUnconfirmed found, each as a leave counted as "pruned", unless it confirmed or was asked
    * again since. Resolves with those removed.
@@ -281,16 +139,9 @@ export interface ConfirmationQueue {
   forgetMailboxMailBefore(day: string, options?: { deadline?: number }): Promise<void>;
   /** Drops the digests of those who left before `before`: the departures stay, counted, naming nobody. As above. */
   forgetLeaverDigestsBefore(before: Date, options?: { deadline?: number }): Promise<void>;
-  /**
-   * Brings the store's own bookkeeping up to date, starting no step past `deadline` (ms), for the scheduled runs:
-   * Netlify Blobs files its backlog into the founders' ledger and carries records of an earlier layout forward
-   * (blobs/ledger.ts, blobs/earlier-layout.ts); SQL keeps none. Without `tidy` (the five-minute sweep) it leaves old
-   * notes for the day's pass. Resolves with the rows it wrote.
-   */
-  fold(options?: { deadline?: number; tidy?: boolean }): Promise<number>;
 }
 
-export interface WaitlistLedger {
+export interface WholeListReads {
   count(): Promise<number>;
   confirmationCounts(): Promise<ConfirmationCounts>;
   /** Addresses the mail server refused for good, with its error. */
@@ -306,8 +157,8 @@ export interface WaitlistLedger {
   departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }>;
   /** The digests kept of those who left since `since` (waitlist/leavers.ts), oldest first. */
   leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]>;
-  /** What `stats` needs of every signup, and no more. */
-  statsRows(): Promise<StatsSignup[]>;
+  /** What the founders' figures need of every signup, and no more (reports/). */
+  listRows(): Promise<ListRow[]>;
   /** Every signup, oldest first. */
   all(): Promise<Signup[]>;
 }
@@ -343,4 +194,4 @@ export interface Waves {
 }
 
 /** A deployment's whole store. */
-export type FullStore = WaitlistStore & ConfirmationQueue & WaitlistLedger & AnnouncementLog & Waves;
+export type FullStore = WaitlistStore & ConfirmationQueue & WholeListReads & AnnouncementLog & Waves;

@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { credits, leave, owes, type SignupRecord } from "../../signup-life/signup-life";
-import type { Store } from "@netlify/blobs";
-import type { DepartureKind } from "../store";
-import { atOnce, hourOf, recordKey, Records, type BlobRecord, type Noted } from "./records";
+import { leave } from "../../signup-life/signup-life";
+import { owes } from "../../signup-life/rules";
+import type { DepartureKind, SignupRecord } from "../../signup-life/types";
+import { atOnce, type BlobIO } from "./blob-io";
+import type { Invites } from "./invites";
+import { hourOf, kOf, layout } from "./layout";
+import { upgraded, type BlobRecord, type Noted, type Records } from "./records";
 
-/* The founders' list in blobs of a thousand rows, which the sweep files noted records into; a leave's end. */
+/* The founders' list in blobs of a thousand rows, which the sweep files noted records into; and a leave's end. */
 
 /** Rows per ledger blob: an export of N signups reads about N/1000 blobs. */
 export const rowsPerChunk = 1000;
@@ -20,36 +23,30 @@ type Rows = Record<string, SignupRecord>;
 /** What a ledger row shows of a record: all of signup-life's record, not where it is filed nor a leave under way. */
 export const ledgerRow = ({ chunk: _chunk, leaving: _leaving, ...row }: BlobRecord): SignupRecord => row;
 
-/** A store's clock, and its ledger blobs' rows (fewer in tests, to fill several). */
-export interface LedgerOptions {
-  clock?: () => Date;
-  chunkRows?: number;
-}
-
-export abstract class Ledger extends Records {
-  private readonly rowsPerChunk: number;
-
-  constructor(blobs: Store, { clock = () => new Date(), chunkRows = rowsPerChunk }: LedgerOptions = {}) {
-    super(blobs, clock);
-    this.rowsPerChunk = chunkRows;
-  }
+export class Ledger {
+  constructor(
+    private readonly io: BlobIO,
+    private readonly records: Records,
+    private readonly invites: Invites,
+    private readonly chunkRowsAtMost = rowsPerChunk,
+  ) {}
 
   /**
    * Noted records' rows written, the notes of those owing nothing removed, a page at a time, none past `deadline`.
    * A racing leave writes left/<k> before it marks the record: it sees the chunk this fold gave the record and erases
    * the row, or this fold, listing left/ after writing, does. With `tidy`, left/ notes over an hour old are deleted.
    */
-  async foldLedger({ deadline = Infinity, tidy = true }: { deadline?: number; tidy?: boolean } = {}) {
-    const walk = await this.noteWalk();
+  async fold({ deadline = Infinity, tidy = true }: { deadline?: number; tidy?: boolean } = {}) {
+    const walk = await this.records.noteWalk();
     const written = new Map<string, string[]>();
     let next: { current: string; room: number } | undefined;
-    for (let from = 0; from < walk.length && this.clock().getTime() <= deadline; from += foldPage) {
-      const noted = await this.readNoted(walk.slice(from, from + foldPage));
+    for (let from = 0; from < walk.length && this.io.clock().getTime() <= deadline; from += foldPage) {
+      const noted = await this.records.readNoted(walk.slice(from, from + foldPage));
       // The newest ledger blob and its room, once, and only when a row needs one.
       if (!next && noted.some(({ record }) => record && !record.leaving && !record.chunk)) {
         const current = (await this.chunks()).at(-1);
         const used = current ? Object.keys(await this.chunkRows(current)).length : 0;
-        next = { current: current ?? chunkName(1), room: this.rowsPerChunk - used };
+        next = { current: current ?? chunkName(1), room: this.chunkRowsAtMost - used };
       }
       await this.foldPage(noted, next, written);
     }
@@ -68,7 +65,7 @@ export abstract class Ledger extends Records {
     const chunks = noted.map(({ record }) => {
       if (!record || record.leaving || record.chunk || !next) return record?.chunk;
       if (next.room-- <= 0)
-        Object.assign(next, { current: chunkName(Number(next.current) + 1), room: this.rowsPerChunk - 1 });
+        Object.assign(next, { current: chunkName(Number(next.current) + 1), room: this.chunkRowsAtMost - 1 });
       return next.current;
     });
     const filed = await atOnce(noted, async ({ k, keys, record, etag }, n) => {
@@ -77,10 +74,12 @@ export abstract class Ledger extends Records {
       // Filed under its blob first, as read if unchanged since, so that a leave from now on finds the row; a confirm
       // that died before filing its invite blobs has them filed now.
       let kept: BlobRecord | undefined = { ...record, chunk };
-      if (!record.chunk && !(await this.writeIf(recordKey(k), kept, { onlyIfMatch: etag! }))) {
-        kept = await this.changeAt(k, (latest) => (latest.chunk ? latest : { ...latest, chunk }), { noted: true });
+      if (!record.chunk && !(await this.io.writeIf(layout.record(k), kept, { onlyIfMatch: etag! }))) {
+        kept = await this.records.change(k, (latest) => (latest.chunk ? latest : { ...latest, chunk }), {
+          noted: true,
+        });
       }
-      if (kept) await this.fileInvites(k, kept);
+      if (kept) await this.invites.file(k, kept);
       return { k, keys, record: kept };
     });
     const byChunk = new Map<string, { k: string; record: BlobRecord }[]>();
@@ -88,31 +87,31 @@ export abstract class Ledger extends Records {
       if (record) byChunk.set(record.chunk!, [...(byChunk.get(record.chunk!) ?? []), { k, record }]);
     }
     await atOnce([...byChunk], async ([chunk, entries]) => {
-      await this.swap<{ rows: Rows }>(`ledger/${chunk}`, (found = { rows: {} }) => {
+      await this.io.swap<{ rows: Rows }>(layout.ledger(chunk), (found = { rows: {} }) => {
         for (const { k, record } of entries) found.rows[k] = ledgerRow(record);
         return found;
       });
       written.set(chunk, [...(written.get(chunk) ?? []), ...entries.map(({ k }) => k)]);
     });
     // Done with: gone, or filed and owing nothing more. Only the notes read above; newer ones stay.
-    await this.deleteUntil(filed.flatMap(({ keys, record }) => (!record || !owes(record) ? keys : [])));
+    await this.io.deleteUntil(filed.flatMap(({ keys, record }) => (!record || !owes(record) ? keys : [])));
   }
 
   /** Rows this fold wrote of leaves begun meanwhile erased; notes of leaves over an hour old deleted until `deadline`. */
   private async eraseLeftSince(written: ReadonlyMap<string, string[]>, deadline: number): Promise<void> {
-    const now = this.clock().getTime();
+    const now = this.io.clock().getTime();
     const leaving = new Map<string, number>();
     const old: string[] = [];
-    for (const { key } of (await this.blobs.list({ prefix: "left/" })).blobs) {
-      const [, k, at] = key.split("/");
-      leaving.set(k!, Math.max(leaving.get(k!) ?? 0, Number(at)));
-      if (Number(at) < now - leftNoteMs) old.push(key);
+    for (const key of await this.io.keys(layout.leftPrefix)) {
+      const [k, at] = [kOf(key, 1), Number(kOf(key, 2))];
+      leaving.set(k, Math.max(leaving.get(k) ?? 0, at));
+      if (at < now - leftNoteMs) old.push(key);
     }
     for (const [chunk, ks] of written) {
       const erase = ks.flatMap((k) => (leaving.has(k) ? [[k, leaving.get(k)!] as const] : []));
       if (erase.length > 0) await this.eraseRows(chunk, erase);
     }
-    await this.deleteUntil(old, deadline);
+    await this.io.deleteUntil(old, deadline);
   }
 
   /** A leave's end: its row, invite keys, the record, then its asked/ note, by which a pass that died finds it. */
@@ -120,15 +119,14 @@ export abstract class Ledger extends Records {
     const leaving = record.leaving!;
     if (record.chunk) await this.eraseRows(record.chunk, [[k, Date.parse(leaving.at)]]);
     await Promise.all([
-      record.invitedBy && record.mailbox && this.blobs.delete(`invites/${record.invitedBy}/${record.mailbox}/${k}`),
-      record.inviteCode && this.blobs.delete(`codes/${record.inviteCode}`),
-      this.blobs.setJSON(`departures/${leaving.at}-${leaving.how}-${leaving.id ?? randomBytes(4).toString("hex")}`, {
+      this.invites.forget(k, record),
+      this.io.blobs.setJSON(layout.departure(leaving.at, leaving.how, leaving.id ?? randomBytes(4).toString("hex")), {
         how: leaving.how,
       }),
-      leaving.digest && this.blobs.set(`leavers/${leaving.at.slice(0, 10)}/${leaving.digest}`, ""),
+      leaving.digest && this.io.blobs.set(layout.leaver(leaving.at.slice(0, 10), leaving.digest), ""),
     ]);
-    await this.blobs.delete(recordKey(k));
-    if (record.optInSince) await this.blobs.delete(`asked/${hourOf(record.optInSince)}/${k}`);
+    await this.io.blobs.delete(layout.record(k));
+    if (record.optInSince) await this.io.blobs.delete(layout.asked(hourOf(record.optInSince), k));
     return { email: record.email, createdAt: record.createdAt };
   }
 
@@ -142,14 +140,14 @@ export abstract class Ledger extends Records {
     const id = randomBytes(4).toString("hex");
     const mark = (record: BlobRecord) =>
       still(record) ? { ...record, leaving: { ...leave(record, how, at, digest), id } } : undefined;
-    const marked = await this.changeAt(k, mark, { noted: true });
-    const half = marked ? undefined : await this.read(k);
+    const marked = await this.records.change(k, mark, { noted: true });
+    const half = marked ? undefined : await this.records.read(k);
     return marked ?? (half?.leaving ? half : undefined);
   }
 
   /** Removes rows from one ledger blob: [<k>, left at (ms)]; a row signed up after that stays. */
   async eraseRows(chunk: string, leaving: readonly (readonly [string, number])[]): Promise<void> {
-    await this.swap<{ rows: Rows }>(`ledger/${chunk}`, (found) => {
+    await this.io.swap<{ rows: Rows }>(layout.ledger(chunk), (found) => {
       if (!found) return undefined;
       for (const [k, leftAt] of leaving) {
         if (found.rows[k] && Date.parse(found.rows[k].createdAt) <= leftAt) delete found.rows[k];
@@ -160,35 +158,12 @@ export abstract class Ledger extends Records {
 
   /** The ledger's blobs, oldest first. */
   async chunks(): Promise<string[]> {
-    return (await this.blobs.list({ prefix: "ledger/" })).blobs.map(({ key }) => key.slice("ledger/".length)).sort();
+    return (await this.io.keys(layout.ledgerPrefix)).map((key) => key.slice(layout.ledgerPrefix.length)).sort();
   }
 
-  /** One ledger blob's rows by <k>, as written (rows of the earlier layout lack fields: earlier-layout.ts). */
+  /** One ledger blob's rows by <k>, each as signup-life's record whenever it was written. */
   async chunkRows(chunk: string): Promise<Rows> {
-    return (
-      ((await this.blobs.get(`ledger/${chunk}`, { type: "json", consistency: "strong" })) as { rows: Rows } | null)
-        ?.rows ?? {}
-    );
-  }
-
-  /** The inviter an invite code names (codes/<code>), when it is a confirmed signup's. */
-  async inviter(code: string): Promise<{ h: string; mailbox: string | null } | undefined> {
-    return (await this.blobs.get(`codes/${code}`, { type: "json", consistency: "strong" })) ?? undefined;
-  }
-
-  /** How many confirmed invitees `code` has now: the mailboxes under invites/<code>/, one listing. */
-  async confirmedInvites(code: string): Promise<number> {
-    const { blobs } = await this.blobs.list({ prefix: `invites/${code}/` });
-    return new Set(blobs.map(({ key }) => key.split("/")[2])).size;
-  }
-
-  /** A confirmed record's invite keys, idempotent: its own code, and its credit under its inviter's if credits(). */
-  async fileInvites(k: string, record: BlobRecord): Promise<void> {
-    if (record.confirmedAt === null) return;
-    if (record.inviteCode) await this.blobs.setJSON(`codes/${record.inviteCode}`, { h: k, mailbox: record.mailbox });
-    const inviter = record.invitedBy && record.mailbox ? await this.inviter(record.invitedBy) : undefined;
-    if (inviter && credits({ key: inviter.h, mailbox: inviter.mailbox }, { ...record, key: k })) {
-      await this.blobs.set(`invites/${record.invitedBy}/${record.mailbox}/${k}`, "");
-    }
+    const rows = (await this.io.get<{ rows: Record<string, Record<string, unknown>> }>(layout.ledger(chunk)))?.rows;
+    return Object.fromEntries(Object.entries(rows ?? {}).map(([k, row]) => [k, upgraded(row)]));
   }
 }

@@ -1,51 +1,63 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
-import type { Store } from "@netlify/blobs";
+import { randomBytes } from "node:crypto";
+import { keyedDigest } from "../../fingerprints";
+import { BlobsStoreError, type BlobIO } from "./blob-io";
+import { layout } from "./layout";
 
-/* settings/leave-signer: which secret the functions sign links with, for the founders' commands to sign alike. */
-/**
- * What the store keeps to recognise WAITLIST_SECRET: scrypt of it under a random salt. A plain hash lets anyone who
- * can read the store test guesses at a weak secret at billions a second; a scrypt guess costs 16 MiB and tens of ms.
+/*
+ * The secrets the store keeps (docs/configuration.md says how to back them up): settings/record-secret, the key of
+ * every record's <k>, and settings/leave-secret, the links' secret when WAITLIST_SECRET is not set. Each is made once,
+ * on first use, for every instance; a store that already keeps records refuses to make a record key again, for a new
+ * one would lose them all: every address would map to a new <k>.
  */
-const markPrefix = "environment-scrypt";
-const scryptOptions = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
-const derive = (secret: string, salt: Buffer) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scrypt(secret, salt, 32, scryptOptions, (error, key) => (error ? reject(error) : resolve(key))),
-  );
-async function signerMark(secret: string): Promise<string> {
-  const salt = randomBytes(16);
-  return `${markPrefix} ${salt.toString("base64url")} ${(await derive(secret, salt)).toString("base64url")}`;
-}
-/** Whether `mark` was made for `secret`: the mark, or the plain hash an earlier version wrote. */
-async function marks(mark: string, secret: string): Promise<boolean> {
-  if (mark === `environment ${createHash("sha256").update(secret, "utf8").digest("hex")}`) return true;
-  const [prefix, salt, key] = mark.split(" ");
-  if (prefix !== markPrefix || !salt || !key) return false;
-  const wanted = Buffer.from(key, "base64url");
-  const derived = await derive(secret, Buffer.from(salt, "base64url"));
-  return wanted.length === derived.length && timingSafeEqual(wanted, derived);
-}
 
-/**
- * Which secret the functions sign leave links with: the store's, or WAITLIST_SECRET from Netlify's environment,
- * recognised by its scrypt. Written when a function opens the waitlist, unless it says so already.
- */
-export async function noteSigner(blobs: Store, configured: string | undefined): Promise<void> {
-  const key = "settings/leave-signer";
-  if (!configured) return void (await blobs.set(key, "store"));
-  const noted = await blobs.get(key, { type: "text", consistency: "strong" });
-  if (noted?.startsWith(`${markPrefix} `) && (await marks(noted, configured))) return;
-  await blobs.set(key, await signerMark(configured));
-}
+/** An address's <k>: its keyed digest under the store's record key (the Netlify bench seeds a store with it). */
+export const keyOf = (recordSecret: string, emailKey: string) => keyedDigest(recordSecret, "record", emailKey);
 
-/** Why `configured` (the founder's WAITLIST_SECRET) would sign other links than the functions do; undefined when it would not. */
-export async function signerProblem(blobs: Store, configured: string | undefined): Promise<string | undefined> {
-  const signer = await blobs.get("settings/leave-signer", { type: "text", consistency: "strong" });
-  if (!signer || signer === "store") {
-    return configured
-      ? "Netlify's functions sign leave links with the secret their store keeps: unset WAITLIST_SECRET in your shell."
-      : undefined;
+export class StoreSecrets {
+  private recordSecret: Promise<string> | undefined;
+
+  constructor(private readonly io: BlobIO) {}
+
+  /** An address's <k>, under settings/record-secret, read once an instance. */
+  async key(emailKey: string): Promise<string> {
+    this.recordSecret ??= this.secret("record", () => randomBytes(32).toString("hex")).catch((error: unknown) => {
+      this.recordSecret = undefined;
+      throw error;
+    });
+    return keyOf(await this.recordSecret, emailKey);
   }
-  if (configured && (await marks(signer, configured))) return undefined;
-  return "Netlify's functions sign leave links with the WAITLIST_SECRET of Netlify's environment: set the same value in your shell.";
+
+  /**
+   * settings/<name>-secret, made with `make` if the store keeps none and no record yet. A store that makes its record
+   * key has no record of the earlier layout to carry forward, unless it lists some.
+   */
+  async secret(name: "leave" | "record", make: () => string): Promise<string> {
+    const key = layout.setting(`${name}-secret`);
+    const read = () => this.io.blobs.get(key, { type: "text", consistency: "strong" });
+    const found = await read();
+    if (found) return found;
+    // The record key is written before the first record: records without it mean it was lost, not that none was
+    // made. (The links' secret may be made late: a site that unsets WAITLIST_SECRET signs with a new one.)
+    if (name === "record") await this.refuseOverRecords(key, read);
+    const made = await this.io.blobs.set(key, make(), { onlyIfNew: true });
+    if (name === "record" && made.modified && (await this.io.keys(layout.earlierPrefix)).length === 0) {
+      await this.io.blobs.set(layout.setting("layout"), "keyed");
+    }
+    const value = await read();
+    if (!value) throw new BlobsStoreError(`${key} could not be read back; try again.`);
+    return value;
+  }
+
+  /**
+   * Throws, writing nothing, when records are kept but not the record key: one page of the listing tells, and `read`
+   * reads the key again, for another instance may have made it and a record since this one looked.
+   */
+  private async refuseOverRecords(key: string, read: () => Promise<string | null>): Promise<void> {
+    const pages = this.io.blobs.list({ prefix: layout.record(""), paginate: true })[Symbol.asyncIterator]();
+    const records: unknown[] = (await pages.next()).value?.blobs ?? [];
+    if (records.length === 0 || (await read())) return;
+    throw new BlobsStoreError(
+      `${key} is missing while the store keeps records: a new key would lose every signup (each address would be looked for under another name). Restore ${key} from your backup (docs/configuration.md, "The secrets the site keeps"); nothing was written.`,
+    );
+  }
 }
