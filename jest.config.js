@@ -58,6 +58,7 @@ module.exports = {
         "<rootDir>/cli/**/*.test.ts",
         "<rootDir>/scripts/**/*.test.ts",
         "<rootDir>/test/server/**/*.test.ts",
+        "<rootDir>/test/structure/**/*.test.ts",
         "<rootDir>/after-build/**/*.test.ts",
         "<rootDir>/http/**/*.test.ts",
       ],

@@ -1,0 +1,103 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { projectFolders } from "../../config/folders";
+
+/*
+ * The project's structure as docs/layout.md draws it, held by its own imports: no module imports, directly or
+ * through others, one that imports it; the core (waitlist/signup-life/) imports nothing of the layers above it; and
+ * the stores are built by composition, not by classes that extend each other. Every import counts, a type's too.
+ */
+
+const root = projectFolders.root;
+const sources = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+  cwd: root,
+  encoding: "utf8",
+})
+  .split("\n")
+  .filter((file) => /\.(ts|tsx|mts)$/.test(file) && !/\.test\.tsx?$|\.d\.ts$|\.contract\.ts$/.test(file))
+  .filter((file) => !/^(test|e2e)\//.test(file) && existsSync(path.join(root, file)));
+
+/** The project's files a file imports, by their paths from the root. */
+function importsOf(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(readFileSync(path.join(root, file), "utf8"), true, true);
+  return importedFiles.flatMap(({ fileName }) => {
+    if (!fileName.startsWith(".")) return [];
+    const base = path.join(path.dirname(file), fileName.replace(/\.(m?js)$/, ""));
+    const found = ["", ".ts", ".tsx", ".mts", "/index.ts"]
+      .map((end) => `${base}${end}`)
+      .find((one) => sources.includes(one));
+    return found ? [found] : [];
+  });
+}
+const graph = new Map(sources.map((file) => [file, importsOf(file)]));
+
+/** Every circle of imports, each as the files around it. */
+function circles(): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const trail: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    trail.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === "open") found.push([...trail.slice(trail.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    trail.pop();
+    state.set(file, "done");
+  };
+  for (const file of sources) if (!state.has(file)) visit(file);
+  return found;
+}
+
+describe("the project's imports", () => {
+  it("reads the files it checks (the check would pass on nothing otherwise)", () => {
+    expect(sources).toContain("waitlist/signup-life/signup-life.ts");
+    expect(graph.get("waitlist/stores/store.ts")).toContain("waitlist/signup-life/types.ts");
+  });
+
+  it("make no circle anywhere", () => {
+    expect(circles()).toEqual([]);
+  });
+
+  it("keep the core below everything: signup-life imports only itself, attribution.ts and config/", () => {
+    const core = sources.filter((file) => file.startsWith("waitlist/signup-life/"));
+    const outside = core.flatMap((file) =>
+      graph
+        .get(file)!
+        .filter((to) => !to.startsWith("waitlist/signup-life/") && to !== "waitlist/attribution.ts")
+        .filter((to) => !to.startsWith("config/"))
+        .map((to) => `${file} → ${to}`),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it("keep the stores from the founders' reports", () => {
+    const upward = sources
+      .filter((file) => file.startsWith("waitlist/stores/") || file.startsWith("waitlist/signup-life/"))
+      .flatMap((file) =>
+        graph
+          .get(file)!
+          .filter((to) => to.startsWith("waitlist/reports/"))
+          .map((to) => `${file} → ${to}`),
+      );
+    expect(upward).toEqual([]);
+  });
+});
+
+describe("the stores", () => {
+  it("are composed, not built of classes that extend each other (errors aside)", () => {
+    const stores = sources.filter(
+      (file) => file.startsWith("waitlist/stores/blobs") || file === "waitlist/stores/record-keeper.ts",
+    );
+    const extending = stores.flatMap((file) =>
+      [...readFileSync(path.join(root, file), "utf8").matchAll(/class (\w+)(?:<[^>]*>)? extends (\w+)/g)]
+        .filter(([, , base]) => !base!.endsWith("Error"))
+        .map(([, name, base]) => `${file}: ${name} extends ${base}`),
+    );
+    expect(stores.length).toBeGreaterThan(5);
+    expect(extending).toEqual([]);
+  });
+});
