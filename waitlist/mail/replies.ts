@@ -66,7 +66,8 @@ function apiFailure(error: unknown): ApiFailure | undefined {
 }
 
 function classifyApi({ status, name = "", message = "" }: ApiFailure): MailFailure {
-  if (status === 429) return name === "daily_quota_exceeded" || /daily .*quota/i.test(message) ? "quota" : "throttle";
+  // Resend's daily_quota_exceeded; a monthly quota too, stopping a day at a time until its month is over.
+  if (status === 429) return /quota/i.test(`${name} ${message}`) ? "quota" : "throttle";
   if (status >= 500 || status === 408 || status === 409) return "transient";
   // 400, 401, 403, 422: the key, the sender's domain or the message itself; every later message fares alike.
   return status >= 400 ? "sending" : "transient";
