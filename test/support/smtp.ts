@@ -26,6 +26,9 @@ export interface ServerReply {
   text: string;
 }
 
+/** A reply as smtp-server sends it: an error whose responseCode is the reply's code. */
+const replyError = (reply: ServerReply) => Object.assign(new Error(reply.text), { responseCode: reply.code });
+
 /** Postfix's refusal of a mailbox it does not have: the address in brackets, as the client wrote it. */
 export const postfixRefusal = (address: string): ServerReply => ({
   code: 550,
@@ -47,6 +50,9 @@ export async function startSmtpServer(
     deferRecipient,
     replyToRecipient,
     refuseSender,
+    admit,
+    onSessionClose,
+    afterData,
     onConnect,
     onClose,
   }: {
@@ -62,6 +68,17 @@ export async function startSmtpServer(
     replyToRecipient?: (address: string) => ServerReply | undefined;
     /** The sender refused, as a provider refuses one not verified or over its quota: its reply to MAIL FROM. */
     refuseSender?: () => ServerReply | undefined;
+    /**
+     * Whether to greet a new connection: a reply refuses it and closes it, as a provider at its limit of connections
+     * does (421). onSessionClose hears of each connection's end, refused or not, by the same id.
+     */
+    admit?: (sessionId: string) => ServerReply | undefined;
+    onSessionClose?: (sessionId: string) => void;
+    /**
+     * The message received in full, before it is kept: it may take its time (a provider's over each message), and a
+     * reply refuses it after DATA and drops it, as SES does over its sending rate or daily quota.
+     */
+    afterData?: (envelope: { from: string; to: string[] }) => Promise<ServerReply | undefined>;
     /** A client connected, and its connection closed: the Netlify bench holds its simulated clock meanwhile. */
     onConnect?: () => void;
     onClose?: () => void;
@@ -77,9 +94,16 @@ export async function startSmtpServer(
     closeTimeout: 50,
     // A local server: no reverse lookup of 127.0.0.1, a real wait in DNS that the Netlify bench's clock cannot see.
     disableReverseLookup: true,
+    onConnect(session, callback) {
+      const refused = admit?.(session.id);
+      callback(refused && replyError(refused));
+    },
+    onClose(session) {
+      onSessionClose?.(session.id);
+    },
     onMailFrom(_address, _session, callback) {
       const refused = refuseSender?.();
-      if (refused) return callback(Object.assign(new Error(refused.text), { responseCode: refused.code }));
+      if (refused) return callback(replyError(refused));
       // A slow server: hold the transaction until the test lets it go.
       if (beforeData) void beforeData().then(() => callback());
       else callback();
@@ -87,7 +111,7 @@ export async function startSmtpServer(
     onRcptTo(address, _session, callback) {
       const reply = replyToRecipient?.(address.address);
       if (reply) {
-        callback(Object.assign(new Error(reply.text), { responseCode: reply.code }));
+        callback(replyError(reply));
       } else if (refuseRecipient?.(address.address)) {
         callback(Object.assign(new Error("5.1.1 Mailbox unavailable"), { responseCode: 550 }));
       } else if (deferRecipient?.(address.address)) {
@@ -99,19 +123,17 @@ export async function startSmtpServer(
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
-        simpleParser(raw).then(
-          (mail) => {
-            deliveries.push({
-              at: Date.now(),
-              envelope: {
-                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-                to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-              },
-              mail,
-              raw,
-            });
-            callback();
-          },
+        const envelope = {
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+        };
+        const keep = async () => {
+          const refused = await afterData?.(envelope);
+          if (!refused) deliveries.push({ at: Date.now(), envelope, mail: await simpleParser(raw), raw });
+          return refused;
+        };
+        keep().then(
+          (refused) => callback(refused && replyError(refused)),
           (error: Error) => callback(error),
         );
       });

@@ -4,6 +4,7 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import type { MailMessage } from "./confirmation-message";
 import { privateFolder, writePrivateFile } from "../private-file";
+import { classifyMailFailure } from "./replies";
 
 export interface MailConfig {
   /** smtp:// or smtps:// URL of the mail server; without it, messages go to outboxDir as .eml files. */
@@ -26,25 +27,24 @@ export interface Mailer {
   close(): void;
 }
 
-/** What nodemailer says of a failed send: the SMTP command it failed at, the server's reply code, its own code. */
-const failure = (error: unknown) => error as { command?: unknown; responseCode?: unknown; code?: unknown } | null;
-const isReply5xx = (code: unknown) => typeof code === "number" && code >= 500 && code < 600;
-
 /**
- * The mail server refused this recipient for good: a 5xx reply to its RCPT TO (RFC 5321, 4.2.1). A 5xx anywhere
- * else (to the sender's MAIL FROM, its credentials, the message) is the sending's, not this address's: it may pass
- * once the sender is put right, as a 4xx or a lost connection may pass.
+ * The mail server refused this recipient for good: a 5xx reply to its RCPT TO (RFC 5321, 4.2.1) that is about the
+ * recipient. A 5xx anywhere else (to the sender's MAIL FROM, its credentials, the message) is the sending's, and so is
+ * Google's 5xx to a RCPT TO for a used-up daily relay limit (replies.ts): it may pass once the sender is put right.
  */
 export function isPermanentFailure(error: unknown): boolean {
-  return failure(error)?.command === "RCPT TO" && isReply5xx(failure(error)?.responseCode);
+  return classifyMailFailure(error) === "recipient";
 }
 
 /**
- * The sending failed, not one recipient: the credentials, the sender, the message as a whole, or the connection. No
- * later message over the same server fares better until that is put right, so a run of many stops at the first.
+ * The sending failed, not one recipient: the credentials, the sender, the message as a whole, the connection, the
+ * provider's rate or its daily quota. No later message over the same server fares better until that is put right or
+ * has passed, so a run of many stops at the first. A 4xx outside RCPT TO counts too: it is no one recipient's.
  */
 export function isSendingFailure(error: unknown): boolean {
-  const { command, code } = failure(error) ?? {};
+  const kind = classifyMailFailure(error);
+  if (kind !== "transient") return kind !== "recipient";
+  const { command, code } = (error ?? {}) as { command?: unknown; code?: unknown };
   return command !== "RCPT TO" && (typeof command === "string" || typeof code === "string");
 }
 
