@@ -132,6 +132,11 @@ export const site = {
      * (waitlist/leavers.ts); the Privacy Policy says so.
      */
     leaverDigestRetentionDays: 90,
+    /**
+     * After a bounce for good or a complaint, a keyed fingerprint of the address is kept this many days, so that the
+     * mail never reaches it again, even signed up anew (waitlist/mail-events/); the Privacy Policy says so.
+     */
+    suppressionRetentionDays: 180,
     messages: {
       invalidEmail: "Please enter a valid email address",
       serverError: "Something went wrong. Please try again.",

@@ -16,8 +16,8 @@ const dayMs = 86_400_000;
 
 /** The states in which a confirmation e-mail is still owed: to be sent, or held by a sender. */
 export const owedStates = ["owed", "sending"] as const satisfies readonly SignupState[];
-/** The states of a member: the person confirmed. */
-export const memberStates = ["confirmed"] as const satisfies readonly SignupState[];
+/** The states of a member: the person confirmed (and stays a member when their mail bounces for good later). */
+export const memberStates = ["confirmed", "undeliverable"] as const satisfies readonly SignupState[];
 /** The states of a signup that has not confirmed (yet). */
 export const unconfirmedStates = [
   "owed",
@@ -66,6 +66,8 @@ export const firstAsking = ({ email, emailKey, createdAt }: Pick<SignupRecord, "
 export const unconfirmedRetentionMs = site.waitlist.unconfirmedRetentionDays * dayMs;
 /** How long the keyed digest of a member who left is kept (leavers.ts): the Privacy Policy says so. */
 export const leaverDigestRetentionMs = site.waitlist.leaverDigestRetentionDays * dayMs;
+/** How long an address the mail must never reach again (a bounce for good, a complaint) is kept as a fingerprint. */
+export const suppressionRetentionMs = site.waitlist.suppressionRetentionDays * dayMs;
 
 /** Expired: asked to confirm before `before` and never did; the retention removes it as a departure "pruned". */
 export const expired = ({ state, optInSince }: Pick<SignupRecord, "state" | "optInSince">, before: Date) =>
@@ -104,11 +106,14 @@ export const mailboxCap = (dailyMails: number) => {
   };
 };
 
-/** Who may be sent a policy-change announcement: a member. */
-export const mayBeAnnouncedTo = (record: Pick<SignupRecord, "state">) => isMember(record);
+/** A member the mail still reaches: confirmed, and no bounce for good since. */
+export const isMailable = ({ state }: Pick<SignupRecord, "state">) => state === "confirmed";
 
-/** Who a wave may let in: a member in no wave yet. */
-export const mayBeLetIn = (record: Pick<SignupRecord, "state" | "wave">) => isMember(record) && record.wave === null;
+/** Who may be sent a policy-change announcement: a member the mail still reaches. */
+export const mayBeAnnouncedTo = (record: Pick<SignupRecord, "state">) => isMailable(record);
+
+/** Who a wave may let in: a member the mail still reaches, in no wave yet. */
+export const mayBeLetIn = (record: Pick<SignupRecord, "state" | "wave">) => isMailable(record) && record.wave === null;
 
 /**
  * Whether `invitee` counts as an invite of the inviter whose code it came by: it confirmed, it came by a code, and

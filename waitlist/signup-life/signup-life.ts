@@ -19,9 +19,10 @@ import type {
  * SignupState) is written here and nowhere else:
  *
  *   add ─► owed ─claim─► sending ─sent─► sent ─confirm─► confirmed ─credit─► (its inviter's count)
- *           ▲  ◄─release─┘     └─fail─► refused, or capped (the daily cap)
+ *           ▲  ◄─release─┘     └─fail─► refused, or capped (the daily cap)    │
  *           └──── ask (a repeat, a founder) ◄── sent, capped (and, by a founder, refused)
- *   any state but confirmed ─expire─► a departure "pruned"; any ─leave─► a departure
+ *   owed, sending, sent ─bounce─► refused;   confirmed ─bounce─► undeliverable
+ *   any state but a member's ─expire─► a departure "pruned"; any ─leave─► a departure (a complaint is one)
  *
  *   confirmed ─let in─► in wave N ─► its e-mail: owed ─take─► sending ─sent─► sent
  *                                    (or the launch tool's)  ◄─back─┘ └─refuse─► refused
@@ -190,6 +191,18 @@ export function confirm<R extends SignupRecord>(
     },
     first: true,
   };
+}
+
+/**
+ * bounce: the mail to this address bounced for good, reported by the provider after it took the message. A signup
+ * not yet confirmed is refused (no more attempts; the retention removes it in its time); a member is undeliverable,
+ * kept as a member and never mailed again. Undefined for one refused or undeliverable already.
+ */
+export function bounce<R extends SignupRecord>(record: R, error: string, at: Date): R | undefined {
+  if (record.state === "refused" || record.state === "undeliverable") return undefined;
+  const failed = { confirmationClaimedUntil: null, confirmationNextAt: null, confirmationError: kept(error) };
+  if (isMember(record)) return { ...record, ...failed, state: "undeliverable" };
+  return { ...record, ...failed, state: "refused", confirmationFailedAt: iso(at) };
 }
 
 /** leave: the record goes whole; what stays is a departure. */

@@ -12,24 +12,25 @@ export const signupSources = ["develop", "start", "netlify", "netlify-preview"] 
 export type SignupSource = (typeof signupSources)[number];
 
 /**
- * How an address left: the page's button, a mail client's one-click POST, the operator's command, or pruned
- * because it was never confirmed (prune.ts).
+ * How an address left: the page's button, a mail client's one-click POST, the operator's command, pruned because it
+ * was never confirmed (prune.ts), or a complaint: the person marked our mail as spam (mail-events/).
  */
-export const departureKinds = ["link", "one-click", "operator", "pruned"] as const;
+export const departureKinds = ["link", "one-click", "operator", "pruned", "complaint"] as const;
 export type DepartureKind = (typeof departureKinds)[number];
 
 /**
  * Where a signup stands, one field, written only by signup-life's transitions; every rule that asks about it reads
  * this (rules.ts), and so do the stores' indexes.
  *
- *   owed       its confirmation e-mail is to be sent (now, or at its retry's time)
- *   sending    a sender holds it until its lease ends (then it is owed again)
- *   sent       the e-mail with the confirm link went out; waiting for the click
- *   refused    the mail server refused the address for good: no more attempts
- *   capped     not sent: its mailbox had its day's confirmation e-mails (a repeat signup a day later asks again)
- *   confirmed  the person confirmed: a member
+ *   owed           its confirmation e-mail is to be sent (now, or at its retry's time)
+ *   sending        a sender holds it until its lease ends (then it is owed again)
+ *   sent           the e-mail with the confirm link went out; waiting for the click
+ *   refused        the mail server refused the address for good, then or by a bounce later: no more attempts
+ *   capped         not sent: its mailbox had its day's confirmation e-mails (a repeat signup a day on asks again)
+ *   confirmed      the person confirmed: a member
+ *   undeliverable  a member whose mail bounced for good: kept, never mailed again
  */
-export const signupStates = ["owed", "sending", "sent", "refused", "capped", "confirmed"] as const;
+export const signupStates = ["owed", "sending", "sent", "refused", "capped", "confirmed", "undeliverable"] as const;
 export type SignupState = (typeof signupStates)[number];
 
 /**
@@ -202,6 +203,20 @@ export interface ConfirmationCounts {
   pending: number;
   failed: number;
 }
+
+/** Why the mail must never reach an address again: it bounced for good, or its person complained (mail-events/). */
+export const suppressionReasons = ["bounce", "complaint"] as const;
+export type SuppressionReason = (typeof suppressionReasons)[number];
+
+/** A UTC day's mail, for the rates a provider watches: sent, answered by a throttle, bounced for good, complained of. */
+export interface MailDay {
+  day: string;
+  sent: number;
+  throttled: number;
+  bounced: number;
+  complained: number;
+}
+export type MailCounts = Omit<MailDay, "day">;
 
 /** What a departure keeps: when and how, never who; a keyed digest only of a confirmed member (leavers.ts). */
 export interface Departure {

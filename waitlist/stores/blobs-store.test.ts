@@ -343,6 +343,22 @@ describe("BlobsStore", () => {
     expect(keys).not.toContain(sha256("p1@example.com"));
   });
 
+  it("refuses to make a new record key while it keeps records, and says what to restore: a new one would lose them all", async () => {
+    await add(blobsStore(blobs.store()), 1);
+    const kept = await blobs.store().get("settings/record-secret", { type: "text" });
+    await blobs.store().delete("settings/record-secret");
+    // Another instance, as after the blob was lost: nothing it can find by key, so it must not make a key of its own.
+    const store = blobsStore(blobs.store());
+    await expect(store.add({ email: "p2@example.com", emailKey: "p2@example.com", source: "netlify" })).rejects.toThrow(
+      /settings\/record-secret is missing while the store keeps records.*Restore settings\/record-secret from your backup/,
+    );
+    await expect(store.lookup("p1@example.com")).rejects.toThrow(/Restore settings\/record-secret/);
+    await expect(blobs.store().get("settings/record-secret", { type: "text" })).resolves.toBeNull();
+    // Restored, the same store finds everyone again.
+    await blobs.store().set("settings/record-secret", kept!);
+    await expect(store.lookup("p1@example.com")).resolves.toMatchObject({ email: "p1@example.com" });
+  });
+
   it("finds expired signups by their hour, without listing the records or reading the ledger", async () => {
     const store = blobsStore(blobs.store());
     const hour = 3_600_000;

@@ -2,7 +2,7 @@ import type { Store } from "@netlify/blobs";
 import { expired, isDue, owedOf, owes, stillExpired } from "../signup-life/rules";
 import * as life from "../signup-life/signup-life";
 import type { DepartureKind, NewSignup, OwedConfirmation, RemovedSignup } from "../signup-life/types";
-import type { SignupRecord, UnconfirmedSignup } from "../signup-life/types";
+import type { MailCounts, MailDay, SignupRecord, SuppressionReason, UnconfirmedSignup } from "../signup-life/types";
 import { atOnce, BlobIO, concurrency } from "./blobs/blob-io";
 import { Invites } from "./blobs/invites";
 import { hourOf, kOf, layout } from "./blobs/layout";
@@ -109,7 +109,10 @@ export function blobsStore(
       }
       if (found.length >= limit) break;
     }
-    return found.sort((a, b) => a.optInSince.localeCompare(b.optInSince)).slice(0, limit);
+    // Those asked first first; of those asked at once, the first signed up first, as SQL's ids have them.
+    return found
+      .sort((a, b) => a.optInSince.localeCompare(b.optInSince) || a.createdAt.localeCompare(b.createdAt))
+      .slice(0, limit);
   }
 
   /** Deletes the blobs of `prefix`'s day folders before `day`, oldest first, until `deadline`. */
@@ -129,10 +132,8 @@ export function blobsStore(
       // A confirmed record's invite keys, also after a second press: a confirm that died before filing them.
       confirmed: async (emailKey, record) => invites.file(await located(emailKey), record),
     }),
-
     key: (emailKey: string) => secrets.key(emailKey),
     secret: (name: "leave", make: () => string) => secrets.secret(name, make),
-
     /** The notes first, whatever fails after; a listed address makes the same writes, then counts its repeat. */
     async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
       const k = await located(entry.emailKey);
@@ -147,14 +148,12 @@ export function blobsStore(
       if (!added) await records.change(k, life.repeat, { noted: true });
       return { added, createdAt: record.createdAt };
     },
-
     /** The record, and its invitees: one listing under its code. */
     async lookup(emailKey: string) {
       const record = await records.read(await located(emailKey));
       if (!record || record.leaving) return undefined;
       return life.listed(record, record.inviteCode ? await invites.confirmedInvites(record.inviteCode) : 0);
     },
-
     /** In an order a sweep can finish after a crash: a note for a fold under way, the record marked, then the rest. */
     async remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
       const k = await located(emailKey);
@@ -164,7 +163,6 @@ export function blobsStore(
       await records.note(k);
       return ledger.finishLeave(k, marked);
     },
-
     async countMailboxMail(counter: string, day: string): Promise<number> {
       const counts = await io.swap<Record<string, number>>(layout.mailboxCounts(day, counter), (found = {}) => ({
         ...found,
@@ -172,10 +170,8 @@ export function blobsStore(
       }));
       return counts![counter]!;
     },
-
     /** Of instances racing, one write is made (Netlify's onlyIfNew). */
     once: (name: string) => io.writeIf(layout.setting(`once-${name}`), clock().toISOString(), { onlyIfNew: true }),
-
     /**
      * Noted records along a walk of the backlog that an instance's calls share, listed afresh when done or a minute
      * old. Each reader takes the next note as its last read ends: a slow read (a 503 retried after 5 s) holds one
@@ -204,17 +200,14 @@ export function blobsStore(
       await Promise.all(Array.from({ length: concurrency }, reader));
       return oldestFirst(due).map(owedOf);
     },
-
     /** A whole-backlog read, for the founders' resend-pending. */
     async pendingConfirmations(): Promise<OwedConfirmation[]> {
       const noted = await records.readNoted(await records.noteWalk());
       const owing = noted.flatMap(({ record }) => (record && !record.leaving && owes(record) ? [record] : []));
       return oldestFirst(owing).map(owedOf);
     },
-
     expiredUnconfirmed: (before: Date, limit: number) => expiredAmongAsked(before, limit, false),
     expiredUnconfirmedTidying: (before: Date, limit: number) => expiredAmongAsked(before, limit, true),
-
     /**
      * remove() for many, the rows of one ledger blob erased in one write. A pass that dies half-way leaves records
      * marked with their asked/ notes, which the next pass finds and finishes.
@@ -238,12 +231,10 @@ export function blobsStore(
         optInSince: record.optInSince ?? record.createdAt,
       }));
     },
-
     forgetLeaverDigestsBefore: (before: Date, { deadline }: { deadline?: number } = {}) =>
       forgetDaysBefore(layout.leaversPrefix, before.toISOString().slice(0, 10), deadline),
     forgetMailboxMailBefore: (day: string, { deadline }: { deadline?: number } = {}) =>
       forgetDaysBefore(layout.mailboxPrefix, day, deadline),
-
     /**
      * For the scheduled runs, starting no step past `deadline` (ms): a page of the earlier layout carried forward, then
      * the backlog filed into the ledger; without `tidy` (the sweep) old notes are left for the day's pass. Resolves
@@ -253,7 +244,6 @@ export function blobsStore(
       await earlier.carryForward(options.deadline);
       return ledger.fold(options);
     },
-
     /** One listing; the day in its key is the departure's time kept. */
     async leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]> {
       const from = since.toISOString().slice(0, 10);
@@ -262,7 +252,6 @@ export function blobsStore(
         .filter(({ leftAt }) => leftAt >= from)
         .sort((a, b) => a.leftAt.localeCompare(b.leftAt));
     },
-
     /** One listing, each key its departure's time and how (one from before the how was in its key is read). */
     async departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
       const counts = { left: 0, pruned: 0 };
@@ -278,11 +267,44 @@ export function blobsStore(
       return counts;
     },
 
+    // The mail's bookkeeping: a fingerprint by key, the day's pass reading each (a bounce or a complaint: a few), a blob
+    // a day of figures, and the senders' pace.
+    async suppress(fingerprint: string, until: Date, why: SuppressionReason): Promise<void> {
+      const kept = { until: until.toISOString(), why };
+      await io.swap<typeof kept>(layout.suppressed(fingerprint), (found) =>
+        found && found.until >= kept.until ? undefined : kept,
+      );
+    },
+    async suppressedUntil(fingerprint: string, at: Date): Promise<string | undefined> {
+      const found = await io.get<{ until: string }>(layout.suppressed(fingerprint));
+      return found && found.until > at.toISOString() ? found.until : undefined;
+    },
+    async forgetSuppressionsBefore(before: Date, { deadline }: { deadline?: number } = {}) {
+      await atOnce(await io.keys(layout.suppressed("")), async (key) => {
+        if (deadline !== undefined && clock().getTime() > deadline) return;
+        if (((await io.get<{ until: string }>(key))?.until ?? "") < before.toISOString()) await blobs.delete(key);
+      });
+    },
+    async countMail(day: string, counts: Partial<MailCounts>): Promise<void> {
+      await io.swap<MailDay>(
+        layout.mailDay(day),
+        (found = { day, sent: 0, throttled: 0, bounced: 0, complained: 0 }) => {
+          for (const [name, n] of Object.entries(counts)) found[name as keyof MailCounts] += n;
+          return found;
+        },
+      );
+    },
+    async mailDays(from: string): Promise<MailDay[]> {
+      const days = (await io.keys(layout.mailDaysPrefix)).filter((key) => kOf(key, 1) >= from).sort();
+      return (await atOnce(days, (key) => io.get<MailDay>(key))).filter((day) => day !== null);
+    },
+    swapSetting: <T>(name: string, change: (current: T | undefined) => T | undefined) =>
+      io.swap<T>(layout.setting(name), change),
+    readSetting: async <T>(name: string) => (await io.get<T>(layout.setting(name))) ?? undefined,
     async departures(): Promise<number> {
       const { left, pruned } = await store.departureCounts();
       return left + pruned;
     },
-
     async close(): Promise<void> {},
   };
   return store satisfies FullStore;

@@ -1,4 +1,4 @@
--- The Postgres store's schema as postgres-migrations/ leaves it today (0001 to 0012): what a store is, readable in
+-- The Postgres store's schema as postgres-migrations/ leaves it today (0001 to 0013): what a store is, readable in
 -- one place. sql-schema.test.ts holds it to what the migrations build, and its CHECKs to signup-life's types. A change
 -- is a new migration file, and this file changed with it. (Not in postgres-migrations/: it is never applied.)
 
@@ -19,7 +19,9 @@ CREATE TABLE signups (
   ref text,
   landing_path text,
   -- Where it stands: signup-life's SignupState, written only by its transitions.
-  state text NOT NULL DEFAULT 'owed' CHECK (state IN ('owed', 'sending', 'sent', 'refused', 'capped', 'confirmed')),
+  state text NOT NULL DEFAULT 'owed' CHECK (
+    state IN ('owed', 'sending', 'sent', 'refused', 'capped', 'confirmed', 'undeliverable')
+  ),
   -- The confirmation e-mail: sent, refused or capped when; attempts, who holds it until when, when it is due again.
   confirmation_sent_at timestamptz,
   confirmation_attempts integer NOT NULL DEFAULT 0,
@@ -62,7 +64,7 @@ CREATE INDEX signups_invited_by ON signups (invited_by, mailbox_digest) WHERE in
 CREATE TABLE departures (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   left_at timestamptz NOT NULL,
-  how text NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned')),
+  how text NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned', 'complaint')),
   digest text
 );
 CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;
@@ -78,3 +80,20 @@ CREATE TABLE mailbox_mail (
   PRIMARY KEY (counter, day)
 );
 CREATE INDEX mailbox_mail_day ON mailbox_mail (day);
+
+-- A keyed fingerprint of an address the mail must never reach again (a bounce for good, a complaint), until then.
+CREATE TABLE suppressions (
+  fingerprint text PRIMARY KEY,
+  until timestamptz NOT NULL,
+  why text NOT NULL CHECK (why IN ('bounce', 'complaint'))
+);
+CREATE INDEX suppressions_until ON suppressions (until);
+
+-- Each UTC day's mail, for the rates a provider watches.
+CREATE TABLE mail_days (
+  day text PRIMARY KEY,
+  sent integer NOT NULL DEFAULT 0,
+  throttled integer NOT NULL DEFAULT 0,
+  bounced integer NOT NULL DEFAULT 0,
+  complained integer NOT NULL DEFAULT 0
+);

@@ -77,7 +77,8 @@ async function answers(store: FullStore, records: SignupRecord[], before: Date) 
     expired: keys(await store.expiredUnconfirmed(before, 1000)),
     invites: await Promise.all(members.map(async (one) => (await store.lookup(one.emailKey))?.confirmedInvites)),
   };
-  const byOptIn = (list: SignupRecord[]) => [...list].sort((a, b) => a.optInSince!.localeCompare(b.optInSince!));
+  const byOptIn = (list: SignupRecord[]) =>
+    [...list].sort((a, b) => a.optInSince!.localeCompare(b.optInSince!) || a.createdAt.localeCompare(b.createdAt));
   const wanted = {
     due: keys(records.filter((one) => isDue(one, now))),
     owed: keys(records.filter(owes)),

@@ -99,6 +99,16 @@ export function recordKeeper<Kept extends SignupRecord>({ change, records, confi
       return (await change(emailKey, (record) => life.letInMailStep(record, step, wave))) !== undefined;
     },
 
+    async markBounced(emailKey: string, error: string, at: Date) {
+      let state: SignupRecord["state"] | undefined;
+      await change(emailKey, (record) => {
+        const next = life.bounce(record, error, at);
+        state = (next ?? record).state;
+        return next;
+      });
+      return state;
+    },
+
     async objectToRanking(emailKey: string, at: Date): Promise<string | undefined> {
       let noted: string | undefined;
       await change(emailKey, (record) => {

@@ -1,6 +1,7 @@
 import { memberStates, owedStates, unconfirmedStates } from "../signup-life/rules";
 import type { Departure, DepartureKind, ListedSignup, ListRow, NewSignup, SignupRecord } from "../signup-life/types";
-import type { OwedConfirmation, RemovedSignup, SignupState, UnconfirmedSignup } from "../signup-life/types";
+import type { MailCounts, MailDay, OwedConfirmation, RemovedSignup, SignupState } from "../signup-life/types";
+import type { SuppressionReason, UnconfirmedSignup } from "../signup-life/types";
 import * as life from "../signup-life/signup-life";
 import { recordKeeper, RecentWrites, type RecordKeeper } from "./record-keeper";
 import type { FullStore } from "./store";
@@ -67,6 +68,8 @@ const memberSql = (table = "") => `${table}${inStates(memberStates)}`;
 /** No LIMIT: a number both databases take. */
 const unlimited = (limit: number) => (Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER);
 const iso = (at: Date) => at.toISOString();
+/** A day's mail figures, in mail_days' columns. */
+const mailCounts = ["sent", "throttled", "bounced", "complained"] as const satisfies readonly (keyof MailCounts)[];
 
 export class SqlStore implements FullStore {
   private readonly recent = new RecentWrites<number>();
@@ -90,6 +93,7 @@ export class SqlStore implements FullStore {
   letIn: RecordKeeper["letIn"] = (...args) => this.keeper.letIn(...args);
   letInMail: RecordKeeper["letInMail"] = (...args) => this.keeper.letInMail(...args);
   objectToRanking: RecordKeeper["objectToRanking"] = (...args) => this.keeper.objectToRanking(...args);
+  markBounced: RecordKeeper["markBounced"] = (...args) => this.keeper.markBounced(...args);
   all: RecordKeeper["all"] = () => this.keeper.all();
   confirmationCounts: RecordKeeper["confirmationCounts"] = () => this.keeper.confirmationCounts();
   failedConfirmations: RecordKeeper["failedConfirmations"] = () => this.keeper.failedConfirmations();
@@ -245,6 +249,67 @@ export class SqlStore implements FullStore {
               CAST(count(*) FILTER (WHERE how = 'pruned') AS integer) AS "pruned" FROM departures WHERE ${within}`,
       between ? [iso(between.from), iso(between.to)] : [],
     ))!;
+  }
+
+  /** A later time wins; both databases read `excluded` as the row that was not inserted. */
+  async suppress(fingerprint: string, until: Date, why: SuppressionReason): Promise<void> {
+    const later = "excluded.until > suppressions.until";
+    await this.db.query(
+      `INSERT INTO suppressions (fingerprint, until, why) VALUES ($1, $2, $3) ON CONFLICT (fingerprint) DO UPDATE
+       SET until = CASE WHEN ${later} THEN excluded.until ELSE suppressions.until END,
+           why = CASE WHEN ${later} THEN excluded.why ELSE suppressions.why END`,
+      [fingerprint, iso(until), why],
+    );
+  }
+
+  async suppressedUntil(fingerprint: string, at: Date): Promise<string | undefined> {
+    const row = await this.row<{ until: string }>(
+      "SELECT until FROM suppressions WHERE fingerprint = $1 AND until > $2",
+      [fingerprint, iso(at)],
+    );
+    return row?.until;
+  }
+
+  async forgetSuppressionsBefore(before: Date): Promise<void> {
+    await this.db.query("DELETE FROM suppressions WHERE until < $1", [iso(before)]);
+  }
+
+  async countMail(day: string, counts: Partial<MailCounts>): Promise<void> {
+    const add = mailCounts.map((name) => counts[name] ?? 0);
+    await this.db.query(
+      `INSERT INTO mail_days (day, ${mailCounts.join(", ")}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (day) DO UPDATE
+       SET ${mailCounts.map((name) => `${name} = mail_days.${name} + excluded.${name}`).join(", ")}`,
+      [day, ...add],
+    );
+  }
+
+  mailDays(from: string): Promise<MailDay[]> {
+    return this.db.query(`SELECT day, ${mailCounts.join(", ")} FROM mail_days WHERE day >= $1 ORDER BY day`, [from]);
+  }
+
+  /** The settings row, read and written back only if its value is still the one read. */
+  async swapSetting<T>(name: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
+    for (;;) {
+      const found = await this.row<{ value: string }>("SELECT value FROM settings WHERE name = $1", [name]);
+      const next = change(found && (JSON.parse(found.value) as T));
+      if (next === undefined) return undefined;
+      const written = found
+        ? await this.db.query("UPDATE settings SET value = $2 WHERE name = $1 AND value = $3 RETURNING name", [
+            name,
+            JSON.stringify(next),
+            found.value,
+          ])
+        : await this.db.query(
+            "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING name",
+            [name, JSON.stringify(next)],
+          );
+      if (written.length === 1) return next;
+    }
+  }
+
+  async readSetting<T>(name: string): Promise<T | undefined> {
+    const found = await this.row<{ value: string }>("SELECT value FROM settings WHERE name = $1", [name]);
+    return found && (JSON.parse(found.value) as T);
   }
 
   async once(name: string): Promise<boolean> {

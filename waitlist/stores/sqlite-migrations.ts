@@ -13,6 +13,16 @@ export const stateFromTimes = `UPDATE signups SET state = CASE
      WHEN confirmation_claimed_until IS NOT NULL THEN 'sending'
      ELSE 'owed' END;`;
 
+/** The signups table's columns at schema 17, which migration 18 copies. */
+const signupColumns17 = [
+  ...["id", "email", "email_key", "created_at", "source", "repeat_signups", "utm_source", "utm_medium", "utm_campaign"],
+  ...["utm_content", "utm_term", "ref", "landing_path", "state", "confirmation_sent_at", "confirmation_attempts"],
+  ...["confirmation_claimed_until", "confirmation_next_at", "confirmation_failed_at", "confirmation_error"],
+  ...["confirmed_at", "opt_in_since", "asked_at", "privacy_policy_at_signup", "privacy_policy_at_confirm"],
+  ...["consent_at_signup", "consent_at_confirm", "invite_code", "invited_by", "mailbox_digest", "announcements"],
+  ...["version", "wave", "let_in_at", "let_in_mail", "ranking_objected_at"],
+].join(", ");
+
 /** Each entry migrates the schema one version up; `PRAGMA user_version` counts them. Append only: never wiped. */
 export const migrations: readonly string[] = [
   `CREATE TABLE signups (
@@ -109,6 +119,46 @@ export const migrations: readonly string[] = [
    DROP INDEX signups_unconfirmed;
    CREATE INDEX signups_unconfirmed ON signups (opt_in_since, id)
      WHERE state IN ('owed', 'sending', 'sent', 'refused', 'capped') AND opt_in_since IS NOT NULL;`,
+  // 18: a member whose mail bounced for good (undeliverable), a departure by complaint, the fingerprints the mail must
+  // never reach again, and each day's mail figures. SQLite changes a CHECK by copying its table, rows and ids kept.
+  `CREATE TABLE signups_18 (
+     id INTEGER PRIMARY KEY, email TEXT NOT NULL, email_key TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
+     source TEXT NOT NULL CHECK (source IN ('develop', 'start')), repeat_signups INTEGER NOT NULL DEFAULT 0,
+     utm_source TEXT, utm_medium TEXT, utm_campaign TEXT, utm_content TEXT, utm_term TEXT, ref TEXT, landing_path TEXT,
+     state TEXT NOT NULL DEFAULT 'owed'
+       CHECK (state IN ('owed', 'sending', 'sent', 'refused', 'capped', 'confirmed', 'undeliverable')),
+     confirmation_sent_at TEXT, confirmation_attempts INTEGER NOT NULL DEFAULT 0, confirmation_claimed_until TEXT,
+     confirmation_next_at TEXT, confirmation_failed_at TEXT, confirmation_error TEXT, confirmed_at TEXT,
+     opt_in_since TEXT, asked_at TEXT, privacy_policy_at_signup TEXT, privacy_policy_at_confirm TEXT,
+     consent_at_signup TEXT, consent_at_confirm TEXT, invite_code TEXT, invited_by TEXT, mailbox_digest TEXT,
+     announcements TEXT, version INTEGER NOT NULL DEFAULT 0, wave INTEGER, let_in_at TEXT,
+     let_in_mail TEXT CHECK (let_in_mail IN ('owed', 'sending', 'sent', 'refused', 'launch-tool')),
+     ranking_objected_at TEXT
+   );
+   INSERT INTO signups_18 (${signupColumns17}) SELECT ${signupColumns17} FROM signups;
+   DROP TABLE signups;
+   ALTER TABLE signups_18 RENAME TO signups;
+   CREATE INDEX signups_owed ON signups (created_at, id) WHERE state IN ('owed', 'sending');
+   CREATE INDEX signups_unconfirmed ON signups (opt_in_since, id)
+     WHERE state IN ('owed', 'sending', 'sent', 'refused', 'capped') AND opt_in_since IS NOT NULL;
+   CREATE UNIQUE INDEX signups_invite_code ON signups (invite_code) WHERE invite_code IS NOT NULL;
+   CREATE INDEX signups_invited_by ON signups (invited_by, mailbox_digest) WHERE invited_by IS NOT NULL;
+   CREATE TABLE departures_18 (
+     id INTEGER PRIMARY KEY, left_at TEXT NOT NULL,
+     how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned', 'complaint')), digest TEXT
+   );
+   INSERT INTO departures_18 (id, left_at, how, digest) SELECT id, left_at, how, digest FROM departures;
+   DROP TABLE departures;
+   ALTER TABLE departures_18 RENAME TO departures;
+   CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;
+   CREATE TABLE suppressions (
+     fingerprint TEXT PRIMARY KEY, until TEXT NOT NULL, why TEXT NOT NULL CHECK (why IN ('bounce', 'complaint'))
+   );
+   CREATE INDEX suppressions_until ON suppressions (until);
+   CREATE TABLE mail_days (
+     day TEXT PRIMARY KEY, sent INTEGER NOT NULL DEFAULT 0, throttled INTEGER NOT NULL DEFAULT 0,
+     bounced INTEGER NOT NULL DEFAULT 0, complained INTEGER NOT NULL DEFAULT 0
+   );`,
 ];
 
 export const schemaVersion = migrations.length;

@@ -1,4 +1,4 @@
--- The SQLite store's schema as its migrations leave it today (sqlite-migrations.ts, schema 17): what a store is,
+-- The SQLite store's schema as its migrations leave it today (sqlite-migrations.ts, schema 18): what a store is,
 -- readable in one place. sql-schema.test.ts holds it to what the migrations build, and its CHECKs to signup-life's
 -- types. Instants are ISO 8601 text in UTC. A change is a new migration, and this file changed with it.
 
@@ -20,7 +20,9 @@ CREATE TABLE signups (
   ref TEXT,
   landing_path TEXT,
   -- Where it stands: signup-life's SignupState, written only by its transitions.
-  state TEXT NOT NULL DEFAULT 'owed' CHECK (state IN ('owed', 'sending', 'sent', 'refused', 'capped', 'confirmed')),
+  state TEXT NOT NULL DEFAULT 'owed' CHECK (
+    state IN ('owed', 'sending', 'sent', 'refused', 'capped', 'confirmed', 'undeliverable')
+  ),
   -- The confirmation e-mail: sent, refused or capped when; attempts, who holds it until when, when it is due again.
   confirmation_sent_at TEXT,
   confirmation_attempts INTEGER NOT NULL DEFAULT 0,
@@ -63,7 +65,7 @@ CREATE INDEX signups_invited_by ON signups (invited_by, mailbox_digest) WHERE in
 CREATE TABLE departures (
   id INTEGER PRIMARY KEY,
   left_at TEXT NOT NULL,
-  how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned')),
+  how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned', 'complaint')),
   digest TEXT
 );
 CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;
@@ -79,3 +81,20 @@ CREATE TABLE mailbox_mail (
   PRIMARY KEY (counter, day)
 );
 CREATE INDEX mailbox_mail_day ON mailbox_mail (day);
+
+-- A keyed fingerprint of an address the mail must never reach again (a bounce for good, a complaint), until then.
+CREATE TABLE suppressions (
+  fingerprint TEXT PRIMARY KEY,
+  until TEXT NOT NULL,
+  why TEXT NOT NULL CHECK (why IN ('bounce', 'complaint'))
+);
+CREATE INDEX suppressions_until ON suppressions (until);
+
+-- Each UTC day's mail, for the rates a provider watches.
+CREATE TABLE mail_days (
+  day TEXT PRIMARY KEY,
+  sent INTEGER NOT NULL DEFAULT 0,
+  throttled INTEGER NOT NULL DEFAULT 0,
+  bounced INTEGER NOT NULL DEFAULT 0,
+  complained INTEGER NOT NULL DEFAULT 0
+);

@@ -40,6 +40,9 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
     let harness: StoreUnderTest;
     let store: FullStore;
     const settle = async (one: FullStore) => harness.settle?.(one);
+    /** The person confirms the signup stored at `createdAt`, at `at`. */
+    const confirmAt = (email: string, createdAt = now, at = later(1)) =>
+      store.confirm(email, { createdAt: createdAt.toISOString(), at, privacyPolicy: null });
     beforeEach(async () => {
       harness = makeHarness();
       store = await harness.open();
@@ -53,15 +56,26 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       const attribution = { ...noAttribution, utmSource: "tiktok", ref: "maya", landingPath: "/" };
       const entry = signup("Ada@Example.com", now, {
         attribution,
-        privacyPolicy: "2026-11-23",
+        privacyPolicy: "p",
         consent: "c",
         mailboxDigest: "m",
       });
       await expect(store.add(entry)).resolves.toEqual({ added: true, createdAt: now.toISOString() });
       await expect(store.add(signup("ada@example.com", later(1000)))).resolves.toMatchObject({ added: false });
+      // Owed its confirmation, oldest first; an import (sent elsewhere) owes none.
+      await store.add(signup("first@example.com", later(-5)));
+      await store.add(signup("imported@example.com", later(1), { confirmationSentAt: now }));
+      const owed = (await store.dueConfirmations(later(10), 100)).map((one) => [one.email, one.askedSince]);
+      expect(owed).toEqual([
+        ["first@example.com", later(-5).toISOString()],
+        [entry.email, now.toISOString()],
+      ]);
+      // A smaller batch: one of those owed (Netlify Blobs reads no more records than the batch, along a walk).
+      expect((await store.dueConfirmations(later(10), 1)).length).toBe(1);
       await settle(store);
-      expect(await store.all()).toEqual([life.signupOf(life.repeat(life.add(entry, now, { inviterKnown: false })))]);
-      expect(await store.count()).toBe(1);
+      expect((await store.all())[1]).toEqual(life.signupOf(life.repeat(life.add(entry, now, { inviterKnown: false }))));
+      expect(await store.count()).toBe(3);
+      expect(await store.confirmationCounts()).toEqual({ sent: 1, pending: 2, failed: 0 });
     });
 
     it("stores an address once when two instances add it at once, and keeps it for the next store", async () => {
@@ -76,21 +90,6 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await settle(other);
       await expect(other.all()).resolves.toEqual([expect.objectContaining({ emailKey: "r@x.com", repeatSignups: 11 })]);
       await other.close();
-    });
-
-    it("owes every new address a confirmation, oldest first, until it is sent; an import owes none", async () => {
-      await store.add(signup("b@example.com", later(5)));
-      await store.add(signup("a@example.com", now));
-      await store.add(signup("imported@example.com", now, { confirmationSentAt: now }));
-      const owed = [now, later(5)].map((at, n) => {
-        const email = `${"ab"[n]}@example.com`;
-        return { email, emailKey: email, createdAt: at.toISOString(), askedSince: at.toISOString() };
-      });
-      expect(await store.pendingConfirmations()).toEqual(owed);
-      expect(await store.dueConfirmations(later(10), 100)).toEqual(owed);
-      // A smaller batch: one of those owed (Netlify Blobs reads no more records than the batch, along a walk).
-      expect(owed).toContainEqual((await store.dueConfirmations(later(10), 1))[0]);
-      expect(await store.confirmationCounts()).toEqual({ sent: 1, pending: 2, failed: 0 });
     });
 
     it("keeps each step of a confirmation e-mail: a claim and its attempts, a retry, a send, a refusal", async () => {
@@ -137,21 +136,27 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(await store.pendingConfirmations()).toHaveLength(2);
     });
 
-    it("keeps a digest of a confirmed member who left until the retention forgets it, and none of anyone else", async () => {
-      await store.add(signup("left@example.com"));
-      await store.add(signup("never.confirmed@example.com", later(2)));
-      await store.confirm("left@example.com", { createdAt: now.toISOString(), at: later(5), privacyPolicy: null });
+    it("keeps a digest of a confirmed member who left until the retention forgets it, none of anyone else, and counts departures by time", async () => {
+      for (const [n, email] of ["left@example.com", "unconfirmed@example.com", "pruned@example.com"].entries()) {
+        await store.add(signup(email, later(n)));
+      }
+      await confirmAt("left@example.com", now, later(5));
       await settle(store);
       await store.remove("left@example.com", "one-click", later(10), "d1".repeat(16));
-      await store.remove("never.confirmed@example.com", "link", later(11), "d2".repeat(16));
+      await store.remove("unconfirmed@example.com", "complaint", later(day), "d2".repeat(16));
+      await store.removeUnconfirmed(await store.expiredUnconfirmed(later(day + 10), 100), later(day + 10));
       await settle(store);
       const kept = { digest: "d1".repeat(16), leftAt: expect.stringMatching(/^2025-06-01/) as unknown };
       expect(await store.leaverDigests(now)).toEqual([kept]);
       expect(await store.leaverDigests(later(2 * day))).toEqual([]);
+      // The departures of a span of time (the founders' digest of a day), a complaint among those who left.
+      await expect(store.departureCounts()).resolves.toEqual({ left: 2, pruned: 1 });
+      const between = (from: Date, to: Date) => store.departureCounts({ from, to });
+      await expect(between(later(day), later(2 * day))).resolves.toEqual({ left: 1, pruned: 1 });
       // The day's pass forgets the digests of the days gone by; the departures stay, counted, naming nobody.
       await store.forgetLeaverDigestsBefore(later(day));
       expect(await store.leaverDigests(now)).toEqual([]);
-      await expect(store.departureCounts()).resolves.toEqual({ left: 2, pruned: 0 });
+      await expect(between(now, later(day))).resolves.toEqual({ left: 1, pruned: 0 });
     });
 
     it("keeps the first confirmation of the signup its link was for, with the Privacy Policy then in force", async () => {
@@ -195,7 +200,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         await join("dan@example.com", "m-dan", "NoSuchCode12");
         await settle(store);
         expect(await invites("anna@example.com")).toBe(0);
-        await store.confirm("carl@example.com", { createdAt: now.toISOString(), at: later(2), privacyPolicy: null });
+        await confirmAt("carl@example.com", now, later(2));
         await settle(store);
         expect(await invites("anna@example.com")).toBe(1);
         const rows = await store.all();
@@ -228,21 +233,6 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await other.close();
     });
 
-    it("counts the departures of a span of time on their own (the founders' digest of a day)", async () => {
-      for (const [n, email] of ["a@example.com", "b@example.com", "c@example.com"].entries()) {
-        await store.add(signup(email, later(n)));
-      }
-      await settle(store);
-      await store.remove("a@example.com", "link", later(day - 1));
-      await store.remove("b@example.com", "operator", later(day));
-      await store.removeUnconfirmed(await store.expiredUnconfirmed(later(day + 10), 100), later(day + 10));
-      await settle(store);
-      await expect(store.departureCounts()).resolves.toEqual({ left: 2, pruned: 1 });
-      const between = (from: Date, to: Date) => store.departureCounts({ from, to });
-      await expect(between(later(day), later(2 * day))).resolves.toEqual({ left: 1, pruned: 1 });
-      await expect(between(now, later(day))).resolves.toEqual({ left: 1, pruned: 0 });
-    });
-
     it("keeps an asking: one from before the confirm step asked, a repeat asked again, the first asking's day kept", async () => {
       await store.add(signup("earlier@example.com", now, { earlier: true, confirmationSentAt: now }));
       await store.add(signup("lost@example.com", now));
@@ -254,42 +244,22 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       });
       await expect(store.askToConfirm("nobody@example.com", later(day))).resolves.toBeUndefined();
       const again = later(day + 1_000).toISOString();
-      await expect(
-        store.askToConfirm("lost@example.com", new Date(again), { resendAfterMs: day }),
-      ).resolves.toMatchObject({
-        askedSince: again,
-      });
+      const asked = await store.askToConfirm("lost@example.com", new Date(again), { resendAfterMs: day });
+      expect(asked?.askedSince).toBe(again);
       const since = Object.fromEntries((await store.pendingConfirmations()).map((one) => [one.email, one.askedSince]));
       expect(since).toEqual({ "earlier@example.com": later(day).toISOString(), "lost@example.com": again });
       await settle(store);
-      // The retention counts from the first asking, whatever was sent since.
+      // The retention counts from the first asking, whatever was sent since, those asked first first, up to a limit.
       const kept = Object.fromEntries((await store.all()).map((one) => [one.email, one.optInSince]));
       expect(kept).toEqual({ "earlier@example.com": later(day).toISOString(), "lost@example.com": now.toISOString() });
+      const expired = async (limit: number) =>
+        (await store.expiredUnconfirmed(later(40 * day), limit)).map((one) => one.email);
+      await expect(expired(10)).resolves.toEqual(["lost@example.com", "earlier@example.com"]);
+      await expect(expired(1)).resolves.toEqual(["lost@example.com"]);
     });
 
     // What has expired is signup-life's rule, held on every store by read-rules.parity.test.ts; here, the limit, and
     // that asking one from before the confirm step starts its days.
-    it("finds the signups asked to confirm before a time that never did, those asked first first, up to a limit", async () => {
-      await store.add(signup("second@example.com", later(2 * 3_600_000)));
-      await store.add(signup("first@example.com", later(1_000)));
-      // From before the confirm step: never asked, never expires; until asked, then from the asking on.
-      await store.add(signup("earlier@example.com", now, { earlier: true, confirmationSentAt: now }));
-      await store.add(signup("asked@example.com", now, { earlier: true, confirmationSentAt: now }));
-      await store.askToConfirm("asked@example.com", later(5 * 3_600_000));
-      await settle(store);
-      const emails = async (before: Date, limit = 100) =>
-        (await store.expiredUnconfirmed(before, limit)).map((found) => found.email.split("@")[0]);
-      await expect(emails(later(10 * day))).resolves.toEqual(["first", "second", "asked"]);
-      const first = {
-        email: "first@example.com",
-        emailKey: "first@example.com",
-        createdAt: later(1_000).toISOString(),
-      };
-      await expect(store.expiredUnconfirmed(later(10 * day), 1)).resolves.toEqual([
-        { ...first, optInSince: first.createdAt },
-      ]);
-    });
-
     it("removes the expired signups found, as pruned, unless they confirmed or left since; asking again gains no time", async () => {
       for (const [index, email] of ["a@example.com", "b@example.com", "c@example.com", "d@example.com"].entries()) {
         await store.add(signup(email, later(index)));
@@ -299,11 +269,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       const found = await store.expiredUnconfirmed(later(31 * day), 10);
       expect(found).toHaveLength(4);
       // Between finding and removing: b confirms, c signs up again a day later and is asked again, d leaves.
-      await store.confirm("b@example.com", {
-        createdAt: later(1).toISOString(),
-        at: later(2 * day),
-        privacyPolicy: null,
-      });
+      await confirmAt("b@example.com", later(1), later(2 * day));
       await store.askToConfirm("c@example.com", later(3 * day), { resendAfterMs: day });
       await store.remove("d@example.com", "link", later(4 * day));
       // The days are counted from the first asking: signing up again never keeps an address past them.
@@ -323,7 +289,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         await store.markConfirmationSent(email, later(at + 1));
       };
       await mailed("confirmed@example.com", 0);
-      await store.confirm("confirmed@example.com", { createdAt: now.toISOString(), at: later(2), privacyPolicy: null });
+      await confirmAt("confirmed@example.com", now, later(2));
       await mailed("expired@example.com", 3);
       await mailed("asked-again@example.com", 5);
       await store.askToConfirm("asked-again@example.com", later(2 * day), { resendAfterMs: day });
@@ -365,6 +331,34 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await settle(store);
       const record = life.add(entry, now, { inviterKnown: false });
       expect(await store.listRows()).toEqual([wholeList.listRowOf(record)]);
+    });
+
+    it("keeps the mail's bookkeeping: a bounce, a fingerprint until its time, each day's figures, the senders' pace", async () => {
+      for (const email of ["owed@example.com", "ada@example.com"]) await store.add(signup(email));
+      await confirmAt("ada@example.com");
+      await expect(store.markBounced("owed@example.com", "550 5.1.1 gone", later(2))).resolves.toBe("refused");
+      await expect(store.markBounced("ada@example.com", "550 5.1.1 gone", later(2))).resolves.toBe("undeliverable");
+      await expect(store.markBounced("nobody@example.com", "550", later(2))).resolves.toBeUndefined();
+      await store.suppress("f1", later(day), "bounce");
+      await store.suppress("f1", later(2), "complaint");
+      await expect(store.suppressedUntil("f1", later(day - 1))).resolves.toBe(later(day).toISOString());
+      await expect(store.suppressedUntil("f1", later(day))).resolves.toBeUndefined();
+      await store.forgetSuppressionsBefore(later(2 * day));
+      await expect(store.suppressedUntil("f1", now)).resolves.toBeUndefined();
+      // Two stores over one storage, each adding to one day and one setting: none lost.
+      const other = await harness.reopen();
+      const add = (one: FullStore) => one.swapSetting<number>("mail-pace", (n = 0) => n + 1);
+      await Promise.all(
+        [store, other, store, other].flatMap((one) => [one.countMail("2025-06-01", { sent: 2, bounced: 1 }), add(one)]),
+      );
+      await store.countMail("2025-06-02", { complained: 1 });
+      const days = (await other.mailDays("2025-06-01")).map(({ day, ...counts }) => [day, Object.values(counts)]);
+      expect(days).toEqual([
+        ["2025-06-01", [8, 0, 4, 0]],
+        ["2025-06-02", [0, 0, 0, 1]],
+      ]);
+      await expect(store.readSetting("mail-pace")).resolves.toBe(4);
+      await other.close();
     });
 
     it("counts the e-mails to each mailbox per day, each of those counted at once its own number, and forgets days gone by", async () => {
@@ -414,7 +408,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
 
     it("lets a confirmed signup in with one wave, whatever the store and however many runs race, and keeps its mail's steps", async () => {
       await store.add(signup("ada@example.com"));
-      await store.confirm("ada@example.com", { createdAt: now.toISOString(), at: now, privacyPolicy: null });
+      await confirmAt("ada@example.com", now, now);
       const wave = (number: number) => ({ wave: number, at: later(day), createdAt: now.toISOString(), mail: true });
       const other = await harness.reopen();
       // Two runs at once, each its own wave: one takes her. Nobody unlisted.

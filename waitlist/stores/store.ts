@@ -5,10 +5,13 @@ import type {
   DepartureKind,
   ListedSignup,
   ListRow,
+  MailCounts,
+  MailDay,
   NewSignup,
   OwedConfirmation,
   RemovedSignup,
   Signup,
+  SuppressionReason,
   UnconfirmedSignup,
 } from "../signup-life/types";
 
@@ -25,6 +28,8 @@ import type {
  *   AnnouncementLog    what announce-policy-change records of each person it mails, by key, so no run mails anyone
  *                      twice.
  *   Waves              the launch's waves: letting one in by key, and its e-mail's steps.
+ *   MailBookkeeping    what the mail keeps: the fingerprints it must never reach, each day's figures, and the
+ *                      senders' shared pace. By key, or a few rows a day.
  *
  * A request path is handed a WaitlistStore only, so it cannot read the list. What a store does to a signup is a
  * transition of ../signup-life/signup-life.ts, applied by record-keeper.ts: a store keeps records, not rules.
@@ -193,5 +198,34 @@ export interface Waves {
   objectToRanking(emailKey: string, at: Date): Promise<string | undefined>;
 }
 
+export interface MailBookkeeping {
+  /**
+   * A bounce for good reported later by the provider: the signup of `emailKey` stored at `createdAt` (or whichever,
+   * without it) is refused, or, a member, undeliverable (signup-life's bounce). Resolves with its state now;
+   * undefined when the address is not listed.
+   */
+  markBounced(emailKey: string, error: string, at: Date): Promise<Signup["state"] | undefined>;
+  /**
+   * Keeps a keyed fingerprint of an address the mail must never reach again until `until` (a later one wins): it
+   * outlives the signup, so a new signup of it is answered as any other and not mailed until then.
+   */
+  suppress(fingerprint: string, until: Date, why: SuppressionReason): Promise<void>;
+  /** Until when `fingerprint` is suppressed, if it still is at `at`; by key. */
+  suppressedUntil(fingerprint: string, at: Date): Promise<string | undefined>;
+  /** Drops the fingerprints whose time ended before `before` (the day's pass), stopping at `deadline` as above. */
+  forgetSuppressionsBefore(before: Date, options?: { deadline?: number }): Promise<void>;
+  /** Adds to the figures of a UTC day (YYYY-MM-DD), atomically. */
+  countMail(day: string, counts: Partial<MailCounts>): Promise<void>;
+  /** The figures of the days from `from` on, oldest first; a day with none is not listed. */
+  mailDays(from: string): Promise<MailDay[]>;
+  /**
+   * A JSON value the store keeps under `name` (the senders' shared pace, mail/pace.ts), changed by compare-and-swap:
+   * `change` gets the value as read (undefined for none) and returns the next, or undefined to write nothing; it may
+   * run again when another writer came first. Resolves with what was written, or undefined.
+   */
+  swapSetting<T>(name: "mail-pace", change: (current: T | undefined) => T | undefined): Promise<T | undefined>;
+  readSetting<T>(name: "mail-pace"): Promise<T | undefined>;
+}
+
 /** A deployment's whole store. */
-export type FullStore = WaitlistStore & ConfirmationQueue & WholeListReads & AnnouncementLog & Waves;
+export type FullStore = WaitlistStore & ConfirmationQueue & WholeListReads & AnnouncementLog & Waves & MailBookkeeping;

@@ -31,7 +31,6 @@ export class BlobIO {
     readonly blobs: Store,
     readonly clock: () => Date,
   ) {}
-
   /** Writes JSON under a condition; an answer without the ETag Netlify gives a write it made is checked by a read. */
   async writeIf(key: string, data: unknown, condition: { onlyIfMatch: string } | { onlyIfNew: true }) {
     const { modified, etag } = await this.blobs.setJSON(key, data, condition);
@@ -39,7 +38,6 @@ export class BlobIO {
     if ((await this.blobs.get(key, { type: "text", consistency: "strong" })) === JSON.stringify(data)) return true;
     throw new BlobsStoreError(`Netlify Blobs neither made nor refused a write of ${shown(key)}; try again.`);
   }
-
   /** A JSON blob and its ETag; netlify dev's sandbox reads none, so there it is listed before and after the read. */
   async readJSON<T>(key: string): Promise<{ data: T; etag: string | undefined } | null> {
     const read = async () => {
@@ -55,12 +53,10 @@ export class BlobIO {
       if (!again || !before || before === (await listed())) return again && { ...again, etag: before };
     }
   }
-
   /** A JSON blob as read, or null. */
   async get<T>(key: string): Promise<T | null> {
     return (await this.blobs.get(key, { type: "json", consistency: "strong" })) as T | null;
   }
-
   /** One JSON blob changed by compare-and-swap (`before` runs before the write), read again when another came first. */
   async swap<T>(
     key: string,
@@ -82,12 +78,10 @@ export class BlobIO {
     }
     throw new BlobsStoreError(`${shown(key)} kept changing under ${maxAttempts} writes; try again.`);
   }
-
   /** Every key under `prefix`, in one listing. */
   async keys(prefix: string): Promise<string[]> {
     return (await this.blobs.list({ prefix })).blobs.map(({ key }) => key);
   }
-
   /** Deletes `keys`, `concurrency` at a time, starting none past `deadline` (ms on the store's clock). */
   async deleteUntil(keys: readonly string[], deadline = Infinity): Promise<void> {
     await atOnce(keys, async (key) => this.clock().getTime() <= deadline && (await this.blobs.delete(key)));

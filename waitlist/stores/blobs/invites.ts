@@ -10,17 +10,14 @@ import type { BlobRecord } from "./records";
  */
 export class Invites {
   constructor(private readonly io: BlobIO) {}
-
   /** The inviter an invite code names, when it is a confirmed signup's. */
   inviter(code: string): Promise<{ h: string; mailbox: string | null } | null> {
     return this.io.get(layout.code(code));
   }
-
   /** How many confirmed invitees `code` has now: the mailboxes under it, one listing. */
   async confirmedInvites(code: string): Promise<number> {
     return new Set((await this.io.keys(layout.invitesOf(code))).map((key) => kOf(key, 2))).size;
   }
-
   /** A confirmed record's invite keys, idempotent: its own code, and its invite under its inviter's if it counts. */
   async file(k: string, record: BlobRecord): Promise<void> {
     if (!isMember(record)) return;
@@ -32,7 +29,6 @@ export class Invites {
       await this.io.blobs.set(layout.invite(record.invitedBy!, record.mailboxDigest!, k), "");
     }
   }
-
   /** A leaver's invite keys gone: its own code, and its invite under its inviter's. */
   async forget(k: string, record: Pick<BlobRecord, "inviteCode" | "invitedBy" | "mailboxDigest">): Promise<void> {
     await Promise.all([

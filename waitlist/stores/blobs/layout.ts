@@ -30,6 +30,9 @@ export const layout = {
   /** A day's counts, in the blob of the digest's first two characters: 256 a day at most. */
   mailboxCounts: (day: string, counter: string) => `mailbox/${day}/${counter.slice(0, 2)}`,
   setting: (name: string) => `settings/${name}`,
+  suppressed: (fingerprint: string) => `suppressed/${fingerprint}`,
+  mailDaysPrefix: "mail-days/",
+  mailDay: (day: string) => `mail-days/${day}`,
   /** A record of the layout before keyed digests (../blobs-migrations.ts), under the plain SHA-256 of its key. */
   earlierPrefix: "signups/",
   earlier: (h: string) => `signups/${h}`,

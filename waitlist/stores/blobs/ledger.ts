@@ -30,7 +30,6 @@ export class Ledger {
     private readonly invites: Invites,
     private readonly chunkRowsAtMost = rowsPerChunk,
   ) {}
-
   /**
    * Noted records' rows written, the notes of those owing nothing removed, a page at a time, none past `deadline`.
    * A racing leave writes left/<k> before it marks the record: it sees the chunk this fold gave the record and erases
@@ -53,7 +52,6 @@ export class Ledger {
     if (written.size > 0 || tidy) await this.eraseLeftSince(written, tidy ? deadline : -Infinity);
     return [...written.values()].reduce((sum, ks) => sum + ks.length, 0);
   }
-
   /** One page of a fold: its rows filed and written, its settled notes removed; `written` gathers the rows by blob. */
   private async foldPage(
     noted: readonly Noted[],
@@ -96,7 +94,6 @@ export class Ledger {
     // Done with: gone, or filed and owing nothing more. Only the notes read above; newer ones stay.
     await this.io.deleteUntil(filed.flatMap(({ keys, record }) => (!record || !owes(record) ? keys : [])));
   }
-
   /** Rows this fold wrote of leaves begun meanwhile erased; notes of leaves over an hour old deleted until `deadline`. */
   private async eraseLeftSince(written: ReadonlyMap<string, string[]>, deadline: number): Promise<void> {
     const now = this.io.clock().getTime();
@@ -113,7 +110,6 @@ export class Ledger {
     }
     await this.io.deleteUntil(old, deadline);
   }
-
   /** A leave's end: its row, invite keys, the record, then its asked/ note, by which a pass that died finds it. */
   async finishLeave(k: string, record: BlobRecord) {
     const leaving = record.leaving!;
@@ -129,7 +125,6 @@ export class Ledger {
     if (record.optInSince) await this.io.blobs.delete(layout.asked(hourOf(record.optInSince), k));
     return { email: record.email, createdAt: record.createdAt };
   }
-
   /** <k>'s record marked as leaving (if `still`), or as a leave that stopped half-way left it. */
   async markLeaving(
     k: string,
@@ -144,7 +139,6 @@ export class Ledger {
     const half = marked ? undefined : await this.records.read(k);
     return marked ?? (half?.leaving ? half : undefined);
   }
-
   /** Removes rows from one ledger blob: [<k>, left at (ms)]; a row signed up after that stays. */
   async eraseRows(chunk: string, leaving: readonly (readonly [string, number])[]): Promise<void> {
     await this.io.swap<{ rows: Rows }>(layout.ledger(chunk), (found) => {
@@ -155,12 +149,10 @@ export class Ledger {
       return found;
     });
   }
-
   /** The ledger's blobs, oldest first. */
   async chunks(): Promise<string[]> {
     return (await this.io.keys(layout.ledgerPrefix)).map((key) => key.slice(layout.ledgerPrefix.length)).sort();
   }
-
   /** One ledger blob's rows by <k>, each as signup-life's record whenever it was written. */
   async chunkRows(chunk: string): Promise<Rows> {
     const rows = (await this.io.get<{ rows: Record<string, Record<string, unknown>> }>(layout.ledger(chunk)))?.rows;

@@ -14,12 +14,7 @@ export interface BlobRecord extends SignupRecord {
 }
 
 /** A pending note's address, its notes' keys, and its record as read. */
-export interface Noted {
-  k: string;
-  keys: string[];
-  record?: BlobRecord;
-  etag?: string;
-}
+export type Noted = { k: string; keys: string[]; record?: BlobRecord; etag?: string };
 
 /** Every field of a record at its starting value: what a record written before a field existed holds. */
 const starting = add({ email: "", emailKey: "", source: "netlify", earlier: true }, new Date(0), {
@@ -52,12 +47,10 @@ export function upgraded(stored: Record<string, unknown>): SignupRecord & Partia
 
 export class Records {
   constructor(private readonly io: BlobIO) {}
-
   async read(k: string): Promise<BlobRecord | undefined> {
     const record = await this.io.get<Record<string, unknown>>(layout.record(k));
     return record ? (upgraded(record) as BlobRecord) : undefined;
   }
-
   /**
    * A listed record, not leaving, through a transition, its notes first: the asked/ note of an asking it begins, and a
    * pending note for the sweep, unless it owes its mail (its note stays until then) or is `noted` already.
@@ -73,26 +66,21 @@ export class Records {
         ]),
     );
   }
-
   /** A new record, only if none is kept under <k>. */
   create(k: string, record: BlobRecord): Promise<boolean> {
     return this.io.writeIf(layout.record(k), record, { onlyIfNew: true });
   }
-
   note(k: string): Promise<unknown> {
     return this.io.blobs.set(layout.pending(k, this.io.clock()), "");
   }
-
   /** That <k> is asked to confirm from `at` on: written before the record says so. */
   askedNote(k: string, at: string): Promise<unknown> {
     return this.io.blobs.set(layout.asked(hourOf(at), k), "");
   }
-
   /** That <k> left at `at` (ms), for a fold under way (ledger.ts). */
   leftNote(k: string, at: number): Promise<unknown> {
     return this.io.blobs.set(layout.left(k, at), "");
   }
-
   /** The noted addresses and their notes' keys, from one at random and round: none is always behind the first page. */
   async noteWalk(): Promise<[string, string[]][]> {
     const byKey = new Map<string, string[]>();
@@ -104,7 +92,6 @@ export class Records {
     const start = Math.floor(Math.random() * notes.length);
     return [...notes.slice(start), ...notes.slice(0, start)];
   }
-
   /** The records behind these notes, read `concurrency` at a time (none for one that is gone). */
   readNoted(notes: readonly (readonly [string, string[]])[]): Promise<Noted[]> {
     return atOnce(notes, async ([k, keys]) => {

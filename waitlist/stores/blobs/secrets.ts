@@ -15,9 +15,7 @@ export const keyOf = (recordSecret: string, emailKey: string) => keyedDigest(rec
 
 export class StoreSecrets {
   private recordSecret: Promise<string> | undefined;
-
   constructor(private readonly io: BlobIO) {}
-
   /** An address's <k>, under settings/record-secret, read once an instance. */
   async key(emailKey: string): Promise<string> {
     this.recordSecret ??= this.secret("record", () => randomBytes(32).toString("hex")).catch((error: unknown) => {
@@ -26,7 +24,6 @@ export class StoreSecrets {
     });
     return keyOf(await this.recordSecret, emailKey);
   }
-
   /**
    * settings/<name>-secret, made with `make` if the store keeps none and no record yet. A store that makes its record
    * key has no record of the earlier layout to carry forward, unless it lists some.
@@ -37,8 +34,14 @@ export class StoreSecrets {
     const found = await read();
     if (found) return found;
     // The record key is written before the first record: records without it mean it was lost, not that none was
-    // made. (The links' secret may be made late: a site that unsets WAITLIST_SECRET signs with a new one.)
-    if (name === "record") await this.refuseOverRecords(key, read);
+    // made; one page of the listing tells, and the key is read again, for another instance may have made it and a
+    // record since. (The links' secret may be made late: a site that unsets WAITLIST_SECRET signs with a new one.)
+    const pages = this.io.blobs.list({ prefix: layout.record(""), paginate: true })[Symbol.asyncIterator]();
+    if (name === "record" && ((await pages.next()).value?.blobs.length ?? 0) > 0 && !(await read())) {
+      throw new BlobsStoreError(
+        `${key} is missing while the store keeps records: a new key would lose every signup (each address would be looked for under another name). Restore ${key} from your backup (docs/configuration.md, "The secrets the site keeps"); nothing was written.`,
+      );
+    }
     const made = await this.io.blobs.set(key, make(), { onlyIfNew: true });
     if (name === "record" && made.modified && (await this.io.keys(layout.earlierPrefix)).length === 0) {
       await this.io.blobs.set(layout.setting("layout"), "keyed");
@@ -46,18 +49,5 @@ export class StoreSecrets {
     const value = await read();
     if (!value) throw new BlobsStoreError(`${key} could not be read back; try again.`);
     return value;
-  }
-
-  /**
-   * Throws, writing nothing, when records are kept but not the record key: one page of the listing tells, and `read`
-   * reads the key again, for another instance may have made it and a record since this one looked.
-   */
-  private async refuseOverRecords(key: string, read: () => Promise<string | null>): Promise<void> {
-    const pages = this.io.blobs.list({ prefix: layout.record(""), paginate: true })[Symbol.asyncIterator]();
-    const records: unknown[] = (await pages.next()).value?.blobs ?? [];
-    if (records.length === 0 || (await read())) return;
-    throw new BlobsStoreError(
-      `${key} is missing while the store keeps records: a new key would lose every signup (each address would be looked for under another name). Restore ${key} from your backup (docs/configuration.md, "The secrets the site keeps"); nothing was written.`,
-    );
   }
 }
