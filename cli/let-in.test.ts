@@ -244,7 +244,7 @@ describe("let-in: a wave at a time", () => {
   it("stops at the first e-mail when the server refuses the sender, refusing nobody for good, and goes on once put right", async () => {
     await seed();
     senderRefused = true;
-    const first = run(["let-in", "--count", "6", "--per-second", "100"], { ...env, MAIL_SENDS_AT_ONCE: "1" });
+    const first = run(["let-in", "--count", "6", "--per-second", "100"], { ...env, MAIL_CONNECTIONS: "1" });
     await expect(first).rejects.toThrow(
       /^Wave 1: let in 6 people, in the order of signup\. Sent "You're in" to 0 of them \(via [^)]+\)\.\nStopped, as the mail server refused the sending \([^\n]*554 5\.7\.1 Sender address not verified\): 6 e-mails of the wave still owed; put it right, then run let-in again/,
     );
@@ -259,7 +259,7 @@ describe("let-in: a wave at a time", () => {
   it("stops at Ctrl-C once the e-mails under way are sent, and the next run sends the rest, nobody twice", async () => {
     await seed(["g@example.com", "h@example.com", "i@example.com", "j@example.com"]);
     const args = ["let-in", "--count", "10", "--per-second", "1"];
-    const child = spawnWaitlist(args, { ...env, MAIL_SENDS_AT_ONCE: "1" });
+    const child = spawnWaitlist(args, { ...env, MAIL_CONNECTIONS: "1" });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     await until(() => smtp.deliveries.length >= 1, 20_000);
@@ -273,7 +273,7 @@ describe("let-in: a wave at a time", () => {
     expect(sentBefore).toBeLessThan(10);
     const resumed = await runWaitlist(["let-in", "--count", "10", "--per-second", "100"], {
       ...env,
-      MAIL_SENDS_AT_ONCE: "4",
+      MAIL_CONNECTIONS: "4",
       LAUNCH_URL: env.LAUNCH_URL!,
     });
     expect(resumed).toMatchObject({ code: 0 });
@@ -288,7 +288,7 @@ describe("let-in: a wave at a time", () => {
   it("sends at the pace asked, over every connection together: 5 at 2 a second take two seconds or more", async () => {
     await seed();
     const started = Date.now();
-    await run(["let-in", "--count", "5", "--per-second", "2"], { ...env, MAIL_SENDS_AT_ONCE: "5" });
+    await run(["let-in", "--count", "5", "--per-second", "2"], { ...env, MAIL_CONNECTIONS: "5" });
     const times = (await smtp.waitFor(5)).map((delivery) => delivery.at).sort((a, b) => a - b);
     // A lower bound only: a loaded machine may be slower, never faster. Two a second: 2, then 2, then 1.
     expect(times[4]! - started).toBeGreaterThanOrEqual(2000);

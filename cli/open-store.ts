@@ -1,9 +1,11 @@
 import { signerProblem } from "../waitlist/leave-signer";
 import path from "node:path";
-import { mailConfig, serverConfig, waitlistConfig, type Env } from "../config/env";
+import { mailConfig, mailLimits, serverConfig, waitlistConfig, type Env } from "../config/env";
 import { projectFolders } from "../config/folders";
 import { signingSecret } from "../waitlist/create-waitlist";
 import { forgetOutboxCopies } from "../waitlist/mail/mailer";
+import { createMailPace, unlimitedPace, type MailPace } from "../waitlist/mail/pace";
+import { blobsPaceShards } from "../waitlist/stores/blobs-store";
 import { openPostgresStore } from "../waitlist/stores/postgres-store";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import type { FullStore } from "../waitlist/stores/store";
@@ -51,4 +53,20 @@ export async function linkSecretOf({ store, netlify }: OpenedStore, env: Env): P
   const problem = netlify && (await signerProblem(netlify.store.blobs, configured));
   if (problem) throw new NetlifySetupError(problem);
   return signingSecret(store, configured);
+}
+
+/**
+ * The one pace every sender keeps (waitlist/mail/pace.ts), as the site keeps it: in the store the site uses, in the
+ * same shards as its own senders, so a founder's command and the running site send within the provider's limits
+ * together. None for the outbox folder.
+ */
+export function paceOf({ store, netlify }: OpenedStore, env: Env): MailPace {
+  const limits = mailLimits(env);
+  if (!limits) return unlimitedPace;
+  return createMailPace({
+    store,
+    limits,
+    shards: netlify ? blobsPaceShards : 1,
+    log: (line) => console.error(line),
+  });
 }

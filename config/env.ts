@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { mailProviders, type MailLimits } from "./mail-providers";
 import { site } from "./site";
 import {
   netlifyHostingProvider,
@@ -192,8 +193,8 @@ export function waitlistConfig(env: Env) {
     leaseMs: env.CONFIRMATION_LEASE_SECONDS * 1000,
     /** How often the running server looks for owed confirmations: expired holds, failures due a retry. */
     sweepMs: env.CONFIRMATION_SWEEP_SECONDS * 1000,
-    /** Confirmation e-mails in flight at once (MAIL_SENDS_AT_ONCE); unset, the deployment's own default. */
-    sendsAtOnce: env.MAIL_SENDS_AT_ONCE,
+    /** What the mail provider allows every sender together (MAIL_PROVIDER and its overrides). */
+    mailLimits: mailLimits(env),
     /** Who gets the founders' daily digest (FOUNDERS_DIGEST_TO); none: no digest. */
     foundersDigestTo: env.FOUNDERS_DIGEST_TO,
   };
@@ -205,6 +206,21 @@ export function mailConfig(env: Env) {
     smtpUrl: env.SMTP_URL,
     from: env.MAIL_FROM ?? `"${site.name}" <${env.CONTACT_EMAIL}>`,
     outboxDir: env.OUTBOX_DIR,
-    sendsAtOnce: env.MAIL_SENDS_AT_ONCE,
+    connections: mailLimits(env)?.connections,
+  };
+}
+
+/**
+ * What the mail provider allows every sender together: MAIL_PROVIDER's figures, each overridden by the account's own
+ * (MAIL_RATE_PER_SECOND, MAIL_CONNECTIONS, MAIL_DAILY_LIMIT). None without SMTP_URL: the mail goes to files.
+ */
+export function mailLimits(env: Env): (MailLimits & { provider: string }) | undefined {
+  if (!env.SMTP_URL) return undefined;
+  const preset = mailProviders[env.MAIL_PROVIDER];
+  return {
+    provider: preset.label,
+    ratePerSecond: env.MAIL_RATE_PER_SECOND ?? preset.ratePerSecond,
+    connections: env.MAIL_CONNECTIONS ?? preset.connections,
+    dailyLimit: env.MAIL_DAILY_LIMIT === undefined ? preset.dailyLimit : env.MAIL_DAILY_LIMIT,
   };
 }

@@ -2,6 +2,11 @@ import path from "node:path";
 import isEmail from "validator/lib/isEmail.js";
 import { z } from "zod";
 import { projectFolders } from "./folders";
+import { mailProviderNames, mailProviders, type MailLimits, type MailProviderName } from "./mail-providers";
+
+/** A provider's limits in words, for docs/configuration.md. */
+const limitsText = ({ ratePerSecond, connections, dailyLimit }: MailLimits) =>
+  `${ratePerSecond} a second, ${connections} ${connections === 1 ? "connection" : "connections"}${dailyLimit ? `, ${dailyLimit.toLocaleString("en-US")} a day` : ""}`;
 
 /*
  * Every environment variable, once: its schema (zod), what a good value
@@ -92,6 +97,7 @@ const projectPath = (fallback: string) =>
 /** Variables renamed: the old name is read while the new one is not set, with one deprecation warning. */
 export const renamedVariables = {
   WAITLIST_LEAVE_RATE_LIMIT: "WAITLIST_LINK_RATE_LIMIT",
+  MAIL_SENDS_AT_ONCE: "MAIL_CONNECTIONS",
 } as const;
 
 export const variables = {
@@ -278,12 +284,46 @@ export const variables = {
     defaultText: "`data/outbox`",
     usedFor: "Where confirmation e-mails go as `.eml` files when `SMTP_URL` is not set.",
   },
-  MAIL_SENDS_AT_ONCE: {
-    schema: z.string().trim().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(100)).optional(),
+  MAIL_PROVIDER: {
+    schema: z
+      .enum(mailProviderNames as [MailProviderName, ...MailProviderName[]])
+      .optional()
+      .transform((value) => value ?? "smtp"),
+    expected: `one of ${mailProviderNames.join(", ")}`,
+    defaultText: "`smtp`",
+    usedFor: `Which mail provider \`SMTP_URL\` is, for what it allows: messages a second, connections at once, and a daily limit. ${mailProviderNames.map((name) => `\`${name}\`: ${limitsText(mailProviders[name])}`).join("; ")}. Every sender keeps within them together: the signup's own e-mail, the sweep, \`resend-pending\`, \`let-in\` and \`announce-policy-change\`. See [The waitlist](waitlist.md#the-mail-providers-limits).`,
+  },
+  MAIL_RATE_PER_SECOND: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?$/)
+      .transform(Number)
+      .pipe(z.number().min(0.01).max(1000))
+      .optional(),
+    expected: "a number of messages a second from 0.01 to 1000, such as 14 or 0.5",
+    defaultText: "the provider's",
+    usedFor: "What your account allows instead of `MAIL_PROVIDER`'s figure (SES: the console's Maximum send rate).",
+  },
+  MAIL_CONNECTIONS: {
+    schema: wholeNumber(1, 100, 0).transform((value) => value || undefined),
     expected: "a whole number from 1 to 100",
-    defaultText: "`4` for `npm start`, `32` on Netlify",
+    defaultText: "the provider's",
     usedFor:
-      "Confirmation e-mails sent at once, each over a connection kept open for the next: as many as the mail provider allows.",
+      "Connections to the mail server open at once, from every sender together, instead of `MAIL_PROVIDER`'s. Its old name, `MAIL_SENDS_AT_ONCE`, still works when this is not set, with a deprecation warning.",
+  },
+  MAIL_DAILY_LIMIT: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^(\d+|none)$/)
+      .transform((value) => (value === "none" ? null : Number(value)))
+      .pipe(z.number().int().min(1).max(100_000_000).nullable())
+      .optional(),
+    expected: 'a whole number of messages a UTC day, or "none"',
+    defaultText: "the provider's",
+    usedFor:
+      "Messages a day your account allows instead of `MAIL_PROVIDER`'s (SES: the console's Sending quota). Past it nothing is sent until the next day; the founders' reports say who would reach their 30th day unmailed at that pace.",
   },
   CONFIRMATION_LEASE_SECONDS: {
     schema: wholeNumber(1, 3600, 120),

@@ -6,7 +6,8 @@ import { site } from "../config/site";
 import { createWaitlist, type Waitlist } from "../waitlist/create-waitlist";
 import { noteSigner } from "../waitlist/leave-signer";
 import { createMailer, type Mailer } from "../waitlist/mail/mailer";
-import { blobsStore, blobsStoreName, type BlobsStore } from "../waitlist/stores/blobs-store";
+import { blobsPaceShards, blobsStore, blobsStoreName, type BlobsStore } from "../waitlist/stores/blobs-store";
+import { startDrain } from "./drain-start";
 import { limitedStore } from "./run-limit";
 
 /*
@@ -26,7 +27,7 @@ export const log = (name: string) => (line: string) => console.error(`${name}: $
  */
 function netlifyMailer(env: Env): Mailer {
   const config = mailConfig(env);
-  if (config.smtpUrl) return createMailer({ ...config, sendsAtOnce: config.sendsAtOnce ?? netlifySendsAtOnce });
+  if (config.smtpUrl) return createMailer(config);
   return {
     destination: "nowhere: SMTP_URL is not set",
     send: async () => {
@@ -44,13 +45,6 @@ export function netlifySiteOrigins(env: Env): string[] {
 }
 
 /**
- * Confirmation e-mails a function instance has in flight at most, unless MAIL_SENDS_AT_ONCE says: the connections it
- * keeps open to the mail server. At 0.5 s a message, 20 cleared a mail outage's 10,000 owed in 215 minutes (two
- * sweeps killed, on a loaded machine); 32 in 170, none killed (npm run bench:netlify's outage, docs/netlify.md).
- */
-export const netlifySendsAtOnce = 32;
-
-/**
  * The Privacy Policy in force. A function is a bundle of its own: netlify.toml's included_files puts content/legal
  * beside it, and Lambda runs it from the bundle's root, its working directory.
  */
@@ -65,6 +59,13 @@ export const isPreview = (deployContext: string | undefined) =>
   deployContext === "deploy-preview" || deployContext === "branch-deploy";
 
 let opened: { env: Env; waitlist: Promise<Waitlist<BlobsStore>> } | undefined;
+/** When this instance last started a drain: one every ten seconds is plenty, whatever the burst. */
+let drainStarted = -Infinity;
+async function backlog(env: Env, name: string): Promise<void> {
+  if (Date.now() - drainStarted < 10_000) return;
+  drainStarted = Date.now();
+  await startDrain(env, (await netlifyWaitlist(name, env)).linkSecret, log(name));
+}
 
 /**
  * The waitlist of this function instance, for the environment its request read (`env`: readEnv gives the same
@@ -84,9 +85,12 @@ export function netlifyWaitlist(name: string, env: Env): Promise<Waitlist<BlobsS
         privacyPolicy: privacyPolicyInForce(),
         source: "netlify",
         ...config,
-        // Lambda gives an instance one request at a time, so this counts for the sweep, which sends a backlog this many
-        // at a time.
-        sendsAtOnce: config.sendsAtOnce ?? netlifySendsAtOnce,
+        // Every instance, the scheduled runs and the founders' commands keep one pace, in the store's shards. A
+        // signup's own e-mail waits two seconds at most for its start (a function waiting is billed); past that, in
+        // a burst beyond the provider's rate, a drain with the time sends it (drain.ts), started once a while here.
+        paceShards: blobsPaceShards,
+        soonWaitMs: 2_000,
+        backlog: () => backlog(env, name),
         warn: log(name),
         log: log(name),
       });

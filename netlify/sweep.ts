@@ -6,6 +6,7 @@ import type { Waitlist } from "../waitlist/create-waitlist";
 import type { SweepResult } from "../waitlist/mail/confirmations";
 import type { BlobsStore } from "../waitlist/stores/blobs-store";
 import { log, netlifyWaitlist } from "./netlify-waitlist";
+import { startDrain } from "./drain-start";
 import { untilStop } from "./run-limit";
 
 /*
@@ -102,7 +103,8 @@ const report = (name: string, total: SweepResult, folded: number) => {
 export async function sweep(clock: () => number = Date.now): Promise<Response> {
   const started = clock();
   const { send, prune: pruneBy, fold: foldBy, stop } = runBudget.sweep;
-  const waitlist = await netlifyWaitlist("waitlist-sweep", readEnv());
+  const env = readEnv();
+  const waitlist = await netlifyWaitlist("waitlist-sweep", env);
   await prune(waitlist, "waitlist-sweep", {
     until: started + pruneBy,
     stopAt: started + stop,
@@ -111,6 +113,8 @@ export async function sweep(clock: () => number = Date.now): Promise<Response> {
     batchSize: sweepBatchSize,
   });
   const total = await waitlist.confirmations.sendDue(started + send);
+  // More due than a sweep's seconds could send (an outage over, a backlog): a drain with a function's minute does.
+  if (total.more) await startDrain(env, waitlist.linkSecret, log("waitlist-sweep"));
   const folded = await fold(waitlist, "waitlist-sweep", {
     until: started + foldBy,
     stopAt: started + stop,
@@ -146,6 +150,7 @@ export async function daily(clock: () => number = Date.now): Promise<Response> {
   const stopAt = started + stop;
   await prune(waitlist, "waitlist-daily", { until: started + pruneBy, stopAt, clock, daysGoneBy: true });
   const total = await waitlist.confirmations.sendDue(started + send);
+  if (total.more) await startDrain(env, waitlist.linkSecret, log("waitlist-daily"));
   report("waitlist-daily", total, await fold(waitlist, "waitlist-daily", { until: started + foldBy, stopAt, clock }));
   return new Response(null, { status: 204 });
 }

@@ -1,5 +1,7 @@
 import { createConfirm } from "./endpoints/confirm";
-import { createConfirmations, type ConfirmationOptions } from "./mail/confirmations";
+import type { MailLimits } from "../config/mail-providers";
+import { createConfirmations, defaultLeaseMs, type ConfirmationOptions } from "./mail/confirmations";
+import { createMailPace, unlimitedPace } from "./mail/pace";
 import { linkLimiter } from "./endpoints/rate-limits";
 import { createLeave } from "./endpoints/leave";
 import { mailboxDigest } from "./invites";
@@ -16,7 +18,7 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
   extends
     Pick<
       ConfirmationOptions,
-      "retryDelaysMs" | "leaseMs" | "sweepMs" | "sendsAtOnce" | "mailboxDailyMails" | "log" | "clock"
+      "retryDelaysMs" | "leaseMs" | "sweepMs" | "mailboxDailyMails" | "log" | "clock" | "soonWaitMs" | "backlog"
     >,
     Pick<SignupOptions, "source" | "rateLimitPerMinute" | "warn">,
     WaitlistSite {
@@ -29,6 +31,12 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
   linkRateLimitPerMinute?: number;
   /** The Privacy Policy in force, from the text the adapter read (policies.ts), kept with each consent. */
   privacyPolicy: PolicyInForce;
+  /**
+   * What the mail provider allows every sender together (config/env.ts, mailLimits); none for the outbox folder. Its
+   * schedule is kept in the store, in `paceShards` parts (the Blobs store's: blobsPaceShards).
+   */
+  mailLimits?: MailLimits;
+  paceShards?: number;
 }
 
 /** What leave links are signed with: WAITLIST_SECRET when set, else the one the store made and keeps. */
@@ -51,13 +59,24 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
   const consent = (how: "signup" | "confirm") => consentRecord(options.privacyPolicy, how);
   const { store } = options;
   const secret = await signingSecret(store, options.linkSecret);
-  const confirmations = createConfirmations({ ...options, store, linkSecret: secret });
+  const pace = options.mailLimits
+    ? createMailPace({
+        store,
+        limits: options.mailLimits,
+        shards: options.paceShards,
+        clock: () => (clock?.() ?? new Date()).getTime(),
+        log: options.log,
+      })
+    : unlimitedPace;
+  const confirmations = createConfirmations({ ...options, store, linkSecret: secret, pace });
   const signup = createSignup({
     ...options,
     store,
     mailboxDigest: (emailKey) => mailboxDigest(secret, emailKey),
     privacyPolicy,
     consent: () => consent("signup"),
+    // Its own sender sends at once: the record is made held for it, and needs no claim (a store's write saved).
+    claimFor: options.leaseMs ?? defaultLeaseMs,
   });
   // The two links share the secret, the site and the limit (each endpoint its own count).
   const link = { secret, siteUrl, contactEmail, warn };
@@ -87,12 +106,12 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
   function runAfterReply(work: AfterReply): Promise<void> {
     switch (work.send) {
       case "confirmation":
-        return confirmations.sendSoon(work.signup);
+        return confirmations.sendSoon(work.signup, { claimed: work.claimed });
       case "confirmation again, if due":
         return confirmations.askAgainSoon(work.emailKey);
     }
   }
-  return { store, mailer, confirmations, signup, leave, confirm, runAfterReply };
+  return { store, mailer, pace, linkSecret: secret, confirmations, signup, leave, confirm, runAfterReply };
 }
 
 export type Waitlist<S extends FullStore = FullStore> = Awaited<ReturnType<typeof createWaitlist<S>>>;

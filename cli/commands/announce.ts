@@ -8,7 +8,9 @@ import { mailErrorReason } from "../../waitlist/mail/redact";
 import { policyChangeMessage, type AnnouncedChange } from "../../waitlist/mail/policy-change-message";
 import { command } from "../command";
 import { PendingError, UsageError } from "../errors";
-import { linkSecretOf } from "../open-store";
+import { linkSecretOf, paceOf } from "../open-store";
+import { heldWords, takeWaiting, type PaceOutcome } from "../../waitlist/mail/pace";
+import { classifyMailFailure } from "../../waitlist/mail/replies";
 import { plural, postalAddressShown, requirePostalAddress } from "../sender";
 
 /*
@@ -115,6 +117,8 @@ export const announcePolicyChange = command({
     const again = Boolean(options.again);
     const linkSecret = await linkSecretOf(opened, env);
     const mailer = createMailer(mailConfig(env));
+    const pace = paceOf(opened, env);
+    let stoppedBy: string | undefined;
     let sent = 0;
     let gone = 0;
     let before = 0;
@@ -143,14 +147,33 @@ export const announcePolicyChange = command({
           changes,
           postalAddress,
         });
-        try {
-          await mailer.send(message);
-          sent++;
-        } catch (error) {
-          // Not sent: a later run tries again (a note this run made is taken back; one of an earlier run stays).
-          if (noted) await store.noteAnnouncement(row.emailKey, id, { undo: true });
-          refused.push(`${maskEmail(listed.email)}: ${mailErrorReason(error, listed.email)}`);
+        // Within the provider's limits together with the site's own senders: a throttle's short hold is waited for and
+        // the message tried again; a quota or the server down stops the run.
+        let told = "throttle" as PaceOutcome;
+        while (told === "throttle") {
+          // The run's first message tries through a hold of the server down, which it ends once sent.
+          const ticket = await takeWaiting(pace, { probe: sent === 0 });
+          if (!ticket.go) {
+            if (noted) await store.noteAnnouncement(row.emailKey, id, { undo: true });
+            stoppedBy = heldWords(ticket);
+            break;
+          }
+          try {
+            await mailer.send(message);
+            told = "sent";
+            sent++;
+          } catch (error) {
+            const kind = classifyMailFailure(error);
+            told = kind === "recipient" ? "refused" : kind === "sending" ? "down" : kind;
+            if (told === "throttle") continue;
+            // Not sent: a later run tries again (a note this run made is taken back; one of an earlier run stays).
+            if (noted) await store.noteAnnouncement(row.emailKey, id, { undo: true });
+            refused.push(`${maskEmail(listed.email)}: ${mailErrorReason(error, listed.email)}`);
+          } finally {
+            await ticket.done(told);
+          }
         }
+        if (stoppedBy) break;
       }
     } finally {
       mailer.close();
@@ -164,6 +187,11 @@ export const announcePolicyChange = command({
     }
     if (gone > 0)
       lines.push(`${plural(gone, "person", "people")} left or signed up anew since the list was read: not sent.`);
+    if (stoppedBy) {
+      throw new PendingError(
+        `${lines.join("\n")}\nStopped: ${stoppedBy}. Run it again then: nobody is mailed twice.${refused.map((line) => `\n  ${line}`).join("")}`,
+      );
+    }
     if (refused.length > 0) {
       throw new PendingError(
         `${lines.join("\n")}\nNot sent, the mail server said (run it again to try them again):\n${refused.map((line) => `  ${line}`).join("\n")}`,

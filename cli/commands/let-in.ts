@@ -4,14 +4,16 @@ import { isLocalHost, mailConfig, waitlistConfig, type Env } from "../../config/
 import { site } from "../../config/site";
 import { maskEmail } from "../../waitlist/email-address";
 import { letInMessage } from "../../waitlist/mail/let-in-message";
-import { createMailer, isPermanentFailure, isSendingFailure } from "../../waitlist/mail/mailer";
+import { createMailer } from "../../waitlist/mail/mailer";
+import { heldWords, takeWaiting, type MailPace, type PaceOutcome } from "../../waitlist/mail/pace";
+import { classifyMailFailure } from "../../waitlist/mail/replies";
 import { mailErrorReason } from "../../waitlist/mail/redact";
 import type { FullStore } from "../../waitlist/stores/store";
 import { leaveUrl } from "../../waitlist/tokens";
 import { chooseWave, nextWave, waveOrders, type WaveOrder } from "../../waitlist/waves";
 import { command, type Options } from "../command";
 import { PendingError, UsageError } from "../errors";
-import { linkSecretOf } from "../open-store";
+import { linkSecretOf, paceOf } from "../open-store";
 import { privateFileTarget } from "../out-file";
 import { plural, postalAddressShown, requirePostalAddress } from "../sender";
 import { launchList, launchTool, writeLaunchFile } from "./launch-list";
@@ -29,15 +31,14 @@ import type { Signup } from "../../waitlist/signup-life/types";
  * never sent again rather than maybe twice.
  */
 
-/** A provider's pace by default: two a second, which every provider's lowest plan allows. */
-const defaultPerSecond = 2;
 /** Lets in at once: each a read and a compare-and-swap (a few Netlify API calls with --netlify). */
 const lettingInAtOnce = 8;
 
 interface LetInInput {
   count: number;
   order: WaveOrder;
-  perSecond: number;
+  /** Slower still than the provider's pace, when the founder asks (--per-second). */
+  perSecond?: number;
   launch?: { tool: string; format: "csv" | "json"; target: string };
 }
 
@@ -57,7 +58,7 @@ function checkLetIn(options: Options, env: () => Env): LetInInput {
   }
   const order = waveOrders.find((one) => one === (options.order ?? "signup"));
   if (!order) throw new UsageError(`Unknown order "${options.order}": use --order invites or --order signup.`);
-  const perSecond = wholeNumber(options["per-second"], "--per-second", 1000) ?? defaultPerSecond;
+  const perSecond = wholeNumber(options["per-second"], "--per-second", 1000);
   if (options["launch-tool"]) {
     const format = options.format;
     if (format !== "csv" && format !== "json") {
@@ -114,20 +115,29 @@ type LetIn = Pick<Signup, "email" | "emailKey" | "createdAt"> & { wave: number }
 const stopSignals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /**
- * Mails the wave's e-mail to each of `people`, `sendsAtOnce` at a time at `perSecond`. Each waits for its turn in the
- * pace first, then is taken in the store (so nobody sits taken while waiting), then sent. Stops taking more on the
- * first stop signal (those under way finish; a second one ends the process at once), on a failure of the sending
- * itself (the sender refused, its credentials, the server unreachable: no later message would fare better) and on a
- * store that fails; the rest stay owed for the next run.
+ * Mails the wave's e-mail to each of `people`, within the provider's limits together with every other sender (the
+ * shared pace: its rate, its connections, its daily limit), at `perSecond` at most if the founder says so. Each waits
+ * for its turn in the pace first, then is taken in the store (so nobody sits taken while waiting), then sent. A
+ * throttle waits its short hold and tries that person again. Stops taking more on the first stop signal (those under
+ * way finish; a second one ends the process at once), on a failure of the sending itself (the sender refused, its
+ * credentials, the server unreachable: no later message would fare better), on the provider's quota or the server
+ * down (the pace's hold), and on a store that fails; the rest stay owed for the next run.
  */
-async function mailWave(store: FullStore, people: readonly LetIn[], env: Env, linkSecret: string, perSecond: number) {
+async function mailWave(
+  store: FullStore,
+  people: readonly LetIn[],
+  env: Env,
+  linkSecret: string,
+  { pace, perSecond }: { pace: MailPace; perSecond?: number },
+) {
   const { siteUrl, contactEmail } = waitlistConfig(env);
   const config = mailConfig(env);
   const mailer = createMailer(config);
-  // The provider's pace over every connection together, each message waiting its turn; the outbox has none.
-  const pace = config.smtpUrl
-    ? new RateLimiterQueue(new RateLimiterMemory({ points: perSecond, duration: 1 }))
-    : undefined;
+  // Slower still than the shared pace when the founder asks (--per-second); the outbox has none.
+  const cap =
+    config.smtpUrl && perSecond
+      ? new RateLimiterQueue(new RateLimiterMemory({ points: perSecond, duration: 1 }))
+      : undefined;
   const postalAddress = postalAddressShown(env);
   const outcome = {
     sent: 0,
@@ -135,7 +145,7 @@ async function mailWave(store: FullStore, people: readonly LetIn[], env: Env, li
     refused: [] as string[],
     failed: [] as string[],
     stopped: false,
-    /** Why the run stopped before its end, other than a signal: the sending's failure, or the store's. */
+    /** Why the run stopped before its end, other than a signal: the sending's failure, the provider's, or the store's. */
     halted: undefined as string | undefined,
   };
   const stop = (signal: NodeJS.Signals) => {
@@ -147,47 +157,76 @@ async function mailWave(store: FullStore, people: readonly LetIn[], env: Env, li
     process.kill(process.pid, signal);
   };
   for (const signal of stopSignals) process.on(signal, stop);
-  const limit = pLimit(config.sendsAtOnce ?? 4);
+  const limit = pLimit(Math.min(pace.limits.connections, 32));
   const halt = (why: string) => {
     outcome.halted ??= why;
     outcome.stopped = true;
   };
-  const mailOne = async (person: LetIn) => {
-    await pace?.removeTokens(1);
-    if (outcome.stopped) return;
-    // Taken before it goes: still listed, still let in with this wave, and no other run's to send.
-    if (!(await store.letInMail(person.emailKey, "take", person.wave))) {
-      outcome.gone++;
-      return;
-    }
-    const message = letInMessage(person.email, {
-      ...person,
-      linkSecret,
-      siteUrl,
-      contactEmail,
-      launchUrl: env.LAUNCH_URL!,
-      postalAddress,
-    });
-    try {
-      await mailer.send(message);
-    } catch (error) {
-      const reason = `${maskEmail(person.email)}: ${mailErrorReason(error, person.email)}`;
-      const permanent = isPermanentFailure(error);
-      await store.letInMail(person.emailKey, permanent ? "refuse" : "back", person.wave);
-      if (permanent) outcome.refused.push(reason);
-      else if (isSendingFailure(error)) halt(`the mail server refused the sending (${reason.replace(/^[^:]*: /, "")})`);
-      else outcome.failed.push(reason);
-      return;
-    }
-    await store.letInMail(person.emailKey, "sent", person.wave);
-    outcome.sent++;
+  /**
+   * A start from the shared pace, waited for through a throttle's short hold; none past a quota or the server down.
+   * The run's first message is a probe: a founder runs it having put the server right, and sent, it ends the hold.
+   */
+  let probed = false;
+  const start = async () => {
+    const probe = !probed;
+    probed = true;
+    const ticket = await takeWaiting(pace, { stopped: () => outcome.stopped, probe });
+    if (!ticket.go) halt(heldWords(ticket));
+    return ticket;
   };
+  /** One person's e-mail: sent, given back owed, or refused for good; "again" after a throttle's short hold. */
+  const attemptOne = async (person: LetIn): Promise<"again" | "done"> => {
+    await cap?.removeTokens(1);
+    const ticket = await start();
+    if (outcome.stopped || !ticket.go) {
+      if (ticket.go) await ticket.done("unused");
+      return "done";
+    }
+    let told = "unused" as PaceOutcome;
+    try {
+      // Taken before it goes: still listed, still let in with this wave, and no other run's to send.
+      if (!(await store.letInMail(person.emailKey, "take", person.wave))) {
+        outcome.gone++;
+        return "done";
+      }
+      const message = letInMessage(person.email, {
+        ...person,
+        linkSecret,
+        siteUrl,
+        contactEmail,
+        launchUrl: env.LAUNCH_URL!,
+        postalAddress,
+      });
+      try {
+        await mailer.send(message);
+      } catch (error) {
+        const reason = `${maskEmail(person.email)}: ${mailErrorReason(error, person.email)}`;
+        const kind = classifyMailFailure(error);
+        await store.letInMail(person.emailKey, kind === "recipient" ? "refuse" : "back", person.wave);
+        told = kind === "recipient" ? "refused" : kind === "sending" ? "down" : kind;
+        if (kind === "recipient") outcome.refused.push(reason);
+        else if (kind === "transient") outcome.failed.push(reason);
+        else if (kind === "sending") halt(`the mail server refused the sending (${reason.replace(/^[^:]*: /, "")})`);
+        // A throttle holds every sender a moment: this one is tried again once it ends.
+        return kind === "throttle" ? "again" : "done";
+      }
+      told = "sent";
+      await store.letInMail(person.emailKey, "sent", person.wave);
+      outcome.sent++;
+      return "done";
+    } finally {
+      await ticket.done(told);
+    }
+  };
+  const mailOne = async (person: LetIn) => {
+    while ((await attemptOne(person)) === "again" && !outcome.stopped);
+  };
+  const mailCaught = (person: LetIn) =>
+    mailOne(person).catch((error: unknown) => halt(`the store failed (${(error as Error).message})`));
   try {
-    await Promise.all(
-      people.map((person) =>
-        limit(() => mailOne(person).catch((error: unknown) => halt(`the store failed (${(error as Error).message})`))),
-      ),
-    );
+    // The probe alone, then the rest over every connection together.
+    if (people.length > 0) await mailCaught(people[0]!);
+    await Promise.all(people.slice(1).map((person) => limit(() => mailCaught(person))));
   } finally {
     for (const signal of stopSignals) process.off(signal, stop);
     mailer.close();
@@ -226,8 +265,9 @@ export const letIn = command({
     "let the next N confirmed signups in no wave in, as one wave: in the",
     "order of signup, or by invites (those who brought the most confirmed",
     'creators first, then by signup); each e-mailed "You\'re in" with',
-    "LAUNCH_URL and their own leave link, N a second at most (2). A run",
-    "stopped half-way is finished by the next, which starts no new wave;",
+    "LAUNCH_URL and their own leave link, within the provider's limits",
+    "with every other sender (MAIL_PROVIDER; --per-second N slower still).",
+    "A run stopped half-way is finished by the next, which starts no new wave;",
     "nobody is mailed twice. With --launch-tool --format csv|json --out",
     "FILE: the wave goes in a file for LAUNCH_MAIL_TOOL to mail instead",
   ],
@@ -258,7 +298,7 @@ export const letIn = command({
       if (options["dry-run"]) return `${intro} Would send them first, and start no new wave in that run.`;
       const secret = await linkSecretOf(opened, env);
       const people = unfinished.map((one) => ({ ...one, wave: one.wave! }));
-      const outcome = await mailWave(store, people, env, secret, input.perSecond);
+      const outcome = await mailWave(store, people, env, secret, { pace: paceOf(opened, env), ...input });
       return mailReport(
         [
           intro,
@@ -350,7 +390,7 @@ export const letIn = command({
       taken.map((signup) => ({ ...signup, wave })),
       env,
       secret,
-      input.perSecond,
+      { pace: paceOf(opened, env), ...input },
     );
     return mailReport(
       [

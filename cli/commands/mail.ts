@@ -4,7 +4,7 @@ import { createConfirmations } from "../../waitlist/mail/confirmations";
 import { createMailer } from "../../waitlist/mail/mailer";
 import { command } from "../command";
 import { PendingError, UsageError } from "../errors";
-import { linkSecretOf } from "../open-store";
+import { linkSecretOf, paceOf } from "../open-store";
 
 /* The confirmation e-mails, from the founder's shell: what is owed now, and asking the signups from before the confirm step. */
 
@@ -31,7 +31,7 @@ export const resendPending = command({
     const linkSecret = await linkSecretOf(opened, env);
     const mailer = createMailer(mailConfig(env));
     try {
-      const { sent, held, pending, refused } = await createConfirmations({
+      const { sent, held, pending, refused, stopped } = await createConfirmations({
         store,
         mailer,
         linkSecret,
@@ -39,6 +39,8 @@ export const resendPending = command({
         contactEmail: settings.contactEmail,
         // The site's cap, not the default: the founder's shell and the site read the same setting.
         mailboxDailyMails: settings.mailboxDailyMails,
+        // Within the provider's limits together with the running site's own senders.
+        pace: paceOf(opened, env),
         log: () => {},
       }).resendPending();
       // On Netlify the ledger the founders' commands read is the sweep's to keep: bring it up to date now.
@@ -51,6 +53,11 @@ export const resendPending = command({
       // Shortened, as the Privacy Policy promises of a failed mail's address; the reason is shortened already.
       for (const { email, reason } of refused)
         lines.push(`Refused for good, not retried: ${maskEmail(email)}: ${reason}`);
+      if (stopped) {
+        throw new PendingError(
+          `${lines.join("\n")}\nStopped: the mail provider asked to wait (${stopped.reason}) until ${stopped.until}; the site sends the rest then, or run resend-pending again.`,
+        );
+      }
       if (pending.length > 0)
         throw new PendingError(`${lines.join("\n")}\nThe mail server said: ${pending[0]!.reason}`);
       return lines.join("\n");

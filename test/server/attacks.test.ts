@@ -361,6 +361,7 @@ describe("12. membership cannot be timed", () => {
     expect(reply.afterReply).toEqual({
       send: "confirmation",
       signup: expect.objectContaining({ email: "new@example.com", emailKey: "new@example.com" }),
+      claimed: false,
     });
     await store.close();
   });

@@ -85,6 +85,7 @@ it("bundles every function in netlify/functions as an ES module for Node 24", ()
   expect([...bundles.keys()].sort()).toEqual([
     "waitlist-confirm",
     "waitlist-daily",
+    "waitlist-drain",
     "waitlist-leave",
     "waitlist-signup",
     "waitlist-sweep",

@@ -7,7 +7,7 @@ import express from "express";
 import { developWaitlistMiddleware } from "../../server/develop";
 import type { ServerLimits } from "../../server/http-server";
 import type { Confirmations } from "../../waitlist/mail/confirmations";
-import { mailConfig, readEnv } from "../../config/env";
+import { mailConfig, mailLimits, readEnv } from "../../config/env";
 import { testSite } from "./site-settings";
 import { precompress } from "../../after-build/precompress";
 import { blobsStore } from "../../waitlist/stores/blobs-store";
@@ -160,7 +160,13 @@ export async function startServer(
     limits,
     linkSecret,
     linkRateLimitPerMinute = 1_000_000,
+    clock,
+    paceEnv = {},
   }: {
+    /** The waitlist's clock (the start adapter): a test moves it past a hold of the mail pace. */
+    clock?: () => Date;
+    /** MAIL_PROVIDER and its overrides, for a test of the pace (the start adapter). */
+    paceEnv?: Record<string, string>;
     rateLimitPerMinute?: number;
     dir?: string;
     smtpUrl?: string;
@@ -202,6 +208,10 @@ export async function startServer(
         migrations: projectFolders.migrations,
         legalFolder: projectFolders.legal,
         mail: mailConfig(readEnv(mailEnv)),
+        // A pace as npm start keeps one with SMTP_URL set, fast enough for a test's bursts unless it names its own.
+        mailLimits: mailLimits(
+          readEnv({ MAIL_RATE_PER_SECOND: "1000", MAIL_CONNECTIONS: "4", ...mailEnv, ...paceEnv }),
+        ),
         source: "start",
         rateLimitPerMinute,
         linkSecret,
@@ -209,6 +219,7 @@ export async function startServer(
         retryDelaysMs,
         sweepMs,
         log,
+        clock,
       },
     });
     ({ confirmations } = running.waitlist);
@@ -285,12 +296,17 @@ async function startNetlify({
     SMTP_URL: smtpUrl ?? smtp!.url,
     WAITLIST_RATE_LIMIT: String(rateLimitPerMinute),
     WAITLIST_LINK_RATE_LIMIT: String(linkRateLimitPerMinute),
+    // A pace fast enough for a test's bursts (a test of the pace sets its own).
+    MAIL_RATE_PER_SECOND: "1000",
+    MAIL_CONNECTIONS: "4",
   });
   if (linkSecret) process.env.WAITLIST_SECRET = linkSecret;
   else delete process.env.WAITLIST_SECRET;
   const logs: string[] = [];
   const spy = jest.spyOn(console, "error").mockImplementation((line: unknown) => void logs.push(`${String(line)}\n`));
   const edge = await startNetlifyEdge(publicDir);
+  // The site's own address, as Netlify sets it: where a function starts a drain of the mail owed.
+  process.env.URL = edge.url;
   const store = blobsStore(blobs.store());
   return {
     url: edge.url,

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Config, Context } from "@netlify/functions";
 import * as confirm from "../../netlify/functions/waitlist-confirm.mjs";
+import * as drain from "../../netlify/functions/waitlist-drain.mjs";
 import * as leave from "../../netlify/functions/waitlist-leave.mjs";
 import * as signup from "../../netlify/functions/waitlist-signup.mjs";
 
@@ -11,6 +12,7 @@ export const routedFunctions = [
   { name: "waitlist-signup", ...signup },
   { name: "waitlist-leave", ...leave },
   { name: "waitlist-confirm", ...confirm },
+  { name: "waitlist-drain", ...drain },
 ] as const satisfies readonly {
   name: string;
   default: (request: Request, context: Context) => Promise<Response>;

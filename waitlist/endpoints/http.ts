@@ -37,8 +37,11 @@ export interface FormReply {
  * once the reply is out, to the waitlist's runAfterReply() (create-waitlist.ts), which starts the mail.
  */
 export type AfterReply =
-  /** A new signup: the first attempt at its confirmation e-mail (mail/confirmations.ts, sendSoon). */
-  | { send: "confirmation"; signup: OwedConfirmation }
+  /**
+   * A new signup: the first attempt at its confirmation e-mail (mail/confirmations.ts, sendSoon); `claimed`, its
+   * record was made held for it.
+   */
+  | { send: "confirmation"; signup: OwedConfirmation; claimed?: boolean }
   /** A listed address signed up again: the e-mail once more, if unconfirmed and a day has passed (askAgainSoon). */
   | { send: "confirmation again, if due"; emailKey: string };
 

@@ -25,6 +25,8 @@ export interface SignupOptions extends Pick<WaitlistSite, "siteUrl"> {
   consent?: () => string;
   /** The keyed digest of an address's mailbox, kept with its signup (invites.ts). */
   mailboxDigest?: (emailKey: string) => string;
+  /** How long a new signup's record is held for its own sender's first attempt (its confirmation's lease). */
+  claimFor?: number;
   /** Where failures are reported; never given a full address. */
   warn?: (message: string) => void;
 }
@@ -92,12 +94,13 @@ export function createSignup(options: SignupOptions) {
       consent: options.consent?.(),
       invitedBy,
       mailboxDigest: options.mailboxDigest?.(checked.key),
+      claimFor: options.claimFor,
     });
     // New and repeat addresses get the same answer, after the same work: nobody can learn who is listed. What
     // follows (the e-mail; for a repeat, perhaps the e-mail again) is named here and happens after the reply.
     if (!added) return { ...success, afterReply: { send: "confirmation again, if due", emailKey: checked.key } };
     const signup = firstAsking({ email: checked.email, emailKey: checked.key, createdAt });
-    return { ...success, afterReply: { send: "confirmation", signup } };
+    return { ...success, afterReply: { send: "confirmation", signup, claimed: options.claimFor !== undefined } };
   }
 
   async function handle(request: FormRequest): Promise<FormReply> {

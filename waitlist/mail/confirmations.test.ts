@@ -1,5 +1,6 @@
 import { createConfirmations } from "./confirmations";
 import type { Mailer } from "./mailer";
+import { createMailPace } from "./pace";
 import { SqliteStore } from "../stores/sqlite-store";
 import { testSite } from "../../test/support/site-settings";
 
@@ -53,22 +54,24 @@ async function storeWith(count: number) {
 
 const linkSecret = "a-secret-of-at-least-32-characters";
 
+/** The pace the store keeps for a provider of these limits (no rate to speak of unless given). */
+const paceOver = (store: SqliteStore, limits: Partial<Parameters<typeof createMailPace>[0]["limits"]> = {}) =>
+  createMailPace({ store, limits: { ratePerSecond: 1e6, connections: 4, dailyLimit: null, ...limits } });
+
 describe("confirmations under a burst", () => {
-  it.each([
-    ["four", undefined, 4],
-    ["as many as it is told to, for a sweep that does nothing else,", 16, 16],
-  ])("keeps at most %s messages in flight and sends every one", async (_name, sendsAtOnce, most) => {
+  it.each([4, 16])("keeps at most the provider's %s connections in flight and sends every one", async (connections) => {
     const { store, owed } = await storeWith(40);
     const { mailer, held, most: inFlight } = heldMailer();
-    const confirmations = createConfirmations({ ...testSite, store, mailer, linkSecret, sendsAtOnce, log: () => {} });
-    owed.forEach(confirmations.sendSoon);
+    const pace = paceOver(store, { connections });
+    const confirmations = createConfirmations({ ...testSite, store, mailer, linkSecret, pace, log: () => {} });
+    for (const one of owed) void confirmations.sendSoon(one);
     for (let sent = 0; sent < 40; sent++) {
       while (held.length === 0) await tick();
       held.shift()!();
       await tick();
     }
     await confirmations.idle();
-    expect(inFlight()).toBe(most);
+    expect(inFlight()).toBe(connections);
     expect(await store.pendingConfirmations()).toEqual([]);
     await store.close();
   });
@@ -76,8 +79,9 @@ describe("confirmations under a burst", () => {
   it("on close, finishes the sends under way and leaves the queued ones pending", async () => {
     const { store, owed } = await storeWith(10);
     const { mailer, held } = heldMailer();
-    const confirmations = createConfirmations({ ...testSite, store, mailer, linkSecret, log: () => {} });
-    owed.forEach(confirmations.sendSoon);
+    const pace = paceOver(store);
+    const confirmations = createConfirmations({ ...testSite, store, mailer, linkSecret, pace, log: () => {} });
+    for (const one of owed) void confirmations.sendSoon(one);
     while (held.length < 4) await tick();
     const closing = confirmations.close();
     for (const release of held.splice(0)) release();
@@ -110,9 +114,9 @@ describe("the cap on e-mails per mailbox", () => {
       await store.add({ email, emailKey: email.toLowerCase(), source: "start" });
     }
     // The first sweep: two failed for now, the third past the cap of two. Then the two retries, counted no more.
-    await expect(confirmations.sweep()).resolves.toEqual({ sent: 0, retrying: 2, refused: 1 });
-    await expect(confirmations.sweep()).resolves.toEqual({ sent: 2, retrying: 0, refused: 0 });
-    await expect(confirmations.sweep()).resolves.toEqual({ sent: 0, retrying: 0, refused: 0 });
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 0, retrying: 2, refused: 1, held: 0 });
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 2, retrying: 0, refused: 0, held: 0 });
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 0, retrying: 0, refused: 0, held: 0 });
     expect(sent.sort()).toEqual(["Ada+1@gmail.com", "ada@gmail.com"]);
     const capped = (await store.all()).filter((row) => row.confirmationFailedAt !== null);
     expect(capped.map((row) => row.email)).toEqual(["ADA@googlemail.com"]);
@@ -141,7 +145,7 @@ describe("the cap on e-mails per mailbox", () => {
     for (const email of ["ada+1@gmail.com", "a.da@gmail.com", "gone@example.com"]) {
       await store.add({ email, emailKey: email, source: "start", at: now });
     }
-    await expect(confirmations.sweep()).resolves.toEqual({ sent: 1, retrying: 0, refused: 2 });
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 1, retrying: 0, refused: 2, held: 0 });
     const signUpAgain = async (emailKey: string) => {
       confirmations.askAgainSoon(emailKey);
       await tick();
@@ -170,10 +174,10 @@ describe("the cap on e-mails per mailbox", () => {
     for (const email of ["dos+1@example.com", "dos+2@example.com", "dos+3@example.com", "dos+4@example.com"]) {
       await store.add({ email, emailKey: email, source: "start" });
     }
-    await expect(confirmations.sweep()).resolves.toEqual({ sent: 2, retrying: 0, refused: 2 });
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 2, retrying: 0, refused: 2, held: 0 });
     // Its owner signs up: mailed all the same.
     await store.add({ email: "dos@example.com", emailKey: "dos@example.com", source: "start" });
-    await expect(confirmations.sweep()).resolves.toEqual({ sent: 1, retrying: 0, refused: 0 });
+    await expect(confirmations.sweep()).resolves.toEqual({ sent: 1, retrying: 0, refused: 0, held: 0 });
     expect(sent).toContain("dos@example.com");
     await confirmations.close();
     await store.close();
@@ -217,7 +221,7 @@ describe("a scheduled run's sending (sendDue, Netlify's sweeps)", () => {
       store,
       mailer,
       linkSecret,
-      sendsAtOnce: 20,
+      pace: paceOver(store, { connections: 20 }),
       clock,
       log: () => {},
     });
@@ -230,22 +234,107 @@ describe("a scheduled run's sending (sendDue, Netlify's sweeps)", () => {
     for (const release of held.splice(0)) release();
     for (let i = 0; i < 10; i++) await tick();
     expect(held).toHaveLength(0);
-    expect(await run).toEqual({ sent: 20, retrying: 0, refused: 0 });
+    expect(await run).toEqual({ sent: 20, retrying: 0, refused: 0, held: 0 });
     expect(await store.pendingConfirmations()).toHaveLength(230);
     await store.close();
   });
 
-  it("stops reading once a batch's worth were refused for now: the mail server is down", async () => {
+  it("holds every sender once five recipients in a row were deferred: the mail server is down", async () => {
     const { store } = await storeWith(400);
-    const down = Object.assign(new Error("451 4.3.0 Try again later"), { responseCode: 451 });
+    const down = Object.assign(new Error("451 4.3.0 Try again later"), { responseCode: 451, command: "RCPT TO" });
     const { mailer, sent } = recordingMailer(() => down);
-    const confirmations = createConfirmations({ ...testSite, store, mailer, linkSecret, log: () => {} });
+    const pace = paceOver(store, { connections: 1 });
+    const confirmations = createConfirmations({ ...testSite, store, mailer, linkSecret, pace, log: () => {} });
     const result = await confirmations.sendDue(Date.now() + 60_000);
     expect(sent).toEqual([]);
-    expect(result.sent + result.refused).toBe(0);
-    expect(result.retrying).toBeGreaterThanOrEqual(100);
-    // The rest were never tried: they wait for the next run, as the mail server may be back by then.
-    expect(result.retrying).toBeLessThan(400);
+    // Five tried and deferred, each on its own schedule; then the pace holds everyone: the rest of the batch under
+    // way is held untried (nothing claimed, no attempt counted), and the sweep reads no more.
+    expect(result).toEqual({ sent: 0, retrying: 5, refused: 0, held: 95 });
+    expect((await store.all()).filter((row) => row.confirmationAttempts > 0)).toHaveLength(5);
+    const [shard] = await pace.shards();
+    expect(shard!.hold).toMatchObject({ reason: "down", count: 1 });
+    expect(shard!.hold!.until).toBeGreaterThan(Date.now() + 50_000);
+    await store.close();
+  });
+});
+
+describe("what a provider's refusal means (replies.ts), for the one pace", () => {
+  const reply = (code: number, text: string, command = "DATA") =>
+    Object.assign(new Error(`${code} ${text}`), { responseCode: code, response: `${code} ${text}`, command });
+
+  it("gives a throttled message back uncounted, due when the short hold ends, never an hour on, and sends it then", async () => {
+    const { store, owed } = await storeWith(1);
+    let now = Date.parse("2026-12-01T10:00:00Z");
+    let throttles = 1;
+    // SES answers over its rate after DATA, and drops the message: it must be sent again.
+    const { mailer, sent } = recordingMailer(() =>
+      throttles-- > 0 ? reply(454, "Throttling failure: Maximum sending rate exceeded.") : undefined,
+    );
+    const pace = createMailPace({
+      store,
+      limits: { ratePerSecond: 14, connections: 10, dailyLimit: null },
+      clock: () => now,
+    });
+    const confirmations = createConfirmations({
+      ...testSite,
+      store,
+      mailer,
+      linkSecret,
+      pace,
+      clock: () => new Date(now),
+      log: () => {},
+    });
+    await confirmations.sendSoon(owed[0]!);
+    const [row] = await store.all();
+    expect(row).toMatchObject({
+      state: "owed",
+      confirmationAttempts: 0,
+      confirmationError: expect.stringMatching(/454 Throttling/) as unknown,
+    });
+    expect(await store.dueConfirmations(new Date(now + 1_999), 10)).toEqual([]);
+    now += 2_000;
+    await expect(confirmations.sendDue(now + 1_000)).resolves.toEqual({ sent: 1, retrying: 0, refused: 0, held: 0 });
+    expect(sent).toEqual([owed[0]!.email]);
+    await store.close();
+  });
+
+  it("refuses nobody at a daily quota, even one said to a RCPT TO, and holds every sender for the quota's window", async () => {
+    const { store, owed } = await storeWith(3);
+    const now = Date.parse("2026-12-01T10:00:00Z");
+    // Google's relay refuses the recipient when the *sender's* day is used up: not this address's fault.
+    const { mailer, sent } = recordingMailer(() =>
+      reply(
+        550,
+        "5.7.1 Daily SMTP relay limit exceeded for customer. To learn more visit https://support.google.com",
+        "RCPT TO",
+      ),
+    );
+    const lines: string[] = [];
+    const pace = createMailPace({
+      store,
+      limits: { ratePerSecond: 14, connections: 1, dailyLimit: null },
+      clock: () => now,
+      log: (line) => lines.push(line),
+    });
+    const confirmations = createConfirmations({
+      ...testSite,
+      store,
+      mailer,
+      linkSecret,
+      pace,
+      clock: () => new Date(now),
+      log: () => {},
+    });
+    const result = await confirmations.resendPending();
+    expect(sent).toEqual([]);
+    expect(result).toMatchObject({
+      sent: 0,
+      refused: [],
+      stopped: { until: new Date(now + 86_400_000).toISOString() },
+    });
+    expect(result.pending.map((one) => one.email)).toEqual(owed.map((one) => one.email));
+    expect((await store.all()).map((row) => row.state)).toEqual(["owed", "owed", "owed"]);
+    expect(lines).toEqual([expect.stringMatching(/daily quota is used: nothing is sent until/)]);
     await store.close();
   });
 });

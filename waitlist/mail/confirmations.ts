@@ -2,7 +2,9 @@ import { confirmationMessage } from "./confirmation-message";
 import { maskEmail } from "../email-address";
 import { mailboxCounters, mailDay } from "./mailbox";
 import { mailErrorReason, redactAddresses } from "./redact";
-import { isPermanentFailure, type Mailer } from "./mailer";
+import type { Mailer } from "./mailer";
+import { unlimitedPace, type MailPace, type PaceOutcome } from "./pace";
+import { classifyMailFailure } from "./replies";
 import { askAgainAfterMs, mailboxCap, retryDelayMs, retryDelaysMs as retrySchedule } from "../signup-life/rules";
 import type { WaitlistSite } from "../site-settings";
 import type { ConfirmationQueue, WaitlistStore } from "../stores/store";
@@ -19,8 +21,15 @@ export interface ConfirmationOptions extends WaitlistSite {
   leaseMs?: number;
   /** How often the running server looks for owed confirmations (start()). */
   sweepMs?: number;
-  /** Messages in flight at most: a few for a server that also answers visitors, more for Netlify's sweep. */
-  sendsAtOnce?: number;
+  /**
+   * The one pace every sender keeps (pace.ts): the provider's rate, connections and daily limit, and its holds. The
+   * outbox folder has none.
+   */
+  pace?: MailPace;
+  /** How long a new signup's own first attempt may wait for its start; past it, the message is left to `backlog`. */
+  soonWaitMs?: number;
+  /** Called when a new signup's own e-mail was left owed for want of a near start: a sender with time is needed. */
+  backlog?: () => Promise<void>;
   /** Confirmation e-mails one mailbox gets per UTC day at most, whatever the spelling (mailbox.ts). */
   mailboxDailyMails?: number;
   log?: (line: string) => void;
@@ -30,6 +39,8 @@ export interface ConfirmationOptions extends WaitlistSite {
 
 /** Owed confirmations one sweep takes on; the next sweep takes the rest. */
 const sweepBatch = 100;
+/** How long one attempt holds an address before another sender may take it over, unless told. */
+export const defaultLeaseMs = 120_000;
 
 /** What one attempt came to. */
 export type Attempt =
@@ -38,6 +49,8 @@ export type Attempt =
   | { outcome: "not-ours" }
   /** Failed for now; due again later. */
   | { outcome: "retry"; reason: string }
+  /** Not tried: the provider asked every sender to wait (a throttle, a quota, the server down), or no start was near. */
+  | { outcome: "held"; until: number; reason: string }
   /** Refused for good by the mail server; no more attempts. */
   | { outcome: "refused"; reason: string };
 
@@ -46,6 +59,7 @@ function tally(result: SweepResult, done: Attempt | undefined) {
   if (done?.outcome === "sent") result.sent++;
   else if (done?.outcome === "retry") result.retrying++;
   else if (done?.outcome === "refused") result.refused++;
+  else if (done?.outcome === "held") result.held++;
 }
 
 /**
@@ -65,9 +79,11 @@ export function createConfirmations({
   siteUrl,
   contactEmail,
   retryDelaysMs = retrySchedule,
-  leaseMs = 120_000,
+  leaseMs = defaultLeaseMs,
   sweepMs = 30_000,
-  sendsAtOnce = 4,
+  pace = unlimitedPace,
+  soonWaitMs,
+  backlog,
   mailboxDailyMails = 3,
   log = (line) => console.error(line),
   clock = () => new Date(),
@@ -85,49 +101,80 @@ export function createConfirmations({
       contactEmail,
     });
 
-  /** One attempt, holding the address in the store while it runs, so no two senders send it. */
-  async function deliver(owed: OwedConfirmation): Promise<Attempt> {
-    const attempt = await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
-    if (attempt === undefined) return { outcome: "not-ours" };
-    // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
-    // the cap (signup-life's mailboxCap) it is not sent and not retried: the visitor was answered as for any signup,
-    // and the founders see why. A repeat signup of the address a day later asks again.
-    if (attempt === 1) {
-      const { mailbox, own } = mailboxCounters(owed.emailKey, linkSecret);
-      const day = mailDay(clock());
-      const cap = mailboxCap(mailboxDailyMails);
-      const setApart =
-        cap.keepsOwnCount && own !== undefined && cap.setApartFor(await store.countMailboxMail(own, day));
-      if (!setApart && cap.over(await store.countMailboxMail(mailbox, day))) {
-        const reason = `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
-        await store.failConfirmation(owed.emailKey, reason, clock(), { capped: true });
-        log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
-        return { outcome: "refused", reason };
-      }
+  /**
+   * One attempt, holding the address in the store while it runs, so no two senders send it: a start taken from the
+   * pace first (pace.ts), then the claim (`claimed`: the signup's own sender holds it from its record's making). What
+   * the provider's refusal means is replies.ts's: the recipient refused for good; a failure that may pass, retried
+   * on signup-life's schedule; a throttle, a quota or the server down, which hold every sender (the pace), this
+   * message given back uncounted, due when the hold ends.
+   */
+  async function deliver(
+    owed: OwedConfirmation,
+    { claimed = false, probe = false, maxWaitMs }: { claimed?: boolean; probe?: boolean; maxWaitMs?: number } = {},
+  ): Promise<Attempt> {
+    const ticket = await pace.take({ probe, maxWaitMs });
+    if (!ticket.go) {
+      const reason = ticket.reason === "busy" ? "not sent yet: the provider's pace is taken" : `held: ${ticket.reason}`;
+      // Held by its own sender since its signup: given back, due when the hold ends; any other is as it was.
+      if (claimed) await store.releaseConfirmation(owed.emailKey, reason, new Date(ticket.until), { uncounted: true });
+      return { outcome: "held", until: ticket.until, reason };
     }
+    let told: PaceOutcome = "unused";
     try {
-      await mailer.send(messageFor(owed));
-    } catch (error) {
-      // The server's reply, which may quote the address, is kept and logged without it (redact.ts).
-      const reason = mailErrorReason(error, owed.email);
-      if (isPermanentFailure(error)) {
-        await store.failConfirmation(owed.emailKey, reason, clock());
-        log(`confirmation to ${maskEmail(owed.email)} refused for good (${reason}); no more attempts`);
-        return { outcome: "refused", reason };
+      const attempt = claimed ? 1 : await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
+      if (attempt === undefined) return { outcome: "not-ours" };
+      // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
+      // the cap (signup-life's mailboxCap) it is not sent and not retried: the visitor was answered as for any
+      // signup, and the founders see why. A repeat signup of the address a day later asks again.
+      if (attempt === 1) {
+        const { mailbox, own } = mailboxCounters(owed.emailKey, linkSecret);
+        const day = mailDay(clock());
+        const cap = mailboxCap(mailboxDailyMails);
+        const setApart =
+          cap.keepsOwnCount && own !== undefined && cap.setApartFor(await store.countMailboxMail(own, day));
+        if (!setApart && cap.over(await store.countMailboxMail(mailbox, day))) {
+          const reason = `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
+          await store.failConfirmation(owed.emailKey, reason, clock(), { capped: true });
+          log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
+          return { outcome: "refused", reason };
+        }
       }
-      const delay = retryDelayMs(attempt, retryDelaysMs);
-      const dueAt = new Date(clock().getTime() + delay);
-      await store.releaseConfirmation(owed.emailKey, reason, dueAt);
-      log(`confirmation to ${maskEmail(owed.email)} failed (${reason}); retrying in ${delay / 1000} s`);
-      return { outcome: "retry", reason };
+      try {
+        await mailer.send(messageFor(owed));
+      } catch (error) {
+        // The server's reply, which may quote the address, is kept and logged without it (redact.ts).
+        const reason = mailErrorReason(error, owed.email);
+        const kind = classifyMailFailure(error);
+        if (kind === "recipient") {
+          told = "refused";
+          await store.failConfirmation(owed.emailKey, reason, clock());
+          log(`confirmation to ${maskEmail(owed.email)} refused for good (${reason}); no more attempts`);
+          return { outcome: "refused", reason };
+        }
+        if (kind === "transient") {
+          told = "transient";
+          const delay = retryDelayMs(attempt, retryDelaysMs);
+          await store.releaseConfirmation(owed.emailKey, reason, new Date(clock().getTime() + delay));
+          log(`confirmation to ${maskEmail(owed.email)} failed (${reason}); retrying in ${delay / 1000} s`);
+          return { outcome: "retry", reason };
+        }
+        told = kind === "sending" ? "down" : kind;
+        const until = (await ticket.done(told)) ?? clock().getTime();
+        await store.releaseConfirmation(owed.emailKey, reason, new Date(until), { uncounted: true });
+        return { outcome: "held", until, reason };
+      }
+      told = "sent";
+      await store.markConfirmationSent(owed.emailKey, clock());
+      return { outcome: "sent" };
+    } finally {
+      await ticket.done(told);
     }
-    await store.markConfirmationSent(owed.emailKey, clock());
-    return { outcome: "sent" };
   }
 
   // At most a few messages in flight: a burst of signups must neither open a
   // connection per signup to the mail server nor starve the signup endpoint that
   // acknowledges them (the rest wait here, in order).
+  const sendsAtOnce = Math.min(pace.limits.connections, 32);
   let active = 0;
   let closed = false;
   const waiting: ((granted: boolean) => void)[] = [];
@@ -150,8 +197,12 @@ export function createConfirmations({
    * An attempt in a slot, tracked for idle() and close(); a store error is logged, never thrown. With `startBy` (ms),
    * none once the slot comes later than that: the address stays due, for the next sweep.
    */
-  function attempt(owed: OwedConfirmation, startBy = Infinity): Promise<Attempt | undefined> {
-    const work = withSlot(async () => (clock().getTime() > startBy ? undefined : deliver(owed))).catch(
+  function attempt(
+    owed: OwedConfirmation,
+    startBy = Infinity,
+    options: Parameters<typeof deliver>[1] = {},
+  ): Promise<Attempt | undefined> {
+    const work = withSlot(async () => (clock().getTime() > startBy ? undefined : deliver(owed, options))).catch(
       (error: Error) => {
         log(
           `confirmation to ${maskEmail(owed.email)} could not be recorded: ${redactAddresses(error.message, owed.email)}`,
@@ -164,9 +215,21 @@ export function createConfirmations({
     return work;
   }
 
-  /** The first attempt for a newly stored address, on the next turn; resolves once it is done, and never throws. */
-  function sendSoon(owed: OwedConfirmation): Promise<void> {
-    return new Promise((resolve) => setImmediate(() => void attempt(owed).then(() => resolve())));
+  /**
+   * The first attempt for a newly stored address, on the next turn; resolves once it is done, and never throws.
+   * `claimed`: its record was made held by this sender (NewSignup.claimFor).
+   */
+  function sendSoon(owed: OwedConfirmation, { claimed = false } = {}): Promise<void> {
+    return new Promise((resolve) =>
+      setImmediate(
+        () =>
+          void attempt(owed, Infinity, { claimed, maxWaitMs: soonWaitMs })
+            .then((done) =>
+              done?.outcome === "held" && done.reason.startsWith("not sent yet") ? backlog?.() : undefined,
+            )
+            .then(() => resolve()),
+      ),
+    );
   }
 
   /**
@@ -195,7 +258,7 @@ export function createConfirmations({
   /** One attempt for every owed confirmation that is due: nobody holds it, and its retry time has come. */
   function sweep(): Promise<SweepResult> {
     sweeping ??= (async () => {
-      const result: SweepResult = { sent: 0, retrying: 0, refused: 0 };
+      const result: SweepResult = { sent: 0, retrying: 0, refused: 0, held: 0, more: false };
       try {
         const due = await store.dueConfirmations(clock(), sweepBatch);
         for (const done of await Promise.all(due.map((owed) => attempt(owed)))) tally(result, done);
@@ -213,15 +276,20 @@ export function createConfirmations({
    * and then seconds (a 503 that @netlify/blobs retries after 5 s). A sweep that read a batch, sent it all and only
    * then read the next waited each time for its slowest read and its slowest message: 100 to 200 a run. Reading
    * stops when a read finds nothing new (on Blobs, one that found none in a batch's worth reads on until `until`),
-   * when a batch's worth of attempts were all refused for now (the mail server is down: the rest wait for their
-   * turn), or once `until` is past; the attempts under way end, and no new one starts past `until`.
+   * when the pace holds every sender (the provider asked to wait: the rest wait for the hold's end, uncounted), or
+   * once `until` is past; the attempts under way end, and no new one starts past `until`.
    */
   async function sendDue(until: number): Promise<SweepResult> {
-    const result: SweepResult = { sent: 0, retrying: 0, refused: 0 };
+    const result: SweepResult = { sent: 0, retrying: 0, refused: 0, held: 0, more: false };
     const seen = new Set<string>();
     const running = new Set<Promise<void>>();
-    const mailDown = () => result.retrying >= sweepBatch && result.sent + result.refused === 0;
-    while (clock().getTime() <= until && !mailDown() && !closed) {
+    for (;;) {
+      if (closed || result.held > 0) break;
+      // Its time is over with more read than it could start, or more to read: for another sender (a drain on Netlify).
+      if (clock().getTime() > until) {
+        result.more = true;
+        break;
+      }
       // A batch waits for a slot at most: the next is read while it is sent.
       // (Others' attempts may fill the queue too: with none of this call's under way there is nothing to wait for.)
       while (waiting.length >= sweepBatch && running.size > 0) await Promise.race(running);
@@ -230,12 +298,17 @@ export function createConfirmations({
       if (fresh.length === 0) break;
       for (const owed of fresh) {
         seen.add(owed.emailKey);
-        const work = attempt(owed, until).then((done) => tally(result, done));
+        const work = attempt(owed, until).then((done) => {
+          // Not started: its slot came past `until`; it stays due.
+          if (done === undefined && !closed) result.more = true;
+          tally(result, done);
+        });
         running.add(work);
         void work.finally(() => running.delete(work));
       }
     }
     await Promise.all(running);
+    if (result.held > 0) result.more = false;
     return result;
   }
 
@@ -249,15 +322,27 @@ export function createConfirmations({
     return sweep();
   }
 
-  /** For `npm run waitlist -- resend-pending`: one attempt for every owed address, due or not. */
+  /**
+   * For `npm run waitlist -- resend-pending`: one attempt for every owed address, due or not, within the pace; it
+   * stops where the provider asks every sender to wait.
+   */
   async function resendPending(): Promise<ResendResult> {
     const result: ResendResult = { sent: 0, held: 0, pending: [], refused: [] };
-    for (const owed of await store.pendingConfirmations()) {
-      const done = await deliver(owed);
+    const owed = await store.pendingConfirmations();
+    for (const [n, one] of owed.entries()) {
+      // A founder runs it having put the mail server right: its first message tries through a hold of the server
+      // down, and, sent, ends it for every sender.
+      const done = await deliver(one, { probe: n === 0 });
       if (done.outcome === "sent") result.sent++;
       else if (done.outcome === "not-ours") result.held++;
-      else if (done.outcome === "retry") result.pending.push({ email: owed.email, reason: done.reason });
-      else result.refused.push({ email: owed.email, reason: done.reason });
+      else if (done.outcome === "retry") result.pending.push({ email: one.email, reason: done.reason });
+      else if (done.outcome === "refused") result.refused.push({ email: one.email, reason: done.reason });
+      else {
+        // The provider asked every sender to wait: this one and the rest stay owed, for after the hold.
+        result.stopped = { until: new Date(done.until).toISOString(), reason: done.reason };
+        result.pending.push(...owed.slice(n).map(({ email }) => ({ email, reason: done.reason })));
+        break;
+      }
     }
     return result;
   }
@@ -285,6 +370,10 @@ export interface SweepResult {
   sent: number;
   retrying: number;
   refused: number;
+  /** Attempts not made: the pace held every sender (the sweep stops at the first). */
+  held: number;
+  /** Stopped by its time with more read than it could start: a sender with time is needed (a drain). */
+  more: boolean;
 }
 
 export interface ResendResult {
@@ -295,6 +384,8 @@ export interface ResendResult {
   pending: { email: string; reason: string }[];
   /** Refused for good by the mail server: marked failed, never tried again. */
   refused: { email: string; reason: string }[];
+  /** Set when the provider asked every sender to wait: when until, and why; the rest are among `pending`. */
+  stopped?: { until: string; reason: string };
 }
 
 export type Confirmations = ReturnType<typeof createConfirmations>;

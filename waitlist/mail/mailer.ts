@@ -11,8 +11,8 @@ export interface MailConfig {
   smtpUrl?: string;
   from: string;
   outboxDir: string;
-  /** Connections to the mail server kept open at most, each reused for the next message (MAIL_SENDS_AT_ONCE). */
-  sendsAtOnce?: number;
+  /** Connections to the mail server kept open at most, each reused for the next message (MAIL_CONNECTIONS). */
+  connections?: number;
 }
 
 export interface Mailer {
@@ -87,7 +87,7 @@ export function createMailer(config: MailConfig): Mailer {
     const transport = nodemailer.createTransport({
       url: config.smtpUrl,
       pool: true,
-      maxConnections: config.sendsAtOnce ?? 4,
+      maxConnections: config.connections ?? 2,
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 30_000,

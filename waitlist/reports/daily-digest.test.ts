@@ -124,6 +124,7 @@ describe("the founders' digest", () => {
       letInAt,
       letInMail,
       rankingObjectedAt: null,
+      optInSince: "2026-11-20T10:00:00.000Z",
     });
     const rows = [
       row(1, "2026-11-24T09:00:00.000Z", "sent"),

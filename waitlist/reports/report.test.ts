@@ -17,6 +17,7 @@ const signup = (createdAt: string, extra: Partial<ListRow> = {}): ListRow => ({
   letInAt: null,
   letInMail: null,
   rankingObjectedAt: null,
+  optInSince: createdAt,
   ...extra,
 });
 const letIn = (wave: number, letInAt: string, letInMail: ListRow["letInMail"]) => ({ wave, letInAt, letInMail });

@@ -28,6 +28,7 @@ const at = (
   letInAt: null,
   letInMail: null,
   rankingObjectedAt: null,
+  optInSince: createdAt,
 });
 
 const signups = [

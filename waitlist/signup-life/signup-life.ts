@@ -32,9 +32,13 @@ const iso = (at: Date) => at.toISOString();
 /** The mail server's words, as much as is kept of them. */
 const kept = (error: string) => error.slice(0, 500);
 
-/** add: a new signup, owed its confirmation (unless it was sent elsewhere: an import), asked from now on. */
+/**
+ * add: a new signup, owed its confirmation (unless it was sent elsewhere: an import), asked from now on; held by its
+ * own sender with `claimFor` (its first attempt, as a claim makes it).
+ */
 export function add(entry: NewSignup, at: Date, { inviterKnown }: { inviterKnown: boolean }): SignupRecord {
   const createdAt = iso(at);
+  const held = entry.claimFor !== undefined && !entry.confirmationSentAt;
   return {
     email: entry.email,
     emailKey: entry.emailKey,
@@ -45,10 +49,10 @@ export function add(entry: NewSignup, at: Date, { inviterKnown }: { inviterKnown
       Object.keys(noAttribution).map((name) => [name, entry.attribution?.[name as keyof Attribution] ?? null]),
     ) as Attribution),
     repeatSignups: 0,
-    state: entry.confirmationSentAt ? "sent" : "owed",
+    state: entry.confirmationSentAt ? "sent" : held ? "sending" : "owed",
     confirmationSentAt: entry.confirmationSentAt ? iso(entry.confirmationSentAt) : null,
-    confirmationAttempts: 0,
-    confirmationClaimedUntil: null,
+    confirmationAttempts: held ? 1 : 0,
+    confirmationClaimedUntil: held ? iso(new Date(at.getTime() + entry.claimFor!)) : null,
     confirmationNextAt: null,
     confirmationFailedAt: null,
     confirmationError: null,
@@ -140,12 +144,22 @@ export const sent = <R extends SignupRecord>(record: R, at: Date): R => ({
   optInSince: record.optInSince ?? iso(at),
 });
 
-/** release: a claim given back after a failure that may pass, the error kept; the next attempt due at `retryAt`. */
-export const release = <R extends SignupRecord>(record: R, error: string, retryAt: Date): R | undefined =>
+/**
+ * release: a claim given back after a failure that may pass, the error kept; the next attempt due at `retryAt`. With
+ * `uncounted`, the attempt is not counted: the message never reached the provider's judgement, because the provider
+ * asked every sender to wait (a throttle, a quota, the server down: mail/pace.ts).
+ */
+export const release = <R extends SignupRecord>(
+  record: R,
+  error: string,
+  retryAt: Date,
+  { uncounted = false }: { uncounted?: boolean } = {},
+): R | undefined =>
   owes(record)
     ? {
         ...record,
         state: "owed",
+        confirmationAttempts: uncounted ? Math.max(0, record.confirmationAttempts - 1) : record.confirmationAttempts,
         confirmationClaimedUntil: null,
         confirmationError: kept(error),
         confirmationNextAt: iso(retryAt),

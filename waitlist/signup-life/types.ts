@@ -62,6 +62,11 @@ export interface NewSignup {
   invitedBy?: string;
   /** The keyed digest of its mailbox (invites.ts): who counts as one invitee, and never as its own inviter's. */
   mailboxDigest?: string;
+  /**
+   * The signup's own sender sends its confirmation at once: the record is made held by it for this long (ms), its
+   * first attempt, so no claim is needed after it; a sender that dies holding it lets it go when the time ends.
+   */
+  claimFor?: number;
 }
 
 /** A confirmation as every store records it: which signup, when, and under what it was given. */
@@ -157,6 +162,7 @@ export type ListRow = Pick<
   | "letInAt"
   | "letInMail"
   | "rankingObjectedAt"
+  | "optInSince"
 >;
 
 /** What a link's page needs to know of one listed address. */

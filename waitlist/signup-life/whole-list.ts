@@ -42,4 +42,5 @@ export const listRowOf = (one: SignupRecord): ListRow => ({
   letInAt: one.letInAt,
   letInMail: one.letInMail,
   rankingObjectedAt: one.rankingObjectedAt,
+  optInSince: one.optInSince,
 });

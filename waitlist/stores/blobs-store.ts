@@ -18,6 +18,8 @@ export { keyOf } from "./blobs/secrets";
 export { layout as blobsLayout } from "./blobs/layout";
 export { rowsPerChunk };
 export const blobsStoreName = "waitlist";
+/** The mail pace's shards (mail/pace.ts): a burst's senders spread over eight compare-and-swaps, not one. */
+export const blobsPaceShards = 8;
 
 /*
  * The waitlist in Netlify Blobs (README.md has its keys), composed of one object per concern in blobs/, each given what

@@ -77,8 +77,8 @@ export function recordKeeper<Kept extends SignupRecord>({ change, records, confi
       await change(emailKey, (record) => life.sent(record, at));
     },
 
-    async releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void> {
-      await change(emailKey, (record) => life.release(record, error, retryAt));
+    async releaseConfirmation(emailKey: string, error: string, retryAt: Date, options?: { uncounted?: boolean }) {
+      await change(emailKey, (record) => life.release(record, error, retryAt, options));
     },
 
     async failConfirmation(emailKey: string, error: string, at: Date, { capped = false } = {}): Promise<void> {

@@ -321,7 +321,8 @@ export class SqlStore implements FullStore {
   async listRows(): Promise<ListRow[]> {
     return this.db.query(
       `SELECT ${select("createdAt", "utmSource", "utmCampaign", "ref", "state", "confirmedAt", "inviteCode")},
-         ${select("invitedBy", "mailboxDigest", "wave", "letInAt", "letInMail", "rankingObjectedAt")} FROM signups`,
+         ${select("invitedBy", "mailboxDigest", "wave", "letInAt", "letInMail", "rankingObjectedAt", "optInSince")}
+       FROM signups`,
     );
   }
 

@@ -347,7 +347,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await expect(store.suppressedUntil("f1", now)).resolves.toBeUndefined();
       // Two stores over one storage, each adding to one day and one setting: none lost.
       const other = await harness.reopen();
-      const add = (one: FullStore) => one.swapSetting<number>("mail-pace", (n = 0) => n + 1);
+      const add = (one: FullStore) => one.swapSetting<number>("mail-pace-0", (n = 0) => n + 1);
       await Promise.all(
         [store, other, store, other].flatMap((one) => [one.countMail("2025-06-01", { sent: 2, bounced: 1 }), add(one)]),
       );
@@ -357,7 +357,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         ["2025-06-01", [8, 0, 4, 0]],
         ["2025-06-02", [0, 0, 0, 1]],
       ]);
-      await expect(store.readSetting("mail-pace")).resolves.toBe(4);
+      await expect(store.readSetting("mail-pace-0")).resolves.toBe(4);
       await other.close();
     });
 

@@ -81,8 +81,11 @@ export interface WaitlistStore {
   askToConfirm(emailKey: string, at: Date, options?: { resendAfterMs?: number }): Promise<OwedConfirmation | undefined>;
   /** The confirmation went out: the mail with the confirm link. A signup not asked before is asked since then. */
   markConfirmationSent(emailKey: string, at: Date): Promise<void>;
-  /** Gives a claim back after a failure that may pass, keeping the error; the next attempt is due at `retryAt`. */
-  releaseConfirmation(emailKey: string, error: string, retryAt: Date): Promise<void>;
+  /**
+   * Gives a claim back after a failure that may pass, keeping the error; the next attempt is due at `retryAt`. With
+   * `uncounted`, the attempt does not count: the provider asked every sender to wait (mail/pace.ts).
+   */
+  releaseConfirmation(emailKey: string, error: string, retryAt: Date, options?: { uncounted?: boolean }): Promise<void>;
   /**
    * No more attempts; the error stays for the operator. The mail server refused the address for good, or, with
    * `capped`, its mailbox had its day's confirmation e-mails: then a repeat signup a day later asks again.
@@ -223,8 +226,11 @@ export interface MailBookkeeping {
    * `change` gets the value as read (undefined for none) and returns the next, or undefined to write nothing; it may
    * run again when another writer came first. Resolves with what was written, or undefined.
    */
-  swapSetting<T>(name: "mail-pace", change: (current: T | undefined) => T | undefined): Promise<T | undefined>;
-  readSetting<T>(name: "mail-pace"): Promise<T | undefined>;
+  swapSetting<T>(
+    name: `mail-pace-${number}`,
+    change: (current: T | undefined) => T | undefined,
+  ): Promise<T | undefined>;
+  readSetting<T>(name: `mail-pace-${number}`): Promise<T | undefined>;
 }
 
 /** A deployment's whole store. */

@@ -1,0 +1,137 @@
+import { SqliteStore } from "../stores/sqlite-store";
+import { createMailPace, takeWaiting, type PaceOptions, type PaceTicket } from "./pace";
+
+/*
+ * The one pace, over a real store, on a clock the test moves: every sender's start is the schedule's, so that
+ * together they keep the provider's rate, its daily limit and its holds; several senders (processes, function
+ * instances) each a pace of their own over the same store.
+ */
+
+const start = Date.parse("2026-12-01T10:00:00.000Z");
+let now = start;
+const clock = () => now;
+/** Waiting moves the clock: the test's senders take no real time. */
+const wait = async (ms: number) => void (now += ms);
+const ses = { ratePerSecond: 14, connections: 10, dailyLimit: 50_000 };
+
+let store: SqliteStore;
+beforeEach(() => {
+  now = start;
+  store = new SqliteStore(":memory:");
+});
+afterEach(() => store.close());
+
+const paceOf = (options: Partial<PaceOptions> = {}) =>
+  createMailPace({ store, limits: ses, clock, wait, random: () => 0, log: () => {}, ...options });
+
+/** Takes `count` starts in turn from `paces` and tells each "sent"; resolves with when each started. */
+async function sendFrom(paces: ReturnType<typeof paceOf>[], count: number) {
+  const starts: number[] = [];
+  for (let n = 0; n < count; n++) {
+    const ticket = await paces[n % paces.length]!.take();
+    if (!ticket.go) throw new Error(`refused: ${ticket.reason}`);
+    starts.push(now);
+    await ticket.done("sent");
+  }
+  return starts;
+}
+
+describe("the pace every sender keeps", () => {
+  it("spaces every sender's starts by the provider's rate together, with a tenth to spare", async () => {
+    const starts = await sendFrom([paceOf(), paceOf(), paceOf()], 140);
+    // 14 a second, at 90 %: one start every 79 ms, whoever takes it.
+    const gaps = starts.slice(1).map((at, n) => at - starts[n]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(1000 / (14 * 0.9)));
+    for (let n = 0; n + 14 <= starts.length; n++) expect(starts[n + 13]! - starts[n]!).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("spreads its starts over shards, each at its share, so the senders of a burst write different blobs", async () => {
+    let draw = 0;
+    const sharded = () => paceOf({ shards: 4, random: () => (draw++ % 4) / 4 });
+    const starts = await sendFrom([sharded(), sharded()], 56);
+    // Four starts at once, one a shard, then the next four a shard's gap on: 14 a second at 90 % together.
+    expect(starts.slice(0, 4)).toEqual([start, start, start, start]);
+    expect(starts.at(-1)! - start).toBeGreaterThanOrEqual(13 * Math.floor((4 * 1000) / (14 * 0.9)));
+  });
+
+  it("gives no start further off than a sender may wait: the message stays owed for a sender with time", async () => {
+    // Senders that do not wait for their starts (the clock stands still): the schedule runs ahead of now.
+    const pace = paceOf({ maxWaitMs: 1_000, wait: async () => {} });
+    const reasons: string[] = [];
+    for (let n = 0; n < 20; n++) {
+      const ticket = await pace.take();
+      if (ticket.go) await ticket.done("unused");
+      reasons.push(ticket.go ? "go" : ticket.reason);
+    }
+    // Thirteen starts within a second at 90 % of 14 a second, then none: each refusal is "busy".
+    expect(reasons).toEqual([...Array(13).fill("go"), ...Array(7).fill("busy")]);
+  });
+
+  it("lets no more go in a UTC day than the daily limit, marks nobody, and says so once; the next day goes on", async () => {
+    const lines: string[] = [];
+    const pace = paceOf({ limits: { ...ses, dailyLimit: 5 }, log: (line) => lines.push(line) });
+    await sendFrom([pace], 5);
+    const sixth = await pace.take();
+    expect(sixth).toMatchObject({ go: false, reason: "quota", until: Date.parse("2026-12-02T00:00:00.000Z") });
+    await expect(pace.take()).resolves.toMatchObject({ go: false, reason: "quota" });
+    expect(lines).toEqual([expect.stringMatching(/daily quota is used \(the daily limit of 5 messages is reached\)/)]);
+    now = Date.parse("2026-12-02T00:00:01.000Z");
+    await sendFrom([pace], 5);
+    // Yesterday's count went into the day's figures, for the founders' rates.
+    expect(await store.mailDays("2026-12-01")).toEqual([
+      { day: "2026-12-01", sent: 5, throttled: 0, bounced: 0, complained: 0 },
+    ]);
+  });
+
+  it("holds every sender a moment after a throttle, longer after each in a row, and slows them for ten minutes", async () => {
+    const [one, other] = [paceOf(), paceOf()];
+    const ticket = (await one.take()) as PaceTicket;
+    const until = (await ticket.done("throttle")) ?? 0;
+    expect(until).toBe(now + 2_000);
+    await expect(other.take()).resolves.toMatchObject({ go: false, reason: "throttle", until });
+    now = until;
+    const again = (await other.take()) as PaceTicket;
+    expect(await again.done("throttle")).toBe(now + 4_000);
+    now += 4_000;
+    // Slowed to 70 % of 70 %: the gap between starts is twice what it was, and more.
+    const starts = await sendFrom([one], 3);
+    expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(Math.floor(1000 / (14 * 0.9 * 0.49)));
+    const [shard] = await one.shards();
+    expect(shard!.throttled).toBe(2);
+  });
+
+  it("holds every sender until the provider's quota window is over after its quota reply, marking nobody", async () => {
+    const pace = paceOf();
+    const ticket = (await pace.take()) as PaceTicket;
+    const until = await ticket.done("quota");
+    expect(until).toBe(now + 24 * 3_600_000);
+    await expect(pace.take()).resolves.toMatchObject({ go: false, reason: "quota", until });
+  });
+
+  it("holds every sender a minute when the server is down, then 2 and 5, until a message goes", async () => {
+    const pace = paceOf();
+    const holds: number[] = [];
+    for (let n = 0; n < 3; n++) {
+      const ticket = (await pace.take()) as PaceTicket;
+      const until = (await ticket.done("down")) ?? 0;
+      holds.push(until - now);
+      now = until;
+    }
+    expect(holds).toEqual([60_000, 120_000, 300_000]);
+    // Five deferred in a row say so too; one sent between starts the count again.
+    for (const outcome of ["transient", "transient", "transient", "transient", "sent", "transient"] as const) {
+      await ((await pace.take()) as PaceTicket).done(outcome);
+    }
+    await expect(pace.take()).resolves.toMatchObject({ go: true });
+  });
+
+  it("waits through a throttle's short hold for a founder's command, and stops at a quota", async () => {
+    const pace = paceOf();
+    await ((await pace.take()) as PaceTicket).done("throttle");
+    const began = now;
+    await expect(takeWaiting(pace, { clock, wait })).resolves.toMatchObject({ go: true });
+    expect(now - began).toBeGreaterThanOrEqual(2_000);
+    await pace.hold("quota");
+    await expect(takeWaiting(pace, { clock, wait })).resolves.toMatchObject({ go: false, reason: "quota" });
+  });
+});
