@@ -86,6 +86,7 @@ it("bundles every function in netlify/functions as an ES module for Node 24", ()
     "waitlist-confirm",
     "waitlist-daily",
     "waitlist-leave",
+    "waitlist-mail-events",
     "waitlist-signup",
     "waitlist-sweep",
   ]);

@@ -20,6 +20,7 @@ import type { FullStore } from "../../waitlist/stores/store";
 import { startServer as startSiteServer, type RunningServer } from "../../server/start-server";
 import { projectFolders } from "../../config/folders";
 import type { Signup } from "../../waitlist/signup-life/types";
+import type { MailEventSettings } from "../../waitlist/endpoints/mail-events";
 
 /** Which deployment serves the waitlist: npm start, gatsby develop, or Netlify's functions (netlify-edge.ts). */
 export type Adapter = "start" | "develop" | "netlify";
@@ -160,6 +161,8 @@ export async function startServer(
     limits,
     linkSecret,
     linkRateLimitPerMinute = 1_000_000,
+    mailEvents,
+    fetch,
   }: {
     rateLimitPerMinute?: number;
     dir?: string;
@@ -173,10 +176,19 @@ export async function startServer(
     /** WAITLIST_SECRET; without it the store makes and keeps one. */
     linkSecret?: string;
     linkRateLimitPerMinute?: number;
+    /** The providers' webhook settings (SES_SNS_TOPIC_ARN, RESEND_WEBHOOK_SECRET, POSTMARK_WEBHOOK_AUTH). */
+    mailEvents?: MailEventSettings;
+    /** AWS's side of SNS (its certificates, a subscription's confirmation), as the waitlist reaches it. */
+    fetch?: typeof globalThis.fetch;
   } = {},
 ): Promise<TestServer> {
+  const mailEventEnv = {
+    ...(mailEvents?.sesTopicArns ? { SES_SNS_TOPIC_ARN: mailEvents.sesTopicArns.join(",") } : {}),
+    ...(mailEvents?.resendSecret ? { RESEND_WEBHOOK_SECRET: mailEvents.resendSecret } : {}),
+    ...(mailEvents?.postmarkAuth ? { POSTMARK_WEBHOOK_AUTH: mailEvents.postmarkAuth } : {}),
+  };
   if (adapter === "netlify")
-    return startNetlify({ dir, rateLimitPerMinute, smtpUrl, linkSecret, linkRateLimitPerMinute });
+    return startNetlify({ dir, rateLimitPerMinute, smtpUrl, linkSecret, linkRateLimitPerMinute, mailEventEnv, fetch });
   const dbFile = path.join(dir, "data", "waitlist.db");
   const outboxDir = path.join(dir, "data", "outbox");
   const mailEnv = { OUTBOX_DIR: outboxDir, ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}) };
@@ -209,6 +221,8 @@ export async function startServer(
         retryDelaysMs,
         sweepMs,
         log,
+        mailEvents,
+        fetch,
       },
     });
     ({ confirmations } = running.waitlist);
@@ -225,6 +239,7 @@ export async function startServer(
           WAITLIST_LINK_RATE_LIMIT: String(linkRateLimitPerMinute),
           ...(linkSecret ? { WAITLIST_SECRET: linkSecret } : {}),
           ...mailEnv,
+          ...mailEventEnv,
         },
         log,
       ),
@@ -268,12 +283,16 @@ async function startNetlify({
   smtpUrl,
   linkSecret,
   linkRateLimitPerMinute,
+  mailEventEnv,
+  fetch,
 }: {
   dir: string;
   rateLimitPerMinute: number;
   smtpUrl?: string;
   linkSecret?: string;
   linkRateLimitPerMinute: number;
+  mailEventEnv: Record<string, string>;
+  fetch?: typeof globalThis.fetch;
 }): Promise<TestServer> {
   const publicDir = path.join(dir, "public");
   writePublicDir(publicDir);
@@ -285,11 +304,23 @@ async function startNetlify({
     SMTP_URL: smtpUrl ?? smtp!.url,
     WAITLIST_RATE_LIMIT: String(rateLimitPerMinute),
     WAITLIST_LINK_RATE_LIMIT: String(linkRateLimitPerMinute),
+    ...mailEventEnv,
   });
   if (linkSecret) process.env.WAITLIST_SECRET = linkSecret;
   else delete process.env.WAITLIST_SECRET;
   const logs: string[] = [];
   const spy = jest.spyOn(console, "error").mockImplementation((line: unknown) => void logs.push(`${String(line)}\n`));
+  // A function is handed no fetch: AWS's hosts are answered by the test's, the rest (the Blobs server) as they are.
+  const realFetch = globalThis.fetch;
+  const fetchSpy = fetch
+    ? jest
+        .spyOn(globalThis, "fetch")
+        .mockImplementation((input, init) =>
+          new URL(input instanceof Request ? input.url : input).hostname.endsWith(".amazonaws.com")
+            ? fetch(input, init)
+            : realFetch(input, init),
+        )
+    : undefined;
   const edge = await startNetlifyEdge(publicDir);
   const store = blobsStore(blobs.store());
   return {
@@ -308,6 +339,7 @@ async function startNetlify({
     close: async () => {
       await edge.close();
       spy.mockRestore();
+      fetchSpy?.mockRestore();
       process.env = savedEnv;
       await smtp?.close();
       await blobs.stop();
