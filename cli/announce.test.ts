@@ -9,6 +9,7 @@ import { projectFolders } from "../config/folders";
 import { readPolicySources, policyRecords } from "../waitlist/policies";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import { verifyLeaveToken } from "../waitlist/tokens";
+import { suppressionFingerprint } from "../waitlist/suppressions";
 import { spawnWaitlist } from "../test/support/process";
 import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../test/support/smtp";
 
@@ -110,6 +111,41 @@ describe("announce-policy-change", () => {
         createdAt: row.createdAt,
       });
     }
+  });
+
+  it("skips a member whose mail bounced for good and one whose mailbox is held after a complaint, and says how many", async () => {
+    const secret = "a-secret-of-at-least-32-characters";
+    env.WAITLIST_SECRET = secret;
+    await seed();
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    for (const [index, email] of ["dan@example.com", "erin+x@example.com"].entries()) {
+      await store.add({ email, emailKey: email, source: "start", at: at(10 + index) });
+      await store.confirm(email, { createdAt: at(10 + index).toISOString(), at: at(10 + index), privacyPolicy: "x" });
+    }
+    await store.markBounced("dan@example.com", "bounced for good: 550 5.1.1", new Date());
+    await store.suppress(
+      suppressionFingerprint(secret, "erin@example.com"),
+      new Date(Date.now() + 86_400_000),
+      "complaint",
+    );
+    await store.close();
+    const { date } = newestPrivacyChange();
+    const args = ["announce-policy-change", "--policy", "privacy-policy", "--date", date];
+    await expect(run([...args, "--dry-run"], env)).resolves.toMatch(
+      /to 3 confirmed signups .*held after a bounce or a spam complaint:\nSkipped 1 member whose mail bounced for good: never mailed again\.\n/,
+    );
+    await expect(run(args, env)).resolves.toBe(
+      [
+        `Sent the change of the Privacy Policy (${date}) to 2 of 3 confirmed signups (via ${smtp.url}).`,
+        "Skipped 1 member whose mail bounced for good: never mailed again.",
+        "Skipped 1 member whose mailbox is held after a bounce or a spam complaint: not sent.",
+      ].join("\n"),
+    );
+    const deliveries = await smtp.waitFor(2);
+    expect(deliveries.map((delivery) => delivery.envelope.to[0]).sort()).toEqual([
+      "ada@example.com",
+      "cleo@example.com",
+    ]);
   });
 
   it("on --dry-run, says whom it would mail and shows the message, and sends nothing", async () => {

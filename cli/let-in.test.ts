@@ -6,6 +6,7 @@ import { run, UsageError } from "./run";
 import { PendingError } from "./errors";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import { verifyLeaveToken } from "../waitlist/tokens";
+import { suppressionFingerprint } from "../waitlist/suppressions";
 import { runWaitlist, spawnWaitlist } from "../test/support/process";
 import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../test/support/smtp";
 import { until } from "../test/support/until";
@@ -218,6 +219,64 @@ describe("let-in: a wave at a time", () => {
     );
     expect((await waves()).gone).toEqual([2, "refused"]);
     await expect(run(["let-in", "--count", "3"], env)).resolves.toMatch(/^Nobody to let in/);
+  });
+
+  it("skips the undeliverable and the mailboxes held after a bounce or a complaint, says how many, and fills the wave with the rest", async () => {
+    const secret = "a-secret-of-at-least-32-characters";
+    env.WAITLIST_SECRET = secret;
+    await seed(["hal@example.com", "ivy+news@example.com"]);
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    // Hal's mail bounced for good; Ivy's mailbox complained of our mail under another spelling, and is held.
+    await store.markBounced("hal@example.com", "bounced for good: 550 5.1.1", new Date());
+    await store.suppress(
+      suppressionFingerprint(secret, "ivy@example.com"),
+      new Date(Date.now() + 86_400_000),
+      "complaint",
+    );
+    await store.close();
+    const skipped =
+      "Skipped 2 confirmed people the mail cannot reach: 1 whose mail bounced for good, 1 whose mailbox is held after a bounce or a spam complaint.";
+    await expect(run(["let-in", "--count", "7", "--dry-run"], env)).resolves.toMatch(
+      /^Would let in 7 people as wave 1/,
+    );
+    await expect(run(["let-in", "--count", "7"], env)).resolves.toBe(
+      [
+        `Wave 1: let in 6 people, in the order of signup. Sent "You're in" to 6 of them (via ${smtp.url}).`,
+        skipped,
+      ].join("\n"),
+    );
+    await smtp.waitFor(6);
+    expect(recipients()).not.toContain("hal@example.com");
+    expect(recipients()).not.toContain("ivy+news@example.com");
+    expect((await waves()).hal).toEqual([null, null]);
+    await expect(run(["let-in", "--count", "1"], env)).resolves.toBe(
+      ["Nobody to let in: every confirmed signup is in a wave already (or none has confirmed).", skipped].join("\n"),
+    );
+  });
+
+  it("finishes a wave stopped half-way without whoever the mail can no longer reach, and says so", async () => {
+    const secret = "a-secret-of-at-least-32-characters";
+    env.WAITLIST_SECRET = secret;
+    await seed();
+    deferred.add("bob@example.com");
+    await expect(run(["let-in", "--count", "2"], env)).rejects.toThrow(PendingError);
+    deferred.clear();
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    await store.suppress(
+      suppressionFingerprint(secret, "bob@example.com"),
+      new Date(Date.now() + 86_400_000),
+      "bounce",
+    );
+    await store.close();
+    await expect(run(["let-in", "--count", "2"], env)).resolves.toBe(
+      [
+        "Wave 1 was stopped half-way: 1 e-mail still owed.",
+        `Sent 0 of them (via ${smtp.url}). No new wave was started: run let-in again for the next.`,
+        "1 person the mail can no longer reach (bounced for good, or held after a bounce or a spam complaint): not sent.",
+      ].join("\n"),
+    );
+    expect((await waves()).bob).toEqual([1, "refused"]);
+    expect(recipients()).toEqual(["ada@example.com"]);
   });
 
   it("refuses --launch-tool while a wave's e-mails are still owed: they are sent by mail, with LAUNCH_URL, first", async () => {

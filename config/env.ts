@@ -197,6 +197,12 @@ export function waitlistConfig(env: Env) {
     mailLimits: mailLimits(env),
     /** Who gets the founders' daily digest (FOUNDERS_DIGEST_TO); none: no digest. */
     foundersDigestTo: env.FOUNDERS_DIGEST_TO,
+    /** The providers' bounce and complaint webhooks: each route answers 404 while its setting is not set. */
+    mailEvents: {
+      sesTopicArns: env.SES_SNS_TOPIC_ARN.length > 0 ? env.SES_SNS_TOPIC_ARN : undefined,
+      resendSecret: env.RESEND_WEBHOOK_SECRET,
+      postmarkAuth: env.POSTMARK_WEBHOOK_AUTH,
+    },
   };
 }
 

@@ -83,7 +83,8 @@ const legalBasis = /Art\. 6\(1\)\([a-f]\)/;
  * What the GDPR's Art. 13 and 21 ask the Privacy Policy to say, which a heading cannot show: each right it must name,
  * the right to object set out on its own (Art. 21(4)), and a legal basis for each use of a signup that is not the
  * e-mails it agreed to (the page and campaign tag, the invite code and the ranking of inviters); and, for the launch
- * (issue 51), how people are let in and what the launch mailing service receives (cli/commands/launch-list.ts).
+ * (issue 51), how people are let in and what the launch mailing service receives (cli/commands/launch-list.ts); and
+ * (issue 60) what a bounce and a complaint do, and the fingerprint kept after them (waitlist/suppressions.ts).
  */
 export const requiredStatements: Readonly<Record<string, readonly RequiredStatement[]>> = {
   [site.legalPages.privacyPolicy.slug]: [
@@ -143,6 +144,18 @@ export const requiredStatements: Readonly<Record<string, readonly RequiredStatem
         /\bkeeps\b/i,
       ],
       fix: "say it where <LaunchMailTool /> is named, in one list item, such as \"we give it three things and nothing else: the address, that person's own link to leave, and the wave they were let in with. It keeps them for that wave's e-mail only ...\"",
+    },
+    {
+      name: "what a bounce for good and a spam complaint do (no more e-mail, the entry deleted at once), the fingerprint of the inbox kept for <SuppressionRetention />, and the legal basis",
+      says: [
+        /\bbounced for good\b/i,
+        /\bspam\b/i,
+        /\bdelete\b.*\bat once\b/i,
+        /\bfingerprint\b/i,
+        /<SuppressionRetention \/>/,
+        legalBasis,
+      ],
+      fix: 'say it in one paragraph, such as "When an e-mail to you bounced for good, we e-mail that address no more; if you mark one as spam, we delete your entry at once, as a leave. Either way we keep, for <SuppressionRetention />, a fingerprint of the inbox ... This rests on our legitimate interest in keeping our e-mail deliverable and in not e-mailing anyone who does not want it (Art. 6(1)(f))."',
     },
   ],
 };

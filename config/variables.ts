@@ -337,6 +337,32 @@ export const variables = {
     defaultText: "`30`",
     usedFor: "How often the running server looks for owed confirmations (expired holds, failures due a retry).",
   },
+  SES_SNS_TOPIC_ARN: {
+    schema: commaList(text).refine((arns) =>
+      arns.every((arn) => /^arn:aws(?:-us-gov)?:sns:[a-z]{2}(?:-gov)?-[a-z]+-\d+:\d{12}:[\w-]{1,256}$/.test(arn)),
+    ),
+    expected:
+      "the ARN of the SNS topic SES posts its bounces and complaints to, such as arn:aws:sns:us-east-1:123456789012:ses-events (several joined by commas)",
+    defaultText: "not set: the route answers 404",
+    usedFor:
+      "Amazon SES's bounces and complaints, through the SNS topic subscribed over HTTPS to `/waitlist/mail-events/ses`: only this topic's messages are taken, for any AWS account could subscribe a topic of its own and post validly signed fake bounces. See [Bounces and complaints](waitlist.md#bounces-and-complaints).",
+  },
+  RESEND_WEBHOOK_SECRET: {
+    schema: text.regex(/^whsec_[A-Za-z0-9+/=]{16,}$/).optional(),
+    expected: "the webhook's signing secret from Resend, whsec_ and its key",
+    secret: true,
+    defaultText: "not set: the route answers 404",
+    usedFor:
+      "Resend's bounces and complaints, posted to `/waitlist/mail-events/resend`: the secret each event's signature is checked with. See [Bounces and complaints](waitlist.md#bounces-and-complaints).",
+  },
+  POSTMARK_WEBHOOK_AUTH: {
+    schema: text.regex(/^[^:\s]+:\S+$/).optional(),
+    expected: "the user and password written into the webhook URL in Postmark, as user:password",
+    secret: true,
+    defaultText: "not set: the route answers 404",
+    usedFor:
+      "Postmark's bounce and spam complaint webhooks, posted to `/waitlist/mail-events/postmark` with this basic auth. See [Bounces and complaints](waitlist.md#bounces-and-complaints).",
+  },
   NETLIFY_API_TOKEN: {
     schema: text.optional(),
     expected: "a Netlify personal access token",

@@ -7,6 +7,7 @@ import { formReply } from "../waitlist/endpoints/reply";
 import type { Waitlist } from "../waitlist/create-waitlist";
 import { isPreview, log, netlifySiteOrigins, netlifyWaitlist } from "./netlify-waitlist";
 import { createSignup, type SignupEndpoint } from "../waitlist/endpoints/signup";
+import { mailEventProvider } from "../waitlist/routes";
 
 /*
  * The HTTP adapter of Netlify's functions (Functions 2.0: a web Request in, a
@@ -52,8 +53,8 @@ export function functionResponse(
   return new Response(request.method === "HEAD" ? null : reply.body, { status: reply.status, headers: reply.headers });
 }
 
-/** Which of the waitlist's endpoints a function serves. */
-export type EndpointName = "signup" | "leave" | "confirm";
+/** Which of the waitlist's endpoints a function serves: "mail-events" is each provider's, by the request's path. */
+export type EndpointName = "signup" | "leave" | "confirm" | "mail-events";
 
 /**
  * A function that serves one endpoint: the request adapted, answered by the
@@ -86,8 +87,11 @@ export async function serveEndpoint(
     );
     return new Response(reply.body, { status: reply.status, headers: reply.headers });
   }
-  const reply = await waitlist[endpoint].handle(formRequest(request, context, netlifySiteOrigins(env)));
-  if (reply.reason) log(name)(`${request.method} ${new URL(request.url).pathname} ${reply.status} - ${reply.reason}`);
+  const { pathname } = new URL(request.url);
+  // The function's config routes only the three providers' paths to it (routes.ts's mailEventPaths).
+  const handler = endpoint === "mail-events" ? waitlist.mailEvents[mailEventProvider(pathname)!] : waitlist[endpoint];
+  const reply = await handler.handle(formRequest(request, context, netlifySiteOrigins(env)));
+  if (reply.reason) log(name)(`${request.method} ${pathname} ${reply.status} - ${reply.reason}`);
   return functionResponse(request, reply, context, waitlist);
 }
 

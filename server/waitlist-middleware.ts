@@ -4,7 +4,8 @@ import { listeningOrigins } from "./listening-origins";
 import type { AfterReply, FormReply, FormRequest } from "../waitlist/endpoints/http";
 import type { Confirm } from "../waitlist/endpoints/confirm";
 import type { Leave } from "../waitlist/endpoints/leave";
-import { confirmPath, isLinkPath, leavePath, signupPath } from "../waitlist/routes";
+import type { MailEventEndpoints, MailProvider } from "../waitlist/endpoints/mail-events";
+import { confirmPath, isLinkPath, leavePath, mailEventProvider, signupPath } from "../waitlist/routes";
 import type { SignupEndpoint } from "../waitlist/endpoints/signup";
 
 type Next = (error?: unknown) => void;
@@ -15,11 +16,16 @@ export interface WaitlistEndpoints {
   signup: SignupEndpoint;
   leave: Leave;
   confirm: Confirm;
+  /** The routes the mail providers post their bounces and complaints to, by provider. */
+  mailEvents: MailEventEndpoints;
   /** What a reply names for after it (a signup's confirmation e-mail): the waitlist's (create-waitlist.ts). */
   runAfterReply: (work: AfterReply) => Promise<void>;
 }
 
 type EndpointName = "signup" | "leave" | "confirm";
+
+/** Which endpoint answers a request: one by its name, or a provider's route of the mail events. */
+type Routed = ({ name: EndpointName } | { name: "mail-events"; provider: MailProvider }) & { query: string };
 
 function splitUrl(req: Request): { path: string; query: string } {
   const url = req.originalUrl ?? req.url ?? "/";
@@ -30,13 +36,15 @@ function splitUrl(req: Request): { path: string; query: string } {
 /**
  * Which endpoint answers a request, with its query string: the signup endpoint
  * anything but GET and HEAD on the site root (the form's contract),
- * the leave and confirm endpoints their paths; undefined for the site's files.
+ * the leave and confirm endpoints and each provider's mail events their paths; undefined for the site's files.
  */
-export function waitlistEndpoint(req: Request): { name: EndpointName; query: string } | undefined {
+export function waitlistEndpoint(req: Request): Routed | undefined {
   const { path, query } = splitUrl(req);
   if (path === signupPath && req.method !== "GET" && req.method !== "HEAD") return { name: "signup", query };
   if (isLinkPath(path, leavePath)) return { name: "leave", query };
   if (isLinkPath(path, confirmPath)) return { name: "confirm", query };
+  const provider = mailEventProvider(path);
+  if (provider) return { name: "mail-events", provider, query };
   return undefined;
 }
 
@@ -77,7 +85,9 @@ export function waitlistMiddleware(endpoints: WaitlistEndpoints) {
       ownOrigins: () => listeningOrigins(req.socket),
       body: req,
     };
-    endpoints[endpoint.name].handle(request).then((reply: FormReply) => {
+    const handler =
+      endpoint.name === "mail-events" ? endpoints.mailEvents[endpoint.provider] : endpoints[endpoint.name];
+    handler.handle(request).then((reply: FormReply) => {
       res.locals = { ...res.locals, reason: reply.reason };
       // A refusal sent before the body was read: do not keep the rest of it on this connection.
       if (!req.complete) reply.headers.Connection = "close";

@@ -4,6 +4,7 @@ import { createConfirmations, defaultLeaseMs, type ConfirmationOptions } from ".
 import { createMailPace, unlimitedPace } from "./mail/pace";
 import { linkLimiter } from "./endpoints/rate-limits";
 import { createLeave } from "./endpoints/leave";
+import { createMailEvents, type MailEventsOptions } from "./endpoints/mail-events";
 import { mailboxDigest } from "./invites";
 import { leaverDigest } from "./leavers";
 import { newLinkSecret } from "./tokens";
@@ -21,6 +22,7 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
       "retryDelaysMs" | "leaseMs" | "sweepMs" | "mailboxDailyMails" | "log" | "clock" | "soonWaitMs" | "backlog"
     >,
     Pick<SignupOptions, "source" | "rateLimitPerMinute" | "warn">,
+    Pick<MailEventsOptions, "fetch">,
     WaitlistSite {
   /** The deployment's store: SQLite for npm start and gatsby develop, Netlify Blobs on Netlify. */
   store: S;
@@ -37,6 +39,8 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
    */
   mailLimits?: MailLimits;
   paceShards?: number;
+  /** The providers' bounce and complaint webhooks' settings (endpoints/mail-events.ts); each route is off without. */
+  mailEvents?: MailEventsOptions["settings"];
 }
 
 /** What leave links are signed with: WAITLIST_SECRET when set, else the one the store made and keeps. */
@@ -49,9 +53,10 @@ export function signingSecret(store: Pick<FullStore, "secret">, configured: stri
  * Netlify's functions, the tests): the signup endpoint behind POST /, a
  * confirmation e-mail sent after each new signup's reply (runAfterReply; a server starts the
  * confirmations' schedule with confirmations.start(); on Netlify a scheduled
- * function sweeps), and the two links that e-mail carries: confirm (double
- * opt-in) and leave. Only the store and the HTTP adapter differ between
- * deployments.
+ * function sweeps), the two links that e-mail carries: confirm (double
+ * opt-in) and leave, and the routes the mail providers post their bounces and
+ * complaints to (mailEvents). Only the store and the HTTP adapter differ
+ * between deployments.
  */
 export async function createWaitlist<S extends FullStore>(options: WaitlistOptions<S>) {
   const { mailer, siteUrl, contactEmail, warn, clock, linkRateLimitPerMinute = 60 } = options;
@@ -91,6 +96,15 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
     },
     limiter: linkLimiter(linkRateLimitPerMinute),
   });
+  // Bounces and complaints: the fingerprints are keyed as the senders key them, and a complaint leaves as a leave does.
+  const mailEvents = createMailEvents({
+    settings: options.mailEvents,
+    fetch: options.fetch,
+    store,
+    secret,
+    forget: mailer.forget,
+    clock,
+  });
   const confirm = createConfirm({
     ...link,
     store,
@@ -111,7 +125,7 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
         return confirmations.askAgainSoon(work.emailKey);
     }
   }
-  return { store, mailer, pace, linkSecret: secret, confirmations, signup, leave, confirm, runAfterReply };
+  return { store, mailer, pace, linkSecret: secret, confirmations, signup, leave, confirm, mailEvents, runAfterReply };
 }
 
 export type Waitlist<S extends FullStore = FullStore> = Awaited<ReturnType<typeof createWaitlist<S>>>;

@@ -23,6 +23,7 @@ type PrunedStore = Pick<
   | "removeUnconfirmed"
   | "forgetMailboxMailBefore"
   | "forgetLeaverDigestsBefore"
+  | "forgetSuppressionsBefore"
 >;
 
 export interface Pruned {
@@ -78,11 +79,13 @@ export async function pruneUnconfirmed(
     const found = await store.expiredUnconfirmed(before, limit);
     return { cutoff, addresses: found.map(({ emailKey: _key, ...address }) => address), more: false };
   }
-  // The per-mailbox counts of the days before yesterday (UTC) count against nothing any more, and the digests of
-  // those who left whose days are over match no launch tool's member any more (leavers.ts).
+  // The per-mailbox counts of the days before yesterday (UTC) count against nothing any more, the digests of those
+  // who left whose days are over match no launch tool's member any more (leavers.ts), and the fingerprints of
+  // mailboxes whose mail bounced or was marked as spam hold nothing back once their days are over.
   if (daysGoneBy) {
     await store.forgetMailboxMailBefore(mailDay(new Date(now.getTime() - 86_400_000)), { deadline });
     await store.forgetLeaverDigestsBefore(new Date(now.getTime() - leaverDigestRetentionMs), { deadline });
+    await store.forgetSuppressionsBefore(now, { deadline });
   }
   const addresses: Pruned["addresses"] = [];
   for (;;) {

@@ -14,3 +14,16 @@ export const leavePath = "/waitlist/leave";
 
 /** Requests a link's endpoint answers: its path (/waitlist/leave), with or without a trailing slash. */
 export const isLinkPath = (path: string, linkPath: string) => path === linkPath || path === `${linkPath}/`;
+
+/** Where each mail provider posts its bounces and complaints (endpoints/mail-events.ts), by provider. */
+export const mailEventPaths = {
+  ses: "/waitlist/mail-events/ses",
+  resend: "/waitlist/mail-events/resend",
+  postmark: "/waitlist/mail-events/postmark",
+} as const;
+
+/** The provider whose events `path` takes, with or without a trailing slash; undefined for any other path. */
+export const mailEventProvider = (path: string) =>
+  (Object.keys(mailEventPaths) as (keyof typeof mailEventPaths)[]).find((provider) =>
+    isLinkPath(path, mailEventPaths[provider]),
+  );

@@ -24,15 +24,16 @@ export function rankingInvites(signups: readonly Signup[]): (signup: Signup) => 
 /**
  * The next `count` to let in, in `order`: by signup, first come, first served; by invites, those who brought the
  * most confirmed creators first, as rankingInvites counts them, ties by who signed up first.
- * `signups` is the whole list, oldest first, as the stores give it; each chosen comes with its invites count.
+ * `signups` is the whole list, oldest first, as the stores give it; each chosen comes with its invites count. `skip`
+ * leaves out more (whose mailbox the mail must not reach: cli/commands/let-in.ts), yet their invites count as before.
  */
 export function chooseWave(
   signups: readonly Signup[],
-  { count, order }: { count: number; order: WaveOrder },
+  { count, order, skip = () => false }: { count: number; order: WaveOrder; skip?: (signup: Signup) => boolean },
 ): { signup: Signup; confirmedInvites: number }[] {
   const ranked = rankingInvites(signups);
   const waiting = signups
-    .filter(mayBeLetIn)
+    .filter((signup) => mayBeLetIn(signup) && !skip(signup))
     .map((signup) => ({ signup, confirmedInvites: ranked(signup) }))
     .sort((a, b) => a.signup.createdAt.localeCompare(b.signup.createdAt));
   // A stable sort: among as many invites, the order of signup stays.

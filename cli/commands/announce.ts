@@ -6,6 +6,8 @@ import { isoDate, readPolicySources, policyRecords, type PolicyRecord } from "..
 import { createMailer } from "../../waitlist/mail/mailer";
 import { mailErrorReason } from "../../waitlist/mail/redact";
 import { policyChangeMessage, type AnnouncedChange } from "../../waitlist/mail/policy-change-message";
+import { isMember, mayBeAnnouncedTo } from "../../waitlist/signup-life/rules";
+import { suppressedUntil } from "../../waitlist/suppressions";
 import { command } from "../command";
 import { PendingError, UsageError } from "../errors";
 import { linkSecretOf, paceOf } from "../open-store";
@@ -91,11 +93,16 @@ export const announcePolicyChange = command({
   run: async ({ input, options, env, opened }) => {
     const changes = changesToAnnounce(policyRecords(readPolicySources(projectFolders.legal)), input);
     const { store } = opened;
-    const confirmed = (await store.all()).filter((row) => row.confirmedAt !== null);
+    const everyone = await store.all();
+    // Members the mail still reaches (signup-life's rule): one whose mail bounced for good is kept, never mailed.
+    const confirmed = everyone.filter(mayBeAnnouncedTo);
+    const undeliverable = everyone.filter((row) => isMember(row) && !mayBeAnnouncedTo(row)).length;
     const { siteUrl, contactEmail } = waitlistConfig(env);
     const postalAddress = postalAddressShown(env);
     const what = changes.map((change) => `${change.title} (${change.date})`).join(" and ");
     const people = plural(confirmed.length, "confirmed signup");
+    const bounced = `${plural(undeliverable, "member")} whose mail bounced for good`;
+    const skippedBounced = undeliverable > 0 ? [`Skipped ${bounced}: never mailed again.`] : [];
     if (options["dry-run"]) {
       // A dry run writes nothing, not even the store's secret: the sample's leave link is a stand-in.
       const sample = policyChangeMessage("someone@example.com", {
@@ -111,7 +118,8 @@ export const announcePolicyChange = command({
       const probe = mailConfig(env).smtpUrl ? createMailer(mailConfig(env)) : undefined;
       probe?.close();
       const via = probe?.destination ?? "SMTP_URL, which is not set";
-      return `Would send the change of the ${what} to ${people} (via ${via}), each with their own leave link, except those an earlier run sent it:\n\nSubject: ${sample.subject}\n\n${text.trimEnd()}`;
+      const skipping = skippedBounced.map((line) => `${line}\n`).join("");
+      return `Would send the change of the ${what} to ${people} (via ${via}), each with their own leave link, except those an earlier run sent it and those whose mailbox is held after a bounce or a spam complaint:\n${skipping}\nSubject: ${sample.subject}\n\n${text.trimEnd()}`;
     }
     const id = announcementId(changes);
     const again = Boolean(options.again);
@@ -122,6 +130,7 @@ export const announcePolicyChange = command({
     let sent = 0;
     let gone = 0;
     let before = 0;
+    let held = 0;
     const refused: string[] = [];
     try {
       for (const row of confirmed) {
@@ -130,6 +139,11 @@ export const announcePolicyChange = command({
         const listed = await store.lookup(row.emailKey);
         if (listed === undefined || listed.confirmedAt === null || listed.createdAt !== row.createdAt) {
           gone++;
+          continue;
+        }
+        // Its mailbox bounced or complained since (suppressions.ts), whichever spelling: not mailed, and not noted.
+        if (await suppressedUntil(store, linkSecret, row.emailKey, new Date())) {
+          held++;
           continue;
         }
         // Noted before it is sent, so a run that stops half-way and is run again mails nobody twice.
@@ -187,6 +201,12 @@ export const announcePolicyChange = command({
     }
     if (gone > 0)
       lines.push(`${plural(gone, "person", "people")} left or signed up anew since the list was read: not sent.`);
+    lines.push(...skippedBounced);
+    if (held > 0) {
+      lines.push(
+        `Skipped ${plural(held, "member")} whose mailbox is held after a bounce or a spam complaint: not sent.`,
+      );
+    }
     if (stoppedBy) {
       throw new PendingError(
         `${lines.join("\n")}\nStopped: ${stoppedBy}. Run it again then: nobody is mailed twice.${refused.map((line) => `\n  ${line}`).join("")}`,

@@ -10,6 +10,8 @@ import { classifyMailFailure } from "../../waitlist/mail/replies";
 import { mailErrorReason } from "../../waitlist/mail/redact";
 import type { FullStore } from "../../waitlist/stores/store";
 import { leaveUrl } from "../../waitlist/tokens";
+import { isMailable, isMember } from "../../waitlist/signup-life/rules";
+import { suppressedUntil } from "../../waitlist/suppressions";
 import { chooseWave, nextWave, waveOrders, type WaveOrder } from "../../waitlist/waves";
 import { command, type Options } from "../command";
 import { PendingError, UsageError } from "../errors";
@@ -109,7 +111,35 @@ function checkLetIn(options: Options, env: () => Env): LetInInput {
 }
 
 /** Whoever is chosen and let in, with the e-mail's state kept as the store has it. */
-type LetIn = Pick<Signup, "email" | "emailKey" | "createdAt"> & { wave: number };
+type LetIn = Pick<Signup, "email" | "emailKey" | "createdAt" | "state"> & { wave: number };
+
+/**
+ * The next wave of those the mail may reach: chooseWave leaves out a member whose mail bounced for good (signup-life's
+ * mayBeLetIn), and this one whose mailbox is held after a bounce or a spam complaint (suppressions.ts), looked up by
+ * key as each is chosen, until the wave is full of the rest. A dry run reads no secret, and leaves the second out.
+ */
+async function chooseReachable(store: FullStore, everyone: Signup[], input: LetInInput, secret?: string) {
+  const [held, clear] = [new Set<string>(), new Set<string>()];
+  const limit = pLimit(lettingInAtOnce);
+  for (;;) {
+    const chosen = chooseWave(everyone, { ...input, skip: (one) => held.has(one.emailKey) });
+    const unchecked = secret === undefined ? [] : chosen.filter(({ signup }) => !clear.has(signup.emailKey));
+    if (unchecked.length === 0) return { chosen, held: held.size };
+    const lookUp = async (key: string) =>
+      ((await suppressedUntil(store, secret!, key, new Date())) ? held : clear).add(key);
+    await Promise.all(unchecked.map(({ signup }) => limit(() => lookUp(signup.emailKey))));
+  }
+}
+
+/** How many the mail cannot reach a wave left out: those undeliverable, and those `held` (chooseReachable). */
+function skippedLine(everyone: readonly Signup[], held: number): string[] {
+  const undeliverable = everyone.filter((one) => isMember(one) && !isMailable(one) && one.wave === null).length;
+  if (undeliverable + held === 0) return [];
+  const people = plural(undeliverable + held, "confirmed person", "confirmed people");
+  return [
+    `Skipped ${people} the mail cannot reach: ${undeliverable} whose mail bounced for good, ${held} whose mailbox is held after a bounce or a spam complaint.`,
+  ];
+}
 
 /** The signals that stop a run: Ctrl-C, a kill, the terminal gone (an SSH session dropped). */
 const stopSignals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -142,6 +172,8 @@ async function mailWave(
   const outcome = {
     sent: 0,
     gone: 0,
+    /** Taken, then refused: the mail can no longer reach them (a bounce for good or a complaint since). */
+    unreachable: 0,
     refused: [] as string[],
     failed: [] as string[],
     stopped: false,
@@ -187,6 +219,13 @@ async function mailWave(
       // Taken before it goes: still listed, still let in with this wave, and no other run's to send.
       if (!(await store.letInMail(person.emailKey, "take", person.wave))) {
         outcome.gone++;
+        return "done";
+      }
+      // Not mailed once the mail cannot reach them (a wave stopped half-way may be finished days later): refused, so
+      // that no later run owes it.
+      if (!isMailable(person) || (await suppressedUntil(store, linkSecret, person.emailKey, new Date()))) {
+        await store.letInMail(person.emailKey, "refuse", person.wave);
+        outcome.unreachable++;
         return "done";
       }
       const message = letInMessage(person.email, {
@@ -245,7 +284,12 @@ function mailReport(lines: string[], outcome: Awaited<ReturnType<typeof mailWave
       `Refused for good by the mail server (not tried again):\n${outcome.refused.map((line) => `  ${line}`).join("\n")}`,
     );
   }
-  const left = owed - outcome.sent - outcome.gone - outcome.refused.length;
+  if (outcome.unreachable > 0) {
+    said.push(
+      `${plural(outcome.unreachable, "person", "people")} the mail can no longer reach (bounced for good, or held after a bounce or a spam complaint): not sent.`,
+    );
+  }
+  const left = owed - outcome.sent - outcome.gone - outcome.unreachable - outcome.refused.length;
   if (outcome.failed.length > 0 || left > 0) {
     const owedLine = `${plural(left, "e-mail")} of the wave still owed`;
     const again = "run let-in again to send them (nobody is mailed twice)";
@@ -310,10 +354,16 @@ export const letIn = command({
       );
     }
 
-    const chosen = chooseWave(everyone, input);
+    // The links' secret first (a dry run writes nothing, not even the store's secret): it finds the mailboxes held.
+    const secret = options["dry-run"] ? undefined : await linkSecretOf(opened, env);
+    const { chosen, held } = await chooseReachable(store, everyone, input, secret);
+    const skipped = skippedLine(everyone, held);
     const by = input.order === "invites" ? "by invites" : "in the order of signup";
     if (chosen.length === 0) {
-      return "Nobody to let in: every confirmed signup is in a wave already (or none has confirmed).";
+      return [
+        "Nobody to let in: every confirmed signup is in a wave already (or none has confirmed).",
+        ...skipped,
+      ].join("\n");
     }
     if (options["dry-run"]) {
       const shown = chosen.slice(0, 50).map(({ signup, confirmedInvites }, n) => {
@@ -333,11 +383,10 @@ export const letIn = command({
         ...shown,
         ...more,
         ...what,
+        ...skipped,
       ].join("\n");
     }
 
-    // The links' secret first: one that does not match the site's (--netlify) lets nobody in.
-    const secret = await linkSecretOf(opened, env);
     // The wave's number: one no run has used (store.once), even when two run at once.
     let wave = nextWave(everyone);
     while (!(await store.once(`wave-${wave}`))) wave++;
@@ -367,7 +416,7 @@ export const letIn = command({
       const inWave = taken
         .map((signup) => ({ ...signup, wave, letInMail: "launch-tool" as const }))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-      const rows = launchList(inWave, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl), { wave });
+      const rows = launchList(inWave, (row) => leaveUrl(row.email, row.createdAt, secret!, siteUrl), { wave });
       let warnings: string[];
       try {
         warnings = writeLaunchFile(input.launch.target, rows, input.launch.format);
@@ -382,6 +431,7 @@ export const letIn = command({
         `Wrote ${options.out}: each address with its own leave link and wave. Delete it once the tool has it; export --launch --wave ${wave} writes it again.`,
         ...warnings,
         ...missedLine,
+        ...skipped,
         ...unsureLine,
       ].join("\n");
     }
@@ -389,13 +439,14 @@ export const letIn = command({
       store,
       taken.map((signup) => ({ ...signup, wave })),
       env,
-      secret,
+      secret!,
       { pace: paceOf(opened, env), ...input },
     );
     return mailReport(
       [
         `${lettingIn}. Sent "You're in" to ${outcome.sent} of them (via ${outcome.destination}).`,
         ...missedLine,
+        ...skipped,
         ...unsureLine,
       ],
       outcome,

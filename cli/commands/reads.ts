@@ -2,6 +2,7 @@ import { waitlistConfig } from "../../config/env";
 import { maskEmail } from "../../waitlist/email-address";
 import { redactAddresses } from "../../waitlist/mail/redact";
 import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/reports/stats";
+import { mailFigures, mailWindowFrom } from "../../waitlist/reports/mail-figures";
 import { invitesByCode } from "../../waitlist/signup-life/rules";
 import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";
@@ -76,11 +77,13 @@ export const stats = command({
   usage: [
     "stats [--days N] [--json]",
     "the total, the last day and week, signups per day (30 days), top",
-    "sources and campaigns, confirmations and departures",
+    "sources and campaigns, confirmations and departures, and the mail's",
+    "bounces and complaints over 7 days, warned of near a provider's limits",
   ],
   check: ({ days }) => daysOption(days) ?? 30,
   run: async ({ input: days, options, opened: { store, name } }) => {
     const lastError = await store.lastConfirmationError();
+    const today = new Date().toISOString().slice(0, 10);
     const figures: WaitlistStats = waitlistStats(await store.listRows(), {
       days,
       confirmations: {
@@ -89,6 +92,8 @@ export const stats = command({
         lastError: lastError === undefined ? null : redactAddresses(lastError),
       },
       ...(await store.departureCounts()),
+      // A few rows, a day each: the rates a provider judges the account by.
+      mail: mailFigures(await store.mailDays(mailWindowFrom(today)), today),
     });
     return options.json ? JSON.stringify(figures, null, 2) : renderStats(figures, { from: name });
   },

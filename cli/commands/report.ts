@@ -1,4 +1,5 @@
 import { reportFigures } from "../../waitlist/reports/report";
+import { mailFigures, mailWindowFrom } from "../../waitlist/reports/mail-figures";
 import { reportCharts } from "../../waitlist/reports/report-charts";
 import { reportHtml } from "../../waitlist/reports/report-html";
 import { writePrivateFile } from "../../waitlist/private-file";
@@ -19,7 +20,8 @@ export const report = command({
     "the list's growth as one HTML file that opens offline: signups and",
     "confirmations per day (every day since the first signup, or the last N),",
     "the funnel, sources, campaigns, referral tags, the invite loop and",
-    "the launch's waves (how many each let in, and when)",
+    "the launch's waves (how many each let in, and when), and the mail's",
+    "bounces and complaints over 7 days",
   ],
   check: ({ out, days }) => {
     // A page of charts is no use on a terminal; a file made by `>` would be made with the umask, not 0600.
@@ -29,7 +31,9 @@ export const report = command({
     return { days: daysOption(days), target: privateFileTarget(out) };
   },
   run: async ({ input: { target, days }, options, opened: { store, name } }) => {
-    const figures = reportFigures(await store.listRows(), await store.departureCounts(), { days });
+    const today = new Date().toISOString().slice(0, 10);
+    const mail = mailFigures(await store.mailDays(mailWindowFrom(today)), today);
+    const figures = reportFigures(await store.listRows(), await store.departureCounts(), { days, mail });
     writePrivateFile(target, reportHtml(figures, await reportCharts(figures), { from: name }));
     const signups = figures.days.reduce((sum, day) => sum + day.signups, 0);
     return `Wrote ${options.out}: ${figures.funnel.confirmed + figures.funnel.unconfirmed} on the list, ${signups} signups in the ${figures.days.length} days to ${figures.days.at(-1)!.date} (${figures.timeZone}). Open it in a browser.`;

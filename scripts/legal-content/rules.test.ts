@@ -132,6 +132,7 @@ describe("statementProblems", () => {
     "We let the confirmed in a wave at a time, by signup order or by who brought the most confirmed creators, and among equals whoever signed up first. The ranking rests on our legitimate interest (Art. 6(1)(f)).",
     "## Sharing",
     "- <LaunchMailTool />: the address, that person's own link to leave and their wave, nothing else. It keeps them for that e-mail only.",
+    "An e-mail that bounced for good ends our mail to that address; marked as spam, we delete the entry at once. We keep a fingerprint of its inbox for <SuppressionRetention />, on our legitimate interest (Art. 6(1)(f)).",
     "## Your Choices",
     "- **Restriction**: we keep it and use it for nothing else (Art. 18).",
     "- **Portability**: in a machine-readable file (Art. 20).",
@@ -212,6 +213,14 @@ describe("statementProblems", () => {
     expect(named(complete.replace(", nothing else", ""))).toEqual([receives]);
     expect(named(complete.replace(" It keeps them for that e-mail only.", ""))).toEqual([receives]);
     expect(named(complete.replace("<LaunchMailTool />", "Our mailing service"))).toEqual([receives]);
+  });
+
+  it("wants what a bounce and a spam complaint do, the inbox's fingerprint and its days, with their basis, in one paragraph (issue 60)", () => {
+    const bounces =
+      "p.mdx: does not name what a bounce for good and a spam complaint do (no more e-mail, the entry deleted at once), the fingerprint of the inbox kept for <SuppressionRetention />, and the legal basis";
+    expect(named(complete.replace("<SuppressionRetention />", "a while"))).toEqual([bounces]);
+    expect(named(complete.replace("we delete the entry at once", "we note it"))).toEqual([bounces]);
+    expect(named(complete.replace(". We keep a fingerprint", ".\n\nWe keep a fingerprint"))).toEqual([bounces]);
   });
 
   it("holds only the Privacy Policy to them", () => {

@@ -75,6 +75,11 @@ export function LeaverRetention() {
   return <>{site.waitlist.leaverDigestRetentionDays} days</>;
 }
 
+/** How long the fingerprint of an inbox is kept after a bounce for good or a spam complaint (waitlist/suppressions.ts). */
+export function SuppressionRetention() {
+  return <>{site.waitlist.suppressionRetentionDays} days</>;
+}
+
 /** What a person agrees to receive, as the form, the e-mail and the confirm page say it. */
 export function ConsentStatement() {
   return <>{site.waitlist.consent.statement}</>;
@@ -106,6 +111,7 @@ export const legalShortcodes = {
   LaunchDate,
   UnconfirmedRetention,
   LeaverRetention,
+  SuppressionRetention,
   ConfirmLabel,
   ConsentStatement,
   PrivacyPolicyLink,

@@ -54,6 +54,8 @@ describe("the content check", () => {
       // Nor, from before issue 51, how people are let in at launch, nor what the launch mailing service receives.
       `${file}: does not name how people are let in at launch (a wave at a time, by signup order or by invites, ties by who signed up first) and the legal basis for ranking inviters`,
       `${file}: does not name what the launch mailing service receives (each address, that person's own link to leave and their wave, nothing else) and what it keeps`,
+      // Nor, from before issue 60, what a bounce and a spam complaint do.
+      `${file}: does not name what a bounce for good and a spam complaint do (no more e-mail, the entry deleted at once), the fingerprint of the inbox kept for <SuppressionRetention />, and the legal basis`,
     ]);
   });
 

@@ -15,6 +15,8 @@ import { confirmationMessage, objectAnchor, type MailMessage } from "../../waitl
 import { pruneUnconfirmed } from "../../waitlist/prune";
 import { newInviteCode } from "../../waitlist/invites";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
+import { actOnMailEvent } from "../../waitlist/mail-events/act";
+import { suppressedUntil } from "../../waitlist/suppressions";
 import { testSite } from "../support/site-settings";
 
 /*
@@ -359,6 +361,68 @@ describe("the Privacy Policy on letting people in at launch (issue 51)", () => {
     // The legal bases list the same interest, and the right to object names the ranking.
     expect(use()).toMatch(/giving early access first to the creators who brought others, for which we keep the invite code .* rank inviters by them \(Art\. 6\(1\)\(f\)\)/);
     expect(section(privacy, /^Your Right to Object/)).toContain("ranking you by the creators you invited");
+  });
+});
+
+describe("the Privacy Policy on bounces and spam complaints (issue 60)", () => {
+  // test/server/mail-events.test.ts holds the rest: the providers' events over HTTP, on npm start and on Netlify.
+  const said = () => section(privacy, /^How We Use/);
+  const day = 86_400_000;
+  const secret = "s".repeat(32);
+  const at = new Date("2026-11-28T10:00:00Z");
+  const event = (kind: "bounce" | "complaint", address: string) =>
+    ({ provider: "postmark", id: `${kind}-${address}`, kind, permanent: true, address, at: at.toISOString() }) as const;
+
+  it("e-mails an address that bounced for good no more: a member is kept but sent nothing, an unconfirmed signup is not asked again", async () => {
+    expect(said()).toContain(
+      "Our e-mail provider tells us when an e-mail to you bounced for good (the address does not exist, or takes no mail any more): we e-mail that address no more. If you had not confirmed yet, we do not ask you again; if you had, you stay on the waitlist, but we send you nothing.",
+    );
+    const store = new SqliteStore(":memory:");
+    for (const email of ["member@example.com", "new@example.com"]) await store.add({ email, emailKey: email, source: "start", at });
+    await store.confirm("member@example.com", { createdAt: at.toISOString(), at, privacyPolicy: null });
+    for (const email of ["member@example.com", "new@example.com"]) await actOnMailEvent(event("bounce", email), { store, secret, clock: () => at });
+    expect((await store.all()).map(({ email, state }) => [email, state])).toEqual([
+      ["member@example.com", "undeliverable"],
+      ["new@example.com", "refused"],
+    ]);
+    // A repeat signup a day on does not ask it again.
+    expect(await store.askToConfirm("new@example.com", new Date(at.getTime() + 2 * day), { resendAfterMs: day })).toBeUndefined();
+    await store.close();
+  });
+
+  it("takes a spam complaint as a leave: the entry deleted at once, counted as a departure that names nobody", async () => {
+    expect(said()).toContain(
+      "If you mark one of our e-mails as spam, your mail provider tells ours, and we take it as your wish to leave: we delete your entry at once, as if you had used the link to leave.",
+    );
+    expect(section(privacy, /^How Long/)).toContain("(a link, your mail app's button, a request to us, or a spam complaint), which names nobody");
+    const store = new SqliteStore(":memory:");
+    await store.add({ email: "grumpy@example.com", emailKey: "grumpy@example.com", source: "start", at });
+    await actOnMailEvent(event("complaint", "grumpy@example.com"), { store, secret, clock: () => at });
+    expect(await store.all()).toEqual([]);
+    expect(await store.departureCounts()).toEqual({ left: 1, pruned: 0 });
+    await store.close();
+  });
+
+  it("keeps a keyed fingerprint of the inbox for <SuppressionRetention />, whatever the spelling, then deletes it; and says on what basis", async () => {
+    expect(said()).toContain(
+      "Either way we keep, for <SuppressionRetention />, a fingerprint of the inbox the e-mail went to, made with a secret key of ours, and nothing else: it cannot be turned back into your address, and it keeps us from e-mailing that inbox again during that time, even if the address is signed up anew (that signup gets the same answer as any other, but no e-mail); then it is deleted.",
+    );
+    expect(said()).toContain(
+      "This rests on our legitimate interest in keeping our e-mail deliverable and in not e-mailing anyone who does not want it (Art. 6(1)(f) GDPR); the fingerprint also meets what our e-mail provider's rules and the anti-spam rules require of us",
+    );
+    expect(section(privacy, /^How Long/)).toContain("we keep such a fingerprint of its inbox for <SuppressionRetention />");
+    expect(site.waitlist.suppressionRetentionDays).toBe(180);
+    const store = new SqliteStore(":memory:");
+    await store.add({ email: "Anna@example.com", emailKey: "anna@example.com", source: "start", at });
+    await actOnMailEvent(event("complaint", "Anna@example.com"), { store, secret, clock: () => at });
+    // Another spelling of the inbox is held too; the day's pass keeps the fingerprint while its days last, then deletes it.
+    const held = (days: number) => suppressedUntil(store, secret, "anna+again@example.com", new Date(at.getTime() + days * day));
+    await pruneUnconfirmed(store, { now: new Date(at.getTime() + 179 * day) });
+    expect(await held(179)).toBe(new Date(at.getTime() + 180 * day).toISOString());
+    await pruneUnconfirmed(store, { now: new Date(at.getTime() + 181 * day) });
+    // Gone from the store, not only past its time: the next pass at an earlier clock finds none either.
+    expect(await held(0)).toBeUndefined();
+    await store.close();
   });
 });
 

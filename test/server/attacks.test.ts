@@ -423,7 +423,11 @@ describe("a server error", () => {
     const errors: unknown[] = [];
     const app = createApp({
       publicDir: dir,
-      endpoints: { signup, leave: signup, confirm: signup, runAfterReply: () => Promise.resolve() },
+      endpoints: {
+        ...{ signup, leave: signup, confirm: signup },
+        mailEvents: { ses: signup, resend: signup, postmark: signup },
+        runAfterReply: () => Promise.resolve(),
+      },
       log: () => {},
       logError: (error) => errors.push(error),
     });

@@ -87,6 +87,7 @@ it("bundles every function in netlify/functions as an ES module for Node 24", ()
     "waitlist-daily",
     "waitlist-drain",
     "waitlist-leave",
+    "waitlist-mail-events",
     "waitlist-signup",
     "waitlist-sweep",
   ]);

@@ -8,6 +8,8 @@ import leave, { config as leaveConfig } from "../../netlify/functions/waitlist-l
 import signup, { config as signupConfig } from "../../netlify/functions/waitlist-signup.mjs";
 import sweep, { config as sweepConfig } from "../../netlify/functions/waitlist-sweep.mjs";
 import daily, { config as dailyConfig } from "../../netlify/functions/waitlist-daily.mjs";
+import { config as mailEventsConfig } from "../../netlify/functions/waitlist-mail-events.mjs";
+import { mailEventPaths } from "../../waitlist/routes";
 import { readEnv } from "../../config/env";
 import { blobsStore } from "../../waitlist/stores/blobs-store";
 import { startLocalBlobs, type LocalBlobs } from "../support/blobs";
@@ -420,9 +422,19 @@ describe("Netlify's configuration", () => {
       "waitlist-daily.mts",
       "waitlist-drain.mts",
       "waitlist-leave.mts",
+      "waitlist-mail-events.mts",
       "waitlist-signup.mts",
       "waitlist-sweep.mts",
     ]);
+    // The providers' webhooks: a POST to their three paths only, each checked for its provider's signature
+    // (test/server/mail-events.test.ts).
+    expect(mailEventsConfig.path).toEqual(Object.values(mailEventPaths));
+    for (const pathname of Object.values(mailEventPaths)) {
+      expect([routes(mailEventsConfig, "POST", pathname), routes(mailEventsConfig, "GET", pathname)]).toEqual([
+        true,
+        false,
+      ]);
+    }
     expect(routes(signupConfig, "POST", "/")).toBe(true);
     expect(routes(signupConfig, "GET", "/")).toBe(false);
     for (const pathname of ["/waitlist/leave", "/waitlist/leave/"]) {

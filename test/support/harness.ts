@@ -20,6 +20,7 @@ import type { FullStore } from "../../waitlist/stores/store";
 import { startServer as startSiteServer, type RunningServer } from "../../server/start-server";
 import { projectFolders } from "../../config/folders";
 import type { Signup } from "../../waitlist/signup-life/types";
+import type { MailEventSettings } from "../../waitlist/endpoints/mail-events";
 
 /** Which deployment serves the waitlist: npm start, gatsby develop, or Netlify's functions (netlify-edge.ts). */
 export type Adapter = "start" | "develop" | "netlify";
@@ -162,6 +163,8 @@ export async function startServer(
     linkRateLimitPerMinute = 1_000_000,
     clock,
     paceEnv = {},
+    mailEvents,
+    fetch,
   }: {
     /** The waitlist's clock (the start adapter): a test moves it past a hold of the mail pace. */
     clock?: () => Date;
@@ -179,10 +182,19 @@ export async function startServer(
     /** WAITLIST_SECRET; without it the store makes and keeps one. */
     linkSecret?: string;
     linkRateLimitPerMinute?: number;
+    /** The providers' webhook settings (SES_SNS_TOPIC_ARN, RESEND_WEBHOOK_SECRET, POSTMARK_WEBHOOK_AUTH). */
+    mailEvents?: MailEventSettings;
+    /** AWS's side of SNS (its certificates, a subscription's confirmation), as the waitlist reaches it. */
+    fetch?: typeof globalThis.fetch;
   } = {},
 ): Promise<TestServer> {
+  const mailEventEnv = {
+    ...(mailEvents?.sesTopicArns ? { SES_SNS_TOPIC_ARN: mailEvents.sesTopicArns.join(",") } : {}),
+    ...(mailEvents?.resendSecret ? { RESEND_WEBHOOK_SECRET: mailEvents.resendSecret } : {}),
+    ...(mailEvents?.postmarkAuth ? { POSTMARK_WEBHOOK_AUTH: mailEvents.postmarkAuth } : {}),
+  };
   if (adapter === "netlify")
-    return startNetlify({ dir, rateLimitPerMinute, smtpUrl, linkSecret, linkRateLimitPerMinute });
+    return startNetlify({ dir, rateLimitPerMinute, smtpUrl, linkSecret, linkRateLimitPerMinute, mailEventEnv, fetch });
   const dbFile = path.join(dir, "data", "waitlist.db");
   const outboxDir = path.join(dir, "data", "outbox");
   const mailEnv = { OUTBOX_DIR: outboxDir, ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}) };
@@ -220,6 +232,8 @@ export async function startServer(
         sweepMs,
         log,
         clock,
+        mailEvents,
+        fetch,
       },
     });
     ({ confirmations } = running.waitlist);
@@ -236,6 +250,7 @@ export async function startServer(
           WAITLIST_LINK_RATE_LIMIT: String(linkRateLimitPerMinute),
           ...(linkSecret ? { WAITLIST_SECRET: linkSecret } : {}),
           ...mailEnv,
+          ...mailEventEnv,
         },
         log,
       ),
@@ -279,12 +294,16 @@ async function startNetlify({
   smtpUrl,
   linkSecret,
   linkRateLimitPerMinute,
+  mailEventEnv,
+  fetch,
 }: {
   dir: string;
   rateLimitPerMinute: number;
   smtpUrl?: string;
   linkSecret?: string;
   linkRateLimitPerMinute: number;
+  mailEventEnv: Record<string, string>;
+  fetch?: typeof globalThis.fetch;
 }): Promise<TestServer> {
   const publicDir = path.join(dir, "public");
   writePublicDir(publicDir);
@@ -299,11 +318,23 @@ async function startNetlify({
     // A pace fast enough for a test's bursts (a test of the pace sets its own).
     MAIL_RATE_PER_SECOND: "1000",
     MAIL_CONNECTIONS: "4",
+    ...mailEventEnv,
   });
   if (linkSecret) process.env.WAITLIST_SECRET = linkSecret;
   else delete process.env.WAITLIST_SECRET;
   const logs: string[] = [];
   const spy = jest.spyOn(console, "error").mockImplementation((line: unknown) => void logs.push(`${String(line)}\n`));
+  // A function is handed no fetch: AWS's hosts are answered by the test's, the rest (the Blobs server) as they are.
+  const realFetch = globalThis.fetch;
+  const fetchSpy = fetch
+    ? jest
+        .spyOn(globalThis, "fetch")
+        .mockImplementation((input, init) =>
+          new URL(input instanceof Request ? input.url : input).hostname.endsWith(".amazonaws.com")
+            ? fetch(input, init)
+            : realFetch(input, init),
+        )
+    : undefined;
   const edge = await startNetlifyEdge(publicDir);
   // The site's own address, as Netlify sets it: where a function starts a drain of the mail owed.
   process.env.URL = edge.url;
@@ -324,6 +355,7 @@ async function startNetlify({
     close: async () => {
       await edge.close();
       spy.mockRestore();
+      fetchSpy?.mockRestore();
       process.env = savedEnv;
       await smtp?.close();
       await blobs.stop();

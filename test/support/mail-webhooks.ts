@@ -160,6 +160,8 @@ export function postmarkRecord({ kind, address, permanent, at = Date.now() }: Pr
     BouncedAt: new Date(at).toISOString(),
     CanActivate: !permanent,
     MessageStream: "outbound",
+    // The receiving server's words, which quote the address as real ones do.
+    Details: `smtp;550 5.1.1 <${address}>: Recipient address rejected: User unknown`,
   };
   return JSON.stringify(
     kind === "complaint"

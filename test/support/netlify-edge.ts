@@ -5,6 +5,7 @@ import type { Config, Context } from "@netlify/functions";
 import * as confirm from "../../netlify/functions/waitlist-confirm.mjs";
 import * as drain from "../../netlify/functions/waitlist-drain.mjs";
 import * as leave from "../../netlify/functions/waitlist-leave.mjs";
+import * as mailEvents from "../../netlify/functions/waitlist-mail-events.mjs";
 import * as signup from "../../netlify/functions/waitlist-signup.mjs";
 
 /** The functions Netlify routes requests to, with their in-source config. */
@@ -13,6 +14,7 @@ export const routedFunctions = [
   { name: "waitlist-leave", ...leave },
   { name: "waitlist-confirm", ...confirm },
   { name: "waitlist-drain", ...drain },
+  { name: "waitlist-mail-events", ...mailEvents },
 ] as const satisfies readonly {
   name: string;
   default: (request: Request, context: Context) => Promise<Response>;

@@ -27,6 +27,8 @@ export interface MailEvent {
   address: string;
   /** ISO 8601. */
   at: string;
+  /** What the provider said of a bounce (its type, its server's words), as it wrote them: they may quote the address. */
+  words?: string;
 }
 
 /** A refusal, with one line for the request log in the operator's words (never an address). */
@@ -74,6 +76,12 @@ export function jsonObject(text: Buffer | string): Record<string, unknown> | und
 export function isoTime(value: unknown, fallback: string): string {
   const time = typeof value === "string" || typeof value === "number" ? new Date(value) : undefined;
   return time && !Number.isNaN(time.getTime()) ? time.toISOString() : fallback;
+}
+
+/** The provider's words of a bounce: its parts that are text, joined; undefined when none is. */
+export function wordsOf(...parts: unknown[]): string | undefined {
+  const said = parts.filter((part): part is string => typeof part === "string" && part.trim() !== "");
+  return said.length > 0 ? said.join(" ").slice(0, 500) : undefined;
 }
 
 /** One event per address: ids stay unique when one notification names several recipients. */

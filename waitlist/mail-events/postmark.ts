@@ -7,6 +7,7 @@ import {
   isoTime,
   jsonObject,
   refuse,
+  wordsOf,
   type WebhookOutcome,
   type WebhookRequest,
 } from "./events";
@@ -64,6 +65,8 @@ interface PostmarkRecord {
   Email?: unknown;
   BouncedAt?: unknown;
   Inactive?: unknown;
+  Description?: unknown;
+  Details?: unknown;
 }
 
 export function readPostmarkWebhook(request: WebhookRequest, { auth }: PostmarkWebhookSettings): WebhookOutcome {
@@ -94,6 +97,11 @@ export function readPostmarkWebhook(request: WebhookRequest, { auth }: PostmarkW
   if (!permanent && noFailure.has(type)) {
     return { status: 200, ignored: `a Postmark ${type} bounce: no failure to deliver` };
   }
-  const event = { ...base, kind: complaint ? ("complaint" as const) : ("bounce" as const), permanent };
+  const event = {
+    ...base,
+    kind: complaint ? ("complaint" as const) : ("bounce" as const),
+    permanent,
+    words: wordsOf("Postmark", type, record.Details ?? record.Description),
+  };
   return answer(eventsFor([record.Email], event, id), "a Postmark record naming no Email");
 }

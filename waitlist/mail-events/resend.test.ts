@@ -32,6 +32,7 @@ describe("readResendWebhook: Resend's events, signed through Svix", () => {
           permanent: true,
           address,
           at: expect.any(String),
+          words: "Resend bounce Permanent General The recipient's mail server rejected it",
         },
       ],
     });

@@ -7,6 +7,7 @@ import {
   isoTime,
   jsonObject,
   refuse,
+  wordsOf,
   type WebhookOutcome,
   type WebhookRequest,
 } from "./events";
@@ -37,7 +38,7 @@ function verifier(secret: string): Webhook {
 interface ResendEvent {
   type?: unknown;
   created_at?: unknown;
-  data?: { email_id?: unknown; to?: unknown; bounce?: { type?: unknown } };
+  data?: { email_id?: unknown; to?: unknown; bounce?: { type?: unknown; subType?: unknown; message?: unknown } };
 }
 
 export function readResendWebhook(request: WebhookRequest, { secret }: ResendWebhookSettings): WebhookOutcome {
@@ -71,7 +72,11 @@ export function readResendWebhook(request: WebhookRequest, { secret }: ResendWeb
   if (event.type === "email.bounced") {
     // Resend passes on SES's bounce type (https://resend.com/docs/webhooks/emails/bounced): "Permanent" is hard.
     const permanent = bounce?.type === "Permanent";
-    return answer(eventsFor(recipients, { ...base, kind: "bounce", permanent }, eventId), "a bounce naming nobody");
+    const words = wordsOf("Resend bounce", bounce?.type, bounce?.subType, bounce?.message);
+    return answer(
+      eventsFor(recipients, { ...base, kind: "bounce", permanent, words }, eventId),
+      "a bounce naming nobody",
+    );
   }
   if (event.type === "email.complained") {
     const complaint = { ...base, kind: "complaint" as const, permanent: true };

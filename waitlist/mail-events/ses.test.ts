@@ -39,7 +39,11 @@ describe("readSesWebhook: what SES says, through SNS", () => {
     expect(await read(body)).toEqual({
       status: 200,
       events: [
-        { provider: "ses", id: `bounce-${version}`, kind: "bounce", permanent: true, address, at: expect.any(String) },
+        {
+          ...{ provider: "ses", id: `bounce-${version}`, kind: "bounce", permanent: true, address },
+          at: expect.any(String),
+          words: "SES bounce type Permanent General",
+        },
       ],
     });
   });

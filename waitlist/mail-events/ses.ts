@@ -5,6 +5,7 @@ import {
   isoTime,
   jsonObject,
   refuse,
+  wordsOf,
   type WebhookOutcome,
   type WebhookRequest,
 } from "./events";
@@ -27,7 +28,7 @@ type Recipients = { emailAddress?: unknown }[];
 interface SesNotification {
   notificationType?: unknown;
   eventType?: unknown;
-  bounce?: { bounceType?: unknown; bouncedRecipients?: Recipients; timestamp?: unknown };
+  bounce?: { bounceType?: unknown; bounceSubType?: unknown; bouncedRecipients?: Recipients; timestamp?: unknown };
   complaint?: { complainedRecipients?: Recipients; timestamp?: unknown };
 }
 
@@ -60,12 +61,13 @@ export async function readSesWebhook(request: WebhookRequest, settings: SnsSetti
   const type = notification.notificationType ?? notification.eventType;
   const base = { provider: "ses" as const, at: isoTime(message.Timestamp, new Date().toISOString()) };
   if (type === "Bounce" && notification.bounce) {
-    const { bounceType, bouncedRecipients, timestamp } = notification.bounce;
+    const { bounceType, bounceSubType, bouncedRecipients, timestamp } = notification.bounce;
     const bounce = {
       ...base,
       kind: "bounce" as const,
       permanent: bounceType === "Permanent",
       at: isoTime(timestamp, base.at),
+      words: wordsOf("SES bounce type", bounceType, bounceSubType),
     };
     return answer(eventsFor(addresses(bouncedRecipients), bounce, message.MessageId), "a bounce naming nobody");
   }

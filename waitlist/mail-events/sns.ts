@@ -73,12 +73,21 @@ export function snsStringToSign(message: Record<string, unknown>): string {
     .join("");
 }
 
-export const fetchCertificateOverHttps: FetchCertificate = async (url) => {
+/** A GET of an SNS URL (a certificate, a subscription's confirmation) through `fetchWith`, within 5 s. */
+export const snsGet = (fetchWith: typeof fetch, url: URL) =>
   // No redirect: the host checked is the host that answers.
-  const response = await fetch(url, { redirect: "error", signal: AbortSignal.timeout(5_000) });
-  if (!response.ok) throw new Error(`${url.host} answered ${response.status} for the SNS signing certificate`);
-  return response.text();
-};
+  fetchWith(url, { redirect: "error", signal: AbortSignal.timeout(5_000) });
+
+/** Fetches certificates through `fetchWith`: make one for good, for the certificates are kept by it. */
+export const certificateFetcher =
+  (fetchWith: typeof fetch): FetchCertificate =>
+  async (url) => {
+    const response = await snsGet(fetchWith, url);
+    if (!response.ok) throw new Error(`${url.host} answered ${response.status} for the SNS signing certificate`);
+    return response.text();
+  };
+
+export const fetchCertificateOverHttps: FetchCertificate = certificateFetcher((...args) => fetch(...args));
 
 /** Certificates by URL, for each way of fetching them: only ones that parsed, at most 50 (SNS uses a few). */
 const certificates = new WeakMap<FetchCertificate, Map<string, X509Certificate>>();

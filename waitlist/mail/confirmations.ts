@@ -7,11 +7,12 @@ import { unlimitedPace, type MailPace, type PaceOutcome } from "./pace";
 import { classifyMailFailure } from "./replies";
 import { askAgainAfterMs, mailboxCap, retryDelayMs, retryDelaysMs as retrySchedule } from "../signup-life/rules";
 import type { WaitlistSite } from "../site-settings";
-import type { ConfirmationQueue, WaitlistStore } from "../stores/store";
+import type { ConfirmationQueue, MailBookkeeping, WaitlistStore } from "../stores/store";
+import { suppressedUntil } from "../suppressions";
 import type { OwedConfirmation } from "../signup-life/types";
 
 export interface ConfirmationOptions extends WaitlistSite {
-  store: WaitlistStore & ConfirmationQueue;
+  store: WaitlistStore & ConfirmationQueue & Pick<MailBookkeeping, "suppressedUntil">;
   mailer: Mailer;
   /** What each message's leave link is signed with (tokens.ts). */
   linkSecret: string;
@@ -123,6 +124,16 @@ export function createConfirmations({
     try {
       const attempt = claimed ? 1 : await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
       if (attempt === undefined) return { outcome: "not-ours" };
+      // A mailbox whose mail bounced for good or was marked as spam is not mailed until its fingerprint's time ends
+      // (suppressions.ts), whichever signup of it this is: the visitor was answered as for any signup. Failed, not
+      // capped: a repeat signup does not ask again, and the mailbox's day's count is not spent on it.
+      const heldUntil = await suppressedUntil(store, linkSecret, owed.emailKey, clock());
+      if (heldUntil !== undefined) {
+        const reason = `not sent: mail to this mailbox bounced or was marked as spam; held until ${heldUntil.slice(0, 10)}`;
+        await store.failConfirmation(owed.emailKey, reason, clock());
+        log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
+        return { outcome: "refused", reason };
+      }
       // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
       // the cap (signup-life's mailboxCap) it is not sent and not retried: the visitor was answered as for any
       // signup, and the founders see why. A repeat signup of the address a day later asks again.

@@ -1,5 +1,6 @@
 import type { ListRow } from "../signup-life/types";
 import { digestFigures, digestMessage, sendFoundersDigest } from "./daily-digest";
+import { mailFigures } from "./mail-figures";
 import type { MailMessage } from "../mail/confirmation-message";
 import { SqliteStore } from "../stores/sqlite-store";
 import { testSite } from "../../test/support/site-settings";
@@ -56,6 +57,7 @@ describe("the founders' digest", () => {
       invites: 1,
       totals: { signups: 4, confirmed: 3, left: 1, pruned: 0, invited: 1 },
       letIn: null,
+      mail: mailFigures([], "2026-11-25"),
     });
     await store.close();
   });
@@ -102,7 +104,7 @@ describe("the founders' digest", () => {
     expect(subject).toBe("Tandem waitlist, 2026-11-25: 2 signups, 1 confirmed, 1 let in");
     const waves =
       "Let in on 2026-11-25 with wave 2; 2 waves so far. 1 e-mail of a wave not sent yet: run npm run waitlist -- let-in again.";
-    expect(text).toContain(`Let in: 1 (in all 2)\n\n${waves}\n\nMore:`);
+    expect(text).toContain(`Let in: 1 (in all 2)\n\n${waves}\n\nMail, the 7 days`);
     expect(html).toContain(">Let in</td>");
     expect(html).toContain(waves);
     for (const part of [text, html]) expect(part).not.toMatch(/(old|ada|bob|gone|today)@example\.com/);
@@ -167,6 +169,7 @@ describe("the founders' digest", () => {
       invites: 0,
       totals: { signups: 0, confirmed: 0, left: 0, pruned: 0, invited: 0 },
       letIn: null,
+      mail: mailFigures([], "2026-11-25"),
     };
     expect(digestMessage(["a@example.com"], figures, testSite).messageId).toBe(
       digestMessage(["b@example.com"], figures, testSite).messageId,

@@ -6,12 +6,14 @@ import type { Mailer } from "../mail/mailer";
 import { mailHtml, messageIdFor, paragraph as p } from "../mail/message-frame";
 import type { WaitlistSite } from "../site-settings";
 import { waveFigures } from "./stats";
+import { mailFigures, mailLines, mailWindowFrom, type MailFigures } from "./mail-figures";
 import type { FullStore } from "../stores/store";
 import type { ListRow } from "../signup-life/types";
 
 /*
  * The founders' daily digest (FOUNDERS_DIGEST_TO): yesterday's signups, confirmations, leaves, invites and, once the
- * launch has waves, those let in, and the totals, mailed once a day per deployment whatever the number of servers or
+ * launch has waves, those let in, and the totals; and the mail's bounces and complaints over 7 days, with a warning
+ * near a provider's limit, mailed once a day per deployment whatever the number of servers or
  * function instances (the store's `once`), by npm start's hourly pass and Netlify's daily function. Figures only: no
  * address of anyone on the list.
  */
@@ -28,6 +30,8 @@ export interface DigestFigures {
   totals: { signups: number; confirmed: number; left: number; pruned: number; invited: number };
   /** The launch's waves (let-in); null before the first, and the digest says nothing of them then. */
   letIn: LetInFigures | null;
+  /** The mail of the 7 days to `day`: sent, bounced for good, marked as spam, the rates and any warning. */
+  mail: MailFigures;
 }
 
 export interface LetInFigures {
@@ -78,6 +82,7 @@ export function digestFigures(
   signups: readonly ListRow[],
   departures: { day: { left: number; pruned: number }; total: { left: number; pruned: number } },
   day: string,
+  mail: MailFigures = mailFigures([], day),
 ): DigestFigures {
   const invites = countedInvites(signups);
   return {
@@ -93,6 +98,7 @@ export function digestFigures(
       invited: invites.length,
     },
     letIn: letInFigures(signups, day),
+    mail,
   };
 }
 
@@ -109,11 +115,16 @@ export function digestMessage(to: readonly string[], figures: DigestFigures, { s
   const { letIn } = figures;
   if (letIn) rows.push(["Let in", letIn.day, letIn.total]);
   const waves = letIn ? wavesLine(figures.day, letIn) : undefined;
-  const subject = `${site.name} waitlist, ${figures.day}: ${figures.signups} signups, ${figures.confirmations} confirmed${letIn?.day ? `, ${letIn.day} let in` : ""}`;
+  const mail = mailLines(figures.mail, `On ${figures.day}`);
+  // A warning names itself in the subject too: it is what a founder must not miss.
+  const warned = figures.mail.warnings.length > 0 ? ", mail near a provider's limit" : "";
+  const subject = `${site.name} waitlist, ${figures.day}: ${figures.signups} signups, ${figures.confirmations} confirmed${letIn?.day ? `, ${letIn.day} let in` : ""}${warned}`;
   const text = `The ${site.name} waitlist on ${figures.day} (UTC), and in all:
 
 ${rows.map(([name, day, total]) => `${name}: ${day} (in all ${total})`).join("\n")}
 ${waves ? `\n${waves}\n` : ""}
+${mail.join("\n")}
+
 More: npm run waitlist -- stats, or -- report --out report.html.
 `;
   const card = `<h1 style="margin:0 0 12px;font-size:22px;line-height:1.25;">${escapeHtml(`The waitlist on ${figures.day}`)}</h1>
@@ -125,7 +136,8 @@ ${rows
   )
   .join("\n")}
 </table>
-${waves ? `<p style="${p}">${escapeHtml(waves)}</p>\n` : ""}<p style="${p}">More: <code>npm run waitlist -- stats</code>, or <code>-- report --out report.html</code>.</p>`;
+${waves ? `<p style="${p}">${escapeHtml(waves)}</p>\n` : ""}${mail.map((line) => `<p style="${p}">${escapeHtml(line)}</p>`).join("\n")}
+<p style="${p}">More: <code>npm run waitlist -- stats</code>, or <code>-- report --out report.html</code>.</p>`;
   return {
     to: to.join(", "),
     subject,
@@ -151,7 +163,7 @@ export async function sendFoundersDigest({
   now = new Date(),
   site: siteSettings,
 }: {
-  store: Pick<FullStore, "once" | "listRows" | "departureCounts">;
+  store: Pick<FullStore, "once" | "listRows" | "departureCounts" | "mailDays">;
   mailer: Pick<Mailer, "send">;
   to: readonly string[];
   now?: Date;
@@ -162,11 +174,13 @@ export async function sendFoundersDigest({
   const yesterday = new Date(today.getTime() - dayMs);
   const day = yesterday.toISOString().slice(0, 10);
   if (!(await store.once(`digest-${day}`))) return false;
-  const [signups, dayDepartures, total] = await Promise.all([
+  const [signups, dayDepartures, total, mailDays] = await Promise.all([
     store.listRows(),
     store.departureCounts({ from: yesterday, to: today }),
     store.departureCounts(),
+    store.mailDays(mailWindowFrom(day)),
   ]);
-  await mailer.send(digestMessage(to, digestFigures(signups, { day: dayDepartures, total }, day), siteSettings));
+  const figures = digestFigures(signups, { day: dayDepartures, total }, day, mailFigures(mailDays, day));
+  await mailer.send(digestMessage(to, figures, siteSettings));
   return true;
 }

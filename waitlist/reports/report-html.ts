@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import escapeHtml from "escape-html";
 import { site } from "../../config/site";
 import type { ReportFigures } from "./report";
+import { mailWindowDays, ratePercent, type MailFigures } from "./mail-figures";
 import { funnelStages, type ReportCharts } from "./report-charts";
 import { percentOf, type Share, type WaveFigures } from "./stats";
 
@@ -109,6 +110,27 @@ ${table(
 )}`;
 }
 
+/** The mail's last 7 days: sent, bounced for good, marked as spam, their rates, and any warning first. */
+function mailSection(mail: MailFigures): string {
+  const warnings = mail.warnings.map((line) => `<p><strong>Warning:</strong> ${escapeHtml(line)}</p>`).join("\n");
+  return `<h2 id="mail">Bounces and complaints</h2>
+${warnings}
+<p>The mail of the ${mailWindowDays} days from ${mail.from} to ${mail.to} (UTC), as a provider judges the account: Amazon SES reviews it at 5&nbsp;% bounces for good or 0.1&nbsp;% complaints. An address that bounced for good is never mailed again; one that marked our mail as spam is removed from the list.</p>
+${table(
+  "The mail",
+  ["Days", "Sent", "Bounced for good", "Marked as spam"],
+  [
+    [
+      `${mailWindowDays} days`,
+      mail.week.sent,
+      `${mail.week.bounced} (${ratePercent(mail.bounceRate)})`,
+      `${mail.week.complained} (${ratePercent(mail.complaintRate)})`,
+    ],
+    [mail.to, mail.day.sent, mail.day.bounced, mail.day.complained],
+  ],
+)}`;
+}
+
 /** The report's page: the figures, and their charts drawn to SVG. `from` names the store, as `stats` does. */
 export function reportHtml(figures: ReportFigures, charts: ReportCharts, { from }: { from: string }): string {
   const { days, funnel, invites } = figures;
@@ -173,7 +195,7 @@ ${table(
 <section aria-labelledby="waves">
 ${wavesSection(figures.waves)}
 </section>
-</main>`;
+${figures.mail ? `<section aria-labelledby="mail">\n${mailSection(figures.mail)}\n</section>\n` : ""}</main>`;
   const hash = createHash("sha256").update(style).digest("base64");
   // Nothing to fetch, and the page says so to the browser: whatever tried would be refused, offline or not.
   const policy = `default-src 'none'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'`;

@@ -1,6 +1,7 @@
 import { inviteFigures, localDates, perLocalDay, waitlistStats, type InviteFigures, type Share } from "./stats";
 import type { WaveFigures } from "./stats";
 import type { ListRow } from "../signup-life/types";
+import type { MailFigures } from "./mail-figures";
 
 /*
  * `npm run waitlist -- report`: the list's growth and the launch's waves as one plain object, from the store's
@@ -27,6 +28,8 @@ export interface ReportFigures {
   invites: InviteFigures & { confirmed: number };
   /** The launch's waves so far (let-in), as `stats` gives them: oldest first, none before the first. */
   waves: WaveFigures[];
+  /** The mail's last 7 days (mail-figures.ts), as `stats` gives them; null when not asked for. */
+  mail: MailFigures | null;
 }
 
 /** What a tag that holds an address is shown as. */
@@ -53,7 +56,8 @@ export function reportFigures(
     days,
     timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone,
     topInviters = 10,
-  }: { now?: Date; days?: number; timeZone?: string; topInviters?: number } = {},
+    mail = null,
+  }: { now?: Date; days?: number; timeZone?: string; topInviters?: number; mail?: MailFigures | null } = {},
 ): ReportFigures {
   const rows = signups.map((signup) => ({
     ...signup,
@@ -87,5 +91,6 @@ export function reportFigures(
     referralTags: stats.referralTags,
     invites: { ...inviteFigures(rows, topInviters), confirmed: stats.confirmed },
     waves: stats.waves,
+    mail,
   };
 }

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { run } from "../../cli/run";
 import { inviteFigures, renderStats, waitlistStats, waveFigures } from "./stats";
+import { mailFigures } from "./mail-figures";
 import { invitesByCode } from "../signup-life/rules";
 import { SqliteStore } from "../stores/sqlite-store";
 import type { ListRow } from "../signup-life/types";
@@ -301,6 +302,7 @@ describe("npm run waitlist -- stats", () => {
       confirmations: { sent: 5, pending: 1, failed: 0, lastError: null },
       left: 1,
       pruned: 0,
+      mail: mailFigures([], "2026-11-23"),
     });
     const text = await run(["stats", "--days", "7"], env);
     expect(text).toContain(`  ${figures.days[6]!.date} ${figures.days[6]!.weekday}`);

@@ -1,5 +1,6 @@
 import { countedInvites, invitesByCode, isMember } from "../signup-life/rules";
 import type { ListRow } from "../signup-life/types";
+import { mailLines, type MailFigures } from "./mail-figures";
 
 /*
  * `npm run waitlist -- stats`: the figures a founder asks for every morning, from the store of either deployment
@@ -91,6 +92,8 @@ export interface WaitlistStats {
   invites: InviteFigures;
   /** The launch's waves so far (let-in), oldest first; none before the first. */
   waves: WaveFigures[];
+  /** The mail's last 7 days: sent, bounced for good, marked as spam, their rates and warnings; null when not asked for. */
+  mail: MailFigures | null;
 }
 
 export const none = "(none)";
@@ -186,6 +189,7 @@ export function waitlistStats(
     confirmations = null,
     left = null,
     pruned = null,
+    mail = null,
   }: {
     now?: Date;
     days?: number;
@@ -193,6 +197,7 @@ export function waitlistStats(
     confirmations?: WaitlistStats["confirmations"];
     left?: number | null;
     pruned?: number | null;
+    mail?: MailFigures | null;
   } = {},
 ): WaitlistStats {
   const times = signups.map((signup) => Date.parse(signup.createdAt));
@@ -217,6 +222,7 @@ export function waitlistStats(
     pruned,
     invites: inviteFigures(signups),
     waves: waveFigures(signups),
+    mail,
   };
 }
 
@@ -285,6 +291,10 @@ export function renderStats(stats: WaitlistStats, { from = "this store" }: { fro
     const { sent, pending, failed, lastError } = stats.confirmations;
     lines.push("", `Confirmations: ${count(sent)} sent, ${count(pending)} pending, ${count(failed)} refused for good`);
     if (lastError) lines.push(`  last error: ${lastError.slice(0, 64)}`);
+  }
+  if (stats.mail) {
+    const [week, ...rest] = mailLines(stats.mail, "Today so far (UTC)");
+    lines.push("", week!, ...rest.map((line) => `  ${line}`));
   }
   return lines.join("\n");
 }

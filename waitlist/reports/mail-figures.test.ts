@@ -1,0 +1,155 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { load } from "cheerio";
+import { run } from "../../cli/run";
+import type { MailMessage } from "../mail/confirmation-message";
+import type { MailDay } from "../signup-life/types";
+import { SqliteStore } from "../stores/sqlite-store";
+import { testSite } from "../../test/support/site-settings";
+import { sendFoundersDigest } from "./daily-digest";
+import { mailFigures, mailWindowFrom } from "./mail-figures";
+import { reportFigures } from "./report";
+import { reportHtml } from "./report-html";
+import type { WaitlistStats } from "./stats";
+
+/*
+ * The mail's bounces and complaints as the founders read them: stats, the report and the daily digest, each from the
+ * store's day figures (countMail, mailDays), with the rates over 7 days and a warning before SES's review thresholds.
+ */
+
+const mailDay = (day: string, counts: Partial<Omit<MailDay, "day">>): MailDay => ({
+  day,
+  ...{ sent: 0, throttled: 0, bounced: 0, complained: 0 },
+  ...counts,
+});
+
+describe("the mail's figures over 7 days", () => {
+  it("sums the 7 days to the day asked, rates bounces and complaints by the mail sent, and leaves other days out", () => {
+    const figures = mailFigures(
+      [
+        mailDay("2026-11-20", { sent: 1_000, bounced: 400 }),
+        mailDay("2026-11-21", { sent: 600, bounced: 10, complained: 1 }),
+        mailDay("2026-11-27", { sent: 400, throttled: 7, bounced: 2 }),
+        mailDay("2026-11-28", { sent: 50, bounced: 50 }),
+      ],
+      "2026-11-27",
+    );
+    expect(figures).toEqual({
+      from: "2026-11-21",
+      to: "2026-11-27",
+      day: { sent: 400, throttled: 7, bounced: 2, complained: 0 },
+      week: { sent: 1_000, throttled: 7, bounced: 12, complained: 1 },
+      bounceRate: 0.012,
+      complaintRate: 0.001,
+      warnings: [expect.stringMatching(/^Complaints are 0\.10 % .*past the 0\.10 % at which Amazon SES reviews/)],
+    });
+    expect(mailWindowFrom("2026-11-27")).toBe("2026-11-21");
+    // Nothing sent: no rate, and nothing to warn of.
+    expect(mailFigures([mailDay("2026-11-27", { bounced: 3 })], "2026-11-27")).toMatchObject({
+      bounceRate: null,
+      warnings: [],
+    });
+  });
+
+  it.each([
+    ["quiet", 200, 0, []],
+    [
+      "nearing the review",
+      250,
+      0,
+      [/^Bounces for good are 2\.50 % .*: nearing the 5\.00 % at which Amazon SES reviews/],
+    ],
+    [
+      "past the review",
+      600,
+      0,
+      [/: past the 5\.00 % at which Amazon SES reviews the account \(it may pause sending at 10\.00 %\)/],
+    ],
+    ["at the pause", 1_000, 0, [/: at or past the 10\.00 % at which Amazon SES may pause the account's sending/]],
+    ["complaints near", 0, 5, [/^Complaints are 0\.05 % .*nearing the 0\.10 %/]],
+    ["both", 600, 50, [/^Bounces/, /^Complaints are 0\.50 % .*at or past the 0\.50 %/]],
+  ])("%s: the warnings, each saying what to do", (_name, bounced, complained, warnings) => {
+    const figures = mailFigures([mailDay("2026-11-27", { sent: 10_000, bounced, complained })], "2026-11-27");
+    expect(figures.warnings).toEqual(warnings.map((pattern) => expect.stringMatching(pattern)));
+    for (const warning of figures.warnings) expect(warning).toMatch(/bot protection|leave link/);
+  });
+});
+
+describe("stats, the report and the digest show them", () => {
+  let dir: string;
+  let file: string;
+  const today = new Date().toISOString().slice(0, 10);
+  beforeEach(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "mail-figures-"));
+    file = path.join(dir, "waitlist.db");
+    const store = new SqliteStore(file);
+    await store.countMail(today, { sent: 100, bounced: 6, complained: 0 });
+    await store.countMail(mailWindowFrom(today), { sent: 100, complained: 1 });
+    await store.close();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("npm run waitlist -- stats: the counts, the 7-day rates and the warning, in text and in --json", async () => {
+    const json = JSON.parse(await run(["stats", "--json"], { WAITLIST_DB: file })) as WaitlistStats;
+    expect(json.mail).toMatchObject({
+      week: { sent: 200, bounced: 6, complained: 1 },
+      bounceRate: 0.03,
+      complaintRate: 0.005,
+      warnings: [
+        expect.stringMatching(/^Bounces for good are 3\.00 %/),
+        expect.stringMatching(/^Complaints are 0\.50 %/),
+      ],
+    });
+    const text = await run(["stats"], { WAITLIST_DB: file });
+    expect(text).toContain(
+      `Mail, the 7 days ${mailWindowFrom(today)} to ${today} (UTC): 200 sent, 6 bounced for good (3.00 %), 1 marked as spam (0.50 %)`,
+    );
+    expect(text).toContain("  Today so far (UTC): 100 sent, 6 bounced for good, 0 marked as spam");
+    expect(text).toMatch(
+      /\n {2}Warning: Bounces for good are 3\.00 % of the mail sent in the last 7 days: nearing the 5\.00 %/,
+    );
+  });
+
+  it("the report: a section with the 7 days and the day, the warnings first", () => {
+    const mail = mailFigures([mailDay("2026-11-27", { sent: 1_000, bounced: 60, complained: 0 })], "2026-11-27");
+    const figures = reportFigures([], { left: 0, pruned: 0 }, { now: new Date("2026-11-27T12:00:00Z"), mail });
+    const svg = '<svg width="10" height="10"></svg>';
+    const charts = { perDay: svg, funnel: svg, sources: svg, campaigns: svg, referralTags: svg, topInviters: svg };
+    const $ = load(reportHtml(figures, charts, { from: "a test" }));
+    expect($("section[aria-labelledby=mail] h2#mail").text()).toBe("Bounces and complaints");
+    expect($("#mail + p").text()).toMatch(/^Warning: Bounces for good are 6\.00 % .*past the 5\.00 %/);
+    const rows = $("table:has(caption:contains('The mail')) tbody tr")
+      .toArray()
+      .map((row) =>
+        $(row)
+          .children()
+          .toArray()
+          .map((cell) => $(cell).text()),
+      );
+    expect(rows).toEqual([
+      ["7 days", "1,000", "60 (6.00 %)", "0 (0.00 %)"],
+      ["2026-11-27", "1,000", "60", "0"],
+    ]);
+  });
+
+  it("the digest: the day's and the 7 days' counts with their rates, and the warning in its subject", async () => {
+    const store = SqliteStore.openExisting(file);
+    const sent: MailMessage[] = [];
+    const now = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000 + 3_600_000);
+    await sendFoundersDigest({
+      store,
+      mailer: { send: async (message) => void sent.push(message) },
+      to: ["founder@example.com"],
+      now,
+      site: testSite,
+    });
+    await store.close();
+    const [{ subject, text, html }] = sent as [MailMessage];
+    expect(subject).toMatch(/: 0 signups, 0 confirmed, mail near a provider's limit$/);
+    expect(text).toContain(`200 sent, 6 bounced for good (3.00 %), 1 marked as spam (0.50 %)`);
+    expect(text).toContain(`On ${today}: 100 sent, 6 bounced for good, 0 marked as spam`);
+    expect(text).toMatch(/Warning: Complaints are 0\.50 % .*at or past the 0\.50 %/);
+    expect(html).toContain("Warning: Bounces for good are 3.00 %");
+  });
+});
