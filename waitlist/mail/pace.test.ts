@@ -67,6 +67,18 @@ describe("the pace every sender keeps", () => {
     expect(reasons).toEqual([...Array(13).fill("go"), ...Array(7).fill("busy")]);
   });
 
+  it("sends a message on to another shard when the one it drew is busy, and is busy only when every shard is", async () => {
+    // A slow provider (1 a second over 8 shards: each shard 8.9 s apart), every sender drawing shard 0, none waiting.
+    const pace = paceOf({ shards: 8, limits: { ...ses, ratePerSecond: 1 }, maxWaitMs: 2_000, wait: async () => {} });
+    const reasons: string[] = [];
+    for (let n = 0; n < 9; n++) {
+      const ticket = await pace.take();
+      reasons.push(ticket.go ? "go" : ticket.reason);
+      if (ticket.go) await ticket.done("sent");
+    }
+    expect(reasons).toEqual([...Array(8).fill("go"), "busy"]);
+  });
+
   it("lets no more go in a UTC day than the daily limit, marks nobody, and says so once; the next day goes on", async () => {
     const lines: string[] = [];
     const pace = paceOf({ limits: { ...ses, dailyLimit: 5 }, log: (line) => lines.push(line) });

@@ -171,12 +171,17 @@ export function createMailPace({
   }: { probe?: boolean; maxWaitMs?: number } = {}): Promise<PaceTicket | PaceRefusal> {
     const first = Math.floor(random() * shards);
     let taken: { start: number } | undefined;
+    // A shard busy further off than the caller may wait sends it on to the next: a slow provider's shards are each
+    // seconds apart, and one just used is no reason to leave a message owed while another is free.
+    let busy: PaceRefusal | undefined;
     for (let n = 0; n < shards && !taken; n++) {
       const outcome = await takeFrom((first + n) % shards, probe, mayWait);
       if (outcome === "full") continue;
-      if ("go" in outcome) return outcome;
-      taken = outcome;
+      if ("go" in outcome && outcome.reason === "busy") busy = busy && busy.until <= outcome.until ? busy : outcome;
+      else if ("go" in outcome) return outcome;
+      else taken = outcome;
     }
+    if (!taken && busy) return busy;
     if (!taken) {
       // Every shard has had its share of the day: nothing more until the next UTC day.
       const until = nextUtcDay(clock());
