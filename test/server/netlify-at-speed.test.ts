@@ -26,6 +26,8 @@ beforeEach(async () => {
   Object.assign(process.env, {
     NETLIFY_BLOBS_CONTEXT: blobs.context(),
     SMTP_URL: smtp.url,
+    // Amazon SES's usual production limits (14 a second, 10 connections): the sweeps' sending at a provider's pace.
+    MAIL_PROVIDER: "ses",
     URL: "https://jointandem.netlify.app",
   });
   jest.spyOn(console, "error").mockImplementation(() => {});

@@ -7,7 +7,8 @@ import { projectFolders } from "../../config/folders";
 /*
  * The project's structure as docs/layout.md draws it, held by its own imports: no module imports, directly or
  * through others, one that imports it; the core (waitlist/signup-life/) imports nothing of the layers above it; and
- * the stores are built by composition, not by classes that extend each other. Every import counts, a type's too.
+ * the stores are built by composition, not by classes that extend each other, and stay small enough to read.
+ * Every import counts, a type's too.
  */
 
 const root = projectFolders.root;
@@ -99,5 +100,18 @@ describe("the stores", () => {
     );
     expect(stores.length).toBeGreaterThan(5);
     expect(extending).toEqual([]);
+  });
+
+  it("stay small enough to read: the Blobs store in 800 lines, the contract every store passes in 450", () => {
+    const lines = (file: string) => readFileSync(path.join(root, file), "utf8").split("\n").length - 1;
+    const blobs = execFileSync("git", ["ls-files", "waitlist/stores/blobs-store.ts", "waitlist/stores/blobs/"], {
+      cwd: root,
+      encoding: "utf8",
+    })
+      .split("\n")
+      .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"));
+    expect(blobs.length).toBeGreaterThan(5);
+    expect(blobs.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(800);
+    expect(lines("waitlist/stores/store.contract.ts")).toBeLessThanOrEqual(450);
   });
 });

@@ -100,7 +100,13 @@ describe("BlobsStore", () => {
       log: () => {},
     });
     // A batch's worth of 10 finds none due; the sweep reads on, within its time, to the one owed.
-    expect(await confirmations.sendDue(Date.now() + 60_000)).toEqual({ sent: 1, retrying: 0, refused: 0, held: 0 });
+    expect(await confirmations.sendDue(Date.now() + 60_000)).toEqual({
+      sent: 1,
+      retrying: 0,
+      refused: 0,
+      held: 0,
+      more: false,
+    });
     expect(sent).toEqual(["p60@example.com"]);
   });
 

@@ -22,10 +22,9 @@ export const blobsStoreName = "waitlist";
 export const blobsPaceShards = 8;
 
 /*
- * The waitlist in Netlify Blobs (README.md has its keys), composed of one object per concern in blobs/, each given what
- * it needs, and the carrying forward of an earlier layout (blobs-migrations.ts). Records change only by signup-life's
- * transitions (record-keeper.ts). Here: a request's work by key, the backlogs of the sweep and the retention, each
- * read a batch at a time, and the founders' reads.
+ * The waitlist in Netlify Blobs (README.md has its keys): one object per concern in blobs/, the carrying forward of an
+ * earlier layout (blobs-migrations.ts), records changed only by signup-life's transitions (record-keeper.ts). Here: a
+ * request's work by key, the sweep's and the retention's backlogs a batch at a time, and the founders' reads.
  */
 
 /**
@@ -136,7 +135,10 @@ export function blobsStore(
     }),
     key: (emailKey: string) => secrets.key(emailKey),
     secret: (name: "leave", make: () => string) => secrets.secret(name, make),
-    /** The notes first, whatever fails after; a listed address makes the same writes, then counts its repeat. */
+    /**
+     * The note first, whatever fails after; the sweep's fold writes its asked/ note (ledger.ts), one write fewer on
+     * the request. A listed address makes the same write, then counts its repeat.
+     */
     async add(entry: NewSignup): Promise<{ added: boolean; createdAt: string }> {
       const k = await located(entry.emailKey);
       const inviterKnown = entry.invitedBy !== undefined && (await invites.inviter(entry.invitedBy)) !== null;
@@ -145,7 +147,7 @@ export function blobsStore(
         chunk: null,
         leaving: null,
       };
-      await Promise.all([records.note(k), entry.earlier ? undefined : records.askedNote(k, record.createdAt)]);
+      await records.note(k);
       const added = await records.create(k, record);
       if (!added) await records.change(k, life.repeat, { noted: true });
       return { added, createdAt: record.createdAt };
@@ -288,13 +290,11 @@ export function blobsStore(
       });
     },
     async countMail(day: string, counts: Partial<MailCounts>): Promise<void> {
-      await io.swap<MailDay>(
-        layout.mailDay(day),
-        (found = { day, sent: 0, throttled: 0, bounced: 0, complained: 0 }) => {
-          for (const [name, n] of Object.entries(counts)) found[name as keyof MailCounts] += n;
-          return found;
-        },
-      );
+      const none: MailDay = { day, sent: 0, throttled: 0, bounced: 0, complained: 0 };
+      await io.swap<MailDay>(layout.mailDay(day), (found = none) => {
+        for (const [name, n] of Object.entries(counts)) found[name as keyof MailCounts] += n;
+        return found;
+      });
     },
     async mailDays(from: string): Promise<MailDay[]> {
       const days = (await io.keys(layout.mailDaysPrefix)).filter((key) => kOf(key, 1) >= from).sort();
@@ -303,11 +303,8 @@ export function blobsStore(
     swapSetting: <T>(name: string, change: (current: T | undefined) => T | undefined) =>
       io.swap<T>(layout.setting(name), change),
     readSetting: async <T>(name: string) => (await io.get<T>(layout.setting(name))) ?? undefined,
-    async departures(): Promise<number> {
-      const { left, pruned } = await store.departureCounts();
-      return left + pruned;
-    },
-    async close(): Promise<void> {},
+    departures: async () => Object.values(await store.departureCounts()).reduce((a, b) => a + b, 0),
+    close: async (): Promise<void> => {},
   };
   return store satisfies FullStore;
 }

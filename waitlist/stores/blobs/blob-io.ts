@@ -54,9 +54,7 @@ export class BlobIO {
     }
   }
   /** A JSON blob as read, or null. */
-  async get<T>(key: string): Promise<T | null> {
-    return (await this.blobs.get(key, { type: "json", consistency: "strong" })) as T | null;
-  }
+  get = async <T>(key: string) => (await this.blobs.get(key, { type: "json", consistency: "strong" })) as T | null;
   /** One JSON blob changed by compare-and-swap (`before` runs before the write), read again when another came first. */
   async swap<T>(
     key: string,
@@ -79,9 +77,7 @@ export class BlobIO {
     throw new BlobsStoreError(`${shown(key)} kept changing under ${maxAttempts} writes; try again.`);
   }
   /** Every key under `prefix`, in one listing. */
-  async keys(prefix: string): Promise<string[]> {
-    return (await this.blobs.list({ prefix })).blobs.map(({ key }) => key);
-  }
+  keys = async (prefix: string) => (await this.blobs.list({ prefix })).blobs.map(({ key }) => key);
   /** Deletes `keys`, `concurrency` at a time, starting none past `deadline` (ms on the store's clock). */
   async deleteUntil(keys: readonly string[], deadline = Infinity): Promise<void> {
     await atOnce(keys, async (key) => this.clock().getTime() <= deadline && (await this.blobs.delete(key)));

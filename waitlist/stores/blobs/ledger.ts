@@ -70,8 +70,10 @@ export class Ledger {
       const chunk = chunks[n]!;
       if (!record || record.leaving) return { k, keys, record: undefined };
       // Filed under its blob first, as read if unchanged since, so that a leave from now on finds the row; a confirm
-      // that died before filing its invite blobs has them filed now.
+      // that died before filing its invite blobs has them filed now. A new signup's asked/ note is written here, at
+      // its first filing, not on its request: the retention reads it a month on (records.ts, add).
       let kept: BlobRecord | undefined = { ...record, chunk };
+      if (!record.chunk && record.optInSince) await this.records.askedNote(k, record.optInSince);
       if (!record.chunk && !(await this.io.writeIf(layout.record(k), kept, { onlyIfMatch: etag! }))) {
         kept = await this.records.change(k, (latest) => (latest.chunk ? latest : { ...latest, chunk }), {
           noted: true,

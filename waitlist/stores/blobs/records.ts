@@ -17,9 +17,8 @@ export interface BlobRecord extends SignupRecord {
 export type Noted = { k: string; keys: string[]; record?: BlobRecord; etag?: string };
 
 /** Every field of a record at its starting value: what a record written before a field existed holds. */
-const starting = add({ email: "", emailKey: "", source: "netlify", earlier: true }, new Date(0), {
-  inviterKnown: false,
-});
+const nobody = { email: "", emailKey: "", source: "netlify", earlier: true } as const;
+const starting = add(nobody, new Date(0), { inviterKnown: false });
 
 /** The state a record written before it had one was in, by its times (the SQL migrations say the same). */
 function stateFromTimes(record: Record<string, unknown>): SignupState {
