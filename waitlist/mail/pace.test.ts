@@ -95,6 +95,18 @@ describe("the pace every sender keeps", () => {
     ]);
   });
 
+  it("keeps a closed day's count when the first write of the next day is a hold, not a start", async () => {
+    const pace = paceOf();
+    await sendFrom([pace], 3);
+    now = Date.parse("2026-12-02T00:00:01.000Z");
+    await pace.hold("down");
+    expect(await store.mailDays("2026-12-01")).toEqual([
+      { day: "2026-12-01", sent: 3, throttled: 0, bounced: 0, complained: 0 },
+    ]);
+    // The day's figures, or the shard: each message in one of them, never both.
+    expect((await pace.shards()).map(({ day, sent }) => ({ day, sent }))).toEqual([{ day: "2026-12-02", sent: 0 }]);
+  });
+
   it("holds every sender a moment after a throttle, longer after each in a row, and slows them for ten minutes", async () => {
     const [one, other] = [paceOf(), paceOf()];
     const ticket = (await one.take()) as PaceTicket;

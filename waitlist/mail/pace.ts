@@ -127,37 +127,45 @@ export function createMailPace({
       ? shard
       : { next: shard?.next ?? 0, day: utcDay(now), sent: 0, throttled: 0, hold: shard?.hold, slow: shard?.slow };
 
+  /**
+   * One shard changed by compare-and-swap, moved on to today first; a day it closes goes to the store's day figures
+   * once, by the writer that closed it, so every message counted is in exactly one place (the shard, or mailDays).
+   */
+  async function swapShard(index: number, change: (shard: PaceShard, now: number) => PaceShard | undefined) {
+    let closedDay: PaceShard | undefined;
+    const written = await store.swapSetting<PaceShard>(paceSetting(index), (found) => {
+      const now = clock();
+      const shard = today(found, now);
+      closedDay = found && found.day !== shard.day ? found : undefined;
+      return change(shard, now) ?? (closedDay ? shard : undefined);
+    });
+    if (written && closedDay) {
+      const { day, sent, throttled } = closedDay;
+      await store.countMail(day, { sent, throttled });
+    }
+  }
+
   async function takeFrom(
     index: number,
     probe: boolean,
     mayWait: number,
   ): Promise<{ start: number } | PaceRefusal | "full"> {
     let outcome: { start: number } | PaceRefusal | "full" = "full";
-    let closedDay: PaceShard | undefined;
-    const written = await store.swapSetting<PaceShard>(paceSetting(index), (found) => {
-      const now = clock();
-      const shard = today(found, now);
-      closedDay = found && found.day !== shard.day ? found : undefined;
+    await swapShard(index, (shard, now) => {
+      outcome = "full";
       if (shard.hold && shard.hold.until > now && !(probe && shard.hold.reason === "down")) {
         outcome = { go: false, until: shard.hold.until, reason: shard.hold.reason };
-        return closedDay ? shard : undefined;
+        return undefined;
       }
-      if (limits.dailyLimit !== null && shard.sent >= shardDaily(limits.dailyLimit, shards, index)) {
-        outcome = "full";
-        return closedDay ? shard : undefined;
-      }
+      if (limits.dailyLimit !== null && shard.sent >= shardDaily(limits.dailyLimit, shards, index)) return undefined;
       const start = Math.max(now, shard.next);
       if (start - now > mayWait) {
         outcome = { go: false, until: start, reason: "busy" };
-        return closedDay ? shard : undefined;
+        return undefined;
       }
       outcome = { start };
       return { ...shard, next: start + shardGapMs(limits, shards, shard, now), sent: shard.sent + 1 };
     });
-    if (written && closedDay) {
-      const { day, sent, throttled } = closedDay;
-      await store.countMail(day, { sent, throttled });
-    }
     return outcome;
   }
 
@@ -224,9 +232,7 @@ export function createMailPace({
     let began: Hold | undefined;
     let ends = until ?? clock();
     for (let index = 0; index < shards; index++) {
-      await store.swapSetting<PaceShard>(paceSetting(index), (found) => {
-        const now = clock();
-        const shard = today(found, now);
+      await swapShard(index, (shard, now) => {
         const last = shard.hold;
         const run = last?.reason === reason && last.until + runGapMs > now ? last : undefined;
         if (last && last.until > now && (last.reason === reason || last.until >= (until ?? 0))) {
@@ -269,12 +275,15 @@ export function createMailPace({
     }
   }
 
-  /** The schedule as the store keeps it, every shard: for the founders' reports. */
+  /**
+   * The schedule as the store keeps it, every shard written so far, each with the counts of its day (an earlier day's
+   * until it is next written): for the founders' reports (reports/mail-outlook.ts).
+   */
   async function shardsNow(): Promise<PaceShard[]> {
     const read = await Promise.all(
       Array.from({ length: shards }, (_, index) => store.readSetting<PaceShard>(paceSetting(index))),
     );
-    return read.map((shard) => today(shard, clock()));
+    return read.filter((shard) => shard !== undefined);
   }
 
   return { take, hold, shards: shardsNow, limits };
