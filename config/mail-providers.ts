@@ -12,6 +12,8 @@ export interface MailLimits {
   connections: number;
   /** Messages a UTC day at most; null for none. */
   dailyLimit: number | null;
+  /** Whose limits they are, as the founders' reports name it (MAIL_PROVIDER's label). */
+  provider?: string;
 }
 
 export interface MailProvider extends MailLimits {

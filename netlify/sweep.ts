@@ -141,6 +141,7 @@ export async function daily(clock: () => number = Date.now): Promise<Response> {
     to,
     now: new Date(clock()),
     site: { siteUrl, contactEmail },
+    pace: waitlist.pace,
   })
     .then((sent) => sent && log("waitlist-daily")(`sent the founders' digest to ${to.length} address(es)`))
     .catch((error: Error) =>

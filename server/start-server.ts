@@ -79,7 +79,7 @@ export async function openWaitlist({
  * daily digest, when FOUNDERS_DIGEST_TO names anyone). Stop it before closing the waitlist.
  */
 export function startSchedules(
-  { confirmations, store, mailer }: Waitlist,
+  { confirmations, store, mailer, pace }: Waitlist,
   {
     foundersDigestTo: to,
     siteUrl,
@@ -89,7 +89,7 @@ export function startSchedules(
   const firstSweep = confirmations.start();
   const hourly = pruneHourly(store, {
     forget: mailer.forget,
-    digest: to && to.length > 0 ? { mailer, to, site: { siteUrl, contactEmail } } : undefined,
+    digest: to && to.length > 0 ? { mailer, to, site: { siteUrl, contactEmail }, pace } : undefined,
   });
   return { firstSweep, firstPass: hourly.first, stop: hourly.stop };
 }

@@ -2,12 +2,12 @@ import { waitlistConfig } from "../../config/env";
 import { maskEmail } from "../../waitlist/email-address";
 import { redactAddresses } from "../../waitlist/mail/redact";
 import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/reports/stats";
-import { mailFigures, mailWindowFrom } from "../../waitlist/reports/mail-figures";
+import { readMailFigures } from "../../waitlist/reports/mail-figures";
 import { invitesByCode } from "../../waitlist/signup-life/rules";
 import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";
 import { UsageError } from "../errors";
-import { linkSecretOf } from "../open-store";
+import { linkSecretOf, paceOf } from "../open-store";
 import { writePrivateFile } from "../../waitlist/private-file";
 import { privateFileTarget } from "../out-file";
 import { exportRows, formats } from "../export-rows";
@@ -81,10 +81,13 @@ export const stats = command({
     "bounces and complaints over 7 days, warned of near a provider's limits",
   ],
   check: ({ days }) => daysOption(days) ?? 30,
-  run: async ({ input: days, options, opened: { store, name } }) => {
+  run: async ({ input: days, options, opened, env }) => {
+    const { store, name } = opened;
     const lastError = await store.lastConfirmationError();
-    const today = new Date().toISOString().slice(0, 10);
-    const figures: WaitlistStats = waitlistStats(await store.listRows(), {
+    const now = new Date();
+    const today = now.toISOString().slice(0, 10);
+    const rows = await store.listRows();
+    const figures: WaitlistStats = waitlistStats(rows, {
       days,
       confirmations: {
         ...(await store.confirmationCounts()),
@@ -92,8 +95,8 @@ export const stats = command({
         lastError: lastError === undefined ? null : redactAddresses(lastError),
       },
       ...(await store.departureCounts()),
-      // A few rows, a day each: the rates a provider judges the account by.
-      mail: mailFigures(await store.mailDays(mailWindowFrom(today)), today),
+      // A few rows, a day each: the rates a provider judges the account by; and the mail owed at the provider's pace.
+      mail: await readMailFigures({ store, pace: paceOf(opened, env), rows, to: today, now }),
     });
     return options.json ? JSON.stringify(figures, null, 2) : renderStats(figures, { from: name });
   },

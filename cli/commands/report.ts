@@ -1,5 +1,6 @@
 import { reportFigures } from "../../waitlist/reports/report";
-import { mailFigures, mailWindowFrom } from "../../waitlist/reports/mail-figures";
+import { readMailFigures } from "../../waitlist/reports/mail-figures";
+import { paceOf } from "../open-store";
 import { reportCharts } from "../../waitlist/reports/report-charts";
 import { reportHtml } from "../../waitlist/reports/report-html";
 import { writePrivateFile } from "../../waitlist/private-file";
@@ -30,10 +31,13 @@ export const report = command({
     }
     return { days: daysOption(days), target: privateFileTarget(out) };
   },
-  run: async ({ input: { target, days }, options, opened: { store, name } }) => {
-    const today = new Date().toISOString().slice(0, 10);
-    const mail = mailFigures(await store.mailDays(mailWindowFrom(today)), today);
-    const figures = reportFigures(await store.listRows(), await store.departureCounts(), { days, mail });
+  run: async ({ input: { target, days }, options, opened, env }) => {
+    const { store, name } = opened;
+    const now = new Date();
+    const rows = await store.listRows();
+    const to = now.toISOString().slice(0, 10);
+    const mail = await readMailFigures({ store, pace: paceOf(opened, env), rows, to, now });
+    const figures = reportFigures(rows, await store.departureCounts(), { days, mail, now });
     writePrivateFile(target, reportHtml(figures, await reportCharts(figures), { from: name }));
     const signups = figures.days.reduce((sum, day) => sum + day.signups, 0);
     return `Wrote ${options.out}: ${figures.funnel.confirmed + figures.funnel.unconfirmed} on the list, ${signups} signups in the ${figures.days.length} days to ${figures.days.at(-1)!.date} (${figures.timeZone}). Open it in a browser.`;

@@ -6,7 +6,8 @@ import type { Mailer } from "../mail/mailer";
 import { mailHtml, messageIdFor, paragraph as p } from "../mail/message-frame";
 import type { WaitlistSite } from "../site-settings";
 import { waveFigures } from "./stats";
-import { mailFigures, mailLines, mailWindowFrom, type MailFigures } from "./mail-figures";
+import { mailFigures, mailLines, readMailFigures, type MailFigures } from "./mail-figures";
+import { unlimitedPace, type MailPace } from "../mail/pace";
 import type { FullStore } from "../stores/store";
 import type { ListRow } from "../signup-life/types";
 
@@ -117,7 +118,14 @@ export function digestMessage(to: readonly string[], figures: DigestFigures, { s
   const waves = letIn ? wavesLine(figures.day, letIn) : undefined;
   const mail = mailLines(figures.mail, `On ${figures.day}`);
   // A warning names itself in the subject too: it is what a founder must not miss.
-  const warned = figures.mail.warnings.length > 0 ? ", mail near a provider's limit" : "";
+  const { warnings, outlook } = figures.mail;
+  const warned = outlook?.expireUnmailed
+    ? ", confirmations late at the mail's pace"
+    : outlook?.hold && outlook.hold.reason !== "throttle"
+      ? ", mail held by the provider"
+      : warnings.length > 0
+        ? ", mail near a provider's limit"
+        : "";
   const subject = `${site.name} waitlist, ${figures.day}: ${figures.signups} signups, ${figures.confirmations} confirmed${letIn?.day ? `, ${letIn.day} let in` : ""}${warned}`;
   const text = `The ${site.name} waitlist on ${figures.day} (UTC), and in all:
 
@@ -162,25 +170,28 @@ export async function sendFoundersDigest({
   to,
   now = new Date(),
   site: siteSettings,
+  pace = unlimitedPace,
 }: {
   store: Pick<FullStore, "once" | "listRows" | "departureCounts" | "mailDays">;
   mailer: Pick<Mailer, "send">;
   to: readonly string[];
   now?: Date;
   site: WaitlistSite;
+  /** The pace the site's mail keeps, for the day's count and the mail owed; none for the outbox folder. */
+  pace?: MailPace;
 }): Promise<boolean> {
   if (to.length === 0) return false;
   const today = new Date(`${now.toISOString().slice(0, 10)}T00:00:00Z`);
   const yesterday = new Date(today.getTime() - dayMs);
   const day = yesterday.toISOString().slice(0, 10);
   if (!(await store.once(`digest-${day}`))) return false;
-  const [signups, dayDepartures, total, mailDays] = await Promise.all([
+  const [signups, dayDepartures, total] = await Promise.all([
     store.listRows(),
     store.departureCounts({ from: yesterday, to: today }),
     store.departureCounts(),
-    store.mailDays(mailWindowFrom(day)),
   ]);
-  const figures = digestFigures(signups, { day: dayDepartures, total }, day, mailFigures(mailDays, day));
+  const mail = await readMailFigures({ store, pace, rows: signups, to: day, now });
+  const figures = digestFigures(signups, { day: dayDepartures, total }, day, mail);
   await mailer.send(digestMessage(to, figures, siteSettings));
   return true;
 }

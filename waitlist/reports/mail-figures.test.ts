@@ -9,6 +9,8 @@ import { SqliteStore } from "../stores/sqlite-store";
 import { testSite } from "../../test/support/site-settings";
 import { sendFoundersDigest } from "./daily-digest";
 import { mailFigures, mailWindowFrom } from "./mail-figures";
+import { createMailPace, paceSetting, type PaceShard } from "../mail/pace";
+import { mailLimits, readEnv } from "../../config/env";
 import { reportFigures } from "./report";
 import { reportHtml } from "./report-html";
 import type { WaitlistStats } from "./stats";
@@ -43,6 +45,7 @@ describe("the mail's figures over 7 days", () => {
       bounceRate: 0.012,
       complaintRate: 0.001,
       warnings: [expect.stringMatching(/^Complaints are 0\.10 % .*past the 0\.10 % at which Amazon SES reviews/)],
+      outlook: null,
     });
     expect(mailWindowFrom("2026-11-27")).toBe("2026-11-21");
     // Nothing sent: no rate, and nothing to warn of.
@@ -117,7 +120,7 @@ describe("stats, the report and the digest show them", () => {
     const svg = '<svg width="10" height="10"></svg>';
     const charts = { perDay: svg, funnel: svg, sources: svg, campaigns: svg, referralTags: svg, topInviters: svg };
     const $ = load(reportHtml(figures, charts, { from: "a test" }));
-    expect($("section[aria-labelledby=mail] h2#mail").text()).toBe("Bounces and complaints");
+    expect($("section[aria-labelledby=mail] h2#mail").text()).toBe("The mail: its pace, bounces and complaints");
     expect($("#mail + p").text()).toMatch(/^Warning: Bounces for good are 6\.00 % .*past the 5\.00 %/);
     const rows = $("table:has(caption:contains('The mail')) tbody tr")
       .toArray()
@@ -151,5 +154,78 @@ describe("stats, the report and the digest show them", () => {
     expect(text).toContain(`On ${today}: 100 sent, 6 bounced for good, 0 marked as spam`);
     expect(text).toMatch(/Warning: Complaints are 0\.50 % .*at or past the 0\.50 %/);
     expect(html).toContain("Warning: Bounces for good are 3.00 %");
+  });
+});
+
+describe("the mail owed at the provider's pace (mail-outlook.ts), in stats and the digest", () => {
+  let dir: string;
+  let file: string;
+  const now = new Date();
+  const today = now.toISOString().slice(0, 10);
+  /** Resend's free plan, its 100 of the day used: the pace holds every sender until the next UTC day. */
+  const env = () => ({ WAITLIST_DB: file, SMTP_URL: "smtp://127.0.0.1:2525", MAIL_PROVIDER: "resend-free" });
+  const tomorrow = Date.parse(`${today}T00:00:00.000Z`) + 86_400_000;
+  beforeEach(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "mail-outlook-"));
+    file = path.join(dir, "waitlist.db");
+    const store = new SqliteStore(file);
+    for (let n = 0; n < 150; n++) {
+      const email = `owed${n}@example.com`;
+      await store.add({ email, emailKey: email, source: "start", at: now });
+    }
+    // The pace's own count of the day (not yet in the day's figures) and its hold, as the senders left them.
+    await store.swapSetting<PaceShard>(paceSetting(0), () => ({
+      next: 0,
+      day: today,
+      sent: 100,
+      throttled: 0,
+      hold: { reason: "quota", until: tomorrow, since: now.getTime(), count: 1 },
+    }));
+    await store.close();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("npm run waitlist -- stats: the pace, the day's count, the hold and when the owed go, in text and in --json", async () => {
+    const json = JSON.parse(await run(["stats", "--json"], env())) as WaitlistStats;
+    expect(json.mail!.day.sent).toBe(100);
+    expect(json.mail!.outlook).toMatchObject({
+      provider: "Resend (free plan)",
+      dailyLimit: 100,
+      sentToday: 100,
+      hold: { reason: "quota", until: tomorrow },
+      owed: 150,
+      expireUnmailed: 0,
+    });
+    // 100 tomorrow, the other 50 the day after.
+    expect(json.mail!.outlook!.clearedBy!.slice(0, 10)).toBe(
+      new Date(tomorrow + 86_400_000).toISOString().slice(0, 10),
+    );
+    const text = await run(["stats"], env());
+    expect(text).toContain("  The pace: Resend (free plan), 2 a second, 100 a day; 100 sent today (UTC)");
+    expect(text).toMatch(
+      /\n {2}Held until \d{4}-\d\d-\d\d 00:00 UTC: Resend \(free plan\) says its daily quota is used\n/,
+    );
+    expect(text).toMatch(/\n {2}Confirmations owed: 150, the last sent by \d{4}-\d\d-\d\d \d\d:\d\d UTC at that pace/);
+    // Without a mail server, the outbox folder: nothing paces it, and stats says nothing of a pace.
+    expect(await run(["stats"], { WAITLIST_DB: file })).not.toContain("The pace:");
+  });
+
+  it("the digest: the hold in its subject, the day's count from the pace", async () => {
+    const store = SqliteStore.openExisting(file);
+    const sent: MailMessage[] = [];
+    const pace = createMailPace({ store, limits: mailLimits(readEnv(env()))!, log: () => {} });
+    await sendFoundersDigest({
+      store,
+      mailer: { send: async (message) => void sent.push(message) },
+      to: ["founder@example.com"],
+      now,
+      site: testSite,
+      pace,
+    });
+    await store.close();
+    const [{ subject, text }] = sent as [MailMessage];
+    expect(subject).toMatch(/, mail held by the provider$/);
+    expect(text).toContain("Held until");
+    expect(text).toContain("Confirmations owed: 150");
   });
 });

@@ -1,4 +1,7 @@
-import type { MailCounts, MailDay } from "../signup-life/types";
+import type { MailPace } from "../mail/pace";
+import type { ListRow, MailCounts, MailDay } from "../signup-life/types";
+import type { MailBookkeeping } from "../stores/store";
+import { mailOutlook, outlookLines, type MailOutlook } from "./mail-outlook";
 
 /*
  * The mail's health, as a provider judges an account: bounces for good and complaints as a share of the mail sent,
@@ -33,6 +36,8 @@ export interface MailFigures {
   complaintRate: number | null;
   /** What is near a provider's threshold and what to do, a sentence or two each; none while all is well. */
   warnings: string[];
+  /** When the confirmations owed go at the provider's pace (mail-outlook.ts); null for mail no provider paces. */
+  outlook: MailOutlook | null;
 }
 
 const none = (): MailCounts => ({ sent: 0, throttled: 0, bounced: 0, complained: 0 });
@@ -69,7 +74,7 @@ function warning(kind: "bounce" | "complaint", rate: number | null): string | un
 }
 
 /** The figures of the 7 days to `to` from the store's days (mailDays(mailWindowFrom(to))); days past `to` left out. */
-export function mailFigures(days: readonly MailDay[], to: string): MailFigures {
+export function mailFigures(days: readonly MailDay[], to: string, outlook: MailOutlook | null = null): MailFigures {
   const from = mailWindowFrom(to);
   const week = none();
   const day = none();
@@ -85,17 +90,49 @@ export function mailFigures(days: readonly MailDay[], to: string): MailFigures {
   const warnings = [warning("bounce", bounceRate), warning("complaint", complaintRate)].filter(
     (one) => one !== undefined,
   );
-  return { from, to, day, week, bounceRate, complaintRate, warnings };
+  return { from, to, day, week, bounceRate, complaintRate, warnings, outlook };
+}
+
+/**
+ * The figures of the 7 days to `to` as the store and the pace keep them: the store's days, and the counts the pace's
+ * shards hold of a day not yet closed (each message is in one of the two); with the outlook of the mail owed `now`,
+ * where a provider paces the mail (the outbox folder has none).
+ */
+export async function readMailFigures({
+  store,
+  pace,
+  rows,
+  to,
+  now,
+}: {
+  store: Pick<MailBookkeeping, "mailDays">;
+  pace: MailPace;
+  rows: readonly Pick<ListRow, "state" | "optInSince" | "createdAt">[];
+  to: string;
+  now: Date;
+}): Promise<MailFigures> {
+  const [days, shards] = await Promise.all([store.mailDays(mailWindowFrom(to)), pace.shards()]);
+  const open = shards.map(({ day, sent, throttled }): MailDay => ({ day, sent, throttled, bounced: 0, complained: 0 }));
+  const { limits } = pace;
+  const outlook = Number.isFinite(limits.ratePerSecond)
+    ? mailOutlook(rows, { limits, provider: limits.provider ?? "the mail provider", shards, now })
+    : null;
+  return mailFigures([...days, ...open], to, outlook);
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-/** The figures as lines of text (stats, the digest): the 7 days with their rates, the last day, then each warning. */
+/**
+ * The figures as lines of text (stats, the digest): the 7 days with their rates, the last day, the confirmations owed
+ * at the provider's pace, then each warning.
+ */
 export function mailLines(figures: MailFigures, dayName: string): string[] {
-  const { week, day } = figures;
+  const { week, day, outlook } = figures;
   return [
     `Mail, the ${mailWindowDays} days ${figures.from} to ${figures.to} (UTC): ${count(week.sent)} sent, ${count(week.bounced)} bounced for good (${ratePercent(figures.bounceRate)}), ${count(week.complained)} marked as spam (${ratePercent(figures.complaintRate)})`,
     `${dayName}: ${count(day.sent)} sent, ${count(day.bounced)} bounced for good, ${count(day.complained)} marked as spam`,
+    ...(outlook ? outlookLines(outlook) : []),
     ...figures.warnings.map((line) => `Warning: ${line}`),
+    ...(outlook?.advice ? [`Warning: ${outlook.advice}`] : []),
   ];
 }

@@ -93,3 +93,23 @@ export function mailOutlook(
     advice,
   };
 }
+
+const count = (n: number) => n.toLocaleString("en-US");
+const holdWords = {
+  throttle: "asked every sender to slow down",
+  quota: "says its daily quota is used",
+  down: "is not taking mail",
+};
+const utc = (ms: number | string) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** The outlook as lines of text (stats, the digest): the pace and today's count, a hold, and what is owed. */
+export function outlookLines({ provider, ratePerSecond, dailyLimit, sentToday, hold, owed, clearedBy }: MailOutlook) {
+  const daily = dailyLimit === null ? "" : `, ${count(dailyLimit)} a day`;
+  return [
+    `The pace: ${provider}, ${count(ratePerSecond)} a second${daily}; ${count(sentToday)} sent today (UTC)`,
+    ...(hold ? [`Held until ${utc(hold.until)}: ${provider} ${holdWords[hold.reason]}`] : []),
+    owed === 0
+      ? "Confirmations owed: none"
+      : `Confirmations owed: ${count(owed)}, the last sent by ${utc(clearedBy!)} at that pace`,
+  ];
+}

@@ -3,6 +3,7 @@ import escapeHtml from "escape-html";
 import { site } from "../../config/site";
 import type { ReportFigures } from "./report";
 import { mailWindowDays, ratePercent, type MailFigures } from "./mail-figures";
+import { outlookLines } from "./mail-outlook";
 import { funnelStages, type ReportCharts } from "./report-charts";
 import { percentOf, type Share, type WaveFigures } from "./stats";
 
@@ -112,9 +113,13 @@ ${table(
 
 /** The mail's last 7 days: sent, bounced for good, marked as spam, their rates, and any warning first. */
 function mailSection(mail: MailFigures): string {
-  const warnings = mail.warnings.map((line) => `<p><strong>Warning:</strong> ${escapeHtml(line)}</p>`).join("\n");
-  return `<h2 id="mail">Bounces and complaints</h2>
+  const warned = [...mail.warnings, ...(mail.outlook?.advice ? [mail.outlook.advice] : [])];
+  const warnings = warned.map((line) => `<p><strong>Warning:</strong> ${escapeHtml(line)}</p>`).join("\n");
+  // The mail owed at the provider's pace, read when the report was made.
+  const outlook = mail.outlook ? outlookLines(mail.outlook).map((line) => `<p>${escapeHtml(line)}.</p>`) : [];
+  return `<h2 id="mail">The mail: its pace, bounces and complaints</h2>
 ${warnings}
+${outlook.join("\n")}
 <p>The mail of the ${mailWindowDays} days from ${mail.from} to ${mail.to} (UTC), as a provider judges the account: Amazon SES reviews it at 5&nbsp;% bounces for good or 0.1&nbsp;% complaints. An address that bounced for good is never mailed again; one that marked our mail as spam is removed from the list.</p>
 ${table(
   "The mail",
