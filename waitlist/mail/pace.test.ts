@@ -45,13 +45,16 @@ describe("the pace every sender keeps", () => {
     for (let n = 0; n + 14 <= starts.length; n++) expect(starts[n + 13]! - starts[n]!).toBeGreaterThanOrEqual(1000);
   });
 
-  it("spreads its starts over shards, each at its share, so the senders of a burst write different blobs", async () => {
+  it("spreads its starts over shards, each on its phase of one grid: a burst's senders write different blobs, and idle shards start no burst", async () => {
     let draw = 0;
     const sharded = () => paceOf({ shards: 4, random: () => (draw++ % 4) / 4 });
     const starts = await sendFrom([sharded(), sharded()], 56);
-    // Four starts at once, one a shard, then the next four a shard's gap on: 14 a second at 90 % together.
-    expect(starts.slice(0, 4)).toEqual([start, start, start, start]);
-    expect(starts.at(-1)! - start).toBeGreaterThanOrEqual(13 * Math.floor((4 * 1000) / (14 * 0.9)));
+    // One start every 79 ms of the four shards together, from the first: 14 a second at 90 %, never four at once.
+    const gaps = starts.slice(1).map((at, n) => at - starts[n]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(1000 / (14 * 0.9)));
+    for (let n = 0; n + 14 <= starts.length; n++) expect(starts[n + 13]! - starts[n]!).toBeGreaterThanOrEqual(1000);
+    // Each shard took its share.
+    expect((await sharded().shards()).map((shard) => shard.sent)).toEqual([14, 14, 14, 14]);
   });
 
   it("gives no start further off than a sender may wait: the message stays owed for a sender with time", async () => {
@@ -67,16 +70,28 @@ describe("the pace every sender keeps", () => {
     expect(reasons).toEqual([...Array(13).fill("go"), ...Array(7).fill("busy")]);
   });
 
-  it("sends a message on to another shard when the one it drew is busy, and is busy only when every shard is", async () => {
-    // A slow provider (1 a second over 8 shards: each shard 8.9 s apart), every sender drawing shard 0, none waiting.
-    const pace = paceOf({ shards: 8, limits: { ...ses, ratePerSecond: 1 }, maxWaitMs: 2_000, wait: async () => {} });
-    const reasons: string[] = [];
-    for (let n = 0; n < 9; n++) {
-      const ticket = await pace.take();
-      reasons.push(ticket.go ? "go" : ticket.reason);
+  it("sends a message on to the shard whose turn comes next when the one it drew is busy; busy only when no shard has a start in time", async () => {
+    // A slow provider: 1 a second over 8 shards, each shard 8.9 s apart, every sender drawing shard 0.
+    const slow = { ...ses, ratePerSecond: 1 };
+    const starts = await sendFrom([paceOf({ shards: 8, limits: slow, maxWaitMs: 2_000 })], 8);
+    // Every message had a start within its 2 s, one every 1.11 s of the shards together.
+    const gaps = starts.slice(1).map((at, n) => at - starts[n]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1111);
+    expect(Math.max(...gaps)).toBeLessThan(2223);
+    // Senders that do not wait (the clock stands still): the starts within their 2 s taken, the rest are "busy".
+    const still = paceOf({ shards: 8, limits: slow, maxWaitMs: 2_000, wait: async () => {} });
+    const outcomes = [];
+    for (let n = 0; n < 4; n++) {
+      const ticket = await still.take();
+      outcomes.push(ticket.go ? "go" : ticket.reason);
       if (ticket.go) await ticket.done("sent");
+      else expect(ticket.until).toBeLessThanOrEqual(now + 2_000 + 1_112);
     }
-    expect(reasons).toEqual([...Array(8).fill("go"), "busy"]);
+    expect(outcomes[0]).toBe("go");
+    expect(outcomes.slice(outcomes.lastIndexOf("go") + 1)).toEqual(
+      Array(4 - outcomes.lastIndexOf("go") - 1).fill("busy"),
+    );
+    expect(outcomes.filter((one) => one === "go").length).toBeLessThanOrEqual(2);
   });
 
   it("lets no more go in a UTC day than the daily limit, marks nobody, and says so once; the next day goes on", async () => {

@@ -158,13 +158,17 @@ export function createMailPace({
         return undefined;
       }
       if (limits.dailyLimit !== null && shard.sent >= shardDaily(limits.dailyLimit, shards, index)) return undefined;
-      const start = Math.max(now, shard.next);
+      // Each shard starts on its own phase of one grid, so that together they start one message every gap/shards
+      // however many are idle: eight idle shards starting at once were eight messages in a provider's second.
+      const gap = shardGapMs(limits, shards, shard, now);
+      const phase = (index * gap) / shards;
+      const start = phase + Math.ceil((Math.max(now, shard.next) - phase) / gap) * gap;
       if (start - now > mayWait) {
         outcome = { go: false, until: start, reason: "busy" };
         return undefined;
       }
       outcome = { start };
-      return { ...shard, next: start + shardGapMs(limits, shards, shard, now), sent: shard.sent + 1 };
+      return { ...shard, next: start + gap, sent: shard.sent + 1 };
     });
     return outcome;
   }
@@ -177,13 +181,20 @@ export function createMailPace({
     probe = false,
     maxWaitMs: mayWait = maxWaitMs,
   }: { probe?: boolean; maxWaitMs?: number } = {}): Promise<PaceTicket | PaceRefusal> {
+    // A shard at random first, so that a burst's senders write different blobs; one busy further off than the caller
+    // may wait sends it on to the shard whose phase comes next, then round: a slow provider's shards are each seconds
+    // apart, and one just used is no reason to leave a message owed while another is free.
     const first = Math.floor(random() * shards);
+    const soonest = Math.ceil(clock() / (1000 / (limits.ratePerSecond * headroom))) % shards;
+    const order = [
+      first,
+      ...Array.from({ length: shards }, (_, n) => (soonest + n) % shards).filter((i) => i !== first),
+    ];
     let taken: { start: number } | undefined;
-    // A shard busy further off than the caller may wait sends it on to the next: a slow provider's shards are each
-    // seconds apart, and one just used is no reason to leave a message owed while another is free.
     let busy: PaceRefusal | undefined;
-    for (let n = 0; n < shards && !taken; n++) {
-      const outcome = await takeFrom((first + n) % shards, probe, mayWait);
+    for (const index of order) {
+      if (taken) break;
+      const outcome = await takeFrom(index, probe, mayWait);
       if (outcome === "full") continue;
       if ("go" in outcome && outcome.reason === "busy") busy = busy && busy.until <= outcome.until ? busy : outcome;
       else if ("go" in outcome) return outcome;
