@@ -37,11 +37,11 @@ async function sendFrom(paces: ReturnType<typeof paceOf>[], count: number) {
 }
 
 describe("the pace every sender keeps", () => {
-  it("spaces every sender's starts by the provider's rate together, with a tenth to spare", async () => {
+  it("spaces every sender's starts by the provider's rate together, with a jitter's share to spare", async () => {
     const starts = await sendFrom([paceOf(), paceOf(), paceOf()], 140);
-    // 14 a second, at 90 %: one start every 79 ms, whoever takes it.
+    // 14 a second, less the jitter's share: one start every 86 ms (1.2 s / 14), whoever takes it.
     const gaps = starts.slice(1).map((at, n) => at - starts[n]!);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(1000 / (14 * 0.9)));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(1200 / 14));
     for (let n = 0; n + 14 <= starts.length; n++) expect(starts[n + 13]! - starts[n]!).toBeGreaterThanOrEqual(1000);
   });
 
@@ -49,9 +49,9 @@ describe("the pace every sender keeps", () => {
     let draw = 0;
     const sharded = () => paceOf({ shards: 4, random: () => (draw++ % 4) / 4 });
     const starts = await sendFrom([sharded(), sharded()], 56);
-    // One start every 79 ms of the four shards together, from the first: 14 a second at 90 %, never four at once.
+    // One start every 86 ms of the four shards together, from the first: never four at once.
     const gaps = starts.slice(1).map((at, n) => at - starts[n]!);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(1000 / (14 * 0.9)));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(1200 / 14));
     for (let n = 0; n + 14 <= starts.length; n++) expect(starts[n + 13]! - starts[n]!).toBeGreaterThanOrEqual(1000);
     // Each shard took its share.
     expect((await sharded().shards()).map((shard) => shard.sent)).toEqual([14, 14, 14, 14]);
@@ -66,32 +66,45 @@ describe("the pace every sender keeps", () => {
       if (ticket.go) await ticket.done("unused");
       reasons.push(ticket.go ? "go" : ticket.reason);
     }
-    // Thirteen starts within a second at 90 % of 14 a second, then none: each refusal is "busy".
-    expect(reasons).toEqual([...Array(13).fill("go"), ...Array(7).fill("busy")]);
+    // The starts within a second at 14 a second less the jitter's share (one every 86 ms: 11 or 12, as the second
+    // falls on the grid), then none: each refusal is "busy".
+    const goes = reasons.lastIndexOf("go") + 1;
+    expect(goes).toBeGreaterThanOrEqual(11);
+    expect(goes).toBeLessThanOrEqual(12);
+    expect(reasons).toEqual([...Array(goes).fill("go"), ...Array(20 - goes).fill("busy")]);
   });
 
   it("sends a message on to the shard whose turn comes next when the one it drew is busy; busy only when no shard has a start in time", async () => {
-    // A slow provider: 1 a second over 8 shards, each shard 8.9 s apart, every sender drawing shard 0.
-    const slow = { ...ses, ratePerSecond: 1 };
-    const starts = await sendFrom([paceOf({ shards: 8, limits: slow, maxWaitMs: 2_000 })], 8);
-    // Every message had a start within its 2 s, one every 1.11 s of the shards together.
+    // 4 a second: four shards of eight in use, each 1.2 s apart, a start every 0.3 s of them together; every sender
+    // drawing shard 0 and waiting 0.4 s at most.
+    const four = { ...ses, ratePerSecond: 4 };
+    const starts = await sendFrom([paceOf({ shards: 8, limits: four, maxWaitMs: 400 })], 8);
     const gaps = starts.slice(1).map((at, n) => at - starts[n]!);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1111);
-    expect(Math.max(...gaps)).toBeLessThan(2223);
-    // Senders that do not wait (the clock stands still): the starts within their 2 s taken, the rest are "busy".
-    const still = paceOf({ shards: 8, limits: slow, maxWaitMs: 2_000, wait: async () => {} });
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(299);
+    expect(Math.max(...gaps)).toBeLessThan(601);
+    // Senders that do not wait (the clock stands still): the starts within their 0.4 s taken, the rest are "busy".
+    const still = paceOf({ shards: 8, limits: four, maxWaitMs: 400, wait: async () => {} });
     const outcomes = [];
     for (let n = 0; n < 4; n++) {
       const ticket = await still.take();
       outcomes.push(ticket.go ? "go" : ticket.reason);
       if (ticket.go) await ticket.done("sent");
-      else expect(ticket.until).toBeLessThanOrEqual(now + 2_000 + 1_112);
+      else expect(ticket.until).toBeLessThanOrEqual(now + 400 + 301);
     }
     expect(outcomes[0]).toBe("go");
     expect(outcomes.slice(outcomes.lastIndexOf("go") + 1)).toEqual(
       Array(4 - outcomes.lastIndexOf("go") - 1).fill("busy"),
     );
     expect(outcomes.filter((one) => one === "go").length).toBeLessThanOrEqual(2);
+  });
+
+  it("uses as many shards as a second's messages: at 1 a second one, its starts 1.2 s apart, none seconds off", async () => {
+    const pace = paceOf({ shards: 8, limits: { ...ses, ratePerSecond: 1 }, random: Math.random });
+    const starts = await sendFrom([pace], 5);
+    const gaps = starts.slice(1).map((at, n) => at - starts[n]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1199);
+    expect(Math.max(...gaps)).toBeLessThan(1201);
+    expect((await pace.shards()).map((shard) => shard.sent)).toEqual([5]);
   });
 
   it("lets no more go in a UTC day than the daily limit, marks nobody, and says so once; the next day goes on", async () => {
@@ -134,7 +147,7 @@ describe("the pace every sender keeps", () => {
     now += 4_000;
     // Slowed to 70 % of 70 %: the gap between starts is twice what it was, and more.
     const starts = await sendFrom([one], 3);
-    expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(Math.floor(1000 / (14 * 0.9 * 0.49)));
+    expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(Math.floor(1200 / (14 * 0.49)));
     const [shard] = await one.shards();
     expect(shard!.throttled).toBe(2);
   });

@@ -6,7 +6,7 @@ import type { MailBookkeeping } from "../stores/store";
  * One pace for all mail: every sender (a signup's own e-mail, the sweep, npm start's server, resend-pending, let-in,
  * announce-policy-change, on every function instance at once) takes a start time from a schedule the store keeps, so
  * that together they send no faster than the provider allows, no more a day than its quota, and nothing while the
- * provider has asked to wait. The schedule is split into `shards` (the Blobs store's: eight), each at its share of the
+ * provider has asked to wait. The schedule is split into shards (the Blobs store's: up to eight), each at its share of the
  * rate and of the day, so that a burst's senders do not all wait on one compare-and-swap; a sender takes a shard at
  * random. A take is one read and one write of a shard, the same as the claim a signup's own e-mail no longer needs
  * (signup-life's add claims it for the signup's sender).
@@ -70,8 +70,15 @@ export interface PaceRefusal {
   reason: HoldReason | "busy";
 }
 
-/** The share of its rate a sender aims at: a sliding second of the provider's may count one message more. */
-const headroom = 0.9;
+/**
+ * The time a message may take more than the one before it to reach the provider (a connection opened for it, a busy
+ * machine): starts are spaced so that a provider's sliding second never holds one message too many even then. At
+ * 1 a second, the first message of a burst, which opens the connection, took 150 ms more than the next on a busy
+ * test machine; a tenth of the rate to spare (111 ms) was not enough.
+ */
+const jitterMs = 200;
+/** The messages a second every sender together starts at most: the provider's rate, less the jitter's share. */
+export const pacedRate = (ratePerSecond: number) => (ratePerSecond * 1000) / (1000 + jitterMs);
 /** A throttle's hold, doubled with each in a row, at most a minute; its slowing, and for how long. */
 const throttleHoldMs = [2_000, 4_000, 8_000, 16_000, 32_000, 60_000];
 const slowFactor = 0.7;
@@ -90,7 +97,7 @@ export const paceSetting = (shard: number) => `mail-pace-${shard}` as const;
 /** A message every this many ms from one shard, at the rate now allowed. */
 export function shardGapMs(limits: MailLimits, shards: number, shard: PaceShard | undefined, now: number) {
   const slow = shard?.slow && shard.slow.until > now ? shard.slow.factor : 1;
-  return (shards * 1000) / (limits.ratePerSecond * headroom * slow);
+  return (shards * 1000) / (pacedRate(limits.ratePerSecond) * slow);
 }
 
 /** A shard's share of the daily limit: the first shards take the remainder. */
@@ -101,25 +108,38 @@ const shardDaily = (dailyLimit: number, shards: number, index: number) =>
  * A named wait, so the bench can hold it on its simulated clock (latency.ts matches timers by the function that
  * sets them).
  */
-function paceWait(ms: number): Promise<void> {
+export function paceWait(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export function createMailPace({
   store,
   limits,
-  shards = 1,
+  shards: most = 1,
   clock = Date.now,
   wait = paceWait,
   maxWaitMs = 20_000,
   log = () => {},
   random = Math.random,
 }: PaceOptions): MailPace {
+  /**
+   * The shards in use: as many as a second's messages, up to `most`. A shard's starts are `shards` of the provider's
+   * intervals apart, so at 1 a second eight shards put a free start up to 9.6 s off for a sender drawing a shard at
+   * random; a slow provider's few senders a second need no spreading.
+   */
+  const shards = Math.max(1, Math.min(most, Math.ceil(pacedRate(limits.ratePerSecond))));
   /** This process's messages in flight: at most its connections. */
   let inFlight = 0;
   const freed: (() => void)[] = [];
   /** Recipients deferred in a row by this sender, none sent between. */
   let deferred = 0;
+  /**
+   * The last hold this process learnt of (a refusal it had, or a shard it read): a start taken before it, waiting for
+   * its time, is not used while it lasts, and no shard is read for a start until it ends.
+   */
+  let known: PaceRefusal | undefined;
+  const heldNow = (probe: boolean) =>
+    known && known.until > clock() && !(probe && known.reason === "down") ? known : undefined;
 
   /** A shard as read, moved on to today: yesterday's counts go to the day's figures once (the writer's). */
   const today = (shard: PaceShard | undefined, now: number): PaceShard =>
@@ -154,7 +174,7 @@ export function createMailPace({
     await swapShard(index, (shard, now) => {
       outcome = "full";
       if (shard.hold && shard.hold.until > now && !(probe && shard.hold.reason === "down")) {
-        outcome = { go: false, until: shard.hold.until, reason: shard.hold.reason };
+        outcome = known = { go: false, until: shard.hold.until, reason: shard.hold.reason };
         return undefined;
       }
       if (limits.dailyLimit !== null && shard.sent >= shardDaily(limits.dailyLimit, shards, index)) return undefined;
@@ -181,11 +201,13 @@ export function createMailPace({
     probe = false,
     maxWaitMs: mayWait = maxWaitMs,
   }: { probe?: boolean; maxWaitMs?: number } = {}): Promise<PaceTicket | PaceRefusal> {
+    const held = heldNow(probe);
+    if (held) return held;
     // A shard at random first, so that a burst's senders write different blobs; one busy further off than the caller
     // may wait sends it on to the shard whose phase comes next, then round: a slow provider's shards are each seconds
     // apart, and one just used is no reason to leave a message owed while another is free.
     const first = Math.floor(random() * shards);
-    const soonest = Math.ceil(clock() / (1000 / (limits.ratePerSecond * headroom))) % shards;
+    const soonest = Math.ceil(clock() / (1000 / pacedRate(limits.ratePerSecond))) % shards;
     const order = [
       first,
       ...Array.from({ length: shards }, (_, n) => (soonest + n) % shards).filter((i) => i !== first),
@@ -210,6 +232,9 @@ export function createMailPace({
     const now = clock();
     if (taken.start > now) await wait(taken.start - now);
     while (inFlight >= limits.connections) await new Promise<void>((resolve) => freed.push(resolve));
+    // A hold that began while it waited: its start is given up (counted in the day's figures, a few at most).
+    const heldSince = heldNow(probe);
+    if (heldSince) return heldSince;
     inFlight++;
     let told = false;
     return {
@@ -265,6 +290,7 @@ export function createMailPace({
         return next;
       });
     }
+    known = { go: false, until: ends, reason };
     if (began) {
       const at = new Date(began.until).toISOString();
       const words = {
@@ -279,6 +305,7 @@ export function createMailPace({
 
   /** A probe went: the server is up, and every sender may go on. */
   async function endDownHold(): Promise<void> {
+    if (known?.reason === "down") known = undefined;
     for (let index = 0; index < shards; index++) {
       await store.swapSetting<PaceShard>(paceSetting(index), (found) =>
         found?.hold?.reason === "down" ? { ...found, hold: undefined } : undefined,

@@ -1,5 +1,5 @@
 import type { MailLimits } from "../../config/mail-providers";
-import type { Hold, PaceShard } from "../mail/pace";
+import { pacedRate, type Hold, type PaceShard } from "../mail/pace";
 import { owes, unconfirmedRetentionMs } from "../signup-life/rules";
 import type { ListRow } from "../signup-life/types";
 
@@ -52,7 +52,7 @@ export function mailOutlook(
   const { sentToday, hold } = together(shards, at);
   // The sweeps send the oldest first.
   const owed = rows.filter(owes).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  const perSecond = limits.ratePerSecond * 0.9;
+  const perSecond = pacedRate(limits.ratePerSecond);
   let start = Math.max(at, hold?.until ?? at);
   // What is left of the day the sending starts on.
   let room =
