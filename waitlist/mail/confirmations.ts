@@ -3,7 +3,7 @@ import { maskEmail } from "../email-address";
 import { mailboxCounters, mailDay } from "./mailbox";
 import { mailErrorReason, redactAddresses } from "./redact";
 import type { Mailer } from "./mailer";
-import { unlimitedPace, type MailPace, type PaceOutcome } from "./pace";
+import { paceWait, unlimitedPace, type MailPace, type PaceOutcome } from "./pace";
 import { classifyMailFailure } from "./replies";
 import { askAgainAfterMs, mailboxCap, retryDelayMs, retryDelaysMs as retrySchedule } from "../signup-life/rules";
 import type { WaitlistSite } from "../site-settings";
@@ -36,10 +36,14 @@ export interface ConfirmationOptions extends WaitlistSite {
   log?: (line: string) => void;
   /** What time it is: the real clock, or a simulation's (the Netlify bench runs five minutes in seconds). */
   clock?: () => Date;
+  /** Waits out a short hold of the provider's (sendDue); a test's clock moves instead. */
+  wait?: (ms: number) => Promise<void>;
 }
 
 /** Owed confirmations one sweep takes on; the next sweep takes the rest. */
 const sweepBatch = 100;
+/** A signup's own e-mail held no longer than this (not started in its moment, a throttle) is left to `backlog`. */
+const backlogHoldMs = 60_000;
 /** How long one attempt holds an address before another sender may take it over, unless told. */
 export const defaultLeaseMs = 120_000;
 
@@ -88,6 +92,7 @@ export function createConfirmations({
   mailboxDailyMails = 3,
   log = (line) => console.error(line),
   clock = () => new Date(),
+  wait = paceWait,
 }: ConfirmationOptions) {
   const inFlight = new Set<Promise<unknown>>();
 
@@ -109,31 +114,42 @@ export function createConfirmations({
    * on signup-life's schedule; a throttle, a quota or the server down, which hold every sender (the pace), this
    * message given back uncounted, due when the hold ends.
    */
+  /**
+   * When a message given back uncounted is due again: at once when the pace was only taken or the provider asked for a
+   * moment (a sender with the time waits for its start: a drain, the next sweep); when the hold ends for a quota or
+   * the server down, so that no sweep reads it before then.
+   */
+  const dueAgain = ({ reason, until }: { reason: string; until: number }) =>
+    new Date(reason === "busy" || reason === "throttle" ? clock().getTime() : until);
+
   async function deliver(
     owed: OwedConfirmation,
-    { claimed = false, probe = false, maxWaitMs }: { claimed?: boolean; probe?: boolean; maxWaitMs?: number } = {},
+    { claimed = false, probe = false, takeBy }: { claimed?: boolean; probe?: boolean; takeBy?: number } = {},
   ): Promise<Attempt> {
+    const attempt = claimed ? 1 : await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
+    if (attempt === undefined) return { outcome: "not-ours" };
+    // A mailbox whose mail bounced for good or was marked as spam is not mailed until its fingerprint's time ends
+    // (suppressions.ts), whichever signup of it this is: the visitor was answered as for any signup. Failed, not
+    // capped: a repeat signup does not ask again, and the mailbox's day's count is not spent on it.
+    const heldUntil = await suppressedUntil(store, linkSecret, owed.emailKey, clock());
+    if (heldUntil !== undefined) {
+      const reason = `not sent: mail to this mailbox bounced or was marked as spam; held until ${heldUntil.slice(0, 10)}`;
+      await store.failConfirmation(owed.emailKey, reason, clock());
+      log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
+      return { outcome: "refused", reason };
+    }
+    // The start last, just before the message goes: the store's work before it (a read that takes seconds now and
+    // then) would otherwise put the message in another of the provider's seconds than its start.
+    const maxWaitMs = takeBy === undefined ? undefined : Math.max(0, takeBy - clock().getTime());
     const ticket = await pace.take({ probe, maxWaitMs });
     if (!ticket.go) {
       const reason = ticket.reason === "busy" ? "not sent yet: the provider's pace is taken" : `held: ${ticket.reason}`;
-      // Held by its own sender since its signup: given back, due when the hold ends; any other is as it was.
-      if (claimed) await store.releaseConfirmation(owed.emailKey, reason, new Date(ticket.until), { uncounted: true });
+      // Given back, no attempt counted: nothing reached the provider.
+      await store.releaseConfirmation(owed.emailKey, reason, dueAgain(ticket), { uncounted: true });
       return { outcome: "held", until: ticket.until, reason };
     }
     let told: PaceOutcome = "unused";
     try {
-      const attempt = claimed ? 1 : await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
-      if (attempt === undefined) return { outcome: "not-ours" };
-      // A mailbox whose mail bounced for good or was marked as spam is not mailed until its fingerprint's time ends
-      // (suppressions.ts), whichever signup of it this is: the visitor was answered as for any signup. Failed, not
-      // capped: a repeat signup does not ask again, and the mailbox's day's count is not spent on it.
-      const heldUntil = await suppressedUntil(store, linkSecret, owed.emailKey, clock());
-      if (heldUntil !== undefined) {
-        const reason = `not sent: mail to this mailbox bounced or was marked as spam; held until ${heldUntil.slice(0, 10)}`;
-        await store.failConfirmation(owed.emailKey, reason, clock());
-        log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
-        return { outcome: "refused", reason };
-      }
       // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
       // the cap (signup-life's mailboxCap) it is not sent and not retried: the visitor was answered as for any
       // signup, and the founders see why. A repeat signup of the address a day later asks again.
@@ -169,9 +185,11 @@ export function createConfirmations({
           log(`confirmation to ${maskEmail(owed.email)} failed (${reason}); retrying in ${delay / 1000} s`);
           return { outcome: "retry", reason };
         }
+        // A throttle, a quota or the server down: due again as the hold allows, its attempt counted (its mailbox's
+        // day was, and is not counted again), never a failure that waits on the retry schedule.
         told = kind === "sending" ? "down" : kind;
         const until = (await ticket.done(told)) ?? clock().getTime();
-        await store.releaseConfirmation(owed.emailKey, reason, new Date(until), { uncounted: true });
+        await store.releaseConfirmation(owed.emailKey, reason, dueAgain({ reason: told, until }));
         return { outcome: "held", until, reason };
       }
       told = "sent";
@@ -234,9 +252,15 @@ export function createConfirmations({
     return new Promise((resolve) =>
       setImmediate(
         () =>
-          void attempt(owed, Infinity, { claimed, maxWaitMs: soonWaitMs })
+          // Its start within soonWaitMs of now, the wait for a free connection of this sender's included.
+          void attempt(owed, Infinity, {
+            claimed,
+            takeBy: soonWaitMs === undefined ? undefined : clock().getTime() + soonWaitMs,
+          })
             .then((done) =>
-              done?.outcome === "held" && done.reason.startsWith("not sent yet") ? backlog?.() : undefined,
+              // Not started in its moment (the pace taken), or held a moment (a throttle): a sender with the time
+              // sends it (on Netlify, a drain) rather than the next sweep, minutes on.
+              done?.outcome === "held" && done.until - clock().getTime() <= backlogHoldMs ? backlog?.() : undefined,
             )
             .then(() => resolve()),
       ),
@@ -266,18 +290,15 @@ export function createConfirmations({
   }
 
   let sweeping: Promise<SweepResult> | undefined;
-  /** One attempt for every owed confirmation that is due: nobody holds it, and its retry time has come. */
+  /**
+   * One attempt for every owed confirmation that is due (nobody holds it, and its retry time has come), sent at the
+   * pace until the next sweep: at a slow provider's pace a backlog goes on going out between sweeps, not a batch's
+   * first twenty seconds of it each time.
+   */
   function sweep(): Promise<SweepResult> {
-    sweeping ??= (async () => {
-      const result: SweepResult = { sent: 0, retrying: 0, refused: 0, held: 0, more: false };
-      try {
-        const due = await store.dueConfirmations(clock(), sweepBatch);
-        for (const done of await Promise.all(due.map((owed) => attempt(owed)))) tally(result, done);
-      } finally {
-        sweeping = undefined;
-      }
-      return result;
-    })();
+    sweeping ??= sendDue(clock().getTime() + sweepMs).finally(() => {
+      sweeping = undefined;
+    });
     return sweeping;
   }
 
@@ -294,8 +315,19 @@ export function createConfirmations({
     const result: SweepResult = { sent: 0, retrying: 0, refused: 0, held: 0, more: false };
     const seen = new Set<string>();
     const running = new Set<Promise<void>>();
+    /** When the latest hold this call met ends (ms), and how many were held since the last read. */
+    let holdEnds = 0;
+    let heldSinceRead = 0;
     for (;;) {
-      if (closed || result.held > 0) break;
+      if (closed) break;
+      if (holdEnds > clock().getTime()) {
+        // A hold that ends within this call's time (a throttle's seconds) is waited out, its messages tried again;
+        // one longer (a quota, the server down) ends it: the sweep after the hold's end goes on.
+        if (holdEnds >= until) break;
+        await Promise.all(running);
+        await wait(Math.max(0, holdEnds - clock().getTime()));
+        continue;
+      }
       // Its time is over with more read than it could start, or more to read: for another sender (a drain on Netlify).
       if (clock().getTime() > until) {
         result.more = true;
@@ -304,14 +336,26 @@ export function createConfirmations({
       // A batch waits for a slot at most: the next is read while it is sent.
       // (Others' attempts may fill the queue too: with none of this call's under way there is nothing to wait for.)
       while (waiting.length >= sweepBatch && running.size > 0) await Promise.race(running);
+      heldSinceRead = 0;
       const due = await store.dueConfirmations(clock(), sweepBatch, { readUntil: until });
       const fresh = due.filter((owed) => !seen.has(owed.emailKey));
-      if (fresh.length === 0) break;
+      if (fresh.length === 0) {
+        // Those under way may yet be held a moment, and are tried again after it.
+        if (running.size === 0 || closed) break;
+        await Promise.all(running);
+        if (heldSinceRead === 0) break;
+        continue;
+      }
       for (const owed of fresh) {
         seen.add(owed.emailKey);
         const work = attempt(owed, until).then((done) => {
           // Not started: its slot came past `until`; it stays due.
           if (done === undefined && !closed) result.more = true;
+          if (done?.outcome === "held") {
+            holdEnds = Math.max(holdEnds, done.until);
+            seen.delete(owed.emailKey);
+            heldSinceRead++;
+          }
           tally(result, done);
         });
         running.add(work);
@@ -319,7 +363,8 @@ export function createConfirmations({
       }
     }
     await Promise.all(running);
-    if (result.held > 0) result.more = false;
+    // Held past this call's time: nothing for another sender to do before the hold ends.
+    if (holdEnds >= until) result.more = false;
     return result;
   }
 
