@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { readEnv } from "../config/env";
-import { drainHeader, drainToken, startDrain } from "./drain-start";
+import { drainHeader, drainSetting, drainToken, startDrain, type DrainLease } from "./drain-start";
 import { log, netlifyWaitlist } from "./netlify-waitlist";
 import type { FunctionContext } from "./serve-endpoint";
 
@@ -16,6 +16,8 @@ import type { FunctionContext } from "./serve-endpoint";
 
 /** A drain starts no message past this far into its run: the rest is the next drain's, within Netlify's 60 s. */
 const sendForMs = 45_000;
+/** A drain's lease: past Netlify's 60 s, a drain that was stopped holds it no longer. */
+const leaseMs = 60_000;
 
 const sameToken = (given: string | null, token: string) =>
   given !== null && given.length === token.length && timingSafeEqual(Buffer.from(given), Buffer.from(token));
@@ -28,13 +30,31 @@ export async function drain(request: Request, context: FunctionContext, clock: (
   if (request.method !== "POST" || !sameToken(request.headers.get(drainHeader), drainToken(waitlist.linkSecret))) {
     return new Response("Not found", { status: 404 });
   }
+  const { store, confirmations, linkSecret } = waitlist;
+  let mine = false;
+  await store.swapSetting<DrainLease>(drainSetting, (found) => {
+    mine = !(found && found.until > started);
+    return mine ? { until: started + leaseMs, wanted: false } : undefined;
+  });
+  // Another drain runs: it has marked this asking, and starts the next as it ends.
+  if (!mine) return new Response(null, { status: 202 });
   context.waitUntil(
     (async () => {
-      const result = await waitlist.confirmations.sendDue(started + sendForMs);
-      log("waitlist-drain")(
-        `confirmations: ${result.sent} sent, ${result.retrying} to retry, ${result.refused} refused for good${result.held > 0 ? ", the rest held by the provider" : ""}`,
-      );
-      if (result.more) await startDrain(env, waitlist.linkSecret, log("waitlist-drain"));
+      let more = true;
+      try {
+        const result = await confirmations.sendDue(started + sendForMs);
+        more = result.more;
+        log("waitlist-drain")(
+          `confirmations: ${result.sent} sent, ${result.retrying} to retry, ${result.refused} refused for good${result.held > 0 ? ", the rest held by the provider" : ""}`,
+        );
+      } finally {
+        let wanted = false;
+        await store.swapSetting<DrainLease>(drainSetting, (found) => {
+          wanted = found?.wanted ?? false;
+          return { until: 0, wanted: false };
+        });
+        if (more || wanted) await startDrain(env, linkSecret, log("waitlist-drain"));
+      }
     })(),
   );
   return new Response(null, { status: 202 });

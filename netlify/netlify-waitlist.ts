@@ -7,7 +7,7 @@ import { createWaitlist, type Waitlist } from "../waitlist/create-waitlist";
 import { noteSigner } from "../waitlist/leave-signer";
 import { createMailer, type Mailer } from "../waitlist/mail/mailer";
 import { blobsPaceShards, blobsStore, blobsStoreName, type BlobsStore } from "../waitlist/stores/blobs-store";
-import { startDrain } from "./drain-start";
+import { askForDrain } from "./drain-start";
 import { limitedStore } from "./run-limit";
 
 /*
@@ -59,12 +59,10 @@ export const isPreview = (deployContext: string | undefined) =>
   deployContext === "deploy-preview" || deployContext === "branch-deploy";
 
 let opened: { env: Env; waitlist: Promise<Waitlist<BlobsStore>> } | undefined;
-/** When this instance last started a drain: one every ten seconds is plenty, whatever the burst. */
-let drainStarted = -Infinity;
+/** A drain of the mail owed, or the running one told to start the next (drain-start.ts). */
 async function backlog(env: Env, name: string): Promise<void> {
-  if (Date.now() - drainStarted < 10_000) return;
-  drainStarted = Date.now();
-  await startDrain(env, (await netlifyWaitlist(name, env)).linkSecret, log(name));
+  const { store, linkSecret } = await netlifyWaitlist(name, env);
+  await askForDrain(store, env, linkSecret, log(name));
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Waitlist } from "../waitlist/create-waitlist";
 import type { SweepResult } from "../waitlist/mail/confirmations";
 import type { BlobsStore } from "../waitlist/stores/blobs-store";
 import { log, netlifyWaitlist } from "./netlify-waitlist";
-import { startDrain } from "./drain-start";
+import { askForDrain } from "./drain-start";
 import { untilStop } from "./run-limit";
 
 /*
@@ -114,7 +114,7 @@ export async function sweep(clock: () => number = Date.now): Promise<Response> {
   });
   const total = await waitlist.confirmations.sendDue(started + send);
   // More due than a sweep's seconds could send (an outage over, a backlog): a drain with a function's minute does.
-  if (total.more) await startDrain(env, waitlist.linkSecret, log("waitlist-sweep"));
+  if (total.more) await askForDrain(waitlist.store, env, waitlist.linkSecret, log("waitlist-sweep"));
   const folded = await fold(waitlist, "waitlist-sweep", {
     until: started + foldBy,
     stopAt: started + stop,
@@ -151,7 +151,7 @@ export async function daily(clock: () => number = Date.now): Promise<Response> {
   const stopAt = started + stop;
   await prune(waitlist, "waitlist-daily", { until: started + pruneBy, stopAt, clock, daysGoneBy: true });
   const total = await waitlist.confirmations.sendDue(started + send);
-  if (total.more) await startDrain(env, waitlist.linkSecret, log("waitlist-daily"));
+  if (total.more) await askForDrain(waitlist.store, env, waitlist.linkSecret, log("waitlist-daily"));
   report("waitlist-daily", total, await fold(waitlist, "waitlist-daily", { until: started + foldBy, stopAt, clock }));
   return new Response(null, { status: 204 });
 }

@@ -222,16 +222,17 @@ export interface MailBookkeeping {
   /** The figures of the days from `from` on, oldest first; a day with none is not listed. */
   mailDays(from: string): Promise<MailDay[]>;
   /**
-   * A JSON value the store keeps under `name` (the senders' shared pace, mail/pace.ts), changed by compare-and-swap:
-   * `change` gets the value as read (undefined for none) and returns the next, or undefined to write nothing; it may
-   * run again when another writer came first. Resolves with what was written, or undefined.
+   * A JSON value the store keeps under `name` (the senders' shared pace, mail/pace.ts; Netlify's drain lease,
+   * netlify/drain-start.ts), changed by compare-and-swap: `change` gets the value as read (undefined for none) and
+   * returns the next, or undefined to write nothing; it may run again when another writer came first. Resolves with
+   * what was written, or undefined.
    */
-  swapSetting<T>(
-    name: `mail-pace-${number}`,
-    change: (current: T | undefined) => T | undefined,
-  ): Promise<T | undefined>;
-  readSetting<T>(name: `mail-pace-${number}`): Promise<T | undefined>;
+  swapSetting<T>(name: SettingName, change: (current: T | undefined) => T | undefined): Promise<T | undefined>;
+  readSetting<T>(name: SettingName): Promise<T | undefined>;
 }
+
+/** The settings the mail keeps in the store. */
+export type SettingName = `mail-pace-${number}` | "drain";
 
 /** A deployment's whole store. */
 export type FullStore = WaitlistStore & ConfirmationQueue & WholeListReads & AnnouncementLog & Waves & MailBookkeeping;
