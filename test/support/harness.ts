@@ -168,7 +168,7 @@ export async function startServer(
   }: {
     /** The waitlist's clock (the start adapter): a test moves it past a hold of the mail pace. */
     clock?: () => Date;
-    /** MAIL_PROVIDER and its overrides, for a test of the pace (the start adapter). */
+    /** MAIL_PROVIDER and its overrides, for a test of the pace. */
     paceEnv?: Record<string, string>;
     rateLimitPerMinute?: number;
     dir?: string;
@@ -194,7 +194,16 @@ export async function startServer(
     ...(mailEvents?.postmarkAuth ? { POSTMARK_WEBHOOK_AUTH: mailEvents.postmarkAuth } : {}),
   };
   if (adapter === "netlify")
-    return startNetlify({ dir, rateLimitPerMinute, smtpUrl, linkSecret, linkRateLimitPerMinute, mailEventEnv, fetch });
+    return startNetlify({
+      dir,
+      rateLimitPerMinute,
+      smtpUrl,
+      linkSecret,
+      linkRateLimitPerMinute,
+      mailEventEnv,
+      fetch,
+      paceEnv,
+    });
   const dbFile = path.join(dir, "data", "waitlist.db");
   const outboxDir = path.join(dir, "data", "outbox");
   const mailEnv = { OUTBOX_DIR: outboxDir, ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}) };
@@ -296,6 +305,7 @@ async function startNetlify({
   linkRateLimitPerMinute,
   mailEventEnv,
   fetch,
+  paceEnv,
 }: {
   dir: string;
   rateLimitPerMinute: number;
@@ -304,6 +314,7 @@ async function startNetlify({
   linkRateLimitPerMinute: number;
   mailEventEnv: Record<string, string>;
   fetch?: typeof globalThis.fetch;
+  paceEnv: Record<string, string>;
 }): Promise<TestServer> {
   const publicDir = path.join(dir, "public");
   writePublicDir(publicDir);
@@ -318,6 +329,7 @@ async function startNetlify({
     // A pace fast enough for a test's bursts (a test of the pace sets its own).
     MAIL_RATE_PER_SECOND: "1000",
     MAIL_CONNECTIONS: "4",
+    ...paceEnv,
     ...mailEventEnv,
   });
   if (linkSecret) process.env.WAITLIST_SECRET = linkSecret;
