@@ -161,8 +161,9 @@ describe("the reply and the mail server", () => {
       const reply = await post(server, signupBody("offline@example.com"));
       expect(reply.status).toBe(200);
       await until(() => server.logs.join("\n").includes("the mail provider is not taking mail"));
-      // Given back owed, no attempt counted: the provider never judged it. The hold is said once, naming nobody.
-      expect(attempts(server)[0]!.attempts).toBe(0);
+      // Given back owed, due when the hold ends: its one attempt counted (its mailbox's day was counted, once), never
+      // a failure on the retry schedule. The hold is said once, naming nobody.
+      expect(attempts(server)[0]!.attempts).toBe(1);
       expect(await firstSentAt(server)).toBeNull();
       expect(server.logs.filter((line) => line.includes("not taking mail"))).toHaveLength(1);
       expect(server.logs.join("")).not.toContain("offline@example.com");
