@@ -148,6 +148,32 @@ describe("announce-policy-change", () => {
     ]);
   });
 
+  it("mails nobody let in already, nor anyone whose entry is restricted, and says how many it skipped", async () => {
+    await seed();
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    for (const [index, email] of ["dan@example.com", "erin@example.com"].entries()) {
+      await store.add({ email, emailKey: email, source: "start", at: at(10 + index) });
+      await store.confirm(email, { createdAt: at(10 + index).toISOString(), at: at(10 + index), privacyPolicy: "x" });
+    }
+    // Dan was let in with wave 1: his consent was to hear from us until then. Erin asked for a restriction.
+    await store.letIn("dan@example.com", { wave: 1, at: at(12), createdAt: at(10).toISOString(), mail: true });
+    await store.restrict("erin@example.com", at(12));
+    await store.close();
+    const { date } = newestPrivacyChange();
+    await expect(run(["announce-policy-change", "--policy", "privacy-policy", "--date", date], env)).resolves.toBe(
+      [
+        `Sent the change of the Privacy Policy (${date}) to 2 of 2 confirmed signups (via ${smtp.url}).`,
+        "Skipped 1 member let in already: their consent was to hear from us until early access opened for them.",
+        "Skipped 1 member whose entry is restricted.",
+      ].join("\n"),
+    );
+    const deliveries = await smtp.waitFor(2);
+    expect(deliveries.map((delivery) => delivery.envelope.to[0]).sort()).toEqual([
+      "ada@example.com",
+      "cleo@example.com",
+    ]);
+  });
+
   it("on --dry-run, says whom it would mail and shows the message, and sends nothing", async () => {
     await seed();
     const { date, summaries } = newestPrivacyChange();

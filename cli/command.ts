@@ -25,6 +25,8 @@ export interface Options {
   count?: string;
   "per-second"?: string;
   "launch-tool"?: boolean;
+  to?: string;
+  lift?: boolean;
 }
 
 /** What a command is given: its arguments, checked; the environment, read once; the store, opened. */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { run, UsageError } from "./run";
 import { PendingError } from "./errors";
+import { noAttribution } from "../waitlist/attribution";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import { verifyLeaveToken } from "../waitlist/tokens";
 import { suppressionFingerprint } from "../waitlist/suppressions";
@@ -121,7 +122,7 @@ describe("let-in: a wave at a time", () => {
   it("ranks nobody by invites who objected to it: they count as bringing none, and a wave by signup is as before", async () => {
     await seed();
     await expect(run(["object-to-ranking", "CLEO@example.com"], env)).resolves.toBe(
-      "Noted: CLEO@example.com is not ranked by the creators they invited. A wave by invites counts none for them; a wave by signup is as before.",
+      "Noted: CLEO@example.com objected to the ranking by invites. From now on they are not ranked by the creators they invited: a wave by invites counts none for them (a wave by signup is as before), and the founders' figures name them among no top inviters.",
     );
     await expect(run(["object-to-ranking", "cleo@example.com"], env)).resolves.toMatch(/^Noted \(noted before, on /);
     await expect(run(["object-to-ranking", "nobody@example.com"], env)).resolves.toBe(
@@ -149,6 +150,87 @@ describe("let-in: a wave at a time", () => {
     ) as Record<string, unknown>[];
     expect(ranked[0]).toMatchObject({ email: "ada@example.com" });
     expect(ranked.find((row) => row.email === "cleo@example.com")).toMatchObject({ confirmedInvites: 2 });
+  });
+
+  it("carries out each objection: the campaign tag and the invite code go, the inviter's count falls; records are kept", async () => {
+    await seed();
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    await store.add({
+      email: "tag@example.com",
+      emailKey: "tag@example.com",
+      source: "start",
+      at: at(40),
+      attribution: { ...noAttribution, utmSource: "tiktok", landingPath: "/" },
+    });
+    await store.close();
+    const row = async (email: string) =>
+      (JSON.parse(await run(["export", "--record", "--format", "json"], env)) as Record<string, unknown>[]).find(
+        (one) => one.email === email,
+      )!;
+    expect(await row("tag@example.com")).toMatchObject({ utmSource: "tiktok", landingPath: "/" });
+    await expect(run(["object", "tag@example.com", "--to", "attribution"], env)).resolves.toMatch(
+      /^Noted: tag@example\.com objected to the attribution\. From now on their page and campaign tag are deleted/,
+    );
+    expect(await row("tag@example.com")).toMatchObject({
+      utmSource: null,
+      landingPath: null,
+      attributionObjectedAt: expect.any(String),
+    });
+    // dee came by cleo's link: once dee objects, cleo brought one confirmed creator, not two.
+    await expect(run(["object", "dee@example.com", "--to", "invite"], env)).resolves.toMatch(
+      /^Noted: dee@example\.com/,
+    );
+    expect(await row("dee@example.com")).toMatchObject({ invitedBy: null, inviteObjectedAt: expect.any(String) });
+    const ranked = JSON.parse(
+      await run(["export", "--record", "--format", "json", "--order", "invites"], env),
+    ) as Record<string, unknown>[];
+    expect(ranked.find((one) => one.email === "cleo@example.com")).toMatchObject({ confirmedInvites: 1 });
+    // An objection to the records changes none of them, and says what to answer.
+    const before = await row("ada@example.com");
+    await expect(run(["object", "ada@example.com", "--to", "records"], env)).resolves.toMatch(
+      /the record of their consent .* is kept, because it is our proof/,
+    );
+    const after = await row("ada@example.com");
+    expect({ ...after, recordsObjectedAt: null }).toEqual({ ...before, recordsObjectedAt: null });
+    expect(after.recordsObjectedAt).toEqual(expect.any(String));
+    // What is not an objection is refused, with what is.
+    await expect(run(["object", "ada@example.com", "--to", "everything"], env)).rejects.toThrow(
+      new UsageError(
+        'Say what the person objects to: --to attribution, --to invite, --to ranking, --to records (not "everything").',
+      ),
+    );
+    await expect(run(["object", "nobody@example.com", "--to", "invite"], env)).resolves.toBe(
+      "nobody@example.com is not on the waitlist; nothing noted.",
+    );
+  });
+
+  it("lets no restricted person in, nor counts their invites, until the restriction is lifted", async () => {
+    await seed();
+    await expect(run(["restrict", "ada@example.com"], env)).resolves.toMatch(
+      /^ada@example\.com's entry is restricted since \d{4}-.*: kept, and used for nothing else/,
+    );
+    // eve came by cleo's link: while eve is restricted, cleo brought one, and ties with nobody above ada's place.
+    await run(["restrict", "eve@example.com"], env);
+    await expect(run(["let-in", "--count", "2"], env)).resolves.toBe(
+      [
+        `Wave 1: let in 2 people, in the order of signup. Sent "You're in" to 2 of them (via ${smtp.url}).`,
+        "Skipped 2 confirmed people whose entry is restricted.",
+      ].join("\n"),
+    );
+    await smtp.waitFor(2);
+    expect(recipients().sort()).toEqual(["bob@example.com", "cleo@example.com"]);
+    const ranked = JSON.parse(
+      await run(["export", "--record", "--format", "json", "--order", "invites"], env),
+    ) as Record<string, unknown>[];
+    expect(ranked.find((one) => one.email === "cleo@example.com")).toMatchObject({ confirmedInvites: 1 });
+    await expect(run(["restrict", "ada@example.com", "--lift"], env)).resolves.toBe(
+      "ada@example.com's entry is used again as any other: its e-mail, its wave, the retention and the figures.",
+    );
+    await expect(run(["restrict", "ada@example.com", "--lift"], env)).resolves.toMatch(/^ada@example\.com/);
+    await run(["let-in", "--count", "1"], env);
+    await smtp.waitFor(3);
+    expect(recipients()[2]).toBe("ada@example.com");
+    expect(await waves()).toMatchObject({ ada: [2, "sent"], eve: [null, null] });
   });
 
   it("mails each the way in, their own leave link and the sender's postal address", async () => {

@@ -132,7 +132,11 @@ describe("npm run waitlist", () => {
         wave: "",
         let_in_at: "",
         let_in_mail: "",
+        attribution_objected_at: "",
+        invite_objected_at: "",
         ranking_objected_at: "",
+        records_objected_at: "",
+        restricted_at: "",
         state: "confirmed",
       },
       {
@@ -165,7 +169,11 @@ describe("npm run waitlist", () => {
         wave: "",
         let_in_at: "",
         let_in_mail: "",
+        attribution_objected_at: "",
+        invite_objected_at: "",
         ranking_objected_at: "",
+        records_objected_at: "",
+        restricted_at: "",
         state: "refused",
       },
       expect.objectContaining({ email: "'=2*5@example.com" }),
@@ -432,7 +440,11 @@ describe("npm run waitlist", () => {
         wave: null,
         letInAt: null,
         letInMail: null,
+        attributionObjectedAt: null,
+        inviteObjectedAt: null,
         rankingObjectedAt: null,
+        recordsObjectedAt: null,
+        restrictedAt: null,
         state: "confirmed",
       },
       expect.objectContaining({
@@ -871,10 +883,11 @@ describe("leavers: who to take off the launch mailing tool (issue 43)", () => {
   it("names the tool's members who left since the export, from a digest, never from an address kept", async () => {
     const store = new SqliteStore(env.WAITLIST_DB!);
     const at = new Date("2026-11-01T09:00:00Z");
-    // Confirmed members, whom the launch tool got: a leaver who never confirmed leaves no digest to match.
+    // Confirmed members, whom the launch tool got with wave 1: only such a leaver leaves a digest to match.
     for (const email of ["ada@example.com", "grace@example.com", "hedy@example.com"]) {
       await store.add({ email, emailKey: email, source: "start", at });
       await store.confirm(email, { createdAt: at.toISOString(), at, privacyPolicy: null });
+      await store.letIn(email, { wave: 1, at, createdAt: at.toISOString(), mail: false });
     }
     await store.close();
     await run(["remove", "Grace@Example.com"], env);
@@ -901,6 +914,7 @@ describe("leavers: who to take off the launch mailing tool (issue 43)", () => {
     const store = new SqliteStore(env.WAITLIST_DB!);
     const { createdAt } = await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start" });
     await store.confirm("ada@example.com", { createdAt, at: new Date(), privacyPolicy: null });
+    await store.letIn("ada@example.com", { wave: 1, at: new Date(), createdAt, mail: false });
     await store.close();
     await run(["remove", "ada@example.com"], env);
     const file = members(["ada@example.com"]);

@@ -4,7 +4,7 @@ import type { Command } from "./command";
 import { announcePolicyChange } from "./commands/announce";
 import { leavers } from "./commands/leavers";
 import { letIn } from "./commands/let-in";
-import { objectToRanking } from "./commands/objections";
+import { object, objectToRanking, restrict } from "./commands/objections";
 import { askToConfirm, resendPending } from "./commands/mail";
 import { count, exportCommand, stats } from "./commands/reads";
 import { prune, remove, removeUnsubscribed } from "./commands/removals";
@@ -28,7 +28,9 @@ const commands: readonly Command[] = [
   askToConfirm,
   announcePolicyChange,
   letIn,
+  object,
   objectToRanking,
+  restrict,
 ];
 
 const column = 34;
@@ -86,6 +88,8 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       count: { type: "string" },
       "per-second": { type: "string" },
       "launch-tool": { type: "boolean" },
+      to: { type: "string" },
+      lift: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -137,6 +137,11 @@ export const site = {
      * mail never reaches it again, even signed up anew (waitlist/mail-events/); the Privacy Policy says so.
      */
     suppressionRetentionDays: 180,
+    /**
+     * A person let in at launch has their entry deleted this many days after their wave (the daily pass: prune.ts):
+     * time to answer a question about the wave's e-mail, its bounces and unsubscribes; the Privacy Policy says so.
+     */
+    letInRetentionDays: 90,
     messages: {
       invalidEmail: "Please enter a valid email address",
       serverError: "Something went wrong. Please try again.",

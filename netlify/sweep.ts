@@ -69,8 +69,9 @@ async function prune(
     pruneUnconfirmed(waitlist.store, { now, deadline: until, clock, daysGoneBy, batchSize }),
   );
   if (pruned === "stopped") log(name)("the retention stopped at the run's hard stop; the next run goes on");
-  else if (pruned.addresses.length > 0) {
-    log(name)(`removed ${pruned.addresses.length} signup(s) never confirmed in time`);
+  else {
+    if (pruned.addresses.length > 0) log(name)(`removed ${pruned.addresses.length} signup(s) never confirmed in time`);
+    if (pruned.afterWave.length > 0) log(name)(`removed ${pruned.afterWave.length} entries past their wave`);
   }
 }
 

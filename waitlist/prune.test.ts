@@ -1,5 +1,5 @@
 import { parseAge, pruneUnconfirmed } from "./prune";
-import { unconfirmedRetentionMs as retentionMs } from "./signup-life/rules";
+import { letInRetentionMs, unconfirmedRetentionMs as retentionMs } from "./signup-life/rules";
 import { SqliteStore } from "./stores/sqlite-store";
 
 const now = new Date("2026-11-23T12:00:00Z");
@@ -58,6 +58,33 @@ describe("pruneUnconfirmed", () => {
     expect(await store.count()).toBe(231);
     await expect(pruneUnconfirmed(store, { now })).resolves.toMatchObject({ more: false });
     expect(await store.count()).toBe(1);
+  });
+});
+
+describe("the entries of people let in, after their wave", () => {
+  /** A confirmed member let in with `wave` `days` ago. */
+  async function letInAgo(email: string, wave: number, days: number) {
+    await store.add({ email, emailKey: email, source: "start", at: ago(days + 10) });
+    await store.confirm(email, { createdAt: ago(days + 10).toISOString(), at: ago(days + 10), privacyPolicy: null });
+    await store.letIn(email, { wave, at: ago(days), createdAt: ago(days + 10).toISOString(), mail: true });
+  }
+
+  it("are deleted by the daily pass once the policy's 90 days are over, as departures after a wave; a restricted one is kept", async () => {
+    expect(letInRetentionMs).toBe(90 * 86_400_000);
+    await letInAgo("first@example.com", 1, 91);
+    await letInAgo("held@example.com", 1, 91);
+    await letInAgo("second@example.com", 2, 89);
+    await store.restrict("held@example.com", ago(5));
+    const { afterWave } = await pruneUnconfirmed(store, { now });
+    expect(afterWave.map(({ email }) => email)).toEqual(["first@example.com"]);
+    const left = (await store.all()).map((row) => row.email);
+    expect(left).toEqual(expect.arrayContaining(["held@example.com", "second@example.com"]));
+    expect(left).not.toContain("first@example.com");
+    expect(await store.departureCounts()).toEqual({ left: 0, pruned: 600, afterWave: 1 });
+    // Not on a pass that leaves the days gone by alone (Netlify's every-minute sweeps): the daily one does it.
+    await store.restrict("held@example.com", null);
+    expect((await pruneUnconfirmed(store, { now, daysGoneBy: false })).afterWave).toEqual([]);
+    expect((await pruneUnconfirmed(store, { now })).afterWave.map(({ email }) => email)).toEqual(["held@example.com"]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { site } from "../config/site";
 import { sendFoundersDigest } from "./reports/daily-digest";
-import { leaverDigestRetentionMs, unconfirmedRetentionMs } from "./signup-life/rules";
+import { leaverDigestRetentionMs, letInRetentionMs, unconfirmedRetentionMs } from "./signup-life/rules";
 import { mailDay } from "./mail/mailbox";
 import type { FullStore } from "./stores/store";
 import { redactAddresses } from "./mail/redact";
@@ -21,6 +21,8 @@ type PrunedStore = Pick<
   | "expiredUnconfirmed"
   | "expiredUnconfirmedTidying"
   | "removeUnconfirmed"
+  | "pastItsWave"
+  | "removeAfterWave"
   | "forgetMailboxMailBefore"
   | "forgetLeaverDigestsBefore"
   | "forgetSuppressionsBefore"
@@ -30,6 +32,8 @@ export interface Pruned {
   /** Signups asked before this time and still unconfirmed are the ones removed. */
   cutoff: string;
   addresses: RemovedSignup[];
+  /** Entries of people let in longer ago than the Privacy Policy keeps them (the day's pass only). */
+  afterWave: { email: string; createdAt: string }[];
   /** True when `limit` or the deadline stopped it with more to remove: the next pass goes on. */
   more: boolean;
 }
@@ -77,8 +81,9 @@ export async function pruneUnconfirmed(
   const cutoff = before.toISOString();
   if (dryRun) {
     const found = await store.expiredUnconfirmed(before, limit);
-    return { cutoff, addresses: found.map(({ emailKey: _key, ...address }) => address), more: false };
+    return { cutoff, addresses: found.map(({ emailKey: _key, ...address }) => address), afterWave: [], more: false };
   }
+  const afterWave: Pruned["afterWave"] = [];
   // The per-mailbox counts of the days before yesterday (UTC) count against nothing any more, the digests of those
   // who left whose days are over match no launch tool's member any more (leavers.ts), and the fingerprints of
   // mailboxes whose mail bounced or was marked as spam hold nothing back once their days are over.
@@ -86,18 +91,27 @@ export async function pruneUnconfirmed(
     await store.forgetMailboxMailBefore(mailDay(new Date(now.getTime() - 86_400_000)), { deadline });
     await store.forgetLeaverDigestsBefore(new Date(now.getTime() - leaverDigestRetentionMs), { deadline });
     await store.forgetSuppressionsBefore(now, { deadline });
+    // The entries of people let in longer ago than the policy keeps them after their wave (pastItsWave).
+    const waveCutoff = new Date(now.getTime() - letInRetentionMs);
+    for (;;) {
+      const removed = await store.removeAfterWave(await store.pastItsWave(waveCutoff, batchSize), now);
+      for (const { email } of removed) forget(email);
+      afterWave.push(...removed);
+      // A batch at least; more while whole batches come and the deadline allows.
+      if (removed.length < batchSize || clock() > deadline) break;
+    }
   }
   const addresses: Pruned["addresses"] = [];
   for (;;) {
     const room = limit - addresses.length;
-    if (room <= 0 || clock() > deadline) return { cutoff, addresses, more: true };
+    if (room <= 0 || clock() > deadline) return { cutoff, addresses, afterWave, more: true };
     const batch = await store.expiredUnconfirmedTidying(before, Math.min(room, batchSize));
-    if (batch.length === 0) return { cutoff, addresses, more: false };
+    if (batch.length === 0) return { cutoff, addresses, afterWave, more: false };
     const removed = await store.removeUnconfirmed(batch, now);
     for (const { email } of removed) forget(email);
     addresses.push(...removed);
     // Nothing of the batch removed (all confirmed or asked again meanwhile, or gone): stop, the next pass goes on.
-    if (removed.length === 0) return { cutoff, addresses, more: true };
+    if (removed.length === 0) return { cutoff, addresses, afterWave, more: true };
   }
 }
 
@@ -129,11 +143,14 @@ export function pruneHourly(
 ): { first: Promise<void>; stop: () => void } {
   const pass = async () => {
     try {
-      const { addresses } = await pruneUnconfirmed(store, { forget });
+      const { addresses, afterWave } = await pruneUnconfirmed(store, { forget });
       if (addresses.length > 0) {
         log(
           `Removed ${addresses.length} signup(s) never confirmed within ${site.waitlist.unconfirmedRetentionDays} days.`,
         );
+      }
+      if (afterWave.length > 0) {
+        log(`Removed ${afterWave.length} entries of people let in over ${site.waitlist.letInRetentionDays} days ago.`);
       }
     } catch (error) {
       log(`Could not remove the signups never confirmed: ${redactAddresses((error as Error).message)}`);

@@ -6,7 +6,7 @@ import { isoDate, readPolicySources, policyRecords, type PolicyRecord } from "..
 import { createMailer } from "../../waitlist/mail/mailer";
 import { mailErrorReason } from "../../waitlist/mail/redact";
 import { policyChangeMessage, type AnnouncedChange } from "../../waitlist/mail/policy-change-message";
-import { isMember, mayBeAnnouncedTo } from "../../waitlist/signup-life/rules";
+import { isMember, isRestricted, mayBeAnnouncedTo } from "../../waitlist/signup-life/rules";
 import { suppressedUntil } from "../../waitlist/suppressions";
 import { command } from "../command";
 import { PendingError, UsageError } from "../errors";
@@ -94,15 +94,28 @@ export const announcePolicyChange = command({
     const changes = changesToAnnounce(policyRecords(readPolicySources(projectFolders.legal)), input);
     const { store } = opened;
     const everyone = await store.all();
-    // Members the mail still reaches (signup-life's rule): one whose mail bounced for good is kept, never mailed.
+    // Members the mail still reaches and may, not yet let in (signup-life's rule): one whose mail bounced for good is
+    // kept, never mailed; one let in has had the e-mail their consent was for; a restricted one is used for nothing.
     const confirmed = everyone.filter(mayBeAnnouncedTo);
-    const undeliverable = everyone.filter((row) => isMember(row) && !mayBeAnnouncedTo(row)).length;
+    const letInAlready = everyone.filter((row) => isMember(row) && row.wave !== null && !isRestricted(row)).length;
+    const restricted = everyone.filter((row) => isMember(row) && isRestricted(row)).length;
+    const undeliverable = everyone.filter(
+      (row) => row.state === "undeliverable" && row.wave === null && !isRestricted(row),
+    ).length;
     const { siteUrl, contactEmail } = waitlistConfig(env);
     const postalAddress = postalAddressShown(env);
     const what = changes.map((change) => `${change.title} (${change.date})`).join(" and ");
     const people = plural(confirmed.length, "confirmed signup");
     const bounced = `${plural(undeliverable, "member")} whose mail bounced for good`;
-    const skippedBounced = undeliverable > 0 ? [`Skipped ${bounced}: never mailed again.`] : [];
+    const skippedBounced = [
+      ...(undeliverable > 0 ? [`Skipped ${bounced}: never mailed again.`] : []),
+      ...(letInAlready > 0
+        ? [
+            `Skipped ${plural(letInAlready, "member")} let in already: their consent was to hear from us until early access opened for them.`,
+          ]
+        : []),
+      ...(restricted > 0 ? [`Skipped ${plural(restricted, "member")} whose entry is restricted.`] : []),
+    ];
     if (options["dry-run"]) {
       // A dry run writes nothing, not even the store's secret: the sample's leave link is a stand-in.
       const sample = policyChangeMessage("someone@example.com", {

@@ -10,7 +10,7 @@ import { classifyMailFailure } from "../../waitlist/mail/replies";
 import { mailErrorReason } from "../../waitlist/mail/redact";
 import type { FullStore } from "../../waitlist/stores/store";
 import { leaveUrl } from "../../waitlist/tokens";
-import { isMailable, isMember } from "../../waitlist/signup-life/rules";
+import { isMailable, isMember, isRestricted } from "../../waitlist/signup-life/rules";
 import { suppressedUntil } from "../../waitlist/suppressions";
 import { chooseWave, nextWave, waveOrders, type WaveOrder } from "../../waitlist/waves";
 import { command, type Options } from "../command";
@@ -133,10 +133,17 @@ async function chooseReachable(store: FullStore, everyone: Signup[], input: LetI
 
 /** How many the mail cannot reach a wave left out: those undeliverable, and those `held` (chooseReachable). */
 function skippedLine(everyone: readonly Signup[], held: number): string[] {
-  const undeliverable = everyone.filter((one) => isMember(one) && !isMailable(one) && one.wave === null).length;
-  if (undeliverable + held === 0) return [];
+  const waiting = everyone.filter((one) => isMember(one) && one.wave === null);
+  const restricted = waiting.filter(isRestricted).length;
+  const undeliverable = waiting.filter((one) => !isMailable(one) && !isRestricted(one)).length;
+  const restrictedLine =
+    restricted > 0
+      ? [`Skipped ${plural(restricted, "confirmed person", "confirmed people")} whose entry is restricted.`]
+      : [];
+  if (undeliverable + held === 0) return restrictedLine;
   const people = plural(undeliverable + held, "confirmed person", "confirmed people");
   return [
+    ...restrictedLine,
     `Skipped ${people} the mail cannot reach: ${undeliverable} whose mail bounced for good, ${held} whose mailbox is held after a bounce or a spam complaint.`,
   ];
 }

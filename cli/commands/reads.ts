@@ -57,8 +57,12 @@ const columns = [
   "wave",
   "letInAt",
   "letInMail",
-  // An objection to being ranked by invites (object-to-ranking), when.
+  // The person's objections (object --to), each when noted, and a restriction (restrict), since when.
+  "attributionObjectedAt",
+  "inviteObjectedAt",
   "rankingObjectedAt",
+  "recordsObjectedAt",
+  "restrictedAt",
   // Where it stands (signup-life's SignupState: owed, sending, sent, refused, capped, confirmed).
   "state",
 ] as const;

@@ -247,7 +247,7 @@ describe("the waitlist on Netlify Blobs, at the same moment", () => {
     expect(answered(replies)).toEqual([200]);
     await fold(server());
     expect(await listed(server())).toEqual(["grace@example.com"]);
-    expect(await departures(server())).toEqual({ left: 1, pruned: 0 });
+    expect(await departures(server())).toEqual({ left: 1, pruned: 0, afterWave: 0 });
     expect(server().logs).toEqual([]);
   });
 
@@ -261,7 +261,7 @@ describe("the waitlist on Netlify Blobs, at the same moment", () => {
     expect(answered(replies)).toEqual([200]);
     await fold(server());
     expect(await listed(server())).toEqual(["stays@example.com"]);
-    expect(await departures(server())).toEqual({ left: 20, pruned: 0 });
+    expect(await departures(server())).toEqual({ left: 20, pruned: 0, afterWave: 0 });
     expect(server().logs).toEqual([]);
   });
 
@@ -277,7 +277,7 @@ describe("the waitlist on Netlify Blobs, at the same moment", () => {
     expect(replies.every((reply, n) => (n % 2 ? reply.status === 200 : [200, 410].includes(reply.status)))).toBe(true);
     await fold(server());
     expect(await listed(server())).toEqual([]);
-    expect(await departures(server())).toEqual({ left: 10, pruned: 0 });
+    expect(await departures(server())).toEqual({ left: 10, pruned: 0, afterWave: 0 });
     // Nothing logged but the confirms that came second: a 410 logs its reason, as every refusal does.
     const late = "waitlist-confirm: POST /waitlist/confirm 410 - The address left the waitlist";
     expect(server().logs.filter((line) => !line.startsWith(late))).toEqual([]);

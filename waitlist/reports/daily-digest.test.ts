@@ -54,8 +54,9 @@ describe("the founders' digest", () => {
       confirmations: 1,
       left: 1,
       pruned: 0,
+      afterWave: 0,
       invites: 1,
-      totals: { signups: 4, confirmed: 3, left: 1, pruned: 0, invited: 1 },
+      totals: { signups: 4, confirmed: 3, left: 1, pruned: 0, afterWave: 0, invited: 1 },
       letIn: null,
       mail: mailFigures([], "2026-11-25"),
     });
@@ -126,6 +127,7 @@ describe("the founders' digest", () => {
       letInAt,
       letInMail,
       rankingObjectedAt: null,
+      restrictedAt: null,
       optInSince: "2026-11-20T10:00:00.000Z",
     });
     const rows = [
@@ -136,7 +138,7 @@ describe("the founders' digest", () => {
       row(4, "2026-11-25T23:59:00.000Z", "sent"),
       row(null, null, null),
     ];
-    const none = { left: 0, pruned: 0 };
+    const none = { left: 0, pruned: 0, afterWave: 0 };
     const figures = (day: string) => digestFigures(rows, { day: none, total: none }, day);
     expect(figures("2026-11-25").letIn).toEqual({ day: 4, dayWaves: [2, 3, 4], total: 5, waves: 4, mailOwed: 0 });
     expect(digestMessage(["founder@example.com"], figures("2026-11-25"), testSite).text).toContain(
@@ -166,8 +168,9 @@ describe("the founders' digest", () => {
       confirmations: 0,
       left: 0,
       pruned: 0,
+      afterWave: 0,
       invites: 0,
-      totals: { signups: 0, confirmed: 0, left: 0, pruned: 0, invited: 0 },
+      totals: { signups: 0, confirmed: 0, left: 0, pruned: 0, afterWave: 0, invited: 0 },
       letIn: null,
       mail: mailFigures([], "2026-11-25"),
     };

@@ -1,6 +1,6 @@
 import escapeHtml from "escape-html";
 import { site } from "../../config/site";
-import { countedInvites, isMember } from "../signup-life/rules";
+import { countedInvites, isMember, isRestricted } from "../signup-life/rules";
 import type { MailMessage } from "../mail/confirmation-message";
 import type { Mailer } from "../mail/mailer";
 import { mailHtml, messageIdFor, paragraph as p } from "../mail/message-frame";
@@ -9,7 +9,7 @@ import { waveFigures } from "./stats";
 import { mailFigures, mailLines, readMailFigures, type MailFigures } from "./mail-figures";
 import { unlimitedPace, type MailPace } from "../mail/pace";
 import type { FullStore } from "../stores/store";
-import type { ListRow } from "../signup-life/types";
+import type { DepartureCounts, ListRow } from "../signup-life/types";
 
 /*
  * The founders' daily digest (FOUNDERS_DIGEST_TO): yesterday's signups, confirmations, leaves, invites and, once the
@@ -26,9 +26,11 @@ export interface DigestFigures {
   confirmations: number;
   left: number;
   pruned: number;
+  /** Entries of people let in, deleted after their wave (the retention). */
+  afterWave: number;
   /** Signups that confirmed that day having come by an invite that counts (invites.ts). */
   invites: number;
-  totals: { signups: number; confirmed: number; left: number; pruned: number; invited: number };
+  totals: { signups: number; confirmed: number; left: number; pruned: number; afterWave: number; invited: number };
   /** The launch's waves (let-in); null before the first, and the digest says nothing of them then. */
   letIn: LetInFigures | null;
   /** The mail of the 7 days to `day`: sent, bounced for good, marked as spam, the rates and any warning. */
@@ -80,11 +82,13 @@ function wavesLine(day: string, letIn: LetInFigures): string {
 
 /** The figures of `day` and the totals of now, from every signup (a founders' read, once a day). */
 export function digestFigures(
-  signups: readonly ListRow[],
-  departures: { day: { left: number; pruned: number }; total: { left: number; pruned: number } },
+  everyone: readonly ListRow[],
+  departures: { day: DepartureCounts; total: DepartureCounts },
   day: string,
   mail: MailFigures = mailFigures([], day),
 ): DigestFigures {
+  // A restricted entry is used for nothing else: in no figure here.
+  const signups = everyone.filter((one) => !isRestricted(one));
   const invites = countedInvites(signups);
   return {
     day,
@@ -111,6 +115,9 @@ export function digestMessage(to: readonly string[], figures: DigestFigures, { s
     ["Confirmations", figures.confirmations, totals.confirmed],
     ["Left", figures.left, totals.left],
     ["Pruned, never confirmed", figures.pruned, totals.pruned],
+    ...(totals.afterWave > 0
+      ? [["Deleted after their wave", figures.afterWave, totals.afterWave] as [string, number, number]]
+      : []),
     ["Confirmed through an invite", figures.invites, totals.invited],
   ];
   const { letIn } = figures;

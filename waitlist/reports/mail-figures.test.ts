@@ -116,7 +116,11 @@ describe("stats, the report and the digest show them", () => {
 
   it("the report: a section with the 7 days and the day, the warnings first", () => {
     const mail = mailFigures([mailDay("2026-11-27", { sent: 1_000, bounced: 60, complained: 0 })], "2026-11-27");
-    const figures = reportFigures([], { left: 0, pruned: 0 }, { now: new Date("2026-11-27T12:00:00Z"), mail });
+    const figures = reportFigures(
+      [],
+      { left: 0, pruned: 0, afterWave: 0 },
+      { now: new Date("2026-11-27T12:00:00Z"), mail },
+    );
     const svg = '<svg width="10" height="10"></svg>';
     const charts = { perDay: svg, funnel: svg, sources: svg, campaigns: svg, referralTags: svg, topInviters: svg };
     const $ = load(reportHtml(figures, charts, { from: "a test" }));

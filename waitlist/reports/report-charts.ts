@@ -140,6 +140,8 @@ export const funnelStages = (funnel: ReportFigures["funnel"]) => [
   { label: "Unconfirmed", count: funnel.unconfirmed },
   { label: "Left", count: funnel.left },
   { label: "Pruned", count: funnel.pruned },
+  // Deleted after their wave (the Privacy Policy's days after it): a stage once anyone is, none before the launch.
+  ...(funnel.afterWave > 0 ? [{ label: "After a wave", count: funnel.afterWave }] : []),
 ];
 
 export async function reportCharts(figures: ReportFigures): Promise<ReportCharts> {

@@ -1,5 +1,6 @@
 import { load } from "cheerio";
 import { hiddenTag, reportFigures } from "./report";
+import { funnelStages } from "./report-charts";
 import { reportHtml } from "./report-html";
 import type { ListRow } from "../signup-life/types";
 
@@ -17,6 +18,7 @@ const signup = (createdAt: string, extra: Partial<ListRow> = {}): ListRow => ({
   letInAt: null,
   letInMail: null,
   rankingObjectedAt: null,
+  restrictedAt: null,
   optInSince: createdAt,
   ...extra,
 });
@@ -54,7 +56,7 @@ const signups = [
   }),
 ];
 const now = new Date("2026-11-23T12:00:00Z");
-const departures = { left: 2, pruned: 3 };
+const departures = { left: 2, pruned: 3, afterWave: 0 };
 
 describe("the report's figures", () => {
   const figures = reportFigures(signups, departures, { now, timeZone: "Europe/Berlin" });
@@ -84,11 +86,23 @@ describe("the report's figures", () => {
     const days = reportFigures(old, departures, { now, timeZone: "UTC" }).days;
     expect([days.length, days[0]!.date, days.at(-1)!.date]).toEqual([366, "2025-11-23", "2026-11-23"]);
     // A list without signups yet still has its week.
-    expect(reportFigures([], { left: 0, pruned: 0 }, { now, timeZone: "UTC" }).days).toHaveLength(7);
+    expect(reportFigures([], { left: 0, pruned: 0, afterWave: 0 }, { now, timeZone: "UTC" }).days).toHaveLength(7);
   });
 
   it("puts every signup ever stored in one stage of the funnel: on the list, confirmed or not, left or pruned", () => {
-    expect(figures.funnel).toEqual({ signedUp: 9, confirmed: 3, unconfirmed: 1, left: 2, pruned: 3 });
+    expect(figures.funnel).toEqual({ signedUp: 9, confirmed: 3, unconfirmed: 1, left: 2, pruned: 3, afterWave: 0 });
+    // Those deleted after their wave are a stage of their own once there are any; a restricted entry is in none.
+    const launched = reportFigures(
+      [...signups, { ...signups[0]!, restrictedAt: now.toISOString() }],
+      {
+        ...departures,
+        afterWave: 4,
+      },
+      { now, timeZone: "UTC" },
+    );
+    expect(launched.funnel).toMatchObject({ signedUp: 13, afterWave: 4 });
+    expect(funnelStages(launched.funnel).at(-1)).toEqual({ label: "After a wave", count: 4 });
+    expect(funnelStages(figures.funnel).map((stage) => stage.label)).not.toContain("After a wave");
   });
 
   it("gives where signups came from as stats does, with a tag that holds an address hidden", () => {

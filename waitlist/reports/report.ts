@@ -1,5 +1,6 @@
 import { inviteFigures, localDates, perLocalDay, waitlistStats, type InviteFigures, type Share } from "./stats";
 import type { WaveFigures } from "./stats";
+import { isRestricted } from "../signup-life/rules";
 import type { ListRow } from "../signup-life/types";
 import type { MailFigures } from "./mail-figures";
 
@@ -16,10 +17,11 @@ export interface ReportFigures {
   /** Every local day of the window, oldest first: the signups made that day, and the confirmations. */
   days: { date: string; weekday: string; signups: number; confirmations: number }[];
   /**
-   * Where every signup ever stored is now: each one is on the list (confirmed or not yet) or was removed (left, or
-   * pruned because it never confirmed), so the four add up to `signedUp`. One who left and came back is two.
+   * Where every signup ever stored is now: each one is on the list (confirmed or not yet) or was removed (left,
+   * pruned because it never confirmed, or deleted after its wave), so the five add up to `signedUp`. One who left and
+   * came back is two; a restricted entry is in none.
    */
-  funnel: { signedUp: number; confirmed: number; unconfirmed: number; left: number; pruned: number };
+  funnel: { signedUp: number; confirmed: number; unconfirmed: number; left: number; pruned: number; afterWave: number };
   /** utm_source, utm_campaign and ref, as `stats` gives them: the five most frequent, then "(others)". */
   sources: Share[];
   campaigns: Share[];
@@ -50,7 +52,7 @@ const daysFrom = (first: string, last: string) => Math.round((Date.parse(last) -
  */
 export function reportFigures(
   signups: readonly ListRow[],
-  { left, pruned }: { left: number; pruned: number },
+  { left, pruned, afterWave = 0 }: { left: number; pruned: number; afterWave?: number },
   {
     now = new Date(),
     days,
@@ -59,12 +61,15 @@ export function reportFigures(
     mail = null,
   }: { now?: Date; days?: number; timeZone?: string; topInviters?: number; mail?: MailFigures | null } = {},
 ): ReportFigures {
-  const rows = signups.map((signup) => ({
-    ...signup,
-    utmSource: hideAddress(signup.utmSource),
-    utmCampaign: hideAddress(signup.utmCampaign),
-    ref: hideAddress(signup.ref),
-  }));
+  // A restricted entry is used for nothing else (stats.ts counts it, and nothing more).
+  const rows = signups
+    .filter((signup) => !isRestricted(signup))
+    .map((signup) => ({
+      ...signup,
+      utmSource: hideAddress(signup.utmSource),
+      utmCampaign: hideAddress(signup.utmCampaign),
+      ref: hideAddress(signup.ref),
+    }));
   const localDate = localDates(timeZone);
   // A loop, not Math.min(...times): a spread of 100,000 arguments can overflow the stack.
   let first = now.getTime();
@@ -80,11 +85,12 @@ export function reportFigures(
     at: now.toISOString(),
     days: stats.days.map((day, index) => ({ ...day, confirmations: confirmations[index]!.count })),
     funnel: {
-      signedUp: stats.total + left + pruned,
+      signedUp: stats.total + left + pruned + afterWave,
       confirmed: stats.confirmed,
       unconfirmed: stats.unconfirmed,
       left,
       pruned,
+      afterWave,
     },
     sources: stats.sources,
     campaigns: stats.campaigns,

@@ -29,6 +29,7 @@ const at = (
   letInAt: null,
   letInMail: null,
   rankingObjectedAt: null,
+  restrictedAt: null,
   optInSince: createdAt,
 });
 
@@ -302,6 +303,7 @@ describe("npm run waitlist -- stats", () => {
       confirmations: { sent: 5, pending: 1, failed: 0, lastError: null },
       left: 1,
       pruned: 0,
+      afterWave: 0,
       mail: mailFigures([], "2026-11-23"),
     });
     const text = await run(["stats", "--days", "7"], env);

@@ -1,4 +1,4 @@
-import { countedInvites, invitesByCode, isMember } from "../signup-life/rules";
+import { countedInvites, invitesByCode, isMember, isRestricted } from "../signup-life/rules";
 import type { ListRow } from "../signup-life/types";
 import { mailLines, type MailFigures } from "./mail-figures";
 
@@ -44,14 +44,19 @@ export interface InviteFigures {
   topInviters: { code: string; confirmedInvites: number }[];
 }
 
-/** The invite loop's figures, from every signup: each invite that counts (signup-life's countedInvites). */
+/**
+ * The invite loop's figures, from every signup: each invite that counts (signup-life's countedInvites). One who
+ * objected to being ranked by their invites is named among no top inviters.
+ */
 export function inviteFigures(signups: readonly ListRow[], top = 5): InviteFigures {
   const confirmed = signups.filter(isMember).length;
   const through = countedInvites(signups).length;
+  const objected = new Set(signups.flatMap((one) => (one.rankingObjectedAt && one.inviteCode ? [one.inviteCode] : [])));
   return {
     confirmedThroughInvites: through,
     percentOfConfirmed: percentOf(through, confirmed),
     topInviters: [...invitesByCode(signups)]
+      .filter(([code]) => !objected.has(code))
       .sort(([a, m], [b, n]) => n - m || a.localeCompare(b))
       .slice(0, top)
       .map(([code, count]) => ({ code, confirmedInvites: count })),
@@ -87,6 +92,10 @@ export interface WaitlistStats {
   confirmations: { sent: number; pending: number; failed: number; lastError: string | null } | null;
   /** How many left through the leave link, a mail client or `remove`; null when not asked for. */
   left: number | null;
+  /** How many entries of people let in were deleted after their wave (the retention); null when not asked for. */
+  afterWave: number | null;
+  /** Entries restricted (npm run waitlist -- restrict): kept, and counted in no other figure here. */
+  restricted: number;
   /** How many were removed because they never confirmed (prune): they did not leave; null when not asked for. */
   pruned: number | null;
   invites: InviteFigures;
@@ -189,6 +198,7 @@ export function waitlistStats(
     confirmations = null,
     left = null,
     pruned = null,
+    afterWave = null,
     mail = null,
   }: {
     now?: Date;
@@ -197,9 +207,13 @@ export function waitlistStats(
     confirmations?: WaitlistStats["confirmations"];
     left?: number | null;
     pruned?: number | null;
+    afterWave?: number | null;
     mail?: MailFigures | null;
   } = {},
 ): WaitlistStats {
+  // A restricted entry is used for nothing else: it is counted here, and in no other figure.
+  const restricted = signups.filter(isRestricted).length;
+  signups = signups.filter((signup) => !isRestricted(signup));
   const times = signups.map((signup) => Date.parse(signup.createdAt));
   const confirmed = signups.filter(isMember).length;
   return {
@@ -220,6 +234,8 @@ export function waitlistStats(
     confirmations,
     left,
     pruned,
+    afterWave,
+    restricted,
     invites: inviteFigures(signups),
     waves: waveFigures(signups),
     mail,
@@ -243,6 +259,10 @@ export function renderStats(stats: WaitlistStats, { from = "this store" }: { fro
   lines.push(`  last 7 days    ${count(stats.last7Days)}`);
   if (stats.left !== null) lines.push(`  left the list  ${count(stats.left)}`);
   if (stats.pruned !== null) lines.push(`  pruned         ${count(stats.pruned)} (never confirmed)`);
+  if (stats.afterWave) lines.push(`  after a wave   ${count(stats.afterWave)} (deleted after their wave)`);
+  if (stats.restricted > 0) {
+    lines.push(`  restricted     ${count(stats.restricted)} (kept, used for nothing else: in no figure here)`);
+  }
   lines.push("", `Signups per day, last ${stats.days.length} days (${stats.timeZone})`);
   for (const day of stats.days) {
     const length = day.signups === 0 ? 0 : Math.max(1, Math.round((day.signups / busiest) * barWidth));

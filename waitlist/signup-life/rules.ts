@@ -29,6 +29,12 @@ export const unconfirmedStates = [
 
 const among = (states: readonly SignupState[], state: SignupState) => states.includes(state);
 
+/**
+ * Restricted (Art. 18): kept, and used for nothing else until lifted: no e-mail, no wave, no retention pass, no
+ * count in the founders' figures. Every rule below that mails, lets in, removes or counts asks it.
+ */
+export const isRestricted = ({ restrictedAt }: Pick<SignupRecord, "restrictedAt">) => restrictedAt !== null;
+
 /** Still owed its confirmation e-mail: neither sent, nor refused, nor held back by the cap, nor confirmed. */
 export const owes = ({ state }: Pick<SignupRecord, "state">) => among(owedStates, state);
 
@@ -37,18 +43,20 @@ export const isMember = ({ state }: Pick<SignupRecord, "state">) => among(member
 
 /**
  * Whether an owed confirmation may be tried at `at`: owed with any retry due, or held by a sender whose lease has
- * run out (a sender that died holding it).
+ * run out (a sender that died holding it); never while restricted.
  */
 export const isDue = (
   {
     state,
     confirmationNextAt,
     confirmationClaimedUntil,
-  }: Pick<SignupRecord, "state" | "confirmationNextAt" | "confirmationClaimedUntil">,
+    restrictedAt,
+  }: Pick<SignupRecord, "state" | "confirmationNextAt" | "confirmationClaimedUntil" | "restrictedAt">,
   at: Date,
 ) =>
-  (state === "owed" && (confirmationNextAt === null || confirmationNextAt <= iso(at))) ||
-  (state === "sending" && (confirmationClaimedUntil === null || confirmationClaimedUntil < iso(at)));
+  restrictedAt === null &&
+  ((state === "owed" && (confirmationNextAt === null || confirmationNextAt <= iso(at))) ||
+    (state === "sending" && (confirmationClaimedUntil === null || confirmationClaimedUntil < iso(at))));
 
 /** The confirmation a record owes: the asking under way (a repeat signup's), or the first. */
 export const owedOf = ({ email, emailKey, createdAt, optInSince, askedAt }: SignupRecord): OwedConfirmation => ({
@@ -69,13 +77,36 @@ export const leaverDigestRetentionMs = site.waitlist.leaverDigestRetentionDays *
 /** How long an address the mail must never reach again (a bounce for good, a complaint) is kept as a fingerprint. */
 export const suppressionRetentionMs = site.waitlist.suppressionRetentionDays * dayMs;
 
-/** Expired: asked to confirm before `before` and never did; the retention removes it as a departure "pruned". */
-export const expired = ({ state, optInSince }: Pick<SignupRecord, "state" | "optInSince">, before: Date) =>
-  among(unconfirmedStates, state) && optInSince !== null && optInSince < iso(before);
+/** How long the entry of a person let in is kept after their wave: the Privacy Policy's days. */
+export const letInRetentionMs = site.waitlist.letInRetentionDays * dayMs;
+
+/**
+ * Expired: asked to confirm before `before` and never did; the retention removes it as a departure "pruned". Never
+ * one restricted: it is kept until the restriction is lifted.
+ */
+export const expired = (
+  { state, optInSince, restrictedAt }: Pick<SignupRecord, "state" | "optInSince" | "restrictedAt">,
+  before: Date,
+) => restrictedAt === null && among(unconfirmedStates, state) && optInSince !== null && optInSince < iso(before);
 
 /** Still as the retention found it (asked at `optInSince`, unconfirmed): one that confirmed or was asked anew stays. */
-export const stillExpired = (record: Pick<SignupRecord, "state" | "optInSince">, optInSince: string) =>
-  among(unconfirmedStates, record.state) && record.optInSince === optInSince;
+export const stillExpired = (record: Pick<SignupRecord, "state" | "optInSince" | "restrictedAt">, optInSince: string) =>
+  record.restrictedAt === null && among(unconfirmedStates, record.state) && record.optInSince === optInSince;
+
+/**
+ * Past its wave: let in before `before`; the daily pass deletes the entry as a departure "after-wave". Never one
+ * restricted.
+ */
+export const pastItsWave = (
+  { wave, letInAt, restrictedAt }: Pick<SignupRecord, "wave" | "letInAt" | "restrictedAt">,
+  before: Date,
+) => restrictedAt === null && wave !== null && letInAt !== null && letInAt < iso(before);
+
+/**
+ * Whether a leaver's keyed digest is kept (leavers.ts): only for one whose wave went to the launch mailing service,
+ * the one place the digest finds them (to take them off it too).
+ */
+export const keepsLeaverDigest = ({ letInMail }: Pick<SignupRecord, "letInMail">) => letInMail === "launch-tool";
 
 /** A repeat signup of an unconfirmed address is sent the e-mail again at most this often: a day. */
 export const askAgainAfterMs = dayMs;
@@ -109,11 +140,16 @@ export const mailboxCap = (dailyMails: number) => {
 /** A member the mail still reaches: confirmed, and no bounce for good since. */
 export const isMailable = ({ state }: Pick<SignupRecord, "state">) => state === "confirmed";
 
-/** Who may be sent a policy-change announcement: a member the mail still reaches. */
-export const mayBeAnnouncedTo = (record: Pick<SignupRecord, "state">) => isMailable(record);
+/**
+ * Who may be sent a policy-change announcement: a member the mail still reaches, not yet let in (their consent is to
+ * hear from us until early access opens for them), not restricted.
+ */
+export const mayBeAnnouncedTo = (record: Pick<SignupRecord, "state" | "wave" | "restrictedAt">) =>
+  isMailable(record) && record.wave === null && !isRestricted(record);
 
-/** Who a wave may let in: a member the mail still reaches, in no wave yet. */
-export const mayBeLetIn = (record: Pick<SignupRecord, "state" | "wave">) => isMailable(record) && record.wave === null;
+/** Who a wave may let in: a member the mail still reaches, in no wave yet, not restricted. */
+export const mayBeLetIn = (record: Pick<SignupRecord, "state" | "wave" | "restrictedAt">) =>
+  isMailable(record) && record.wave === null && !isRestricted(record);
 
 /**
  * Whether `invitee` counts as an invite of the inviter whose code it came by: it confirmed, it came by a code, and
@@ -122,9 +158,10 @@ export const mayBeLetIn = (record: Pick<SignupRecord, "state" | "wave">) => isMa
  */
 export const countsAsInvite = (
   inviter: Pick<SignupRecord, "mailboxDigest">,
-  invitee: Pick<SignupRecord, "state" | "invitedBy" | "mailboxDigest">,
+  invitee: Pick<SignupRecord, "state" | "invitedBy" | "mailboxDigest" | "restrictedAt">,
 ): boolean =>
   isMember(invitee) &&
+  !isRestricted(invitee) &&
   invitee.invitedBy !== null &&
   invitee.mailboxDigest !== null &&
   inviter.mailboxDigest !== invitee.mailboxDigest;
@@ -135,7 +172,7 @@ export const countsAsInvite = (
  * by invites) is made of these.
  */
 export function countedInvites<
-  Row extends Pick<ListRow, "state" | "confirmedAt" | "inviteCode" | "invitedBy" | "mailboxDigest">,
+  Row extends Pick<ListRow, "state" | "confirmedAt" | "inviteCode" | "invitedBy" | "mailboxDigest" | "restrictedAt">,
 >(rows: readonly Row[]): Row[] {
   const inviters = new Map(rows.flatMap((row) => (row.inviteCode ? [[row.inviteCode, row]] : [])));
   const seen = new Set<string>();

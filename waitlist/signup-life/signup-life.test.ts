@@ -1,5 +1,5 @@
 import { noAttribution } from "../attribution";
-import { isDue, owedOf, owes } from "./rules";
+import { countsAsInvite, expired, isDue, mayBeAnnouncedTo, mayBeLetIn, owedOf, owes } from "./rules";
 import * as life from "./signup-life";
 import type { NewSignup } from "./types";
 
@@ -191,23 +191,6 @@ describe("confirm", () => {
   });
 });
 
-describe("leave", () => {
-  it("keeps a digest of who left only for a confirmed member", () => {
-    expect(life.leave(added(), "link", now, "d1")).toEqual({ how: "link", at: now.toISOString() });
-    const member = life.confirm(added(), {
-      createdAt: now.toISOString(),
-      at: now,
-      privacyPolicy: null,
-      inviteCode: "c",
-    })!;
-    expect(life.leave(member.record, "one-click", now, "d1")).toEqual({
-      how: "one-click",
-      at: now.toISOString(),
-      digest: "d1",
-    });
-  });
-});
-
 describe("announce", () => {
   it("notes an announcement for a confirmed signup once, and takes back only the one named", () => {
     const noted = life.announce(life.announce(member, "first")!, "second")!;
@@ -262,11 +245,63 @@ describe("let in, a wave at a time", () => {
   });
 });
 
-describe("object to ranking", () => {
+describe("objections and restriction", () => {
   it("notes the first objection to being ranked by one's invites, and only that one", () => {
-    const objected = life.objectToRanking(added(), later(day))!;
+    const objected = life.object(added(), "ranking", later(day))!;
     expect(objected.rankingObjectedAt).toBe(later(day).toISOString());
-    expect(life.objectToRanking(objected, later(2 * day))).toBeUndefined();
+    expect(life.object(objected, "ranking", later(2 * day))).toBeUndefined();
     expect(added().rankingObjectedAt).toBeNull();
+  });
+
+  it("clears the page and campaign tag, or the invite code, of one who objects to them; keeps the records", () => {
+    const tagged = {
+      ...added(),
+      utmSource: "tiktok",
+      utmCampaign: "launch",
+      ref: "maya",
+      landingPath: "/",
+      invitedBy: "Code00000001",
+    };
+    expect(life.object(tagged, "attribution", later(day))).toMatchObject({
+      ...{ utmSource: null, utmCampaign: null, ref: null, landingPath: null, utmMedium: null },
+      invitedBy: "Code00000001",
+      attributionObjectedAt: later(day).toISOString(),
+    });
+    expect(life.object(tagged, "invite", later(day))).toMatchObject({
+      utmSource: "tiktok",
+      invitedBy: null,
+      inviteObjectedAt: later(day).toISOString(),
+    });
+    const records = life.object(tagged, "records", later(day))!;
+    expect({ ...records, recordsObjectedAt: null }).toEqual(tagged);
+  });
+
+  it("restricts a record from every use: not asked, not claimed, not due, not expired, not let in, not counted", () => {
+    const owed = added();
+    const restricted = life.restrict(owed, later(day))!;
+    expect(restricted.restrictedAt).toBe(later(day).toISOString());
+    expect(life.restrict(restricted, later(2 * day))).toBeUndefined();
+    expect(life.claim(restricted, later(day), 60_000)).toBeUndefined();
+    expect(isDue(restricted, later(day))).toBe(false);
+    expect(expired(restricted, later(40 * day))).toBe(false);
+    const restrictedMember = life.restrict(member, later(day))!;
+    expect(mayBeLetIn(restrictedMember)).toBe(false);
+    expect(mayBeAnnouncedTo(restrictedMember)).toBe(false);
+    expect(
+      countsAsInvite(
+        { mailboxDigest: "other" },
+        { ...restrictedMember, invitedBy: "Code00000001", mailboxDigest: "m" },
+      ),
+    ).toBe(false);
+    // Lifted, it is as before; a send under way when it began is owed again.
+    expect(life.restrict(restricted, null)!.restrictedAt).toBeNull();
+    const held = life.claim(owed, later(day), 60_000)!;
+    expect(life.restrict(held, later(day))).toMatchObject({ state: "owed", confirmationClaimedUntil: null });
+  });
+
+  it("keeps a leaver's digest only for one whose wave went to the launch tool", () => {
+    expect(life.leave(member, "link", later(day), "digest").digest).toBeUndefined();
+    const toTool = life.letIn(member, { wave: 1, at: later(day), createdAt: member.createdAt, mail: false })!;
+    expect(life.leave(toTool, "link", later(day), "digest").digest).toBe("digest");
   });
 });

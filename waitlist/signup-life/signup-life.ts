@@ -1,5 +1,5 @@
 import { noAttribution, type Attribution } from "../attribution";
-import { isMember, mayBeAnnouncedTo, mayBeLetIn, owes } from "./rules";
+import { isMember, isRestricted, keepsLeaverDigest, mayBeAnnouncedTo, mayBeLetIn, owes } from "./rules";
 import type {
   Confirmation,
   Departure,
@@ -7,6 +7,7 @@ import type {
   LetInMail,
   ListedSignup,
   NewSignup,
+  ObjectionKind,
   Signup,
   SignupRecord,
 } from "./types";
@@ -72,7 +73,11 @@ export function add(entry: NewSignup, at: Date, { inviterKnown }: { inviterKnown
     wave: null,
     letInAt: null,
     letInMail: null,
+    attributionObjectedAt: null,
+    inviteObjectedAt: null,
     rankingObjectedAt: null,
+    recordsObjectedAt: null,
+    restrictedAt: null,
   };
 }
 
@@ -97,6 +102,7 @@ export function ask<R extends SignupRecord>(record: R, at: Date, { resendAfterMs
     Date.parse(last) <= at.getTime() - (resendAfterMs ?? 0);
   const asks =
     !isMember(record) &&
+    !isRestricted(record) &&
     !(again && record.state === "refused") &&
     (record.optInSince === null || (again && mailedLongAgo));
   if (!asks) return undefined;
@@ -119,7 +125,11 @@ const unsent = {
 
 /** claim: the right to send the confirmation until `now + leaseMs`, one attempt more; none when not due. */
 export function claim<R extends SignupRecord>(record: R, now: Date, leaseMs: number): R | undefined {
-  if (!owes(record) || (record.confirmationClaimedUntil !== null && record.confirmationClaimedUntil >= iso(now))) {
+  if (
+    !owes(record) ||
+    isRestricted(record) ||
+    (record.confirmationClaimedUntil !== null && record.confirmationClaimedUntil >= iso(now))
+  ) {
     return undefined;
   }
   return {
@@ -219,11 +229,14 @@ export function bounce<R extends SignupRecord>(record: R, error: string, at: Dat
   return { ...record, ...failed, state: "refused", confirmationFailedAt: iso(at) };
 }
 
-/** leave: the record goes whole; what stays is a departure. */
+/**
+ * leave: the record goes whole; what stays is a departure, with the keyed digest of one whose wave went to the launch
+ * mailing service (rules.ts, keepsLeaverDigest).
+ */
 export const leave = (record: SignupRecord, how: DepartureKind, at: Date, digest?: string): Departure => ({
   how,
   at: iso(at),
-  ...(digest && isMember(record) ? { digest } : {}),
+  ...(digest && keepsLeaverDigest(record) ? { digest } : {}),
 });
 
 /** An announcement's id (cli/commands/announce.ts): letters, digits and "-", so every store keeps it as it is. */
@@ -271,15 +284,50 @@ export type LetInMailStep = keyof typeof letInMailSteps;
  */
 export function letInMailStep<R extends SignupRecord>(record: R, step: LetInMailStep, wave: number): R | undefined {
   const [from, to] = letInMailSteps[step];
+  // A restricted person's e-mail stays owed until the restriction is lifted.
+  if (step === "take" && isRestricted(record)) return undefined;
   return record.wave === wave && record.letInMail === from ? { ...record, letInMail: to } : undefined;
 }
 
+/** Where each objection is noted. */
+const objectionField = {
+  attribution: "attributionObjectedAt",
+  invite: "inviteObjectedAt",
+  ranking: "rankingObjectedAt",
+  records: "recordsObjectedAt",
+} as const satisfies Record<ObjectionKind, keyof SignupRecord>;
+
+/** When the person objected to `to`; null if never. */
+export const objectedAt = (record: SignupRecord, to: ObjectionKind) => record[objectionField[to]];
+
 /**
- * object to ranking: the person objected (Art. 21 GDPR, the Privacy Policy's "Your Right to Object") to being ranked
- * by the creators they invited; from `at` on, a wave by invites counts none for them. Noted once: the first time stays.
+ * object: the person objected (Art. 21 GDPR, the Privacy Policy's "Your Right to Object") to `to`, noted at `at` once
+ * (the first time stays), and from then on: `attribution`, their page and campaign tag are cleared; `invite`, the code
+ * of the link they came by is cleared, so they count for no inviter; `ranking`, a wave by invites counts none for
+ * them, and the founders' figures name them among no top inviters; `records`, nothing is cleared: the record of
+ * their consent is the proof that we may e-mail them (the policy says so), and is kept for that alone.
  */
-export const objectToRanking = <R extends SignupRecord>(record: R, at: Date): R | undefined =>
-  record.rankingObjectedAt === null ? { ...record, rankingObjectedAt: iso(at) } : undefined;
+export function object<R extends SignupRecord>(record: R, to: ObjectionKind, at: Date): R | undefined {
+  if (objectedAt(record, to) !== null) return undefined;
+  return {
+    ...record,
+    ...(to === "attribution" ? noAttribution : {}),
+    ...(to === "invite" ? { invitedBy: null } : {}),
+    [objectionField[to]]: iso(at),
+  };
+}
+
+/**
+ * restrict: the person asked that their information be kept and used for nothing else (Art. 18 GDPR), from `at`;
+ * with `at` null, the restriction is lifted. Undefined when it is so already. While restricted, nothing mails, lets
+ * in, removes or counts them (rules.ts, isRestricted); a leave still deletes the entry.
+ */
+export function restrict<R extends SignupRecord>(record: R, at: Date | null): R | undefined {
+  if ((at === null) === (record.restrictedAt === null)) return undefined;
+  // An e-mail a sender held when the restriction began is due again, as owed, once it is lifted.
+  const held = at !== null && record.state === "sending" ? { state: "owed", confirmationClaimedUntil: null } : {};
+  return { ...record, ...held, restrictedAt: at === null ? null : iso(at) };
+}
 
 /** What a link's page shows of a record, with its inviter count as the store read it. */
 export const listed = (

@@ -13,9 +13,10 @@ export type SignupSource = (typeof signupSources)[number];
 
 /**
  * How an address left: the page's button, a mail client's one-click POST, the operator's command, pruned because it
- * was never confirmed (prune.ts), or a complaint: the person marked our mail as spam (mail-events/).
+ * was never confirmed (prune.ts), a complaint: the person marked our mail as spam (mail-events/), or after its wave:
+ * the entry of a person let in, deleted the Privacy Policy's days after their wave (prune.ts).
  */
-export const departureKinds = ["link", "one-click", "operator", "pruned", "complaint"] as const;
+export const departureKinds = ["link", "one-click", "operator", "pruned", "complaint", "after-wave"] as const;
 export type DepartureKind = (typeof departureKinds)[number];
 
 /**
@@ -39,6 +40,15 @@ export type SignupState = (typeof signupStates)[number];
  */
 export const letInMailStates = ["owed", "sending", "sent", "refused", "launch-tool"] as const;
 export type LetInMail = (typeof letInMailStates)[number];
+
+/**
+ * What a person may object to (Art. 21 GDPR, the Privacy Policy's "Your Right to Object"), each a use of their entry
+ * on the founders' legitimate interest: the page and campaign tag they signed up with (cleared), the invite code of the
+ * link they came by (cleared: they count for no inviter), being ranked by the creators they invited (their invites
+ * count as none), and the records of their consent and of the site's security (kept, as proof: the policy says why).
+ */
+export const objectionKinds = ["attribution", "invite", "ranking", "records"] as const;
+export type ObjectionKind = (typeof objectionKinds)[number];
 
 export interface NewSignup {
   email: string;
@@ -132,8 +142,19 @@ export interface Signup extends Attribution {
   letInAt: string | null;
   /** Its wave's "You're in" e-mail (LetInMail); null before it is let in. */
   letInMail: LetInMail | null;
-  /** When the person objected to being ranked by the creators they invited (object-to-ranking); null if never. */
+  /**
+   * When the person objected (npm run waitlist -- object), to each ObjectionKind; null if never: their page and
+   * campaign tag, the invite code they came by, being ranked by the creators they invited, the records.
+   */
+  attributionObjectedAt: string | null;
+  inviteObjectedAt: string | null;
   rankingObjectedAt: string | null;
+  recordsObjectedAt: string | null;
+  /**
+   * Since when its use is restricted (Art. 18, npm run waitlist -- restrict): kept, and used for nothing else until
+   * lifted: no e-mail, no wave, no retention pass, no count. Null when it is not.
+   */
+  restrictedAt: string | null;
 }
 
 /** One signup as a store keeps it: what the founders read, and who holds its mail and when it is due. */
@@ -162,6 +183,7 @@ export type ListRow = Pick<
   | "letInAt"
   | "letInMail"
   | "rankingObjectedAt"
+  | "restrictedAt"
   | "optInSince"
 >;
 
@@ -189,6 +211,21 @@ export interface OwedConfirmation {
    * the retention counts from); null for a signup from before the confirm step never asked.
    */
   askedSince: string | null;
+}
+
+/** A person let in at launch: what the retention after a wave removes (rules.ts, pastItsWave). */
+export interface LetInSignup {
+  email: string;
+  emailKey: string;
+  createdAt: string;
+  letInAt: string;
+}
+
+/** How many left, never who: by their own doing or a founder's, pruned unconfirmed, or deleted after their wave. */
+export interface DepartureCounts {
+  left: number;
+  pruned: number;
+  afterWave: number;
 }
 
 /** A signup asked to confirm that never did (what the retention removes). */

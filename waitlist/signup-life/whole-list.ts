@@ -42,5 +42,6 @@ export const listRowOf = (one: SignupRecord): ListRow => ({
   letInAt: one.letInAt,
   letInMail: one.letInMail,
   rankingObjectedAt: one.rankingObjectedAt,
+  restrictedAt: one.restrictedAt,
   optInSince: one.optInSince,
 });

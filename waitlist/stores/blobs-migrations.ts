@@ -3,12 +3,13 @@ import { atOnce, type BlobIO } from "./blobs/blob-io";
 import type { Invites } from "./blobs/invites";
 import { hourOf, layout } from "./blobs/layout";
 import type { Ledger } from "./blobs/ledger";
-import { upgraded, type BlobRecord, type Records } from "./blobs/records";
+import type { BlobRecord, Records } from "./blobs/records";
+import { upgraded } from "./blobs-record-versions";
 import type { StoreSecrets } from "./blobs/secrets";
 
 /*
  * The Blobs store's migration, as sqlite-migrations.ts and postgres-migrations/ are the SQL stores': a record of an
- * earlier version is read at today's fields and state by blobs/records.ts (upgraded), and the layout of its keys
+ * earlier version is read at today's fields and state by blobs-record-versions.ts (upgraded), and the layout of its keys
  * before issue 52 is carried forward here.
  *
  * Before issue 52 a record was at signups/<the plain SHA-256 of its key>, which a list of addresses could match. Each

@@ -217,7 +217,7 @@ describe("BlobsStore", () => {
     await client.setJSON(`departures/${at(3_000).toISOString()}-0a1b2c3d`, { how: "pruned" });
     await client.setJSON(`departures/${at(4_000).toISOString()}-deadbeef`, { how: "one-click" });
     expect(await count("get", () => store.departureCounts())).toBe(2);
-    expect(await store.departureCounts()).toEqual({ left: 2, pruned: 2 });
+    expect(await store.departureCounts()).toEqual({ left: 2, pruned: 2, afterWave: 0 });
     expect(await store.departures()).toBe(4);
   });
 
@@ -521,7 +521,7 @@ describe("BlobsStore where Netlify enforces its conditional writes", () => {
     await first!.fold();
     expect((await first!.all()).map((row) => row.email)).toEqual(["grace@example.com"]);
     expect(await listedKeys()).toEqual([`records/${await first!.key("grace@example.com")}`]);
-    expect(await first!.departureCounts()).toEqual({ left: 1, pruned: 0 });
+    expect(await first!.departureCounts()).toEqual({ left: 1, pruned: 0, afterWave: 0 });
   });
 
   it("answers 20 leaves at once of 20 addresses filed in one ledger blob, and keeps none of them", async () => {

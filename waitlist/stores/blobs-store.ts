@@ -1,7 +1,8 @@
 import type { Store } from "@netlify/blobs";
-import { expired, isDue, owedOf, owes, stillExpired } from "../signup-life/rules";
+import { expired, isDue, owedOf, owes, pastItsWave, stillExpired } from "../signup-life/rules";
 import * as life from "../signup-life/signup-life";
-import type { DepartureKind, NewSignup, OwedConfirmation, RemovedSignup } from "../signup-life/types";
+import type { DepartureCounts, DepartureKind, LetInSignup, NewSignup } from "../signup-life/types";
+import type { OwedConfirmation, RemovedSignup } from "../signup-life/types";
 import type { MailCounts, MailDay, SignupRecord, SuppressionReason, UnconfirmedSignup } from "../signup-life/types";
 import { atOnce, BlobIO, concurrency } from "./blobs/blob-io";
 import { Invites } from "./blobs/invites";
@@ -35,8 +36,15 @@ export const blobsPaceShards = 8;
 const readsPerCall = 1000;
 /** How long a walk of the backlog's listing is followed before it is listed afresh. */
 const walkLifeMs = 60_000;
-/** When an asked/ folder's hour is over. */
-const hourEnd = (hour: string) => Date.parse(`${hour}:00:00.000Z`) + 3_600_000;
+const letInOf = ({ email, emailKey, createdAt, letInAt }: SignupRecord) => ({
+  email,
+  emailKey,
+  createdAt,
+  letInAt: letInAt!,
+});
+const byLetIn = (a: SignupRecord, b: SignupRecord) => a.letInAt!.localeCompare(b.letInAt!);
+/** Still let in as pastItsWave found it, and not restricted since. */
+const stillLetIn = (record: SignupRecord, one: LetInSignup) => !record.restrictedAt && record.letInAt === one.letInAt;
 const oldestFirst = <R extends { createdAt: string }>(records: R[]) =>
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
@@ -90,7 +98,8 @@ export function blobsStore(
     const { directories } = await blobs.list({ prefix: layout.askedPrefix, directories: true });
     const hours = directories
       .map((folder) => kOf(folder, 1))
-      .filter((hour) => /^\d{4}-\d\d-\d\dT\d\d$/.test(hour) && hourEnd(hour) <= before.getTime())
+      // Each hour that is over.
+      .filter((hour) => /^\d{4}-\d\d-\d\dT\d\d$/.test(hour) && Date.parse(`${hour}:59:59.999Z`) < before.getTime())
       .sort();
     const found: UnconfirmedSignup[] = [];
     const check = async (hour: string, key: string) => {
@@ -125,6 +134,32 @@ export function blobsStore(
     }
   }
 
+  /** remove() for many, each marked leaving if `still`, a ledger blob's rows erased in one write. */
+  async function removeFound<F extends { emailKey: string }>(
+    found: readonly F[],
+    at: Date,
+    how: DepartureKind,
+    still: (record: BlobRecord, one: F) => boolean,
+  ) {
+    const marked = await atOnce(found, async (one) => {
+      const k = await located(one.emailKey);
+      const record = await ledger.markLeaving(k, how, at, { still: (kept) => still(kept, one) });
+      return record && { k, record, leftAt: Date.parse(record.leaving!.at) };
+    });
+    const leaving = marked.filter((one) => one !== undefined);
+    // The left/ notes first: a fold writing a row after it is erased erases it again.
+    await atOnce(leaving, ({ k, leftAt }) => records.leftNote(k, leftAt));
+    const byChunk = new Map<string, [string, number][]>();
+    for (const { k, record, leftAt } of leaving) {
+      if (record.chunk) byChunk.set(record.chunk, [...(byChunk.get(record.chunk) ?? []), [k, leftAt]]);
+    }
+    await Promise.all([...byChunk].map(([chunk, rows]) => ledger.eraseRows(chunk, rows)));
+    return atOnce(leaving, async ({ k, record }) => ({
+      ...(await ledger.finishLeave(k, { ...record, chunk: null })),
+      record,
+    }));
+  }
+
   const store = {
     blobs,
     ...recordKeeper<BlobRecord>({
@@ -132,6 +167,12 @@ export function blobsStore(
       records: allRecords,
       // A confirmed record's invite keys, also after a second press: a confirm that died before filing them.
       confirmed: async (emailKey, record) => invites.file(await located(emailKey), record),
+      // An invite objected to or restricted counts no more; one lifted counts again.
+      async refiled(emailKey, before, after) {
+        const k = await located(emailKey);
+        await invites.forget(k, { ...before, inviteCode: null });
+        await invites.file(k, after);
+      },
     }),
     key: (emailKey: string) => secrets.key(emailKey),
     secret: (name: "leave", make: () => string) => secrets.secret(name, make),
@@ -177,9 +218,8 @@ export function blobsStore(
     /** Of instances racing, one write is made (Netlify's onlyIfNew). */
     once: (name: string) => io.writeIf(layout.setting(`once-${name}`), clock().toISOString(), { onlyIfNew: true }),
     /**
-     * Noted records along a walk of the backlog that an instance's calls share, listed afresh when done or a minute
-     * old. Each reader takes the next note as its last read ends: a slow read (a 503 retried after 5 s) holds one
-     * reader, not a page.
+     * Noted records along a walk of the backlog an instance's calls share, listed afresh when done or a minute old;
+     * each reader takes the next note as its last read ends: a slow read (a 503 retried after 5 s) holds one reader.
      */
     async dueConfirmations(now: Date, limit: number, { readUntil = -Infinity } = {}): Promise<OwedConfirmation[]> {
       const at = clock().getTime();
@@ -212,37 +252,26 @@ export function blobsStore(
     },
     expiredUnconfirmed: (before: Date, limit: number) => expiredAmongAsked(before, limit, false),
     expiredUnconfirmedTidying: (before: Date, limit: number) => expiredAmongAsked(before, limit, true),
-    /**
-     * remove() for many, the rows of one ledger blob erased in one write. A pass that dies half-way leaves records
-     * marked with their asked/ notes, which the next pass finds and finishes.
-     */
-    async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
-      const marked = await atOnce(signups, async ({ emailKey, optInSince }) => {
-        const k = await located(emailKey);
-        const record = await ledger.markLeaving(k, "pruned", at, { still: (one) => stillExpired(one, optInSince) });
-        return record && { k, record, leftAt: Date.parse(record.leaving!.at) };
-      });
-      const leaving = marked.filter((one) => one !== undefined);
-      // The left/ notes first: a fold writing a row after it is erased erases it again.
-      await atOnce(leaving, ({ k, leftAt }) => records.leftNote(k, leftAt));
-      const byChunk = new Map<string, [string, number][]>();
-      for (const { k, record, leftAt } of leaving) {
-        if (record.chunk) byChunk.set(record.chunk, [...(byChunk.get(record.chunk) ?? []), [k, leftAt]]);
-      }
-      await Promise.all([...byChunk].map(([chunk, rows]) => ledger.eraseRows(chunk, rows)));
-      return atOnce(leaving, async ({ k, record }) => ({
-        ...(await ledger.finishLeave(k, { ...record, chunk: null })),
-        optInSince: record.optInSince ?? record.createdAt,
-      }));
+    removeUnconfirmed: async (signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> =>
+      (await removeFound(signups, at, "pruned", (record, one) => stillExpired(record, one.optInSince))).map(
+        ({ record, ...removed }) => ({ ...removed, optInSince: record.optInSince ?? record.createdAt }),
+      ),
+    /** From the ledger's rows (N/1000 reads), each found read afresh by key: a row lags its record by a sweep. */
+    async pastItsWave(before: Date, limit: number): Promise<LetInSignup[]> {
+      const rows = (await atOnce(await ledger.chunks(), (chunk) => ledger.chunkRows(chunk))).flatMap(Object.entries);
+      const found = rows.filter(([, row]) => pastItsWave(row, before)).sort(([, a], [, b]) => byLetIn(a, b));
+      const kept = await atOnce(found.slice(0, limit), ([k]) => records.read(k));
+      return kept.flatMap((one) => (one && !one.leaving && pastItsWave(one, before) ? [letInOf(one)] : []));
     },
+    removeAfterWave: async (signups: readonly LetInSignup[], at: Date) =>
+      (await removeFound(signups, at, "after-wave", stillLetIn)).map(({ email, createdAt }) => ({ email, createdAt })),
     forgetLeaverDigestsBefore: (before: Date, { deadline }: { deadline?: number } = {}) =>
       forgetDaysBefore(layout.leaversPrefix, before.toISOString().slice(0, 10), deadline),
     forgetMailboxMailBefore: (day: string, { deadline }: { deadline?: number } = {}) =>
       forgetDaysBefore(layout.mailboxPrefix, day, deadline),
     /**
-     * For the scheduled runs, starting no step past `deadline` (ms): a page of the earlier layout carried forward, then
-     * the backlog filed into the ledger; without `tidy` (the sweep) old notes are left for the day's pass. Resolves
-     * with the rows written.
+     * For the scheduled runs, no step past `deadline` (ms): a page of the earlier layout carried forward, then the
+     * backlog filed into the ledger (without `tidy`, the sweep's, old notes stay for the day's pass); the rows written.
      */
     async fold(options: { deadline?: number; tidy?: boolean } = {}): Promise<number> {
       await earlier.carryForward(options.deadline);
@@ -257,8 +286,8 @@ export function blobsStore(
         .sort((a, b) => a.leftAt.localeCompare(b.leftAt));
     },
     /** One listing, each key its departure's time and how (one from before the how was in its key is read). */
-    async departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
-      const counts = { left: 0, pruned: 0 };
+    async departureCounts(between?: { from: Date; to: Date }): Promise<DepartureCounts> {
+      const counts = { left: 0, pruned: 0, afterWave: 0 };
       const [from, to] = between ? [between.from.toISOString(), between.to.toISOString()] : ["", "~"];
       const start = layout.departuresPrefix.length;
       for (const key of await io.keys(layout.departuresPrefix)) {
@@ -266,17 +295,16 @@ export function blobsStore(
         if (at < from || at >= to) continue;
         let how = /^departures\/.{24}-([a-z-]+)-[0-9a-f]{8}$/.exec(key)?.[1];
         how ??= (await io.get<{ how?: string }>(key))?.how;
-        counts[how === "pruned" ? "pruned" : "left"]++;
+        counts[how === "pruned" ? "pruned" : how === "after-wave" ? "afterWave" : "left"]++;
       }
       return counts;
     },
 
-    // The mail's bookkeeping: a fingerprint by key, the day's pass reading each (a bounce or a complaint: a few), a blob
-    // a day of figures, and the senders' pace.
+    // The mail's bookkeeping: a fingerprint by key (the day's pass reads each: a few), a blob a day, the pace.
     async suppress(fingerprint: string, until: Date, why: SuppressionReason): Promise<void> {
       const kept = { until: until.toISOString(), why };
       await io.swap<typeof kept>(layout.suppressed(fingerprint), (found) =>
-        found && found.until >= kept.until ? undefined : kept,
+        (found?.until ?? "") < kept.until ? kept : undefined,
       );
     },
     async suppressedUntil(fingerprint: string, at: Date): Promise<string | undefined> {

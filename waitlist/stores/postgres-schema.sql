@@ -1,4 +1,4 @@
--- The Postgres store's schema as postgres-migrations/ leaves it today (0001 to 0013): what a store is, readable in
+-- The Postgres store's schema as postgres-migrations/ leaves it today (0001 to 0014): what a store is, readable in
 -- one place. sql-schema.test.ts holds it to what the migrations build, and its CHECKs to signup-life's types. A change
 -- is a new migration file, and this file changed with it. (Not in postgres-migrations/: it is never applied.)
 
@@ -50,13 +50,20 @@ CREATE TABLE signups (
   let_in_at timestamptz,
   let_in_mail text CHECK (let_in_mail IN ('owed', 'sending', 'sent', 'refused', 'launch-tool')),
   -- An objection to being ranked by the creators one invited.
-  ranking_objected_at timestamptz
+  ranking_objected_at timestamptz,
+  -- The other objections (attribution and invite cleared with theirs), and a restriction: kept, used for nothing else.
+  attribution_objected_at timestamptz,
+  invite_objected_at timestamptz,
+  records_objected_at timestamptz,
+  restricted_at timestamptz
 );
 -- The sweep reads those owed through this (signup-life's owes), the retention those unconfirmed (expired).
 CREATE INDEX signups_owed ON signups (created_at, id) WHERE state IN ('owed', 'sending');
 CREATE INDEX signups_unconfirmed ON signups (opt_in_since, id)
   WHERE state IN ('owed', 'sending', 'sent', 'refused', 'capped') AND opt_in_since IS NOT NULL;
 CREATE UNIQUE INDEX signups_invite_code ON signups (invite_code) WHERE invite_code IS NOT NULL;
+-- The retention after a wave reads those let in by this.
+CREATE INDEX signups_let_in ON signups (let_in_at, id) WHERE wave IS NOT NULL;
 -- An inviter's count reads its invitees by this, never the list.
 CREATE INDEX signups_invited_by ON signups (invited_by, mailbox_digest) WHERE invited_by IS NOT NULL;
 
@@ -64,7 +71,7 @@ CREATE INDEX signups_invited_by ON signups (invited_by, mailbox_digest) WHERE in
 CREATE TABLE departures (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   left_at timestamptz NOT NULL,
-  how text NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned', 'complaint')),
+  how text NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned', 'complaint', 'after-wave')),
   digest text
 );
 CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;

@@ -24,7 +24,7 @@ function postgresDatabase(pool: PgPool, endPool: boolean): SqlDatabase {
       return query<T>(
         `WITH gone AS (${deleteSql}),
          counted AS (INSERT INTO departures (left_at, how, digest)
-                     SELECT $${n + 1}, $${n + 2}, CASE WHEN (to_jsonb(gone) ->> 'confirmed')::boolean THEN $${n + 3} END
+                     SELECT $${n + 1}, $${n + 2}, CASE WHEN (to_jsonb(gone) ->> 'keepsDigest')::boolean THEN $${n + 3} END
                      FROM gone)
          SELECT * FROM gone`,
         [...values, at, how, digest ?? null],

@@ -7,9 +7,9 @@ import { Pool } from "pg";
 import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
 import { patience } from "../../test/support/patience";
 import { suitePostgres } from "../../test/support/postgres";
-import { expired, invitesByCode, isDue, isMember, owes } from "../signup-life/rules";
+import { expired, invitesByCode, isDue, isMember, keepsLeaverDigest, owes, pastItsWave } from "../signup-life/rules";
 import * as life from "../signup-life/signup-life";
-import { signupStates, type SignupRecord } from "../signup-life/types";
+import { letInMailStates, signupStates, type SignupRecord } from "../signup-life/types";
 import { blobsStore, blobsLayout } from "./blobs-store";
 import { PostgresStore } from "./postgres-store";
 import { SqliteStore } from "./sqlite-store";
@@ -20,8 +20,9 @@ import type { FullStore } from "./store";
  * clauses (sql-store.ts) and the Blobs store's notes and invite keys. Generated lists of records, any combination of
  * their fields, go into each store as its own storage holds them; each store's answer to each read must be the rule's:
  * what is due and owed (the sweep), what has expired (the retention, at a whole hour: the Blobs store reads the
- * asked/ notes of the hours gone by), how many invites count for each inviter (a link's page), and whose departure
- * keeps a digest (a member's).
+ * asked/ notes of the hours gone by), who is past their wave (the retention after a wave: Blobs reads its ledger), how
+ * many invites count for each inviter (a link's page), and whose departure keeps a digest (the launch tool's). A
+ * restricted record, drawn among the rest, is due, expired, past its wave and counted by none.
  */
 
 const postgres = suitePostgres();
@@ -44,11 +45,18 @@ const lists = fc
       mailboxDigest: fc.option(fc.constantFrom("m1", "m2", "m3"), { nil: null }),
       invitedBy: fc.option(fc.integer({ min: 0, max: 4 }).map(codeOf), { nil: null }),
       hasCode: fc.boolean(),
+      restrictedAt: fc.option(fc.constant(minutes(-10)), { nil: null, freq: 3 }),
+      letIn: fc.option(
+        fc.record({ at: fc.integer({ min: -300, max: 0 }), mail: fc.constantFrom(...letInMailStates) }),
+        {
+          nil: null,
+        },
+      ),
     }),
     { maxLength: 10 },
   )
   .map((drawn) =>
-    drawn.map(({ hasCode, ...fields }, n): SignupRecord => {
+    drawn.map(({ hasCode, letIn, ...fields }, n): SignupRecord => {
       const email = `p${n}@example.com`;
       const record = life.add({ email, emailKey: email, source: "start" }, new Date(minutes(-1000 + n)), {
         inviterKnown: true,
@@ -60,6 +68,8 @@ const lists = fc
         confirmedAt: member ? minutes(-500) : null,
         inviteCode: member && hasCode ? codeOf(n) : null,
         invitedBy: fields.invitedBy && Number(fields.invitedBy.slice(4)) < n ? fields.invitedBy : null,
+        // Waves let in members only.
+        ...(member && letIn ? { wave: 1, letInAt: minutes(letIn.at), letInMail: letIn.mail } : {}),
       };
     }),
   );
@@ -85,22 +95,31 @@ async function answers(store: FullStore, records: SignupRecord[], before: Date) 
     expired: keys(byOptIn(records.filter((one) => expired(one, before)))),
     invites: members.map((one) => invites.get(one.inviteCode!) ?? 0),
   };
-  // Whose departure keeps a digest of who left: a member's only.
-  for (const [n, one] of records.entries()) await store.remove(one.emailKey, "link", now, `digest-${n}`);
+  // Who is past their wave (as a set: those let in at once come in either order), each removed and counted so.
+  const past = await store.pastItsWave(before, 1000);
+  const removed = await store.removeAfterWave(past, now);
+  Object.assign(got, { past: keys(past).sort(), removed: removed.length, ...(await store.departureCounts()) });
+  const pastNow = records.filter((one) => pastItsWave(one, before));
+  Object.assign(wanted, { past: keys(pastNow).sort(), removed: pastNow.length, left: 0, pruned: 0 });
+  Object.assign(wanted, { afterWave: pastNow.length });
+  // Whose departure keeps a digest of who left: one whose wave went to the launch tool.
+  const rest = records.filter((one) => !pastNow.includes(one));
+  for (const [n, one] of rest.entries()) await store.remove(one.emailKey, "link", now, `digest-${n}`);
   got.owed.push(...(await store.leaverDigests(new Date(0))).map((one) => one.digest).sort());
-  wanted.owed.push(...records.flatMap((one, n) => (isMember(one) ? [`digest-${n}`] : [])).sort());
+  wanted.owed.push(...rest.flatMap((one, n) => (keepsLeaverDigest(one) ? [`digest-${n}`] : [])).sort());
   return { got, wanted };
 }
 
 /** A record as an SQL row: every column the rules read, and what a row must have. */
 const rowColumns = [
   ...["email", "email_key", "created_at", "source", "state", "confirmation_next_at", "confirmation_claimed_until"],
-  ...["opt_in_since", "asked_at", "confirmed_at", "invite_code", "invited_by", "mailbox_digest"],
+  ...["opt_in_since", "asked_at", "confirmed_at", "invite_code", "invited_by", "mailbox_digest", "restricted_at"],
+  ...["wave", "let_in_at", "let_in_mail"],
 ];
 const rowValues = (one: SignupRecord) => [
   ...[one.email, one.emailKey, one.createdAt, one.source, one.state, one.confirmationNextAt],
   ...[one.confirmationClaimedUntil, one.optInSince, one.askedAt, one.confirmedAt, one.inviteCode, one.invitedBy],
-  one.mailboxDigest,
+  ...[one.mailboxDigest, one.restrictedAt, one.wave, one.letInAt, one.letInMail],
 ];
 const insertSql = (placeholder: (n: number) => string) =>
   `INSERT INTO signups (${rowColumns.join(", ")}) VALUES (${rowColumns.map((_, n) => placeholder(n + 1)).join(", ")})`;

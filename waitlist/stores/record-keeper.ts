@@ -1,7 +1,7 @@
 import { newInviteCode } from "../invites";
 import { owedOf } from "../signup-life/rules";
 import * as life from "../signup-life/signup-life";
-import type { Confirmation, OwedConfirmation, SignupRecord } from "../signup-life/types";
+import type { Confirmation, ObjectionKind, OwedConfirmation, SignupRecord } from "../signup-life/types";
 import * as wholeList from "../signup-life/whole-list";
 
 /** How long a store trusts the record it last wrote of an address: a signup's e-mail goes within seconds of it. */
@@ -42,6 +42,8 @@ export interface Keeping<Kept extends SignupRecord> {
   records(): Promise<SignupRecord[]>;
   /** After a confirm, first or not: what else the store files of a confirmed record (Blobs: its invite keys). */
   confirmed?(emailKey: string, record: Kept): Promise<void>;
+  /** After an objection or a restriction changed a record: what the store files of it anew (Blobs: its invite keys). */
+  refiled?(emailKey: string, before: Kept, after: Kept): Promise<void>;
 }
 
 /*
@@ -50,7 +52,7 @@ export interface Keeping<Kept extends SignupRecord> {
  * compare-and-swap), and the founders' figures are counted from the whole list by signup-life's whole-list.ts. Each
  * store holds one and hands its methods on; it keeps its records its own way.
  */
-export function recordKeeper<Kept extends SignupRecord>({ change, records, confirmed }: Keeping<Kept>) {
+export function recordKeeper<Kept extends SignupRecord>({ change, records, confirmed, refiled }: Keeping<Kept>) {
   return {
     async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
       return (await change(emailKey, (record) => life.claim(record, now, leaseMs)))?.confirmationAttempts;
@@ -109,14 +111,32 @@ export function recordKeeper<Kept extends SignupRecord>({ change, records, confi
       return state;
     },
 
-    async objectToRanking(emailKey: string, at: Date): Promise<string | undefined> {
+    /** Resolves with when the objection was noted (the first time), or undefined when the address is not listed. */
+    async objectTo(emailKey: string, to: ObjectionKind, at: Date): Promise<string | undefined> {
       let noted: string | undefined;
-      await change(emailKey, (record) => {
-        const next = life.objectToRanking(record, at);
-        noted = (next ?? record).rankingObjectedAt!;
+      let before: Kept | undefined;
+      const after = await change(emailKey, (record) => {
+        before = record;
+        const next = life.object(record, to, at);
+        noted = life.objectedAt(next ?? record, to)!;
         return next;
       });
+      if (after) await refiled?.(emailKey, before!, after);
       return noted;
+    },
+
+    /** Resolves with when the restriction began (null: lifted), or undefined when the address is not listed. */
+    async restrict(emailKey: string, at: Date | null): Promise<{ restrictedAt: string | null } | undefined> {
+      let now: { restrictedAt: string | null } | undefined;
+      let before: Kept | undefined;
+      const after = await change(emailKey, (record) => {
+        before = record;
+        const next = life.restrict(record, at);
+        now = { restrictedAt: (next ?? record).restrictedAt };
+        return next;
+      });
+      if (after) await refiled?.(emailKey, before!, after);
+      return now;
     },
 
     // The founders' reads of the whole list.

@@ -1,7 +1,7 @@
 import { memberStates, owedStates, unconfirmedStates } from "../signup-life/rules";
 import type { Departure, DepartureKind, ListedSignup, ListRow, NewSignup, SignupRecord } from "../signup-life/types";
 import type { MailCounts, MailDay, OwedConfirmation, RemovedSignup, SignupState } from "../signup-life/types";
-import type { SuppressionReason, UnconfirmedSignup } from "../signup-life/types";
+import type { DepartureCounts, LetInSignup, SuppressionReason, UnconfirmedSignup } from "../signup-life/types";
 import * as life from "../signup-life/signup-life";
 import { recordKeeper, RecentWrites, type RecordKeeper } from "./record-keeper";
 import type { FullStore } from "./store";
@@ -21,7 +21,7 @@ export type SqlValue = string | number | boolean | null;
 export interface SqlDatabase {
   /** Runs one statement; resolves with its rows, instants as ISO text (UTC, milliseconds). */
   query<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]>;
-  /** A `DELETE … RETURNING`, each row counted as `departure` (its digest only with a row that says `"confirmed"`). */
+  /** A `DELETE … RETURNING`, each row counted as `departure` (its digest only with a row that says `"keepsDigest"`). */
   deleteCounted<T>(deleteSql: string, values: readonly SqlValue[], departure: Departure): Promise<T[]>;
   close(): Promise<void>;
 }
@@ -33,7 +33,7 @@ const fields = [
   ...["confirmationClaimedUntil", "confirmationNextAt", "confirmationFailedAt", "confirmationError", "confirmedAt"],
   ...["privacyPolicyAtSignup", "privacyPolicyAtConfirm", "consentAtSignup", "consentAtConfirm", "optInSince"],
   ...["askedAt", "inviteCode", "invitedBy", "mailboxDigest", "announcements", "wave", "letInAt", "letInMail"],
-  ...["rankingObjectedAt"],
+  ...["attributionObjectedAt", "inviteObjectedAt", "rankingObjectedAt", "recordsObjectedAt", "restrictedAt"],
 ] as const satisfies readonly (keyof SignupRecord)[];
 const column = (name: keyof SignupRecord) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 /** `column AS "name"` for each name: both databases fold an unquoted alias to lower case. */
@@ -59,12 +59,14 @@ const owedColumns = `${select("email", "emailKey", "createdAt")}, coalesce(asked
 /** owes (the index signups_owed). */
 export const owedSql = inStates(owedStates);
 /** isDue at $2, among those owed. */
-const dueSql = `(state = 'owed' AND (confirmation_next_at IS NULL OR confirmation_next_at <= $2)
+const dueSql = `restricted_at IS NULL AND (state = 'owed' AND (confirmation_next_at IS NULL OR confirmation_next_at <= $2)
    OR state = 'sending' AND (confirmation_claimed_until IS NULL OR confirmation_claimed_until < $2))`;
 /** Not confirmed (the index signups_unconfirmed, with opt_in_since IS NOT NULL): expired and stillExpired. */
 export const unconfirmedSql = inStates(unconfirmedStates);
-/** isMember: an invitee who counts, and a leaver whose departure keeps a digest. */
+/** isMember: an invitee who counts (countsAsInvite: not restricted either). */
 const memberSql = (table = "") => `${table}${inStates(memberStates)}`;
+/** keepsLeaverDigest: a leaver whose wave went to the launch tool keeps a digest (SqlDatabase.deleteCounted). */
+const keepsDigestSql = `let_in_mail IS NOT DISTINCT FROM 'launch-tool' AS "keepsDigest"`;
 /** No LIMIT: a number both databases take. */
 const unlimited = (limit: number) => (Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER);
 const iso = (at: Date) => at.toISOString();
@@ -92,7 +94,8 @@ export class SqlStore implements FullStore {
   noteAnnouncement: RecordKeeper["noteAnnouncement"] = (...args) => this.keeper.noteAnnouncement(...args);
   letIn: RecordKeeper["letIn"] = (...args) => this.keeper.letIn(...args);
   letInMail: RecordKeeper["letInMail"] = (...args) => this.keeper.letInMail(...args);
-  objectToRanking: RecordKeeper["objectToRanking"] = (...args) => this.keeper.objectToRanking(...args);
+  objectTo: RecordKeeper["objectTo"] = (...args) => this.keeper.objectTo(...args);
+  restrict: RecordKeeper["restrict"] = (...args) => this.keeper.restrict(...args);
   markBounced: RecordKeeper["markBounced"] = (...args) => this.keeper.markBounced(...args);
   all: RecordKeeper["all"] = () => this.keeper.all();
   confirmationCounts: RecordKeeper["confirmationCounts"] = () => this.keeper.confirmationCounts();
@@ -148,7 +151,8 @@ export class SqlStore implements FullStore {
     return this.row(
       `SELECT ${select("email", "createdAt", "confirmedAt", "inviteCode")},
          (SELECT CAST(count(DISTINCT i.mailbox_digest) AS integer) FROM signups i WHERE i.invited_by = s.invite_code
-            AND ${memberSql("i.")} AND i.mailbox_digest IS DISTINCT FROM s.mailbox_digest) AS "confirmedInvites"
+            AND ${memberSql("i.")} AND i.restricted_at IS NULL AND i.mailbox_digest IS DISTINCT FROM s.mailbox_digest)
+            AS "confirmedInvites"
        FROM signups s WHERE email_key = $1`,
       [emailKey],
     );
@@ -183,7 +187,7 @@ export class SqlStore implements FullStore {
   async expiredUnconfirmed(before: Date, limit: number): Promise<UnconfirmedSignup[]> {
     return this.db.query(
       `SELECT ${select("email", "emailKey", "createdAt", "optInSince")} FROM signups
-       WHERE ${unconfirmedSql} AND opt_in_since IS NOT NULL AND opt_in_since < $1
+       WHERE ${unconfirmedSql} AND opt_in_since IS NOT NULL AND opt_in_since < $1 AND restricted_at IS NULL
        ORDER BY opt_in_since, id LIMIT $2`,
       [iso(before), unlimited(limit)],
     );
@@ -199,13 +203,34 @@ export class SqlStore implements FullStore {
     for (const { emailKey } of signups) this.recent.forget(emailKey);
     const pairs = signups.map((_, n) => `(email_key = $${2 * n + 1} AND opt_in_since = $${2 * n + 2})`);
     const removed = await this.db.deleteCounted<RemovedSignup>(
-      `DELETE FROM signups WHERE ${unconfirmedSql} AND (${pairs.join(" OR ")})
+      `DELETE FROM signups WHERE ${unconfirmedSql} AND restricted_at IS NULL AND (${pairs.join(" OR ")})
        RETURNING ${select("email", "createdAt", "optInSince")}`,
       signups.flatMap((one) => [one.emailKey, one.optInSince]),
       { how: "pruned", at: iso(at) },
     );
     // In the order they were found: those asked first first.
     return removed.sort((a, b) => a.optInSince.localeCompare(b.optInSince));
+  }
+
+  /** pastItsWave at `before`, through the index of those let in. */
+  async pastItsWave(before: Date, limit: number): Promise<LetInSignup[]> {
+    return this.db.query(
+      `SELECT ${select("email", "emailKey", "createdAt", "letInAt")} FROM signups
+       WHERE wave IS NOT NULL AND let_in_at < $1 AND restricted_at IS NULL ORDER BY let_in_at, id LIMIT $2`,
+      [iso(before), unlimited(limit)],
+    );
+  }
+
+  async removeAfterWave(signups: readonly LetInSignup[], at: Date): Promise<{ email: string; createdAt: string }[]> {
+    if (signups.length === 0) return [];
+    for (const { emailKey } of signups) this.recent.forget(emailKey);
+    const pairs = signups.map((_, n) => `(email_key = $${2 * n + 1} AND let_in_at = $${2 * n + 2})`);
+    return this.db.deleteCounted(
+      `DELETE FROM signups WHERE restricted_at IS NULL AND (${pairs.join(" OR ")})
+       RETURNING ${select("email", "createdAt")}`,
+      signups.flatMap((one) => [one.emailKey, one.letInAt]),
+      { how: "after-wave", at: iso(at) },
+    );
   }
 
   /** The links' secret when WAITLIST_SECRET is not set; the first one made wins. Read first: it exists. */
@@ -221,9 +246,8 @@ export class SqlStore implements FullStore {
   /** The row goes and the departure is counted, or neither. */
   async remove(emailKey: string, how: DepartureKind, at: Date, digest?: string) {
     this.recent.forget(emailKey);
-    const [removed] = await this.db.deleteCounted<{ email: string; createdAt: string; confirmed: unknown }>(
-      `DELETE FROM signups WHERE email_key = $1
-       RETURNING ${select("email", "createdAt")}, ${memberSql()} AS "confirmed"`,
+    const [removed] = await this.db.deleteCounted<{ email: string; createdAt: string }>(
+      `DELETE FROM signups WHERE email_key = $1 RETURNING ${select("email", "createdAt")}, ${keepsDigestSql}`,
       [emailKey],
       { how, at: iso(at), digest },
     );
@@ -241,12 +265,13 @@ export class SqlStore implements FullStore {
     );
   }
 
-  async departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }> {
+  async departureCounts(between?: { from: Date; to: Date }): Promise<DepartureCounts> {
     const within = between ? "left_at >= $1 AND left_at < $2" : "TRUE";
-    return (await this.row<{ left: number; pruned: number }>(
+    const counted = (name: string, where: string) => `CAST(count(*) FILTER (WHERE ${where}) AS integer) AS "${name}"`;
+    return (await this.row<DepartureCounts>(
       // As a number in both databases (Postgres's count is a bigint, which pg hands over as text).
-      `SELECT CAST(count(*) FILTER (WHERE how <> 'pruned') AS integer) AS "left",
-              CAST(count(*) FILTER (WHERE how = 'pruned') AS integer) AS "pruned" FROM departures WHERE ${within}`,
+      `SELECT ${counted("left", "how NOT IN ('pruned', 'after-wave')")}, ${counted("pruned", "how = 'pruned'")},
+              ${counted("afterWave", "how = 'after-wave'")} FROM departures WHERE ${within}`,
       between ? [iso(between.from), iso(between.to)] : [],
     ))!;
   }
@@ -321,8 +346,8 @@ export class SqlStore implements FullStore {
   async listRows(): Promise<ListRow[]> {
     return this.db.query(
       `SELECT ${select("createdAt", "utmSource", "utmCampaign", "ref", "state", "confirmedAt", "inviteCode")},
-         ${select("invitedBy", "mailboxDigest", "wave", "letInAt", "letInMail", "rankingObjectedAt", "optInSince")}
-       FROM signups`,
+         ${select("invitedBy", "mailboxDigest", "wave", "letInAt", "letInMail", "rankingObjectedAt", "optInSince")},
+         ${select("restrictedAt")} FROM signups`,
     );
   }
 
@@ -331,8 +356,8 @@ export class SqlStore implements FullStore {
   }
 
   async departures(): Promise<number> {
-    const { left, pruned } = await this.departureCounts();
-    return left + pruned;
+    const { left, pruned, afterWave } = await this.departureCounts();
+    return left + pruned + afterWave;
   }
 
   private async records(): Promise<SignupRecord[]> {

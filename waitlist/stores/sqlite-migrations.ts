@@ -159,6 +159,21 @@ export const migrations: readonly string[] = [
      day TEXT PRIMARY KEY, sent INTEGER NOT NULL DEFAULT 0, throttled INTEGER NOT NULL DEFAULT 0,
      bounced INTEGER NOT NULL DEFAULT 0, complained INTEGER NOT NULL DEFAULT 0
    );`,
+  // 19: a person's objections and a restriction, each when; a departure after a wave, found by when they were let in.
+  `ALTER TABLE signups ADD COLUMN attribution_objected_at TEXT;
+   ALTER TABLE signups ADD COLUMN invite_objected_at TEXT;
+   ALTER TABLE signups ADD COLUMN records_objected_at TEXT;
+   ALTER TABLE signups ADD COLUMN restricted_at TEXT;
+   CREATE INDEX signups_let_in ON signups (let_in_at, id) WHERE wave IS NOT NULL;
+   CREATE TABLE departures_19 (
+     id INTEGER PRIMARY KEY, left_at TEXT NOT NULL,
+     how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned', 'complaint', 'after-wave')),
+     digest TEXT
+   );
+   INSERT INTO departures_19 (id, left_at, how, digest) SELECT id, left_at, how, digest FROM departures;
+   DROP TABLE departures;
+   ALTER TABLE departures_19 RENAME TO departures;
+   CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;`,
 ];
 
 export const schemaVersion = migrations.length;

@@ -59,7 +59,12 @@ const unconfirmed = {
   wave: null,
   letInAt: null,
   letInMail: null,
+  // No objection, no restriction (migrations 16 and 19).
+  attributionObjectedAt: null,
+  inviteObjectedAt: null,
   rankingObjectedAt: null,
+  recordsObjectedAt: null,
+  restrictedAt: null,
 };
 
 describe("SqliteStore", () => {

@@ -31,8 +31,8 @@ function sqliteDatabase(db: Database.Database, file: string): SqlDatabase {
       const removed = db.transaction(() => {
         const rows = run<T>(deleteSql, values);
         const count = "INSERT INTO departures (left_at, how, digest) VALUES ($1, $2, $3)";
-        for (const row of rows as { confirmed?: unknown }[])
-          run(count, [at, how, row.confirmed && digest ? digest : null]);
+        for (const row of rows as { keepsDigest?: unknown }[])
+          run(count, [at, how, row.keepsDigest && digest ? digest : null]);
         return rows;
       })();
       // Also clears the write-ahead log, so the address is gone from the files too.

@@ -136,27 +136,29 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(await store.pendingConfirmations()).toHaveLength(2);
     });
 
-    it("keeps a digest of a confirmed member who left until the retention forgets it, none of anyone else, and counts departures by time", async () => {
-      for (const [n, email] of ["left@example.com", "unconfirmed@example.com", "pruned@example.com"].entries()) {
+    it("keeps a digest of a leaver the launch tool had until the retention forgets it, none of anyone else, and counts departures by time", async () => {
+      for (const [n, email] of ["left@example.com", "member@example.com", "pruned@example.com"].entries())
         await store.add(signup(email, later(n)));
-      }
-      await confirmAt("left@example.com", now, later(5));
+      await Promise.all(
+        ["left@example.com", "member@example.com"].map((email, n) => confirmAt(email, later(n), later(5))),
+      );
+      await store.letIn("left@example.com", { wave: 1, at: later(6), createdAt: now.toISOString(), mail: false });
       await settle(store);
       await store.remove("left@example.com", "one-click", later(10), "d1".repeat(16));
-      await store.remove("unconfirmed@example.com", "complaint", later(day), "d2".repeat(16));
+      await store.remove("member@example.com", "complaint", later(day), "d2".repeat(16));
       await store.removeUnconfirmed(await store.expiredUnconfirmed(later(day + 10), 100), later(day + 10));
       await settle(store);
       const kept = { digest: "d1".repeat(16), leftAt: expect.stringMatching(/^2025-06-01/) as unknown };
       expect(await store.leaverDigests(now)).toEqual([kept]);
       expect(await store.leaverDigests(later(2 * day))).toEqual([]);
       // The departures of a span of time (the founders' digest of a day), a complaint among those who left.
-      await expect(store.departureCounts()).resolves.toEqual({ left: 2, pruned: 1 });
+      await expect(store.departureCounts()).resolves.toEqual({ left: 2, pruned: 1, afterWave: 0 });
       const between = (from: Date, to: Date) => store.departureCounts({ from, to });
-      await expect(between(later(day), later(2 * day))).resolves.toEqual({ left: 1, pruned: 1 });
+      await expect(between(later(day), later(2 * day))).resolves.toEqual({ left: 1, pruned: 1, afterWave: 0 });
       // The day's pass forgets the digests of the days gone by; the departures stay, counted, naming nobody.
       await store.forgetLeaverDigestsBefore(later(day));
       expect(await store.leaverDigests(now)).toEqual([]);
-      await expect(between(now, later(day))).resolves.toEqual({ left: 1, pruned: 0 });
+      await expect(between(now, later(day))).resolves.toEqual({ left: 1, pruned: 0, afterWave: 0 });
     });
 
     it("keeps the first confirmation of the signup its link was for, with the Privacy Policy then in force", async () => {
@@ -182,12 +184,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       /** Signs up `email` (its mailbox digest `mailbox`), by `invitedBy`'s link, and confirms it unless told not to. */
       const join = async (email: string, mailbox: string, invitedBy?: string, confirm = true, at = now) => {
         await store.add(signup(email, at, { mailboxDigest: mailbox, invitedBy }));
-        if (!confirm) return undefined;
-        return (await store.confirm(email.toLowerCase(), {
-          createdAt: at.toISOString(),
-          at: later(1),
-          privacyPolicy: null,
-        }))!.inviteCode;
+        return confirm ? (await confirmAt(email.toLowerCase(), at))!.inviteCode : undefined;
       };
       const invites = async (email: string) => (await store.lookup(email))!.confirmedInvites;
 
@@ -279,7 +276,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       ]);
       await settle(store);
       expect((await store.all()).map((row) => row.email)).toEqual(["b@example.com"]);
-      expect(await store.departureCounts()).toEqual({ left: 1, pruned: 2 });
+      expect(await store.departureCounts()).toEqual({ left: 1, pruned: 2, afterWave: 0 });
     });
 
     it("leaves the storage exactly as it found it on every read: count, stats, export, a dry-run prune", async () => {
@@ -428,22 +425,25 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect([kept!.wave, kept!.letInAt, kept!.letInMail]).toEqual([first, later(day).toISOString(), "sent"]);
       // A leave takes the wave; her new signup, confirmed, is in none and may be let in again.
       await store.remove("ada@example.com", "link", later(2 * day));
-      await store.add(signup("ada@example.com", later(3 * day)));
+      await store.add(signup("ada@example.com", later(3 * day), { attribution: { ...noAttribution, ref: "maya" } }));
       const again = { createdAt: later(3 * day).toISOString(), at: later(3 * day), privacyPolicy: null };
       await store.confirm("ada@example.com", again);
       expect(await store.letInMail("ada@example.com", "take", first)).toBe(false);
-      // An objection to being ranked by invites: noted once, the first time kept; none for one not listed.
-      expect(await store.objectToRanking("ada@example.com", later(4 * day))).toBe(later(4 * day).toISOString());
-      expect(await other.objectToRanking("ada@example.com", later(5 * day))).toBe(later(4 * day).toISOString());
-      expect(await store.objectToRanking("nobody@example.com", later(5 * day))).toBeUndefined();
+      // Objections noted once (the first kept), an attribution cleared; a restriction keeps her from any wave till lifted.
+      expect(await store.objectTo("ada@example.com", "ranking", later(4 * day))).toBe(later(4 * day).toISOString());
+      expect(await other.objectTo("ada@example.com", "ranking", later(5 * day))).toBe(later(4 * day).toISOString());
+      expect(await store.objectTo("nobody@example.com", "ranking", later(5 * day))).toBeUndefined();
+      await store.objectTo("ada@example.com", "attribution", later(4 * day));
       const launchTool = { wave: 4, at: later(3 * day), createdAt: again.createdAt, mail: false };
+      await other.restrict("ada@example.com", later(5 * day));
+      expect(await store.letIn("ada@example.com", launchTool)).toBe(false);
+      await store.restrict("ada@example.com", null);
       expect(await other.letIn("ada@example.com", launchTool)).toBe(true);
       await settle(other);
-      expect((await other.all())[0]).toMatchObject({
-        wave: 4,
-        letInMail: "launch-tool",
-        rankingObjectedAt: later(4 * day).toISOString(),
-      });
+      const [ada] = await other.all();
+      const noted = later(4 * day).toISOString();
+      expect(ada).toMatchObject({ wave: 4, letInMail: "launch-tool", ref: null, restrictedAt: null });
+      expect([ada!.rankingObjectedAt, ada!.attributionObjectedAt]).toEqual([noted, noted]);
       await other.close();
     });
   });

@@ -2,12 +2,15 @@ import type { LetInMailStep } from "../signup-life/signup-life";
 import type {
   Confirmation,
   ConfirmationCounts,
+  DepartureCounts,
   DepartureKind,
+  LetInSignup,
   ListedSignup,
   ListRow,
   MailCounts,
   MailDay,
   NewSignup,
+  ObjectionKind,
   OwedConfirmation,
   RemovedSignup,
   Signup,
@@ -27,7 +30,9 @@ import type {
  *   WholeListReads     the founders' commands: reads of the whole list.
  *   AnnouncementLog    what announce-policy-change records of each person it mails, by key, so no run mails anyone
  *                      twice.
- *   Waves              the launch's waves: letting one in by key, and its e-mail's steps.
+ *   Waves              the launch's waves: letting one in by key, its e-mail's steps, and the entries past their
+ *                      wave that the retention deletes.
+ *   PersonsRequests    an objection or a restriction a person asks for, carried out by key.
  *   MailBookkeeping    what the mail keeps: the fingerprints it must never reach, each day's figures, and the
  *                      senders' shared pace. By key, or a few rows a day.
  *
@@ -159,10 +164,11 @@ export interface WholeListReads {
   /** How many addresses have left the list. */
   departures(): Promise<number>;
   /**
-   * The same, told apart: those who left (a link, a mail client, the operator) and those pruned unconfirmed; with
-   * `between`, only the departures from `from` (included) to `to` (excluded).
+   * The same, told apart: those who left (a link, a mail client, the operator, a complaint), those pruned
+   * unconfirmed, and those deleted after their wave; with `between`, only the departures from `from` (included) to
+   * `to` (excluded).
    */
-  departureCounts(between?: { from: Date; to: Date }): Promise<{ left: number; pruned: number }>;
+  departureCounts(between?: { from: Date; to: Date }): Promise<DepartureCounts>;
   /** The digests kept of those who left since `since` (waitlist/leavers.ts), oldest first. */
   leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]>;
   /** What the founders' figures need of every signup, and no more (reports/). */
@@ -195,10 +201,23 @@ export interface Waves {
    */
   letInMail(emailKey: string, step: LetInMailStep, wave: number): Promise<boolean>;
   /**
-   * Notes that the person of `emailKey` objected to being ranked by the creators they invited, at `at` unless noted
-   * before: resolves with when it was noted (the first time), or undefined when the address is not listed.
+   * Those let in before `before` (signup-life's pastItsWave), at most `limit`, those let in first first: what the
+   * retention after a wave removes. Work grows with them, never with the list; Netlify Blobs reads its ledger.
    */
-  objectToRanking(emailKey: string, at: Date): Promise<string | undefined>;
+  pastItsWave(before: Date, limit: number): Promise<LetInSignup[]>;
+  /** Removes those pastItsWave found, each counted as "after-wave", unless restricted since. Resolves with them. */
+  removeAfterWave(signups: readonly LetInSignup[], at: Date): Promise<{ email: string; createdAt: string }[]>;
+}
+
+/** A person's rights over their entry, as the founders carry out a request (cli/commands/objections.ts). */
+export interface PersonsRequests {
+  /**
+   * Notes that the person of `emailKey` objected to `to` (signup-life's object: attribution and invite cleared), at
+   * `at` unless noted before: resolves with when it was noted (the first time), or undefined when not listed.
+   */
+  objectTo(emailKey: string, to: ObjectionKind, at: Date): Promise<string | undefined>;
+  /** Restricts the entry from `at` (null: lifts it): resolves with when it began (null: none), or undefined. */
+  restrict(emailKey: string, at: Date | null): Promise<{ restrictedAt: string | null } | undefined>;
 }
 
 export interface MailBookkeeping {
@@ -235,4 +254,10 @@ export interface MailBookkeeping {
 export type SettingName = `mail-pace-${number}` | "drain";
 
 /** A deployment's whole store. */
-export type FullStore = WaitlistStore & ConfirmationQueue & WholeListReads & AnnouncementLog & Waves & MailBookkeeping;
+export type FullStore = WaitlistStore &
+  ConfirmationQueue &
+  WholeListReads &
+  AnnouncementLog &
+  Waves &
+  PersonsRequests &
+  MailBookkeeping;

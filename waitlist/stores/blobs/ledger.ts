@@ -5,7 +5,8 @@ import type { DepartureKind, SignupRecord } from "../../signup-life/types";
 import { atOnce, type BlobIO } from "./blob-io";
 import type { Invites } from "./invites";
 import { hourOf, kOf, layout } from "./layout";
-import { upgraded, type BlobRecord, type Noted, type Records } from "./records";
+import { upgraded } from "../blobs-record-versions";
+import type { BlobRecord, Noted, Records } from "./records";
 
 /* The founders' list in blobs of a thousand rows, which the sweep files noted records into; and a leave's end. */
 

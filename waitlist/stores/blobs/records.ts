@@ -1,6 +1,6 @@
 import { owes } from "../../signup-life/rules";
-import { add } from "../../signup-life/signup-life";
-import type { DepartureKind, SignupRecord, SignupState } from "../../signup-life/types";
+import type { DepartureKind, SignupRecord } from "../../signup-life/types";
+import { upgraded } from "../blobs-record-versions";
 import { atOnce, type BlobIO } from "./blob-io";
 import { hourOf, kOf, layout } from "./layout";
 
@@ -15,34 +15,6 @@ export interface BlobRecord extends SignupRecord {
 
 /** A pending note's address, its notes' keys, and its record as read. */
 export type Noted = { k: string; keys: string[]; record?: BlobRecord; etag?: string };
-
-/** Every field of a record at its starting value: what a record written before a field existed holds. */
-const nobody = { email: "", emailKey: "", source: "netlify", earlier: true } as const;
-const starting = add(nobody, new Date(0), { inviterKnown: false });
-
-/** The state a record written before it had one was in, by its times (the SQL migrations say the same). */
-function stateFromTimes(record: Record<string, unknown>): SignupState {
-  if (record.confirmedAt) return "confirmed";
-  if (record.confirmationSentAt) return "sent";
-  if (record.confirmationFailedAt) return record.confirmationCapped ? "capped" : "refused";
-  return record.confirmationClaimedUntil ? "sending" : "owed";
-}
-
-/**
- * A record or ledger row as signup-life's, whenever it was written: the fields added since at their starting values
- * (a blob is rewritten only by a transition, so a confirmed signup waiting since before waves has no `wave` until it is
- * read this way), its state from its times, and the earlier names of its fields under today's.
- */
-export function upgraded(stored: Record<string, unknown>): SignupRecord & Partial<BlobRecord> {
-  const { attempts, claimedUntil, mailbox, confirmationCapped: _capped, ...rest } = stored;
-  const named: Record<string, unknown> = {
-    ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
-    ...(claimedUntil !== undefined && { confirmationClaimedUntil: claimedUntil }),
-    ...(attempts !== undefined && { confirmationAttempts: attempts }),
-    ...(mailbox !== undefined && { mailboxDigest: mailbox }),
-  };
-  return { ...starting, ...named, state: (rest.state as SignupState | undefined) ?? stateFromTimes(stored) };
-}
 
 export class Records {
   constructor(private readonly io: BlobIO) {}
