@@ -84,7 +84,8 @@ const legalBasis = /Art\. 6\(1\)\([a-f]\)/;
  * the right to object set out on its own (Art. 21(4)), and a legal basis for each use of a signup that is not the
  * e-mails it agreed to (the page and campaign tag, the invite code and the ranking of inviters); and, for the launch
  * (issue 51), how people are let in and what the launch mailing service receives (cli/commands/launch-list.ts); and
- * (issue 60) what a bounce and a complaint do, and the fingerprint kept after them (waitlist/suppressions.ts).
+ * (issue 60) what a bounce and a complaint do, and the fingerprint kept after them (waitlist/suppressions.ts); and (issue
+ * 61) how long an entry outlives its wave (waitlist/prune.ts) and what a restriction does (signup-life.ts, restrict).
  */
 export const requiredStatements: Readonly<Record<string, readonly RequiredStatement[]>> = {
   [site.legalPages.privacyPolicy.slug]: [
@@ -156,6 +157,16 @@ export const requiredStatements: Readonly<Record<string, readonly RequiredStatem
         legalBasis,
       ],
       fix: 'say it in one paragraph, such as "When an e-mail to you bounced for good, we e-mail that address no more; if you mark one as spam, we delete your entry at once, as a leave. Either way we keep, for <SuppressionRetention />, a fingerprint of the inbox ... This rests on our legitimate interest in keeping our e-mail deliverable and in not e-mailing anyone who does not want it (Art. 6(1)(f))."',
+    },
+    {
+      name: "how long an entry is kept after the wave that let its person in (<LetInRetention />)",
+      says: [/<LetInRetention \/>/, /\bwave\b/i, /\buntil\b/i],
+      fix: 'say it where the waitlist entry\'s retention is, such as "We keep your waitlist entry ... until you leave the waitlist, until <LetInRetention /> after the wave that let you in, or ...".',
+    },
+    {
+      name: "what a restriction does (no e-mail, no wave, no time limit deletes it, leaving still does)",
+      says: [/\brestrict/i, /Art\. 18\b/, /\bno\s+e-mail\b/i, /\bwave\b/i, /\btime limits?\b/i, /\bleaving\b/i],
+      fix: 'say it in the right to restriction, such as "Restriction: ... we keep it and use it for nothing else until the question is settled (Art. 18): we send you no e-mail, let you in with no wave, ... and none of our time limits deletes it meanwhile. Leaving the waitlist still deletes it at once."',
     },
   ],
 };

@@ -134,11 +134,13 @@ describe("statementProblems", () => {
     "- <LaunchMailTool />: the address, that person's own link to leave and their wave, nothing else. It keeps them for that e-mail only.",
     "An e-mail that bounced for good ends our mail to that address; marked as spam, we delete the entry at once. We keep a fingerprint of its inbox for <SuppressionRetention />, on our legitimate interest (Art. 6(1)(f)).",
     "## Your Choices",
-    "- **Restriction**: we keep it and use it for nothing else (Art. 18).",
+    "- **Restriction**: we keep it and use it for nothing else (Art. 18): no e-mail, no wave, and no time limit deletes it. Leaving still does.",
     "- **Portability**: in a machine-readable file (Art. 20).",
     "- You have the right to lodge a complaint with a supervisory authority (Art. 77).",
     "## Your Right to Object",
     "You may object at any time (Art. 21).",
+    "## How Long",
+    "We keep your entry until you leave, or until <LetInRetention /> after the wave that let you in.",
   ].join("\n\n");
   const named = (body: string) => statementProblems("p.mdx", privacy, body).map((problem) => problem.split(";")[0]);
 
@@ -154,6 +156,7 @@ describe("statementProblems", () => {
     ).toEqual([
       'p.mdx: does not name the right to restriction of processing (Art. 18 GDPR); add it to the rights, with its article, such as "Restriction: ... we keep it and use it for nothing else until the question is settled (Art. 18)."',
       'p.mdx: does not name the right to data portability (Art. 20 GDPR); add it to the rights, with its article, such as "Portability: the information you gave us in a common machine-readable file (Art. 20)."',
+      expect.stringMatching(/^p\.mdx: does not name what a restriction does/),
     ]);
   });
 
@@ -221,6 +224,18 @@ describe("statementProblems", () => {
     expect(named(complete.replace("<SuppressionRetention />", "a while"))).toEqual([bounces]);
     expect(named(complete.replace("we delete the entry at once", "we note it"))).toEqual([bounces]);
     expect(named(complete.replace(". We keep a fingerprint", ".\n\nWe keep a fingerprint"))).toEqual([bounces]);
+  });
+
+  it("wants how long an entry outlives its wave, and what a restriction does, each in one place (issue 61)", () => {
+    const afterWave =
+      "p.mdx: does not name how long an entry is kept after the wave that let its person in (<LetInRetention />)";
+    expect(named(complete.replace("<LetInRetention />", "a while"))).toEqual([afterWave]);
+    expect(named(complete.replace(" after the wave that let you in", ""))).toEqual([afterWave]);
+    const restriction =
+      "p.mdx: does not name what a restriction does (no e-mail, no wave, no time limit deletes it, leaving still does)";
+    expect(named(complete.replace("no e-mail, ", ""))).toEqual([restriction]);
+    expect(named(complete.replace(" Leaving still does.", ""))).toEqual([restriction]);
+    expect(named(complete.replace(", and no time limit deletes it", ""))).toEqual([restriction]);
   });
 
   it("holds only the Privacy Policy to them", () => {

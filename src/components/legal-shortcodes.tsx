@@ -80,6 +80,11 @@ export function SuppressionRetention() {
   return <>{site.waitlist.suppressionRetentionDays} days</>;
 }
 
+/** How long the entry of a person let in is kept after their wave (waitlist/prune.ts, the daily pass). */
+export function LetInRetention() {
+  return <>{site.waitlist.letInRetentionDays} days</>;
+}
+
 /** What a person agrees to receive, as the form, the e-mail and the confirm page say it. */
 export function ConsentStatement() {
   return <>{site.waitlist.consent.statement}</>;
@@ -112,6 +117,7 @@ export const legalShortcodes = {
   UnconfirmedRetention,
   LeaverRetention,
   SuppressionRetention,
+  LetInRetention,
   ConfirmLabel,
   ConsentStatement,
   PrivacyPolicyLink,

@@ -56,6 +56,8 @@ describe("the content check", () => {
       `${file}: does not name what the launch mailing service receives (each address, that person's own link to leave and their wave, nothing else) and what it keeps`,
       // Nor, from before issue 60, what a bounce and a spam complaint do.
       `${file}: does not name what a bounce for good and a spam complaint do (no more e-mail, the entry deleted at once), the fingerprint of the inbox kept for <SuppressionRetention />, and the legal basis`,
+      `${file}: does not name how long an entry is kept after the wave that let its person in (<LetInRetention />)`,
+      `${file}: does not name what a restriction does (no e-mail, no wave, no time limit deletes it, leaving still does)`,
     ]);
   });
 

@@ -234,25 +234,31 @@ describe("the Privacy Policy on leaving, the launch mailing service and previews
     );
   });
 
-  it("keeps a keyed fingerprint of a confirmed member who left for <LeaverRetention />, then deletes it; the count names nobody", async () => {
+  it("keeps a keyed fingerprint of a leaver the launch mailing service had for <LeaverRetention />, then deletes it; the count names nobody", async () => {
     expect(keep()).toContain(
-      "For <LeaverRetention /> we also keep, with that count, a fingerprint of your address made with a secret key of ours, if you had confirmed",
+      "For <LeaverRetention /> we also keep, with that count, a fingerprint of your address made with a secret key of ours, if we had given your address to our launch mailing service",
     );
     expect(site.waitlist.leaverDigestRetentionDays).toBe(90);
     const store = new SqliteStore(":memory:");
     const left = new Date("2026-01-01T12:00:00Z");
-    await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start", at: left });
-    await store.confirm("ada@example.com", { createdAt: left.toISOString(), at: left, privacyPolicy: null });
+    for (const email of ["ada@example.com", "cy@example.com"]) {
+      await store.add({ email, emailKey: email, source: "start", at: left });
+      await store.confirm(email, { createdAt: left.toISOString(), at: left, privacyPolicy: null });
+    }
+    // Ada's wave went to the launch mailing service; Cy confirmed, and was let in by our own e-mail.
+    await store.letIn("ada@example.com", { wave: 1, at: left, createdAt: left.toISOString(), mail: false });
+    await store.letIn("cy@example.com", { wave: 2, at: left, createdAt: left.toISOString(), mail: true });
     await store.add({ email: "bo@example.com", emailKey: "bo@example.com", source: "start", at: left });
     await store.remove("ada@example.com", "link", left, "f".repeat(32));
-    // Never confirmed: no fingerprint of it is kept.
+    // Never given to the tool (never confirmed, or mailed by us): no fingerprint of it is kept.
+    await store.remove("cy@example.com", "link", left, "d".repeat(32));
     await store.remove("bo@example.com", "link", left, "e".repeat(32));
     // The day's pass keeps it while its days last, and then deletes it; the departure stays.
     await pruneUnconfirmed(store, { now: new Date(left.getTime() + 89 * day) });
     expect(await store.leaverDigests(new Date(0))).toHaveLength(1);
     await pruneUnconfirmed(store, { now: new Date(left.getTime() + 91 * day) });
     expect(await store.leaverDigests(new Date(0))).toEqual([]);
-    expect(await store.departureCounts()).toEqual({ left: 2, pruned: 0 });
+    expect(await store.departureCounts()).toEqual({ left: 3, pruned: 0, afterWave: 0 });
     await store.close();
   });
 
@@ -399,7 +405,7 @@ describe("the Privacy Policy on bounces and spam complaints (issue 60)", () => {
     await store.add({ email: "grumpy@example.com", emailKey: "grumpy@example.com", source: "start", at });
     await actOnMailEvent(event("complaint", "grumpy@example.com"), { store, secret, clock: () => at });
     expect(await store.all()).toEqual([]);
-    expect(await store.departureCounts()).toEqual({ left: 1, pruned: 0 });
+    expect(await store.departureCounts()).toEqual({ left: 1, pruned: 0, afterWave: 0 });
     await store.close();
   });
 
@@ -447,5 +453,73 @@ describe("the right to object (Art. 21(4) GDPR)", () => {
     expect(mail.html).toMatch(
       new RegExp(`<p [^>]*>Your right to object: you may object at any time [^<]*<a href="${link.replace(/[.?]/g, "\\$&")}"[^>]*>How to object</a>\\.</p>`),
     );
+  });
+});
+
+describe("the Privacy Policy on objections, restriction and the end of an entry after its wave (issue 61)", () => {
+  // cli/let-in.test.ts holds each objection and the restriction as the founders' commands carry them out,
+  // cli/announce.test.ts whom an announcement skips, waitlist/prune.test.ts the daily pass after a wave.
+  const day = 86_400_000;
+
+  it("says what each objection does, as object --to does it", async () => {
+    const object = section(privacy, /^Your Right to Object/);
+    expect(object).toContain("**the page and campaign tag**: we delete both from your entry");
+    expect(object).toContain("**the invite code of the link you came by**: we delete it from your entry, so you count for no inviter");
+    expect(object).toContain("**the ranking**: your invites count as none when we fill a wave by invites");
+    expect(object).toContain("**the records of your consent**: we keep them");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "policy-objections-"));
+    try {
+      const env = { WAITLIST_DB: path.join(dir, "waitlist.db") };
+      const store = new SqliteStore(env.WAITLIST_DB);
+      const at = new Date("2026-11-26T10:00:00Z");
+      const attribution = attributionFrom("https://jointandem.app/?utm_source=tiktok&ref=maya", ["https://jointandem.app"]);
+      await store.add({ email: "maya@example.com", emailKey: "maya@example.com", source: "start", at, attribution });
+      await store.close();
+      await run(["object", "maya@example.com", "--to", "attribution"], env);
+      const [row] = JSON.parse(await run(["export", "--record", "--format", "json"], env)) as Record<string, unknown>[];
+      expect(row).toMatchObject({ utmSource: null, ref: null, landingPath: null });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("says what a restriction does, and keeps a restricted entry from the time limits", async () => {
+    expect(section(privacy, /^Your Choices/)).toContain(
+      "we send you no e-mail, let you in with no wave, count you in none of our figures of signups, sources or invites, and none of our time limits deletes it meanwhile. Leaving the waitlist still deletes it at once.",
+    );
+    const store = new SqliteStore(":memory:");
+    const at = new Date("2026-01-01T12:00:00Z");
+    await store.add({ email: "ada@example.com", emailKey: "ada@example.com", source: "start", at });
+    await store.restrict("ada@example.com", at);
+    await pruneUnconfirmed(store, { now: new Date(at.getTime() + 40 * day) });
+    expect(await store.count()).toBe(1);
+    await store.remove("ada@example.com", "link", at);
+    expect(await store.count()).toBe(0);
+    await store.close();
+  });
+
+  it("keeps an entry <LetInRetention /> after the wave that let its person in, and announces nothing to them after it", async () => {
+    expect(section(privacy, /^How Long/)).toContain(
+      "until you leave the waitlist, until <LetInRetention /> after the wave that let you in, or until we close the waitlist, whichever comes first",
+    );
+    expect(section(privacy, /^How We Use/)).toContain(
+      "we announce no later change of our policies to you, and we delete your waitlist entry <LetInRetention /> after your wave",
+    );
+    expect(section(privacy, /^Changes/)).toContain("to the waitlist members who confirmed and whom we have not let in yet");
+    expect(site.waitlist.letInRetentionDays).toBe(90);
+  });
+
+  it("says a wave by invites takes the top of the ranking, as let-in does: the founders choose the size and the order", () => {
+    expect(section(privacy, /^Information We Collect/)).toContain(
+      "how many a wave takes, and whether it goes by invites or by signup order, is theirs to decide; who is in it, the ranking decides",
+    );
+    expect(section(privacy, /^Information We Collect/)).not.toContain("the founders choose, and the ranking is what they choose from");
+  });
+
+  it("names what we record when we let someone in, and of their objections and restriction, as the export has them", () => {
+    const collect = section(privacy, /^Information We Collect/);
+    expect(collect).toContain("we record the wave you were let in with and when, and how our e-mail letting you in went");
+    expect(collect).toContain("which of our e-mails announcing a change to our policies we sent you");
+    expect(collect).toContain("we record what and when, with your entry");
   });
 });
