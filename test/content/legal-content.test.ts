@@ -54,9 +54,40 @@ describe("the content check", () => {
       // Nor, from before issue 51, how people are let in at launch, nor what the launch mailing service receives.
       `${file}: does not name how people are let in at launch (a wave at a time, by signup order or by invites, ties by who signed up first) and the legal basis for ranking inviters`,
       `${file}: does not name what the launch mailing service receives (each address, that person's own link to leave and their wave, nothing else) and what it keeps`,
+      // Nor, from before issue 61, that the launch e-mail is not tracked.
+      `${file}: does not name that the launch mailing service sends the launch e-mail with its open and click tracking turned off, where it is named`,
+      `${file}: does not name that the launch e-mail is not tracked (no tracking images, no links rewritten, its opening and clicks not recorded)`,
       // Nor, from before issue 60, what a bounce and a spam complaint do.
       `${file}: does not name what a bounce for good and a spam complaint do (no more e-mail, the entry deleted at once), the fingerprint of the inbox kept for <SuppressionRetention />, and the legal basis`,
     ]);
+  });
+
+  it("fails the Privacy Policy without what it says of the launch e-mail's tracking, in either place (issue 61)", () => {
+    const source = readFileSync(path.join(contentDir, "privacy-policy.mdx"), "utf8");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "policy-tracking-"));
+    const file = path.join(dir, "privacy-policy.mdx");
+    /** The policy without the text from `start` to `end`, its fingerprint its own: the statement is all that fails. */
+    const problemsWithout = (start: string, end: string) => {
+      const from = source.indexOf(start);
+      expect(from).toBeGreaterThan(0);
+      const edited = source.slice(0, from) + source.slice(source.indexOf(end, from) + end.length);
+      const fingerprint = textFingerprint(matter(edited).content);
+      writeFileSync(file, edited.replace(/^fingerprint: .*$/m, `fingerprint: "${fingerprint}"`));
+      return checkLegalContent([file], { base: () => undefined }).map((problem) => problem.split(";")[0]);
+    };
+    const shown = path.relative(root, file);
+    try {
+      // "Cookies and Tracking": no tracking images, no rewritten links, opens and clicks not recorded.
+      expect(problemsWithout("**The launch e-mail is not tracked either**", "you click.\n\n")).toEqual([
+        `${shown}: does not name that the launch e-mail is not tracked (no tracking images, no links rewritten, its opening and clicks not recorded)`,
+      ]);
+      // "Sharing of Information", where the launch mailing service is named.
+      expect(problemsWithout(" It sends that e-mail with its open and", '"Cookies and Tracking").')).toEqual([
+        `${shown}: does not name that the launch mailing service sends the launch e-mail with its open and click tracking turned off, where it is named`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("names a section moved out of the spec's order", () => {
