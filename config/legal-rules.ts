@@ -16,9 +16,17 @@ export interface LegalFrontmatter {
   effectiveDate: string;
   /** Every change since, newest first: when it took effect (YYYY-MM-DD) and what changed, in a sentence or two. */
   updates?: { date: string; summary: string }[];
-  /** textFingerprint() of the text as it stands: the content check prints it when the text changes. */
+  /**
+   * The Privacy Policy's only: the launch mail tool it names, by its legal name and country, which <LaunchMailTool />
+   * shows; empty or absent while none is chosen. The fingerprint covers it, so naming one is a dated change.
+   */
+  launchMailTool?: string | null;
+  /** policyFingerprint() of the text as it stands: the content check prints it when the text changes. */
   fingerprint: string;
 }
+
+/** What `launchMailTool` must look like: a name and country on one line, up to 200 characters, no < > { }. */
+export const launchMailToolPattern = /^[^<>{}\p{Cc}]{1,200}$/u;
 
 export interface RequiredSection {
   /** How the spec names it; used in messages. */

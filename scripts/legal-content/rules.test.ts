@@ -35,6 +35,23 @@ describe("frontmatterProblems", () => {
     expect(frontmatterProblems("c.mdx", { ...valid, slug: "cookie-policy", title: "Cookies" })).toEqual([]);
   });
 
+  it("takes the Privacy Policy's launch mail tool as a name on one line, or none; and no other policy's (issue 61)", () => {
+    for (const launchMailTool of ["Intuit Inc. (Mailchimp, United States)", "", null, undefined]) {
+      expect(frontmatterProblems("p.mdx", { ...valid, launchMailTool })).toEqual([]);
+    }
+    for (const launchMailTool of ["Mailchimp\nUnited States", "<b>Mailchimp</b>", "x".repeat(201), ["Mailchimp"], 42]) {
+      expect(frontmatterProblems("p.mdx", { ...valid, launchMailTool })).toEqual([
+        `p.mdx: frontmatter field "launchMailTool" must be the launch mail tool's legal name and country on one line, such as Intuit Inc. (Mailchimp, United States): up to 200 characters, no < > { } (got ${JSON.stringify(launchMailTool)}).`,
+      ]);
+    }
+    const terms = { ...valid, slug: "terms-of-service", title: "Terms of Service" };
+    expect(
+      frontmatterProblems("t.mdx", { ...terms, launchMailTool: "Intuit Inc. (Mailchimp, United States)" }),
+    ).toEqual([
+      't.mdx: frontmatter field "launchMailTool" belongs to the Privacy Policy alone, which names the launch mail tool; remove it here.',
+    ]);
+  });
+
   it("reports every field when there is no frontmatter at all", () => {
     expect(frontmatterProblems("p.mdx", null)).toHaveLength(4);
   });

@@ -3,8 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import os from "node:os";
 import path from "node:path";
 import matter from "gray-matter";
-import { policyVersion, textFingerprint } from "../../waitlist/policies";
-import { historyProblems, suggestedRecord, writtenEntries } from "../../scripts/legal-content/record";
+import { policyFingerprint, policyInForce, policyVersion, textFingerprint } from "../../waitlist/policies";
+import { historyProblems, placeholderSummary, suggestedRecord, writtenEntries } from "../../scripts/legal-content/record";
+import { fixRecord } from "../../scripts/legal-content/fix";
 import { site } from "../../config/site";
 import { checkLegalContent } from "../../scripts/legal-content/check";
 import { pastClaimWarnings } from "../../scripts/legal-content/claims";
@@ -158,6 +159,40 @@ describe("the record of a policy's changes", () => {
         `fingerprint: "${textFingerprint(matter(readFileSync(changed, "utf8")).content)}"`,
       ].join("\n\n"),
     );
+  });
+
+  it("takes naming the launch mail tool in the Privacy Policy's frontmatter, or another, as a change of the policy: a dated entry, a new version and fingerprint (issue 61)", () => {
+    const source = readFileSync(path.join(contentDir, "privacy-policy.mdx"), "utf8");
+    const before = policyInForce(source);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "policy-tool-"));
+    const file = path.join(dir, "privacy-policy.mdx");
+    const check = () => checkLegalContent([file], { base: () => undefined });
+    const named = (tool: string) => source.replace(/^fingerprint:/m, `launchMailTool: ${tool}\nfingerprint:`);
+    try {
+      // Empty, it names none: the policy, and the fingerprint recorded with every signup so far, are as they were.
+      writeFileSync(file, named(""));
+      expect(check()).toEqual([]);
+      expect(policyInForce(readFileSync(file, "utf8"))).toEqual(before);
+      // Named, the check (and the build: the same record.ts) fails until a dated entry says so.
+      writeFileSync(file, named("Intuit Inc. (Mailchimp, United States)"));
+      expect(check()).toEqual([
+        expect.stringMatching(
+          /privacy-policy\.mdx: the text, or the launch mail tool it names, changed since its last dated entry \(2026-11-28\)\./,
+        ),
+      ]);
+      expect(fixRecord(file, { base: () => undefined })).toMatch(/wrote a new entry dated today and the new fingerprint/);
+      writeFileSync(file, readFileSync(file, "utf8").replace(placeholderSummary, "We name our launch mailing service."));
+      expect(check()).toEqual([]);
+      const after = policyInForce(readFileSync(file, "utf8"));
+      expect(after.version).not.toBe(before.version);
+      expect(after.fingerprint).not.toBe(before.fingerprint);
+      expect(after.fingerprint).toBe(policyFingerprint({ launchMailTool: "Intuit Inc. (Mailchimp, United States)" }, matter(source).content));
+      // Another tool is another change.
+      writeFileSync(file, readFileSync(file, "utf8").replace("Intuit Inc. (Mailchimp, United States)", "Brevo SAS (France)"));
+      expect(check()).toEqual([expect.stringMatching(/the launch mail tool it names, changed since its last dated entry/)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("takes the printed lines as they are: written where it says, with the summary written, the check passes", () => {
@@ -318,6 +353,21 @@ describe("the record of a policy's changes", () => {
       expect(problems()).toEqual([
         'the text is not the one on the main branch, but "updates" has no new entry at the top; add one with the date the change takes effect and what changed.',
       ]);
+    });
+
+    it("fails a launch mail tool named with its fingerprint copied but no new entry, and passes it with one (issue 61)", () => {
+      const tool = "Intuit Inc. (Mailchimp, United States)";
+      const withTool = (entries: string) => {
+        const source = version("favourite colour", entries);
+        const fingerprint = policyFingerprint({ launchMailTool: tool }, matter(source).content);
+        return source.replace(/^fingerprint: .*$/m, `launchMailTool: ${tool}\nfingerprint: "${fingerprint}"`);
+      };
+      write(withTool(first));
+      expect(problems()).toEqual([
+        'the launch mail tool it names (launchMailTool) is not the one on the main branch, but "updates" has no new entry at the top; add one with the date the change takes effect and what changed.',
+      ]);
+      write(withTool(`  - date: 2026-11-24\n    summary: We name our launch mailing service.\n${first}`));
+      expect(problems()).toEqual([]);
     });
 
     it("fails an earlier entry rewritten to describe the new text as one problem, its one cause", () => {
