@@ -156,7 +156,6 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
       controllerName: String!
       controllerAddress: String!
       hostingProvider: String!
-      launchMailTool: String!
       favicon: String!
     }
     type Mdx implements Node {
@@ -168,6 +167,7 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
       description: String!
       effectiveDate: Date! @dateformat
       updates: [MdxPolicyUpdate!]
+      launchMailTool: String
       fingerprint: String!
     }
     type MdxPolicyUpdate {

@@ -138,8 +138,6 @@ export function siteSettings(env: Env) {
     controllerAddress: env.CONTROLLER_ADDRESS,
     /** Who hosts the site: HOSTING_PROVIDER, else Netlify on a build there, else a placeholder. */
     hostingProvider: env.HOSTING_PROVIDER ?? (env.NETLIFY ? netlifyHostingProvider : placeholderHostingProvider),
-    /** The mailing service of the launch e-mail (LAUNCH_MAIL_TOOL); empty while none is chosen. */
-    launchMailTool: env.LAUNCH_MAIL_TOOL ?? "",
   };
 }
 
