@@ -19,6 +19,7 @@ import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import { actOnMailEvent } from "../../waitlist/mail-events/act";
 import { suppressedUntil } from "../../waitlist/suppressions";
 import { testSite } from "../support/site-settings";
+import { startPolicySite } from "../support/policy-site";
 
 /*
  * What the policies promise, held against what the site does, sentence by sentence where a test can hold one. The
@@ -323,8 +324,10 @@ describe("the Privacy Policy on letting people in at launch (issue 51)", () => {
     );
     expect(launchColumns).toEqual(["email", "leaveUrl", "wave"]);
     const dir = mkdtempSync(path.join(os.tmpdir(), "policy-launch-"));
+    // The site whose Privacy Policy names the tool: the commands ask it before the list goes anywhere.
+    const policySite = await startPolicySite("Intuit Inc. (Mailchimp, United States)");
     try {
-      const env = { WAITLIST_DB: path.join(dir, "waitlist.db"), LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
+      const env = { WAITLIST_DB: path.join(dir, "waitlist.db"), SITE_URL: policySite.url };
       const store = new SqliteStore(env.WAITLIST_DB);
       const at = new Date("2026-11-26T10:00:00Z");
       await store.add({ email: "maya@example.com", emailKey: "maya@example.com", source: "start", at, mailboxDigest: "m".repeat(32) });
@@ -343,6 +346,7 @@ describe("the Privacy Policy on letting people in at launch (issue 51)", () => {
         wave: 1,
       });
     } finally {
+      await policySite.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   });
