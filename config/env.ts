@@ -5,6 +5,7 @@ import {
   netlifyHostingProvider,
   placeholderHostingProvider,
   renamedVariables,
+  retiredVariables,
   variables,
   type Variable,
 } from "./variables";
@@ -98,6 +99,14 @@ export function readEnv(source: EnvSource = process.env): Env {
   }
   const name = result.error.issues[0]?.path[0] as EnvName;
   throw new ConfigError(problemLine(name, values[name], oldNames.get(name)));
+}
+
+/** What to do about each variable set in `source` that nothing reads any more (variables.ts, retiredVariables). */
+export function retiredVariablesSet(source: EnvSource = process.env): string[] {
+  return Object.entries(retiredVariables).flatMap(([name, whatToDo]) => {
+    const value = source[name]?.trim();
+    return value ? [whatToDo(value)] : [];
+  });
 }
 
 /** A host name only this machine answers: localhost, a name under .localhost, the loopback addresses. */
