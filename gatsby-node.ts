@@ -11,6 +11,7 @@ import {
   placeholderVerificationToken,
   publicSiteReason,
   readEnv,
+  retiredVariablesSet,
   siteSettings,
 } from "./config/env";
 import { consentProblems } from "./scripts/legal-content/consent-rules";
@@ -111,6 +112,8 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
  * Policy shows them); a local build gets placeholders, with a warning, so `npm start` works with nothing set.
  */
 export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
+  // A setting the build no longer reads (LAUNCH_MAIL_TOOL): going on would leave out of a page what it put there.
+  for (const message of retiredVariablesSet()) reporter.panic(message);
   const env = readEnv();
   const settings = siteSettings(env);
   const missing = [
@@ -156,7 +159,6 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
       controllerName: String!
       controllerAddress: String!
       hostingProvider: String!
-      launchMailTool: String!
       favicon: String!
     }
     type Mdx implements Node {
@@ -168,6 +170,7 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
       description: String!
       effectiveDate: Date! @dateformat
       updates: [MdxPolicyUpdate!]
+      launchMailTool: String
       fingerprint: String!
     }
     type MdxPolicyUpdate {

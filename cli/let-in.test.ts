@@ -11,12 +11,21 @@ import { suppressionFingerprint } from "../waitlist/suppressions";
 import { runWaitlist, spawnWaitlist } from "../test/support/process";
 import { leaveLinks, startSmtpServer, type TestSmtpServer } from "../test/support/smtp";
 import { until } from "../test/support/until";
+import { startPolicySite, type PolicySite } from "../test/support/policy-site";
 
 /*
  * npm run waitlist -- let-in: launch in waves (issue 51), against the SQLite store and a real SMTP server. The rules
  * of a record's wave are signup-life's (its test); every store keeps them (the store contract); here, the command:
  * whom a wave chooses and in what order, its e-mail, and a run stopped half-way.
  */
+
+/** The launch mail tool the site's Privacy Policy names, as a test's site serves it (forTool()). */
+const tool = "Intuit Inc. (Mailchimp, United States)";
+let policySite: PolicySite;
+beforeAll(async () => {
+  policySite = await startPolicySite();
+});
+afterAll(() => policySite.stop());
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -41,11 +50,15 @@ beforeEach(async () => {
     CONTROLLER_NAME: "Tandem Labs GmbH",
     CONTROLLER_ADDRESS: "Example Street 1, 10115 Berlin, Germany",
   };
+  policySite.names(tool);
 });
 afterEach(async () => {
   await smtp.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** A founders' shell (env by default) whose SITE_URL is the site whose Privacy Policy names the tool. */
+const forTool = (shell: NodeJS.ProcessEnv = env) => ({ ...shell, SITE_URL: policySite.url });
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 9, minute));
 
@@ -69,6 +82,14 @@ async function seed(extra: string[] = []) {
   for (const [n, email] of extra.entries()) await confirm(email, 7 + n);
   await store.add({ email: "gus@example.com", emailKey: "gus@example.com", source: "start", at: at(30) });
   await store.close();
+}
+
+/** Every record in the store, as the commands read it. */
+async function stored() {
+  const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+  const rows = await store.all();
+  await store.close();
+  return rows;
 }
 
 /** Who is in which wave, and their mail's state, as the founders' record has it. */
@@ -373,9 +394,7 @@ describe("let-in: a wave at a time", () => {
     const refusal =
       "Wave 1 was stopped half-way: 1 e-mail still owed. Run let-in --count 2 without --launch-tool (and with LAUNCH_URL) to send them first; nobody is mailed twice. A new wave starts after.";
     for (const extra of [[], ["--dry-run"]]) {
-      await expect(
-        run([...args, ...extra], { ...toolShell, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" }),
-      ).rejects.toThrow(new UsageError(refusal));
+      await expect(run([...args, ...extra], forTool(toolShell))).rejects.toThrow(new UsageError(refusal));
     }
     expect(recipients()).toEqual(["ada@example.com"]);
     expect(readdirSync(dir)).toEqual(["waitlist.db"]);
@@ -453,15 +472,35 @@ describe("let-in: a wave at a time", () => {
     expect(recipients()).toEqual(["bob@example.com"]);
   });
 
-  it("hands a wave to the launch tool instead, only once LAUNCH_MAIL_TOOL is named, and export --launch --wave writes it again", async () => {
+  it("hands a wave to the launch tool instead, only once the Privacy Policy the site serves names it, and export --launch --wave writes it again (issue 61)", async () => {
     await seed();
     const out = path.join(dir, "wave.csv");
     const args = ["let-in", "--count", "2", "--order", "invites", "--launch-tool", "--format", "csv", "--out", out];
-    await expect(run(args, env)).rejects.toThrow(/^LAUNCH_MAIL_TOOL is not set: /);
+    const records = await stored();
+    const asked = policySite.requests();
+    // The site is asked before anything is read or written, whatever a LAUNCH_MAIL_TOOL left in the shell says.
+    for (const [names, refusal] of [
+      [undefined, / names no launch mail tool, and the list goes to none before the policy names it: /],
+      [[tool, "Brevo SAS (France)"], / names more than one launch mail tool \(/],
+      [null, / could not be read \(it answered 404\), /],
+    ] as const) {
+      policySite.names(names);
+      const refused = await run(args, { ...forTool(), LAUNCH_MAIL_TOOL: tool }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(UsageError);
+      expect((refused as Error).message).toMatch(refusal);
+      expect((refused as Error).message).toMatch(/nothing was written\.$/);
+    }
+    expect(policySite.requests() - asked).toBe(3);
     expect(readdirSync(dir)).toEqual(["waitlist.db"]);
+    // Nothing written: nobody let in, and not even the links' secret made (the one made here is the first).
+    expect(await stored()).toEqual(records);
     expect(Object.values(await waves()).every(([wave]) => wave === null)).toBe(true);
-    const tool = "Intuit Inc. (Mailchimp, United States)";
-    await expect(run(args, { ...env, LAUNCH_MAIL_TOOL: tool })).resolves.toMatch(
+    const first = "made first by this test".padEnd(48, ".");
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    await expect(store.secret("leave", () => first)).resolves.toBe(first);
+    await store.close();
+    policySite.names(tool);
+    await expect(run(args, forTool())).resolves.toMatch(
       new RegExp(
         `^Wave 1: let in 2 people, by invites, for Intuit Inc\\. \\(Mailchimp, United States\\) to mail\\.\\nWrote ${out}`,
       ),
@@ -475,13 +514,12 @@ describe("let-in: a wave at a time", () => {
       ["ada@example.com", "1"],
       ["cleo@example.com", "1"],
     ]);
+    // Links to the site whose policy named the tool.
+    for (const row of rows) expect(row.leave_url).toMatch(new RegExp(`^${policySite.url}/waitlist/leave\\?token=`));
     expect(smtp.deliveries).toEqual([]);
     expect(await waves()).toMatchObject({ ada: [1, "launch-tool"], cleo: [1, "launch-tool"], bob: [null, null] });
     const again = path.join(dir, "again.json");
-    await run(["export", "--launch", "--wave", "1", "--format", "json", "--out", again], {
-      ...env,
-      LAUNCH_MAIL_TOOL: tool,
-    });
+    await run(["export", "--launch", "--wave", "1", "--format", "json", "--out", again], forTool());
     // The same people and wave (each link sealed anew, so another token for the same leave).
     expect(JSON.parse(readFileSync(again, "utf8"))).toEqual(
       rows.map((row) => ({ email: row.email, leaveUrl: expect.stringMatching(/\/waitlist\/leave\?token=/), wave: 1 })),
@@ -502,14 +540,14 @@ describe("let-in: a wave at a time", () => {
 
   it("says a wave let in for the tool whose file could not be written, and how to write it, without a new wave", async () => {
     await seed();
-    const tool = { ...env, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
+    const shell = forTool();
     const out = path.join(dir, "wave.csv");
     const rename = jest.spyOn(fs, "renameSync").mockImplementationOnce(() => {
       throw Object.assign(new Error("ENOSPC: no space left on device, rename"), { code: "ENOSPC" });
     });
     try {
       await expect(
-        run(["let-in", "--count", "2", "--launch-tool", "--format", "csv", "--out", out], tool),
+        run(["let-in", "--count", "2", "--launch-tool", "--format", "csv", "--out", out], shell),
       ).rejects.toThrow(
         new PendingError(
           "Wave 1: let in 2 people, in the order of signup, for Intuit Inc. (Mailchimp, United States) to mail, but its file could not be written (ENOSPC: no space left on device, rename). Write it with export --launch --wave 1 --format csv --out FILE.",
@@ -518,24 +556,24 @@ describe("let-in: a wave at a time", () => {
     } finally {
       rename.mockRestore();
     }
-    await expect(run(["export", "--launch", "--wave", "1", "--format", "csv", "--out", out], tool)).resolves.toMatch(
+    await expect(run(["export", "--launch", "--wave", "1", "--format", "csv", "--out", out], shell)).resolves.toMatch(
       /: 2 addresses of wave 1, each with its own leave link and wave/,
     );
   });
 
   it("gives the tool each address exactly as stored, formula-like or not, and never a wave let-in mailed itself", async () => {
     await seed(["-x@example.com", "=2*5@example.com"]);
-    const tool = { ...env, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
+    const shell = forTool();
     await run(["let-in", "--count", "6"], env);
     const out = path.join(dir, "wave.csv");
     const launch = ["export", "--launch", "--format", "csv", "--out", out];
-    await expect(run([...launch, "--wave", "1"], tool)).rejects.toThrow(
+    await expect(run([...launch, "--wave", "1"], shell)).rejects.toThrow(
       new UsageError(
         "Wave 1 was e-mailed by let-in, not handed to the launch tool: its file would have the tool mail them a second time; nothing was written.",
       ),
     );
-    await expect(run(launch, tool)).rejects.toThrow(/^Nobody is let in for the launch tool yet: /);
-    const output = await run(["let-in", "--count", "2", "--launch-tool", "--format", "csv", "--out", out], tool);
+    await expect(run(launch, shell)).rejects.toThrow(/^Nobody is let in for the launch tool yet: /);
+    const output = await run(["let-in", "--count", "2", "--launch-tool", "--format", "csv", "--out", out], shell);
     expect(output).toContain(
       "2 addresses begin with =, +, - or @, as it was given: import the file into the tool as it is, and do not open it in a spreadsheet, which would read them as a formula.",
     );

@@ -24,14 +24,30 @@ import { verifyLeaveToken } from "../waitlist/tokens";
 import { mailConfig, readEnv } from "../config/env";
 import { createMailer } from "../waitlist/mail/mailer";
 import { startSmtpServer } from "../test/support/smtp";
+import { startPolicySite, type PolicySite } from "../test/support/policy-site";
+import { freePort } from "../test/support/free-port";
+
+/** The launch mail tool the site's Privacy Policy names, as a test's site serves it (SITE_URL: launchEnv()). */
+const tool = "Intuit Inc. (Mailchimp, United States)";
+let policySite: PolicySite;
+beforeAll(async () => {
+  policySite = await startPolicySite();
+});
+afterAll(() => policySite.stop());
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), "cli-"));
   env = { WAITLIST_DB: path.join(dir, "waitlist.db") };
+  policySite.names(tool);
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The founders' shell for the launch commands: the site whose Privacy Policy names the tool. */
+const launchEnv = () => ({ ...env, SITE_URL: policySite.url });
+/** A leave link to the site of launchEnv(). */
+const siteLeaveUrl = () => new RegExp(`^${policySite.url.replace(/[.]/g, "\\.")}/waitlist/leave\\?token=[\\w-]+$`);
 
 /** Where Ada came from: a comma in the campaign, for CSV's quoting. */
 const adaAttribution = {
@@ -698,6 +714,14 @@ describe("remove-unsubscribed and a file's encoding", () => {
   });
 });
 
+/** Every record in the store, as the commands read it. */
+async function storedRecords() {
+  const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+  const rows = await store.all();
+  await store.close();
+  return rows;
+}
+
 /** The seed, with Ada let in as wave 3 for the launch tool (let-in --launch-tool). */
 async function seedLetIn() {
   await seed();
@@ -723,9 +747,9 @@ describe("export --out: a file with every address, and a working leave link each
           await expect(run(["export", "--record", "--format", "csv", "--out", out], env)).resolves.toBe(
             `Wrote ${out}.`,
           );
-          await expect(
-            run(["export", "--launch", "--format", "csv", "--out", out], { ...env, LAUNCH_MAIL_TOOL: "Mailchimp" }),
-          ).resolves.toMatch(/^Wrote .*: 1 address let in so far/);
+          await expect(run(["export", "--launch", "--format", "csv", "--out", out], launchEnv())).resolves.toMatch(
+            /^Wrote .*: 1 address let in so far/,
+          );
         }
       } finally {
         process.umask(umask);
@@ -927,8 +951,6 @@ describe("leavers: who to take off the launch mailing tool (issue 43)", () => {
 });
 
 describe("export --launch: the file for the launch mail tool, and only what it needs (issue 51)", () => {
-  const tool = "Intuit Inc. (Mailchimp, United States)";
-  const launchEnv = () => ({ ...env, LAUNCH_MAIL_TOOL: tool });
   const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
   const read = (file: string, format: string) => {
     const text = readFileSync(file, "utf8");
@@ -968,7 +990,7 @@ describe("export --launch: the file for the launch mail tool, and only what it n
     const [email, link, wave] = names.map((name) => rows[0]![name]);
     expect(email).toBe("ada@example.com");
     expect(wave).toBe(format === "json" ? 3 : "3");
-    expect(link).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/);
+    expect(link).toMatch(siteLeaveUrl());
     const store = SqliteStore.openExisting(env.WAITLIST_DB!);
     const secret = await store.secret("leave", () => "never made here");
     await store.close();
@@ -980,19 +1002,53 @@ describe("export --launch: the file for the launch mail tool, and only what it n
     expect(mode(out)).toBe("600");
   });
 
-  it("refuses to write until LAUNCH_MAIL_TOOL names the tool, leaving an older file as it was", async () => {
-    await seed();
+  it("refuses to write until the Privacy Policy the site serves names the tool, leaving an older file and the store as they were (issue 61)", async () => {
+    await seedLetIn();
     const out = path.join(dir, "launch.csv");
     writeFileSync(out, "an older list\n");
-    for (const unnamed of [env, { ...env, LAUNCH_MAIL_TOOL: "  " }]) {
-      await expect(run(["export", "--launch", "--format", "csv", "--out", out], unnamed)).rejects.toThrow(
-        new UsageError(
-          "LAUNCH_MAIL_TOOL is not set: the Privacy Policy must name the launch mail tool before the list goes to it. Set it, as the site's build has it, to the tool's legal name and country (such as Intuit Inc. (Mailchimp, United States)), deploy the site with it, and run this again; nothing was written.",
-        ),
-      );
-    }
+    const records = await storedRecords();
+    const asked = policySite.requests();
+    const launch = ["export", "--launch", "--format", "csv", "--out", out];
+    const page = `${policySite.url}/privacy-policy/`;
+    const nameIt =
+      'name it in the Privacy Policy\'s frontmatter (content/legal/privacy-policy.mdx, the field launchMailTool: its legal name and country, such as Intuit Inc. (Mailchimp, United States)), with a dated entry under "updates" saying so (npm run check:content -- --fix writes it), deploy the site, and run this again; nothing was written.';
+    policySite.names(undefined);
+    await expect(run(launch, launchEnv())).rejects.toThrow(
+      new UsageError(
+        `The Privacy Policy at ${page} names no launch mail tool, and the list goes to none before the policy names it: ${nameIt}`,
+      ),
+    );
+    policySite.names([tool, "Brevo SAS (France)"]);
+    await expect(run(launch, launchEnv())).rejects.toThrow(
+      new UsageError(
+        `The Privacy Policy at ${page} names more than one launch mail tool (${tool}; Brevo SAS (France)); the list goes to one only: ${nameIt}`,
+      ),
+    );
+    // A page that is not there, whatever a LAUNCH_MAIL_TOOL left in the shell says: the site is asked, not the shell.
+    policySite.names(null);
+    await expect(run(launch, { ...launchEnv(), LAUNCH_MAIL_TOOL: tool })).rejects.toThrow(
+      new UsageError(
+        `The Privacy Policy at ${page} could not be read (it answered 404), so which launch mail tool it names is not known, and the list goes to none it does not name. Check that SITE_URL is the site's address and the site is up, and run this again; nothing was written.`,
+      ),
+    );
+    // No site at SITE_URL at all.
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    await expect(run(launch, { ...launchEnv(), SITE_URL: nobody })).rejects.toThrow(
+      new UsageError(
+        `The Privacy Policy at ${nobody}/privacy-policy/ could not be read (ECONNREFUSED), so which launch mail tool it names is not known, and the list goes to none it does not name. Check that SITE_URL is the site's address and the site is up, and run this again; nothing was written.`,
+      ),
+    );
     expect(readFileSync(out, "utf8")).toBe("an older list\n");
     expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual(["launch.csv"]);
+    // Nothing written to the store: the same records, and not even the links' secret made (the one made here is the
+    // first).
+    expect(await storedRecords()).toEqual(records);
+    const first = "made first by this test".padEnd(48, ".");
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    await expect(store.secret("leave", () => first)).resolves.toBe(first);
+    await store.close();
+    // Asked once a run: the page the site serves, not a copy of it.
+    expect(policySite.requests() - asked).toBe(3);
   });
 
   it("goes only to a file, and takes no option of the record", async () => {
@@ -1009,28 +1065,32 @@ describe("export --launch: the file for the launch mail tool, and only what it n
     expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual([]);
   });
 
-  it("end to end, through npm run waitlist: exits 2 with one line and no file without LAUNCH_MAIL_TOOL, then writes it", async () => {
+  it("end to end, through npm run waitlist: exits 2 with one paragraph and no file while the site's policy names no tool, then writes it", async () => {
     await seedLetIn();
     const out = path.join(dir, "launch.csv");
-    const waitlist = (extra: Record<string, string>) =>
+    const waitlist = () =>
       promisify(execFile)(
         process.execPath,
         ["--import", "tsx", path.join(__dirname, "main.ts"), "export", "--launch", "--format", "csv", "--out", out],
-        { env: { ...process.env, ...env, ...extra } },
+        { env: { ...process.env, ...launchEnv() } },
       ).then(
         ({ stdout }) => ({ code: 0, stdout, stderr: "" }),
         (error: { code: number; stdout: string; stderr: string }) => error,
       );
-    const refused = await waitlist({ LAUNCH_MAIL_TOOL: "" });
+    policySite.names(undefined);
+    const refused = await waitlist();
     expect(refused).toMatchObject({ code: 2, stdout: "" });
-    expect(refused.stderr).toMatch(/^LAUNCH_MAIL_TOOL is not set: [^\n]*nothing was written\.\n$/);
+    expect(refused.stderr).toMatch(
+      /^The Privacy Policy at [^\n]* names no launch mail tool[^\n]*nothing was written\.\n$/,
+    );
     expect(readdirSync(dir).filter((name) => name.includes("launch"))).toEqual([]);
-    await expect(waitlist({ LAUNCH_MAIL_TOOL: tool })).resolves.toMatchObject({ code: 0 });
-    expect(readFileSync(out, "utf8").split(/\r?\n/)).toEqual([
-      "\uFEFFemail,leave_url,wave",
-      expect.stringMatching(/^ada@example\.com,https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+,3$/),
-      "",
-    ]);
+    policySite.names(tool);
+    await expect(waitlist()).resolves.toMatchObject({ code: 0 });
+    const [header, row, end] = readFileSync(out, "utf8").split(/\r?\n/);
+    expect([header, end]).toEqual(["\uFEFFemail,leave_url,wave", ""]);
+    const [email, link, wave] = row!.split(",");
+    expect([email, wave]).toEqual(["ada@example.com", "3"]);
+    expect(link).toMatch(siteLeaveUrl());
     expect(mode(out)).toBe("600");
   }, 30_000);
 });

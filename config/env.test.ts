@@ -10,6 +10,7 @@ import {
   placeholderVerificationToken,
   publicSiteReason,
   readEnv,
+  retiredVariablesSet,
   siteSettings,
   type EnvSource,
 } from "./env";
@@ -233,6 +234,23 @@ describe("WAITLIST_LEAVE_RATE_LIMIT, the old name of WAITLIST_LINK_RATE_LIMIT", 
     expect(problem({ WAITLIST_LEAVE_RATE_LIMIT: "lots" })).toBe(
       'WAITLIST_LEAVE_RATE_LIMIT must be a whole number from 1 to 1000000 (got "lots").',
     );
+  });
+});
+
+describe("a variable read no more (issue 61)", () => {
+  const mailchimp = "Intuit Inc. (Mailchimp, United States)";
+
+  it("is read by nothing: LAUNCH_MAIL_TOOL no longer names the launch mail tool in the Privacy Policy", () => {
+    expect(siteSettings(readEnv({ LAUNCH_MAIL_TOOL: mailchimp }))).toEqual(siteSettings(readEnv({})));
+    expect(configurationRows.map((row) => row.name)).not.toContain("LAUNCH_MAIL_TOOL");
+  });
+
+  it("is told, when set, where its value goes now, so the build stops rather than drop the tool from the page", () => {
+    expect(retiredVariablesSet({})).toEqual([]);
+    expect(retiredVariablesSet({ LAUNCH_MAIL_TOOL: "  " })).toEqual([]);
+    expect(retiredVariablesSet({ LAUNCH_MAIL_TOOL: ` ${mailchimp} ` })).toEqual([
+      `LAUNCH_MAIL_TOOL is set (to "${mailchimp}"), but nothing reads it any more: the Privacy Policy names the launch mail tool in its own frontmatter, so that naming it is a dated change of the policy. Write it there (content/legal/privacy-policy.mdx, the line "launchMailTool: ${mailchimp}" above "fingerprint:"), with a dated entry under "updates" saying so (npm run check:content -- --fix writes it), and unset LAUNCH_MAIL_TOOL wherever the site is built.`,
+    ]);
   });
 });
 

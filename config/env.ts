@@ -5,6 +5,7 @@ import {
   netlifyHostingProvider,
   placeholderHostingProvider,
   renamedVariables,
+  retiredVariables,
   variables,
   type Variable,
 } from "./variables";
@@ -100,6 +101,14 @@ export function readEnv(source: EnvSource = process.env): Env {
   throw new ConfigError(problemLine(name, values[name], oldNames.get(name)));
 }
 
+/** What to do about each variable set in `source` that nothing reads any more (variables.ts, retiredVariables). */
+export function retiredVariablesSet(source: EnvSource = process.env): string[] {
+  return Object.entries(retiredVariables).flatMap(([name, whatToDo]) => {
+    const value = source[name]?.trim();
+    return value ? [whatToDo(value)] : [];
+  });
+}
+
 /** A host name only this machine answers: localhost, a name under .localhost, the loopback addresses. */
 export function isLocalHost(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.$/, "");
@@ -138,8 +147,6 @@ export function siteSettings(env: Env) {
     controllerAddress: env.CONTROLLER_ADDRESS,
     /** Who hosts the site: HOSTING_PROVIDER, else Netlify on a build there, else a placeholder. */
     hostingProvider: env.HOSTING_PROVIDER ?? (env.NETLIFY ? netlifyHostingProvider : placeholderHostingProvider),
-    /** The mailing service of the launch e-mail (LAUNCH_MAIL_TOOL); empty while none is chosen. */
-    launchMailTool: env.LAUNCH_MAIL_TOOL ?? "",
   };
 }
 

@@ -16,9 +16,17 @@ export interface LegalFrontmatter {
   effectiveDate: string;
   /** Every change since, newest first: when it took effect (YYYY-MM-DD) and what changed, in a sentence or two. */
   updates?: { date: string; summary: string }[];
-  /** textFingerprint() of the text as it stands: the content check prints it when the text changes. */
+  /**
+   * The Privacy Policy's only: the launch mail tool it names, by its legal name and country, which <LaunchMailTool />
+   * shows; empty or absent while none is chosen. The fingerprint covers it, so naming one is a dated change.
+   */
+  launchMailTool?: string | null;
+  /** policyFingerprint() of the text as it stands: the content check prints it when the text changes. */
   fingerprint: string;
 }
+
+/** What `launchMailTool` must look like: a name and country on one line, up to 200 characters, no < > { }. */
+export const launchMailToolPattern = /^[^<>{}\p{Cc}]{1,200}$/u;
 
 export interface RequiredSection {
   /** How the spec names it; used in messages. */
@@ -83,9 +91,12 @@ const legalBasis = /Art\. 6\(1\)\([a-f]\)/;
  * What the GDPR's Art. 13 and 21 ask the Privacy Policy to say, which a heading cannot show: each right it must name,
  * the right to object set out on its own (Art. 21(4)), and a legal basis for each use of a signup that is not the
  * e-mails it agreed to (the page and campaign tag, the invite code and the ranking of inviters); and, for the launch
- * (issue 51), how people are let in and what the launch mailing service receives (cli/commands/launch-list.ts); and
- * (issue 60) what a bounce and a complaint do, and the fingerprint kept after them (waitlist/suppressions.ts); and (issue
- * 61) how long an entry outlives its wave (waitlist/prune.ts) and what a restriction does (signup-life.ts, restrict).
+ * (issue 51), how people are let in and what the launch mailing service receives (cli/commands/launch-list.ts);
+ * (issue 60) what a bounce and a complaint do, and the fingerprint kept after them (waitlist/suppressions.ts); and
+ * (issue 61) that the launch e-mail is not tracked: a mailing tool's open and click tracking (a pixel per recipient,
+ * every link rewritten through its servers) reads and stores information on the reader's device, which needs consent
+ * (ePrivacy Directive Art. 5(3), PECR reg. 6), so docs/founders.md has the founders turn it off, and the policy says so;
+ * how long an entry outlives its wave (waitlist/prune.ts); and what a restriction does (signup-life.ts, restrict).
  */
 export const requiredStatements: Readonly<Record<string, readonly RequiredStatement[]>> = {
   [site.legalPages.privacyPolicy.slug]: [
@@ -145,6 +156,21 @@ export const requiredStatements: Readonly<Record<string, readonly RequiredStatem
         /\bkeeps\b/i,
       ],
       fix: "say it where <LaunchMailTool /> is named, in one list item, such as \"we give it three things and nothing else: the address, that person's own link to leave, and the wave they were let in with. It keeps them for that wave's e-mail only ...\"",
+    },
+    {
+      name: "that the launch mailing service sends the launch e-mail with its open and click tracking turned off, where it is named",
+      says: [/<LaunchMailTool \/>/, /\bopen and click tracking\b/i, /\bturned off\b/i],
+      fix: 'say it in the list item that names <LaunchMailTool />, such as "It sends that e-mail with its open and click tracking turned off, so it records neither whether you open it nor which of its links you click."',
+    },
+    {
+      name: "that the launch e-mail is not tracked (no tracking images, no links rewritten, its opening and clicks not recorded)",
+      says: [
+        /\blaunch e-mail\b/i,
+        /\bno tracking images?\b/i,
+        /\bnot rewritten\b/i,
+        /\bneither\b.*\brecords?\b.*\bopen\b.*\bclick/i,
+      ],
+      fix: 'say it in one paragraph under "Cookies and Tracking", such as "The launch e-mail is not tracked either, whether we send it ourselves or our launch mailing service sends it for us: it contains no tracking images, its links are not rewritten to pass through the mailing service\'s servers, and neither we nor that service record whether or when you open it, or which of its links you click."',
     },
     {
       name: "what a bounce for good and a spam complaint do (no more e-mail, the entry deleted at once), the fingerprint of the inbox kept for <SuppressionRetention />, and the legal basis",

@@ -94,6 +94,16 @@ const commaList = (item: z.ZodString) =>
 const projectPath = (fallback: string) =>
   text.optional().transform((value) => path.resolve(projectFolders.root, value ?? fallback));
 
+/**
+ * Variables read no more, and where their value goes now, said to whoever still sets one: the build refuses them
+ * (gatsby-node.ts), since going on would leave out of a page what the variable used to put there.
+ */
+export const retiredVariables: Readonly<Record<string, (value: string) => string>> = {
+  // The Privacy Policy names the launch mail tool in its own frontmatter, where naming it is a dated change (issue 61).
+  LAUNCH_MAIL_TOOL: (value) =>
+    `LAUNCH_MAIL_TOOL is set (to ${JSON.stringify(value)}), but nothing reads it any more: the Privacy Policy names the launch mail tool in its own frontmatter, so that naming it is a dated change of the policy. Write it there (content/legal/privacy-policy.mdx, the line "launchMailTool: ${value}" above "fingerprint:"), with a dated entry under "updates" saying so (npm run check:content -- --fix writes it), and unset LAUNCH_MAIL_TOOL wherever the site is built.`,
+};
+
 /** Variables renamed: the old name is read while the new one is not set, with one deprecation warning. */
 export const renamedVariables = {
   WAITLIST_LEAVE_RATE_LIMIT: "WAITLIST_LINK_RATE_LIMIT",
@@ -147,14 +157,6 @@ export const variables = {
       "the hosting provider's legal name and country, such as Hetzner Online GmbH (Germany) (one line, up to 200 characters, no < > { })",
     defaultText: "Netlify on Netlify; else a placeholder",
     usedFor: `Build time: the hosting provider the Privacy Policy names, which serves the site and stores the waitlist, such as \`Hetzner Online GmbH (Germany)\`. A build on Netlify names Netlify unless this says otherwise; elsewhere: ${refusedWhenPublic}`,
-  },
-  LAUNCH_MAIL_TOOL: {
-    schema: oneLine(200),
-    expected:
-      "the mailing service's legal name and country, such as Intuit Inc. (Mailchimp, United States) (one line, up to 200 characters, no < > { })",
-    defaultText: "not chosen yet",
-    usedFor:
-      "Build time: the mailing service the Privacy Policy names as the processor of the launch e-mail. Not set: the policy says one will be named there before the list goes to it. In the founders' shell too, as the site's build has it: `export --launch` writes the list for that tool only once it is set.",
   },
   LAUNCH_URL: {
     schema: httpUrl.refine((value) => !/[\s<>"]/.test(value)).optional(),

@@ -840,6 +840,7 @@ type MdxFrontmatter = {
   readonly description: Scalars['String'];
   readonly effectiveDate: Scalars['Date'];
   readonly fingerprint: Scalars['String'];
+  readonly launchMailTool: Maybe<Scalars['String']>;
   readonly slug: Scalars['String'];
   readonly title: Scalars['String'];
   readonly updates: Maybe<ReadonlyArray<MdxPolicyUpdate>>;
@@ -857,6 +858,7 @@ type MdxFrontmatterFieldSelector = {
   readonly description: InputMaybe<FieldSelectorEnum>;
   readonly effectiveDate: InputMaybe<FieldSelectorEnum>;
   readonly fingerprint: InputMaybe<FieldSelectorEnum>;
+  readonly launchMailTool: InputMaybe<FieldSelectorEnum>;
   readonly slug: InputMaybe<FieldSelectorEnum>;
   readonly title: InputMaybe<FieldSelectorEnum>;
   readonly updates: InputMaybe<MdxPolicyUpdateFieldSelector>;
@@ -866,6 +868,7 @@ type MdxFrontmatterFilterInput = {
   readonly description: InputMaybe<StringQueryOperatorInput>;
   readonly effectiveDate: InputMaybe<DateQueryOperatorInput>;
   readonly fingerprint: InputMaybe<StringQueryOperatorInput>;
+  readonly launchMailTool: InputMaybe<StringQueryOperatorInput>;
   readonly slug: InputMaybe<StringQueryOperatorInput>;
   readonly title: InputMaybe<StringQueryOperatorInput>;
   readonly updates: InputMaybe<MdxPolicyUpdateFilterListInput>;
@@ -875,6 +878,7 @@ type MdxFrontmatterSortInput = {
   readonly description: InputMaybe<SortOrderEnum>;
   readonly effectiveDate: InputMaybe<SortOrderEnum>;
   readonly fingerprint: InputMaybe<SortOrderEnum>;
+  readonly launchMailTool: InputMaybe<SortOrderEnum>;
   readonly slug: InputMaybe<SortOrderEnum>;
   readonly title: InputMaybe<SortOrderEnum>;
   readonly updates: InputMaybe<MdxPolicyUpdateSortInput>;
@@ -1187,7 +1191,6 @@ type Query_mdxArgs = {
 
 
 type Query_siteArgs = {
-  adapter: InputMaybe<SiteAdapterFilterInput>;
   buildTime: InputMaybe<DateQueryOperatorInput>;
   children: InputMaybe<NodeFilterListInput>;
   graphqlTypegen: InputMaybe<SiteGraphqlTypegenFilterInput>;
@@ -1260,7 +1263,6 @@ type Query_sitePluginArgs = {
 };
 
 type Site = Node & {
-  readonly adapter: Maybe<SiteAdapter>;
   readonly buildTime: Maybe<Scalars['Date']>;
   readonly children: ReadonlyArray<Node>;
   readonly graphqlTypegen: Maybe<SiteGraphqlTypegen>;
@@ -1282,22 +1284,6 @@ type Site_buildTimeArgs = {
   formatString: InputMaybe<Scalars['String']>;
   fromNow: InputMaybe<Scalars['Boolean']>;
   locale: InputMaybe<Scalars['String']>;
-};
-
-type SiteAdapter = {
-  readonly name: Maybe<Scalars['String']>;
-};
-
-type SiteAdapterFieldSelector = {
-  readonly name: InputMaybe<FieldSelectorEnum>;
-};
-
-type SiteAdapterFilterInput = {
-  readonly name: InputMaybe<StringQueryOperatorInput>;
-};
-
-type SiteAdapterSortInput = {
-  readonly name: InputMaybe<SortOrderEnum>;
 };
 
 type SiteBuildMetadata = Node & {
@@ -1472,7 +1458,6 @@ type SiteEdge = {
 };
 
 type SiteFieldSelector = {
-  readonly adapter: InputMaybe<SiteAdapterFieldSelector>;
   readonly buildTime: InputMaybe<FieldSelectorEnum>;
   readonly children: InputMaybe<NodeFieldSelector>;
   readonly graphqlTypegen: InputMaybe<SiteGraphqlTypegenFieldSelector>;
@@ -1489,7 +1474,6 @@ type SiteFieldSelector = {
 };
 
 type SiteFilterInput = {
-  readonly adapter: InputMaybe<SiteAdapterFilterInput>;
   readonly buildTime: InputMaybe<DateQueryOperatorInput>;
   readonly children: InputMaybe<NodeFilterListInput>;
   readonly graphqlTypegen: InputMaybe<SiteGraphqlTypegenFilterInput>;
@@ -2011,7 +1995,6 @@ type SiteSiteMetadata = {
   readonly description: Scalars['String'];
   readonly favicon: Scalars['String'];
   readonly hostingProvider: Scalars['String'];
-  readonly launchMailTool: Scalars['String'];
   readonly siteUrl: Scalars['String'];
   readonly siteVerificationToken: Scalars['String'];
   readonly title: Scalars['String'];
@@ -2024,7 +2007,6 @@ type SiteSiteMetadataFieldSelector = {
   readonly description: InputMaybe<FieldSelectorEnum>;
   readonly favicon: InputMaybe<FieldSelectorEnum>;
   readonly hostingProvider: InputMaybe<FieldSelectorEnum>;
-  readonly launchMailTool: InputMaybe<FieldSelectorEnum>;
   readonly siteUrl: InputMaybe<FieldSelectorEnum>;
   readonly siteVerificationToken: InputMaybe<FieldSelectorEnum>;
   readonly title: InputMaybe<FieldSelectorEnum>;
@@ -2037,7 +2019,6 @@ type SiteSiteMetadataFilterInput = {
   readonly description: InputMaybe<StringQueryOperatorInput>;
   readonly favicon: InputMaybe<StringQueryOperatorInput>;
   readonly hostingProvider: InputMaybe<StringQueryOperatorInput>;
-  readonly launchMailTool: InputMaybe<StringQueryOperatorInput>;
   readonly siteUrl: InputMaybe<StringQueryOperatorInput>;
   readonly siteVerificationToken: InputMaybe<StringQueryOperatorInput>;
   readonly title: InputMaybe<StringQueryOperatorInput>;
@@ -2050,14 +2031,12 @@ type SiteSiteMetadataSortInput = {
   readonly description: InputMaybe<SortOrderEnum>;
   readonly favicon: InputMaybe<SortOrderEnum>;
   readonly hostingProvider: InputMaybe<SortOrderEnum>;
-  readonly launchMailTool: InputMaybe<SortOrderEnum>;
   readonly siteUrl: InputMaybe<SortOrderEnum>;
   readonly siteVerificationToken: InputMaybe<SortOrderEnum>;
   readonly title: InputMaybe<SortOrderEnum>;
 };
 
 type SiteSortInput = {
-  readonly adapter: InputMaybe<SiteAdapterSortInput>;
   readonly buildTime: InputMaybe<SortOrderEnum>;
   readonly children: InputMaybe<NodeSortInput>;
   readonly graphqlTypegen: InputMaybe<SiteGraphqlTypegenSortInput>;
@@ -2096,7 +2075,7 @@ type LegalPageQuery = { readonly mdx: { readonly tableOfContents: Record<string,
 type SiteSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-type SiteSettingsQuery = { readonly site: { readonly siteMetadata: { readonly siteUrl: string, readonly contactEmail: string, readonly siteVerificationToken: string, readonly controllerName: string, readonly controllerAddress: string, readonly hostingProvider: string, readonly launchMailTool: string, readonly favicon: string } } | null };
+type SiteSettingsQuery = { readonly site: { readonly siteMetadata: { readonly siteUrl: string, readonly contactEmail: string, readonly siteVerificationToken: string, readonly controllerName: string, readonly controllerAddress: string, readonly hostingProvider: string, readonly favicon: string } } | null };
 
 type LegalPagesQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -1,4 +1,4 @@
-import { isoDate, policyVersion, textFingerprint } from "./policies";
+import { isoDate, launchMailToolOf, policyFingerprint, policyVersion, textFingerprint } from "./policies";
 
 const valid = {
   title: "Privacy Policy",
@@ -23,6 +23,29 @@ describe("textFingerprint", () => {
     expect(textFingerprint("## Contact Us\n\nWrite to us today.\n")).not.toBe(textFingerprint(text));
     // A blank line inside the text is a change (a new paragraph), not an edge.
     expect(textFingerprint("## Contact Us\n\n\nWrite to us.\n")).not.toBe(textFingerprint(text));
+  });
+});
+
+describe("policyFingerprint", () => {
+  const body = "## Sharing of Information\n\nThe launch e-mail goes through <LaunchMailTool />.\n";
+  const mailchimp = "Intuit Inc. (Mailchimp, United States)";
+
+  it("is the text's alone while the frontmatter names no launch mail tool: every fingerprint recorded so far stays", () => {
+    for (const frontmatter of [{}, { launchMailTool: null }, { launchMailTool: "" }, { launchMailTool: "  " }, null]) {
+      expect(policyFingerprint(frontmatter, body)).toBe(textFingerprint(body));
+    }
+    expect(launchMailToolOf({ launchMailTool: "  " })).toBeUndefined();
+  });
+
+  it("covers the tool once one is named, so naming it, or another, is a change of the policy", () => {
+    const named = policyFingerprint({ launchMailTool: mailchimp }, body);
+    expect(named).toMatch(/^[0-9a-f]{12}$/);
+    expect(named).not.toBe(textFingerprint(body));
+    expect(policyFingerprint({ launchMailTool: "Brevo SAS (France)" }, body)).not.toBe(named);
+    // Spaces at its edges are not a change, as in the text; a word of the text still is.
+    expect(policyFingerprint({ launchMailTool: ` ${mailchimp} ` }, `${body}  \n`)).toBe(named);
+    expect(policyFingerprint({ launchMailTool: mailchimp }, `${body}More.\n`)).not.toBe(named);
+    expect(launchMailToolOf({ launchMailTool: ` ${mailchimp} ` })).toBe(mailchimp);
   });
 });
 

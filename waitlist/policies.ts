@@ -6,10 +6,10 @@ import { site } from "../config/site";
 
 /*
  * Which version of the Privacy Policy is in force, for the record of each signup's consent: the date of the
- * policy's last dated change, else its effective date, and the fingerprint of its text, from the frontmatter legal
- * staff edit (content/legal/privacy-policy.mdx, "Editing a policy"). The adapters read the file once per process (a
- * policy changes with a deploy) and pass its text in (readPolicySource). The build and the content check read every
- * policy by the same helpers: its dates, its text's fingerprint, its version, its source.
+ * policy's last dated change, else its effective date, and the fingerprint of its text (with the launch mail tool it
+ * names), from the frontmatter legal staff edit (content/legal/privacy-policy.mdx, "Editing a policy"). The adapters
+ * read the file once per process (a policy changes with a deploy) and pass its text in (readPolicySource). The build
+ * and the content check read every policy by the same helpers: its dates, its fingerprint, its version, its source.
  */
 
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})(?:T00:00:00(?:\.000)?Z)?$/;
@@ -27,20 +27,51 @@ export function isoDate(value: unknown): string | null {
     : null;
 }
 
-/**
- * The fingerprint of a policy's text (the MDX after its frontmatter), for
- * telling a changed text from an unchanged one without history: line endings
- * and trailing spaces do not count. Twelve hex digits of its SHA-256.
- */
-export function textFingerprint(body: string): string {
-  const normal = body
+/** A text as its fingerprint reads it: line endings, trailing spaces and the edges do not count. */
+const normalText = (body: string) =>
+  body
     .replace(/^\uFEFF/, "")
     .replace(/\r\n?/g, "\n")
     .split("\n")
     .map((line) => line.trimEnd())
     .join("\n")
     .trim();
-  return createHash("sha256").update(normal, "utf8").digest("hex").slice(0, 12);
+
+/**
+ * The fingerprint of a policy's text (the MDX after its frontmatter), for
+ * telling a changed text from an unchanged one without history: line endings
+ * and trailing spaces do not count. Twelve hex digits of its SHA-256.
+ */
+export function textFingerprint(body: string): string {
+  return createHash("sha256").update(normalText(body), "utf8").digest("hex").slice(0, 12);
+}
+
+/**
+ * The launch mail tool a policy names in its frontmatter (`launchMailTool`: its legal name and country), which
+ * <LaunchMailTool /> shows in its text; undefined while it names none (the field empty or absent).
+ */
+export function launchMailToolOf(frontmatter: unknown): string | undefined {
+  const value = (typeof frontmatter === "object" && frontmatter !== null ? frontmatter : {}) as {
+    launchMailTool?: unknown;
+  };
+  const tool = typeof value.launchMailTool === "string" ? value.launchMailTool.trim() : "";
+  return tool === "" ? undefined : tool;
+}
+
+/**
+ * The fingerprint of what a policy's page says: its text's, and the launch mail tool its frontmatter names, which the
+ * text shows (<LaunchMailTool />). So naming the tool, or another, is a change of the policy: it fails the check
+ * until a dated entry says so, and gives the policy a new version. While it names none this is textFingerprint(body),
+ * as every fingerprint recorded with a signup before the field existed.
+ */
+export function policyFingerprint(frontmatter: unknown, body: string): string {
+  const tool = launchMailToolOf(frontmatter);
+  if (tool === undefined) return textFingerprint(body);
+  // A NUL never occurs in a policy's text, so no text alone has the fingerprint of a text with a tool.
+  return createHash("sha256")
+    .update(`${normalText(body)}\0launchMailTool\0${tool}`, "utf8")
+    .digest("hex")
+    .slice(0, 12);
 }
 
 /**
@@ -132,7 +163,7 @@ export interface PolicyRecord {
   title: string;
   /** Newest first: when each change took effect (YYYY-MM-DD) and what changed. */
   updates: { date: string; summary: string }[];
-  /** The fingerprint of its text (textFingerprint), which names the version announced. */
+  /** The fingerprint of its text and the tool it names (policyFingerprint), which names the version announced. */
   fingerprint?: string;
 }
 

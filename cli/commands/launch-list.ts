@@ -1,4 +1,8 @@
-import type { Env } from "../../config/env";
+import * as cheerio from "cheerio";
+import matter from "gray-matter";
+import { projectFolders } from "../../config/folders";
+import { site } from "../../config/site";
+import { launchMailToolOf, readPolicySource } from "../../waitlist/policies";
 import { writePrivateFile } from "../../waitlist/private-file";
 import { exportRows, type formats } from "../export-rows";
 import { UsageError } from "../errors";
@@ -37,15 +41,71 @@ export function launchList(
     .map((signup) => ({ email: signup.email, leaveUrl: leaveUrlOf(signup), wave: signup.wave }));
 }
 
+/** How long the site may take to answer for its Privacy Policy. */
+const pageTimeoutMs = 15_000;
+
+/** Where the site serves its Privacy Policy (SITE_URL, and the policy's slug). */
+export const privacyPolicyPage = (siteUrl: string) => `${siteUrl}/${site.legalPages.privacyPolicy.slug}/`;
+
 /**
- * The launch tool the Privacy Policy names (<LaunchMailTool />, from LAUNCH_MAIL_TOOL): the list goes to no tool
- * before the policy names it, so a command that writes it refuses until it is set, before it writes anything.
+ * The launch mail tools a Privacy Policy page names: the text of each element marked data-launch-mail-tool, which
+ * <LaunchMailTool /> renders once the policy's frontmatter names one (src/components/legal-shortcodes.tsx); none
+ * while it names none, and one however often the policy says it.
  */
-export function launchTool(env: Env): string {
-  const tool = env.LAUNCH_MAIL_TOOL;
-  if (tool === undefined) {
+export function launchToolsOnPage(html: string): string[] {
+  const $ = cheerio.load(html);
+  const names = $("[data-launch-mail-tool]")
+    .map((_, element) => $(element).text().replace(/\s+/g, " ").trim())
+    .get()
+    .filter((name) => name !== "");
+  return [...new Set(names)];
+}
+
+/**
+ * The launch mail tool the Privacy Policy the site serves names (<LaunchMailTool />, from the policy's frontmatter):
+ * the list goes to no tool before the public policy names it, so a command that writes the list asks the site
+ * first, and refuses before it reads or writes anything when the page cannot be read, names no tool, or names
+ * another than this checkout's policy does (`checkout`, the text of content/legal/privacy-policy.mdx here): one of
+ * the two is not the policy in force. One request to SITE_URL.
+ */
+export async function launchTool(
+  siteUrl: string,
+  checkout: string | undefined = readPolicySource(projectFolders.legal, site.legalPages.privacyPolicy.slug),
+): Promise<string> {
+  const page = privacyPolicyPage(siteUrl);
+  const nameIt =
+    'name it in the Privacy Policy\'s frontmatter (content/legal/privacy-policy.mdx, the field launchMailTool: its legal name and country, such as Intuit Inc. (Mailchimp, United States)), with a dated entry under "updates" saying so (npm run check:content -- --fix writes it), deploy the site, and run this again; nothing was written.';
+  let html: string;
+  try {
+    const answer = await fetch(page, {
+      headers: { Accept: "text/html", "Cache-Control": "no-cache" },
+      signal: AbortSignal.timeout(pageTimeoutMs),
+    });
+    if (!answer.ok) throw new Error(`it answered ${answer.status}`);
+    html = await answer.text();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (error as Error).message;
     throw new UsageError(
-      "LAUNCH_MAIL_TOOL is not set: the Privacy Policy must name the launch mail tool before the list goes to it. Set it, as the site's build has it, to the tool's legal name and country (such as Intuit Inc. (Mailchimp, United States)), deploy the site with it, and run this again; nothing was written.",
+      `The Privacy Policy at ${page} could not be read (${why}), so which launch mail tool it names is not known, and the list goes to none it does not name. Check that SITE_URL is the site's address and the site is up, and run this again; nothing was written.`,
+    );
+  }
+  const served = launchToolsOnPage(html);
+  if (served.length === 0) {
+    throw new UsageError(
+      `The Privacy Policy at ${page} names no launch mail tool, and the list goes to none before the policy names it: ${nameIt}`,
+    );
+  }
+  if (served.length > 1) {
+    throw new UsageError(
+      `The Privacy Policy at ${page} names more than one launch mail tool (${served.join("; ")}); the list goes to one only: ${nameIt}`,
+    );
+  }
+  const tool = served[0]!;
+  const own = checkout === undefined ? undefined : launchMailToolOf(matter(checkout).data);
+  if (own !== undefined && own !== tool) {
+    throw new UsageError(
+      `The Privacy Policy at ${page} names ${tool} as the launch mail tool, but this checkout's names ${own}: the list goes only to the tool the policy in force names. If ${own} is the tool, deploy the policy that names it (with its dated entry) and run this again; if ${tool} is, bring this checkout up to date (git pull); nothing was written.`,
     );
   }
   return tool;

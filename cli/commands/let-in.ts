@@ -41,7 +41,7 @@ interface LetInInput {
   order: WaveOrder;
   /** Slower still than the provider's pace, when the founder asks (--per-second). */
   perSecond?: number;
-  launch?: { tool: string; format: "csv" | "json"; target: string };
+  launch?: { format: "csv" | "json"; target: string };
 }
 
 const wholeNumber = (value: string | undefined, option: string, max: number): number | undefined => {
@@ -77,7 +77,7 @@ function checkLetIn(options: Options, env: () => Env): LetInInput {
       count,
       order,
       perSecond,
-      launch: { tool: launchTool(env()), format, target: privateFileTarget(options.out) },
+      launch: { format, target: privateFileTarget(options.out) },
     };
   }
   if (options.format !== undefined || options.out !== undefined) {
@@ -320,10 +320,13 @@ export const letIn = command({
     "with every other sender (MAIL_PROVIDER; --per-second N slower still).",
     "A run stopped half-way is finished by the next, which starts no new wave;",
     "nobody is mailed twice. With --launch-tool --format csv|json --out",
-    "FILE: the wave goes in a file for LAUNCH_MAIL_TOOL to mail instead",
+    "FILE: the wave goes in a file for the launch mail tool to mail",
+    "instead, refused until the Privacy Policy at SITE_URL names the tool.",
   ],
   check: checkLetIn,
   run: async ({ input, options, env, opened }) => {
+    // Before anything is read or written: the wave goes to no tool the Privacy Policy the site serves does not name.
+    const tool = input.launch ? await launchTool(waitlistConfig(env).siteUrl) : undefined;
     const { store } = opened;
     const everyone = await store.all();
     const unfinished = everyone.filter((one) => one.letInMail === "owed");
@@ -430,11 +433,11 @@ export const letIn = command({
       } catch (error) {
         // They are let in, for the tool: the file can be written again, and the next let-in starts the next wave.
         throw new PendingError(
-          `${lettingIn}, for ${input.launch.tool} to mail, but its file could not be written (${(error as Error).message}). Write it with export --launch --wave ${wave} --format ${input.launch.format} --out FILE.`,
+          `${lettingIn}, for ${tool} to mail, but its file could not be written (${(error as Error).message}). Write it with export --launch --wave ${wave} --format ${input.launch.format} --out FILE.`,
         );
       }
       return [
-        `${lettingIn}, for ${input.launch.tool} to mail.`,
+        `${lettingIn}, for ${tool} to mail.`,
         `Wrote ${options.out}: each address with its own leave link and wave. Delete it once the tool has it; export --launch --wave ${wave} writes it again.`,
         ...warnings,
         ...missedLine,

@@ -145,12 +145,12 @@ export const exportCommand = command({
     "invites: those who brought the most first; --leave-urls: each one's",
     "leave link too. --launch, with --out: the file for the launch mail",
     "tool, each address let in (let-in) with its own leave link and wave,",
-    "nothing else; refused until LAUNCH_MAIL_TOOL names the tool the",
-    "Privacy Policy names.",
+    "nothing else; refused until the Privacy Policy at SITE_URL names the",
+    "tool.",
     "--wave N: one wave's people only; --not-let-in (--record): those in no",
     "wave yet",
   ],
-  check: (options, env) => {
+  check: (options) => {
     const { format, out, order } = options;
     if (options.confirmed) throw new UsageError(confirmedIsGone);
     if (options.record === options.launch) {
@@ -181,15 +181,13 @@ export const exportCommand = command({
           "export --launch takes --wave N for one wave's people, or neither for everyone let in; those not let in yet are let in with let-in.",
         );
       }
-      // The Privacy Policy names the tool by this variable (<LaunchMailTool />), and promises to before the list goes.
-      const tool = launchTool(env());
-      return { launch: { tool }, format: known, target: privateFileTarget(out), byInvites: false, wave };
+      return { launch: true, format: known, target: privateFileTarget(out), byInvites: false, wave };
     }
     if (order !== undefined && order !== "invites") {
       throw new UsageError(`Unknown order "${order}": use --order invites, or leave it out for the order of signup.`);
     }
     return {
-      launch: undefined,
+      launch: false,
       format: known,
       target: out === undefined ? undefined : privateFileTarget(out),
       byInvites: order === "invites",
@@ -197,9 +195,11 @@ export const exportCommand = command({
     };
   },
   run: async ({ input: { launch, format, target, byInvites, wave }, options, env, opened }) => {
-    const everyone = await opened.store.all();
     const { siteUrl } = waitlistConfig(env);
-    if (launch && target) {
+    // Before anything is read or written: the list goes to no tool the Privacy Policy the site serves does not name.
+    const tool = launch ? await launchTool(siteUrl) : undefined;
+    const everyone = await opened.store.all();
+    if (tool !== undefined && target) {
       // Every mail must carry the person's own way off this list, and the launch mail is no exception.
       const secret = await linkSecretOf(opened, env);
       const rows = launchList(everyone, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl), { wave });
@@ -214,7 +214,7 @@ export const exportCommand = command({
       const warnings = writeLaunchFile(target, rows, format);
       const whose = wave === undefined ? "let in so far" : `of wave ${wave}`;
       return [
-        `Wrote ${options.out}: ${rows.length} ${rows.length === 1 ? "address" : "addresses"} ${whose}, each with its own leave link and wave, for ${launch.tool}. Delete it once the tool has it.`,
+        `Wrote ${options.out}: ${rows.length} ${rows.length === 1 ? "address" : "addresses"} ${whose}, each with its own leave link and wave, for ${tool}. Delete it once the tool has it.`,
         ...warnings,
       ].join("\n");
     }

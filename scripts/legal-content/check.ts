@@ -42,7 +42,8 @@ function yamlProblem(file: string, { line, reason, text }: NonNullable<MdxFacts[
   return `${file}: ${at}the frontmatter (between the "---" lines) cannot be read (${reason}). Look at that line and the one before it: a missing space after a colon, an indent out of line, or a quotation mark left open.`;
 }
 
-const allowedComponents = new Set(Object.keys(legalShortcodes));
+// The wrapper MDX puts around a policy is no component a policy writes.
+const allowedComponents = new Set(Object.keys(legalShortcodes).filter((name) => name !== "wrapper"));
 
 /**
  * Everything that can be wrong with legal MDX files, one message per problem,

@@ -1,16 +1,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
-import { textFingerprint } from "../../waitlist/policies";
+import { policyFingerprint } from "../../waitlist/policies";
 import { placeholderSummary, suggestedRecord, withRecord, writtenEntries } from "./record";
 import { baseRevision, fileAt, type Base } from "./history";
 
 const root = path.resolve(__dirname, "../..");
 
 /**
- * `npm run check:content -- --fix` for a policy whose text changed since its last dated entry: writes today's entry
- * (its summary the placeholder, which the check refuses until it is written) on top of the entries already there,
- * byte for byte, and the new fingerprint. Where an entry was added on top since the base revision (by hand, or by
+ * `npm run check:content -- --fix` for a policy whose text (or the launch mail tool it names) changed since its last
+ * dated entry: writes today's entry (its summary the placeholder, which the check refuses until it is written) on top
+ * of the entries already there, byte for byte, and the new fingerprint. Where an entry was added on top since the base revision (by hand, or by
  * an earlier --fix), only the fingerprint. Returns a line saying what was written and where the summary goes;
  * undefined when the record needed nothing, or the frontmatter cannot be read (the check says why).
  */
@@ -26,8 +26,8 @@ export function fixRecord(
   } catch {
     return undefined;
   }
-  const fingerprint = textFingerprint(parsed.content);
   const { data } = parsed;
+  const fingerprint = policyFingerprint(data, parsed.content);
   if (data.fingerprint === fingerprint || data.fingerprint === undefined) return undefined;
   const updates = Array.isArray(data.updates) ? (data.updates as unknown[]) : [];
   const shown = path.relative(root, file);

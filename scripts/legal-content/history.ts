@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import matter from "gray-matter";
 import { readEnv } from "../../config/env";
-import { isoDate, textFingerprint } from "../../waitlist/policies";
+import { isoDate, launchMailToolOf, policyFingerprint } from "../../waitlist/policies";
 
 /*
  * The record of a policy's changes, held against git: the dated entries are a
@@ -100,9 +100,11 @@ export function historySince(
   const added = current.length - earlier.length;
   const same = (a: Entry | undefined, b: Entry) => a?.date === b.date && a?.summary === b.summary;
   const onTop = added > 0 && earlier.every((entry, index) => same(current[added + index], entry));
-  if (textFingerprint(before.content) !== textFingerprint(now.body) && !onTop) {
+  if (policyFingerprint(before.data, before.content) !== policyFingerprint(now.frontmatter, now.body) && !onTop) {
+    const tool = launchMailToolOf(before.data) !== launchMailToolOf(now.frontmatter);
+    const what = tool ? "the launch mail tool it names (launchMailTool)" : "the text";
     return {
-      unrecorded: `${shownAs}: the text is not the one on ${base.name}, but "updates" has no new entry at the top; add one with the date the change takes effect and what changed.`,
+      unrecorded: `${shownAs}: ${what} is not the one on ${base.name}, but "updates" has no new entry at the top; add one with the date the change takes effect and what changed.`,
     };
   }
   return {};

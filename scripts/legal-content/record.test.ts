@@ -1,4 +1,4 @@
-import { textFingerprint } from "../../waitlist/policies";
+import { policyFingerprint, textFingerprint } from "../../waitlist/policies";
 import matter from "gray-matter";
 import { fingerprintProblem, historyProblems, suggestedRecord } from "./record";
 
@@ -32,6 +32,21 @@ describe("historyProblems", () => {
         `\\n\\nupdates:\\n  - date: \\d{4}-\\d\\d-\\d\\d\\n    summary: >-\\n      <what changed, in a sentence or two>\\nfingerprint: "${textFingerprint(`${body}\nA new sentence.\n`)}"$`,
       ),
     );
+  });
+
+  it("fails a launch mail tool named, or another, with the text's fingerprint unchanged (issue 61)", () => {
+    const tool = "Intuit Inc. (Mailchimp, United States)";
+    const [problem, ...rest] = historyProblems("p.mdx", { ...valid, fingerprint, launchMailTool: tool }, body);
+    expect(rest).toEqual([]);
+    expect(problem).toMatch(
+      /^p\.mdx: the text, or the launch mail tool it names, changed since its last dated entry \(2025-06-01\)\./,
+    );
+    const named = policyFingerprint({ launchMailTool: tool }, body);
+    expect(problem).toMatch(new RegExp(`\\nfingerprint: "${named}"$`));
+    expect(historyProblems("p.mdx", { ...valid, fingerprint: named, launchMailTool: tool }, body)).toEqual([]);
+    expect(
+      historyProblems("p.mdx", { ...valid, fingerprint: named, launchMailTool: "Brevo SAS (France)" }, body),
+    ).toEqual([expect.stringMatching(/^p\.mdx: the text, or the launch mail tool it names, changed since/)]);
   });
 
   it("asks for a missing fingerprint by its value", () => {

@@ -1,6 +1,6 @@
 import matter from "gray-matter";
 import { maxDescription } from "../../config/legal-rules";
-import { isoDate, textFingerprint } from "../../waitlist/policies";
+import { isoDate, launchMailToolOf, policyFingerprint } from "../../waitlist/policies";
 
 /*
  * The record of a policy's changes, held without history: the dated entries under "updates", newest first, each
@@ -91,13 +91,15 @@ export function fingerprintProblem(
   source?: string,
 ): string | undefined {
   const fields = fieldsOf(frontmatter);
-  const expected = textFingerprint(body);
+  const expected = policyFingerprint(fields, body);
   if (fields.fingerprint === expected) return undefined;
   if (fields.fingerprint === undefined)
     return `${file}: frontmatter field "fingerprint" is missing; set it to ${expected}.`;
   const updates = Array.isArray(fields.updates) ? fields.updates : [];
   const last = isoDate((updates[0] as { date?: unknown } | undefined)?.date) ?? isoDate(fields.effectiveDate);
-  const changed = `${file}: the text changed since its last dated entry (${last ?? "none"}).`;
+  // The tool's name is part of what the page says (waitlist/policies.ts): naming it, or another, is a change too.
+  const what = launchMailToolOf(fields) === undefined ? "the text" : "the text, or the launch mail tool it names,";
+  const changed = `${file}: ${what} changed since its last dated entry (${last ?? "none"}).`;
   const edits = source === undefined ? undefined : recordEdits(source);
   if (edits === undefined) {
     return `${changed} Replace "updates" and "fingerprint" in its frontmatter with these lines, then write what changed in place of the placeholder (and set the date the change takes effect, if not today). On your own computer, \`npm run check:content -- --fix\` writes these lines into the file for you:\n\n${suggestedRecord(updates, expected)}`;

@@ -35,6 +35,23 @@ describe("frontmatterProblems", () => {
     expect(frontmatterProblems("c.mdx", { ...valid, slug: "cookie-policy", title: "Cookies" })).toEqual([]);
   });
 
+  it("takes the Privacy Policy's launch mail tool as a name on one line, or none; and no other policy's (issue 61)", () => {
+    for (const launchMailTool of ["Intuit Inc. (Mailchimp, United States)", "", null, undefined]) {
+      expect(frontmatterProblems("p.mdx", { ...valid, launchMailTool })).toEqual([]);
+    }
+    for (const launchMailTool of ["Mailchimp\nUnited States", "<b>Mailchimp</b>", "x".repeat(201), ["Mailchimp"], 42]) {
+      expect(frontmatterProblems("p.mdx", { ...valid, launchMailTool })).toEqual([
+        `p.mdx: frontmatter field "launchMailTool" must be the launch mail tool's legal name and country on one line, such as Intuit Inc. (Mailchimp, United States): up to 200 characters, no < > { } (got ${JSON.stringify(launchMailTool)}).`,
+      ]);
+    }
+    const terms = { ...valid, slug: "terms-of-service", title: "Terms of Service" };
+    expect(
+      frontmatterProblems("t.mdx", { ...terms, launchMailTool: "Intuit Inc. (Mailchimp, United States)" }),
+    ).toEqual([
+      't.mdx: frontmatter field "launchMailTool" belongs to the Privacy Policy alone, which names the launch mail tool; remove it here.',
+    ]);
+  });
+
   it("reports every field when there is no frontmatter at all", () => {
     expect(frontmatterProblems("p.mdx", null)).toHaveLength(4);
   });
@@ -131,8 +148,10 @@ describe("statementProblems", () => {
     // No word of invites here, so that the test of the invite code's basis below still finds it missing.
     "We let the confirmed in a wave at a time, by signup order or by who brought the most confirmed creators, and among equals whoever signed up first. The ranking rests on our legitimate interest (Art. 6(1)(f)).",
     "## Sharing",
-    "- <LaunchMailTool />: the address, that person's own link to leave and their wave, nothing else. It keeps them for that e-mail only.",
+    "- <LaunchMailTool />: the address, that person's own link to leave and their wave, nothing else. It keeps them for that e-mail only, and sends it with its open and click tracking turned off.",
     "An e-mail that bounced for good ends our mail to that address; marked as spam, we delete the entry at once. We keep a fingerprint of its inbox for <SuppressionRetention />, on our legitimate interest (Art. 6(1)(f)).",
+    "## Cookies and Tracking",
+    "The launch e-mail has no tracking images, its links are not rewritten, and neither we nor the tool record whether you open it or what you click.",
     "## Your Choices",
     "- **Restriction**: we keep it and use it for nothing else (Art. 18): no e-mail, no wave, and no time limit deletes it. Leaving still does.",
     "- **Portability**: in a machine-readable file (Art. 20).",
@@ -214,8 +233,29 @@ describe("statementProblems", () => {
       "p.mdx: does not name what the launch mailing service receives (each address, that person's own link to leave and their wave, nothing else) and what it keeps";
     expect(named(complete.replace(" and their wave", ""))).toEqual([receives]);
     expect(named(complete.replace(", nothing else", ""))).toEqual([receives]);
-    expect(named(complete.replace(" It keeps them for that e-mail only.", ""))).toEqual([receives]);
-    expect(named(complete.replace("<LaunchMailTool />", "Our mailing service"))).toEqual([receives]);
+    expect(named(complete.replace(" It keeps them for that e-mail only,", ""))).toEqual([receives]);
+    expect(named(complete.replace("<LaunchMailTool />", "Our mailing service"))).toEqual([receives, trackingOff]);
+  });
+
+  const trackingOff =
+    "p.mdx: does not name that the launch mailing service sends the launch e-mail with its open and click tracking turned off, where it is named";
+  const untracked =
+    "p.mdx: does not name that the launch e-mail is not tracked (no tracking images, no links rewritten, its opening and clicks not recorded)";
+
+  it("wants the launch mailing service's open and click tracking said to be off where it is named (issue 61)", () => {
+    expect(named(complete.replace(", and sends it with its open and click tracking turned off", ""))).toEqual([
+      trackingOff,
+    ]);
+    expect(named(complete.replace("turned off", "as the tool sets it"))).toEqual([trackingOff]);
+  });
+
+  it("wants the launch e-mail said to be untracked in one paragraph: no tracking images, no rewritten links, no opens or clicks recorded (issue 61)", () => {
+    const paragraph = /The launch e-mail has no tracking images.*\n/;
+    expect(named(complete.replace(paragraph, ""))).toEqual([untracked]);
+    expect(named(complete.replace("no tracking images", "few images"))).toEqual([untracked]);
+    expect(named(complete.replace("are not rewritten", "are shortened"))).toEqual([untracked]);
+    expect(named(complete.replace("neither we nor the tool record", "we record"))).toEqual([untracked]);
+    expect(named(complete.replace(", and neither we", ".\n\nNeither we"))).toEqual([untracked]);
   });
 
   it("wants what a bounce and a spam complaint do, the inbox's fingerprint and its days, with their basis, in one paragraph (issue 60)", () => {

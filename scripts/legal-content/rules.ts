@@ -1,5 +1,11 @@
 import { site } from "../../config/site";
-import { maxDescription, requiredSections, requiredStatements, type LegalFrontmatter } from "../../config/legal-rules";
+import {
+  launchMailToolPattern,
+  maxDescription,
+  requiredSections,
+  requiredStatements,
+  type LegalFrontmatter,
+} from "../../config/legal-rules";
 import { isoDate } from "../../waitlist/policies";
 
 /*
@@ -44,6 +50,19 @@ export function frontmatterProblems(file: string, data: unknown): string[] {
     problems.push(
       `${file}: frontmatter field "description" is ${description.length} characters; keep it to ${maxDescription} or fewer.`,
     );
+  }
+  // The launch mail tool, named where <LaunchMailTool /> shows it: the Privacy Policy's frontmatter, and only there.
+  const tool = fields.launchMailTool;
+  if (tool !== undefined && tool !== null && tool !== "") {
+    if (slug !== site.legalPages.privacyPolicy.slug) {
+      problems.push(
+        `${file}: frontmatter field "launchMailTool" belongs to the ${site.legalPages.privacyPolicy.title} alone, which names the launch mail tool; remove it here.`,
+      );
+    } else if (typeof tool !== "string" || !launchMailToolPattern.test(tool.trim())) {
+      problems.push(
+        `${file}: frontmatter field "launchMailTool" must be the launch mail tool's legal name and country on one line, such as Intuit Inc. (Mailchimp, United States): up to 200 characters, no < > { } (got ${JSON.stringify(tool)}).`,
+      );
+    }
   }
   const date = fields.effectiveDate;
   if (date === undefined || date === null || date === "") {

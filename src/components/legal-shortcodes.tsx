@@ -1,4 +1,4 @@
-import React from "react";
+import React, { createContext, useContext, type ReactNode } from "react";
 import { Link } from "gatsby";
 import { site } from "../../config/site";
 import { useSiteSettings } from "./use-site-settings";
@@ -7,6 +7,26 @@ import { useSiteSettings } from "./use-site-settings";
  * Components the legal MDX files may use, so names, addresses and figures
  * come from config/site.ts instead of being typed into a policy.
  */
+
+/** The frontmatter of the policy a page shows, as gatsby-plugin-mdx puts it in the page's context. */
+interface PolicyFrontmatter {
+  launchMailTool?: unknown;
+}
+const Frontmatter = createContext<PolicyFrontmatter>({});
+
+/**
+ * MDX's wrapper of every policy: MDX hands it the page's props, among them the frontmatter gatsby-plugin-mdx puts in
+ * the page's context (pageContext.frontmatter), and it hands that to the shortcodes that show one of its fields.
+ */
+export function PolicyFields({
+  pageContext,
+  children,
+}: {
+  pageContext?: { frontmatter?: PolicyFrontmatter };
+  children?: ReactNode;
+}) {
+  return <Frontmatter.Provider value={pageContext?.frontmatter ?? {}}>{children}</Frontmatter.Provider>;
+}
 
 export function SiteName() {
   return <>{site.name}</>;
@@ -34,14 +54,16 @@ export function HostingProvider() {
 }
 
 /**
- * The mailing service the confirmed list goes to for the launch e-mail (LAUNCH_MAIL_TOOL), as a processor; while
- * none is chosen, the promise to name it first.
+ * The mailing service the confirmed list goes to for the launch e-mail, as a processor: the one the policy's own
+ * frontmatter names (`launchMailTool`), which its fingerprint covers, so that naming it is a dated change of the
+ * policy; in an element the founders' commands find it by on the page the site serves (cli/commands/launch-list.ts).
+ * While none is named, the promise to name it first.
  */
 export function LaunchMailTool() {
-  const { launchMailTool } = useSiteSettings();
-  return (
-    <>{launchMailTool || "the mailing service we choose for it, which we will name here before the list goes to it"}</>
-  );
+  const { launchMailTool } = useContext(Frontmatter);
+  const tool = typeof launchMailTool === "string" ? launchMailTool.trim() : "";
+  if (tool === "") return <>the mailing service we choose for it, which we will name here before the list goes to it</>;
+  return <span data-launch-mail-tool="">{tool}</span>;
 }
 
 export function SiteUrl() {
@@ -104,6 +126,8 @@ export function TermsLink() {
 }
 
 export const legalShortcodes = {
+  // Not a shortcode: MDX wraps each policy in it (src/templates/legal-page.tsx passes this object to MDXProvider).
+  wrapper: PolicyFields,
   SiteName,
   ContactEmail,
   Controller,

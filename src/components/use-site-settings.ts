@@ -12,8 +12,6 @@ export interface SiteSettings {
   controllerAddress: string;
   /** Who hosts the site and keeps the waitlist (HOSTING_PROVIDER; Netlify on a build there), or a placeholder. */
   hostingProvider: string;
-  /** The mailing service of the launch e-mail (LAUNCH_MAIL_TOOL), or empty while none is chosen. */
-  launchMailTool: string;
   /** The favicon as a data: URI: one request fewer on every first visit. */
   favicon: string;
 }
@@ -30,7 +28,6 @@ export function useSiteSettings(): SiteSettings {
           controllerName
           controllerAddress
           hostingProvider
-          launchMailTool
           favicon
         }
       }

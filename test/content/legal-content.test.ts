@@ -3,8 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import os from "node:os";
 import path from "node:path";
 import matter from "gray-matter";
-import { policyVersion, textFingerprint } from "../../waitlist/policies";
-import { historyProblems, suggestedRecord, writtenEntries } from "../../scripts/legal-content/record";
+import { policyFingerprint, policyInForce, policyVersion, textFingerprint } from "../../waitlist/policies";
+import { historyProblems, placeholderSummary, suggestedRecord, writtenEntries } from "../../scripts/legal-content/record";
+import { fixRecord } from "../../scripts/legal-content/fix";
 import { site } from "../../config/site";
 import { checkLegalContent } from "../../scripts/legal-content/check";
 import { pastClaimWarnings } from "../../scripts/legal-content/claims";
@@ -54,11 +55,42 @@ describe("the content check", () => {
       // Nor, from before issue 51, how people are let in at launch, nor what the launch mailing service receives.
       `${file}: does not name how people are let in at launch (a wave at a time, by signup order or by invites, ties by who signed up first) and the legal basis for ranking inviters`,
       `${file}: does not name what the launch mailing service receives (each address, that person's own link to leave and their wave, nothing else) and what it keeps`,
+      // Nor, from before issue 61, that the launch e-mail is not tracked.
+      `${file}: does not name that the launch mailing service sends the launch e-mail with its open and click tracking turned off, where it is named`,
+      `${file}: does not name that the launch e-mail is not tracked (no tracking images, no links rewritten, its opening and clicks not recorded)`,
       // Nor, from before issue 60, what a bounce and a spam complaint do.
       `${file}: does not name what a bounce for good and a spam complaint do (no more e-mail, the entry deleted at once), the fingerprint of the inbox kept for <SuppressionRetention />, and the legal basis`,
       `${file}: does not name how long an entry is kept after the wave that let its person in (<LetInRetention />)`,
       `${file}: does not name what a restriction does (no e-mail, no wave, no time limit deletes it, leaving still does)`,
     ]);
+  });
+
+  it("fails the Privacy Policy without what it says of the launch e-mail's tracking, in either place (issue 61)", () => {
+    const source = readFileSync(path.join(contentDir, "privacy-policy.mdx"), "utf8");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "policy-tracking-"));
+    const file = path.join(dir, "privacy-policy.mdx");
+    /** The policy without the text from `start` to `end`, its fingerprint its own: the statement is all that fails. */
+    const problemsWithout = (start: string, end: string) => {
+      const from = source.indexOf(start);
+      expect(from).toBeGreaterThan(0);
+      const edited = source.slice(0, from) + source.slice(source.indexOf(end, from) + end.length);
+      const fingerprint = textFingerprint(matter(edited).content);
+      writeFileSync(file, edited.replace(/^fingerprint: .*$/m, `fingerprint: "${fingerprint}"`));
+      return checkLegalContent([file], { base: () => undefined }).map((problem) => problem.split(";")[0]);
+    };
+    const shown = path.relative(root, file);
+    try {
+      // "Cookies and Tracking": no tracking images, no rewritten links, opens and clicks not recorded.
+      expect(problemsWithout("**The launch e-mail is not tracked either**", "you click.\n\n")).toEqual([
+        `${shown}: does not name that the launch e-mail is not tracked (no tracking images, no links rewritten, its opening and clicks not recorded)`,
+      ]);
+      // "Sharing of Information", where the launch mailing service is named.
+      expect(problemsWithout(" It sends that e-mail with its open and", '"Cookies and Tracking").')).toEqual([
+        `${shown}: does not name that the launch mailing service sends the launch e-mail with its open and click tracking turned off, where it is named`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("names a section moved out of the spec's order", () => {
@@ -129,6 +161,40 @@ describe("the record of a policy's changes", () => {
         `fingerprint: "${textFingerprint(matter(readFileSync(changed, "utf8")).content)}"`,
       ].join("\n\n"),
     );
+  });
+
+  it("takes naming the launch mail tool in the Privacy Policy's frontmatter, or another, as a change of the policy: a dated entry, a new version and fingerprint (issue 61)", () => {
+    const source = readFileSync(path.join(contentDir, "privacy-policy.mdx"), "utf8");
+    const before = policyInForce(source);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "policy-tool-"));
+    const file = path.join(dir, "privacy-policy.mdx");
+    const check = () => checkLegalContent([file], { base: () => undefined });
+    const named = (tool: string) => source.replace(/^fingerprint:/m, `launchMailTool: ${tool}\nfingerprint:`);
+    try {
+      // Empty, it names none: the policy, and the fingerprint recorded with every signup so far, are as they were.
+      writeFileSync(file, named(""));
+      expect(check()).toEqual([]);
+      expect(policyInForce(readFileSync(file, "utf8"))).toEqual(before);
+      // Named, the check (and the build: the same record.ts) fails until a dated entry says so.
+      writeFileSync(file, named("Intuit Inc. (Mailchimp, United States)"));
+      expect(check()).toEqual([
+        expect.stringMatching(
+          /privacy-policy\.mdx: the text, or the launch mail tool it names, changed since its last dated entry \(2026-11-28\)\./,
+        ),
+      ]);
+      expect(fixRecord(file, { base: () => undefined })).toMatch(/wrote a new entry dated today and the new fingerprint/);
+      writeFileSync(file, readFileSync(file, "utf8").replace(placeholderSummary, "We name our launch mailing service."));
+      expect(check()).toEqual([]);
+      const after = policyInForce(readFileSync(file, "utf8"));
+      expect(after.version).not.toBe(before.version);
+      expect(after.fingerprint).not.toBe(before.fingerprint);
+      expect(after.fingerprint).toBe(policyFingerprint({ launchMailTool: "Intuit Inc. (Mailchimp, United States)" }, matter(source).content));
+      // Another tool is another change.
+      writeFileSync(file, readFileSync(file, "utf8").replace("Intuit Inc. (Mailchimp, United States)", "Brevo SAS (France)"));
+      expect(check()).toEqual([expect.stringMatching(/the launch mail tool it names, changed since its last dated entry/)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("takes the printed lines as they are: written where it says, with the summary written, the check passes", () => {
@@ -289,6 +355,21 @@ describe("the record of a policy's changes", () => {
       expect(problems()).toEqual([
         'the text is not the one on the main branch, but "updates" has no new entry at the top; add one with the date the change takes effect and what changed.',
       ]);
+    });
+
+    it("fails a launch mail tool named with its fingerprint copied but no new entry, and passes it with one (issue 61)", () => {
+      const tool = "Intuit Inc. (Mailchimp, United States)";
+      const withTool = (entries: string) => {
+        const source = version("favourite colour", entries);
+        const fingerprint = policyFingerprint({ launchMailTool: tool }, matter(source).content);
+        return source.replace(/^fingerprint: .*$/m, `launchMailTool: ${tool}\nfingerprint: "${fingerprint}"`);
+      };
+      write(withTool(first));
+      expect(problems()).toEqual([
+        'the launch mail tool it names (launchMailTool) is not the one on the main branch, but "updates" has no new entry at the top; add one with the date the change takes effect and what changed.',
+      ]);
+      write(withTool(`  - date: 2026-11-24\n    summary: We name our launch mailing service.\n${first}`));
+      expect(problems()).toEqual([]);
     });
 
     it("fails an earlier entry rewritten to describe the new text as one problem, its one cause", () => {

@@ -12,12 +12,14 @@ import { requestLog } from "../../server/waitlist-middleware";
 import { attributionFrom } from "../../waitlist/attribution";
 import { createConfirmations } from "../../waitlist/mail/confirmations";
 import { confirmationMessage, objectAnchor, type MailMessage } from "../../waitlist/mail/confirmation-message";
+import { letInMessage } from "../../waitlist/mail/let-in-message";
 import { pruneUnconfirmed } from "../../waitlist/prune";
 import { newInviteCode } from "../../waitlist/invites";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import { actOnMailEvent } from "../../waitlist/mail-events/act";
 import { suppressedUntil } from "../../waitlist/suppressions";
 import { testSite } from "../support/site-settings";
+import { startPolicySite } from "../support/policy-site";
 
 /*
  * What the policies promise, held against what the site does, sentence by sentence where a test can hold one. The
@@ -328,8 +330,10 @@ describe("the Privacy Policy on letting people in at launch (issue 51)", () => {
     );
     expect(launchColumns).toEqual(["email", "leaveUrl", "wave"]);
     const dir = mkdtempSync(path.join(os.tmpdir(), "policy-launch-"));
+    // The site whose Privacy Policy names the tool: the commands ask it before the list goes anywhere.
+    const policySite = await startPolicySite("Intuit Inc. (Mailchimp, United States)");
     try {
-      const env = { WAITLIST_DB: path.join(dir, "waitlist.db"), LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
+      const env = { WAITLIST_DB: path.join(dir, "waitlist.db"), SITE_URL: policySite.url };
       const store = new SqliteStore(env.WAITLIST_DB);
       const at = new Date("2026-11-26T10:00:00Z");
       await store.add({ email: "maya@example.com", emailKey: "maya@example.com", source: "start", at, mailboxDigest: "m".repeat(32) });
@@ -348,6 +352,7 @@ describe("the Privacy Policy on letting people in at launch (issue 51)", () => {
         wave: 1,
       });
     } finally {
+      await policySite.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   });
@@ -367,6 +372,46 @@ describe("the Privacy Policy on letting people in at launch (issue 51)", () => {
     // The legal bases list the same interest, and the right to object names the ranking.
     expect(use()).toMatch(/giving early access first to the creators who brought others, for which we keep the invite code .* rank inviters by them \(Art\. 6\(1\)\(f\)\)/);
     expect(section(privacy, /^Your Right to Object/)).toContain("ranking you by the creators you invited");
+  });
+});
+
+describe("the Privacy Policy on the launch e-mail's tracking (issue 61)", () => {
+  it("says the launch e-mail is not tracked, whoever sends it, and names the mailing service's tracking as turned off", () => {
+    expect(section(privacy, /^Cookies/)).toContain(
+      "**The launch e-mail is not tracked either**, whether we send it ourselves or our launch mailing service sends it for us: it contains no tracking images, its links are not rewritten to pass through the mailing service's servers but lead straight to where they say, and neither we nor that service record whether or when you open it, or which of its links you click.",
+    );
+    expect(section(privacy, /^Sharing/)).toContain(
+      "<LaunchMailTool />: for each person we let in, we give it three things and nothing else",
+    );
+    expect(section(privacy, /^Sharing/)).toContain(
+      "It sends that e-mail with its open and click tracking turned off, so it records neither whether you open it nor which of its links you click",
+    );
+  });
+
+  it("sends its own launch e-mail (let-in) with no image, and every link straight to where it says", () => {
+    const launchUrl = "https://app.jointandem.app/start";
+    const { html } = letInMessage("ada@example.com", {
+      emailKey: "ada@example.com",
+      createdAt: "2026-11-20T09:00:00.000Z",
+      wave: 1,
+      linkSecret: "s".repeat(32),
+      launchUrl,
+      postalAddress: "Example Street 1, 10115 Berlin, Germany",
+      ...testSite,
+    });
+    expect(html).not.toMatch(/<img|background-image|url\(/i);
+    const links = [...html.matchAll(/href="([^"]*)"/g)].map(([, href]) => href!.replace(/&amp;/g, "&"));
+    expect(links).toContain(launchUrl);
+    for (const link of links) {
+      expect([link, link === launchUrl || link.startsWith(`${testSite.siteUrl}/`) || link.startsWith("mailto:")]).toEqual([link, true]);
+    }
+  });
+
+  it("has the founders turn the mailing tool's open and click tracking off, and check its links, before a wave goes", () => {
+    const founders = readFileSync(path.resolve(__dirname, "../../docs/founders.md"), "utf8").replace(/\s+/g, " ");
+    expect(founders).toContain("**Turn the tool's open and click tracking off before the mail goes.**");
+    expect(founders).toContain("untick _Track opens_ and _Track clicks_");
+    expect(founders).toContain("look where its button leads in the copy you receive: straight to `LAUNCH_URL`");
   });
 });
 

@@ -18,6 +18,7 @@ import { leaveLinks, startSmtpServer } from "../support/smtp";
 import { patience } from "../support/patience";
 import { runWaitlist } from "../support/process";
 import type { Signup } from "../../waitlist/signup-life/types";
+import { startPolicySite, type PolicySite } from "../support/policy-site";
 
 /*
  * npm run waitlist -- … --netlify: the founders' commands against the Netlify
@@ -31,6 +32,16 @@ const { siteID, token } = localBlobsSite;
 let blobs: LocalBlobs;
 let api: NetlifyApiStandIn;
 let env: NodeJS.ProcessEnv;
+/** The site the founders' SITE_URL names, whose Privacy Policy the launch commands ask which tool it names. */
+let policySite: PolicySite;
+beforeAll(async () => {
+  policySite = await startPolicySite();
+});
+afterAll(() => policySite.stop());
+/** The founders' shell for the launch commands: env, with the site whose policy names the tool. */
+const launchShell = () => ({ ...env, SITE_URL: policySite.url });
+/** A leave link to that site. */
+const siteLeaveUrl = () => expect.stringMatching(new RegExp(`^${policySite.url}/waitlist/leave\\?token=[\\w-]+$`));
 beforeEach(async () => {
   blobs = await startLocalBlobs();
   api = await startNetlifyApi({ siteId: siteID, token, blobsUrl: blobs.url });
@@ -246,19 +257,18 @@ describe("npm run waitlist -- … --netlify", () => {
     try {
       const out = path.join(dir, "launch.json");
       const launch = ["export", "--launch", "--format", "json", "--out", out, "--netlify"];
-      await expect(run(launch, env)).rejects.toThrow(/^LAUNCH_MAIL_TOOL is not set: /);
+      // The site's Privacy Policy names no tool yet: nothing is written.
+      policySite.names(undefined);
+      await expect(run(launch, launchShell())).rejects.toThrow(
+        /^The Privacy Policy at [^\n]* names no launch mail tool, /,
+      );
       expect(readdirSync(dir)).toEqual([]);
-      await expect(
-        run(launch, { ...env, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" }),
-      ).resolves.toMatch(
+      policySite.names("Intuit Inc. (Mailchimp, United States)");
+      await expect(run(launch, launchShell())).resolves.toMatch(
         /: 1 address let in so far, each with its own leave link and wave, for Intuit Inc\. \(Mailchimp, United States\)\./,
       );
       expect(JSON.parse(readFileSync(out, "utf8"))).toEqual([
-        {
-          email: "fan3@example.com",
-          leaveUrl: expect.stringMatching(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/),
-          wave: 1,
-        },
+        { email: "fan3@example.com", leaveUrl: siteLeaveUrl(), wave: 1 },
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -292,13 +302,17 @@ describe("npm run waitlist -- … --netlify", () => {
       // Wave 1 for the launch tool: Ada signed up first.
       const file = path.join(dir, "wave-1.json");
       const forTool = ["let-in", "--count", "1", "--launch-tool", "--format", "json", "--out", file, "--netlify"];
-      await expect(run(forTool, env)).rejects.toThrow(/^LAUNCH_MAIL_TOOL is not set: /);
+      policySite.names(undefined);
+      await expect(run(forTool, launchShell())).rejects.toThrow(
+        /^The Privacy Policy at [^\n]* names no launch mail tool, /,
+      );
       expect(readdirSync(dir)).toEqual([]);
-      const tool = "Intuit Inc. (Mailchimp, United States)";
-      await expect(run(forTool, { ...env, LAUNCH_MAIL_TOOL: tool })).resolves.toMatch(
+      expect((await store.all()).filter((row) => row.wave !== null)).toEqual([]);
+      policySite.names("Intuit Inc. (Mailchimp, United States)");
+      await expect(run(forTool, launchShell())).resolves.toMatch(
         /^Wave 1: let in 1 person, in the order of signup, for Intuit Inc\. \(Mailchimp, United States\) to mail\.\n/,
       );
-      const leaveUrl = expect.stringMatching(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=[\w-]+$/);
+      const leaveUrl = siteLeaveUrl();
       expect(JSON.parse(readFileSync(file, "utf8"))).toEqual([{ email: "Ada@example.com", leaveUrl, wave: 1 }]);
 
       // Wave 2 by mail, to this machine's outbox (no SMTP_URL): fan3, with the leave link the site signs.
@@ -327,10 +341,10 @@ describe("npm run waitlist -- … --netlify", () => {
       // Each wave for the tool, from the Netlify store; never a wave let-in mailed.
       const again = path.join(dir, "wave-again.json");
       const launch = ["export", "--launch", "--format", "json", "--out", again, "--netlify", "--wave"];
-      await expect(run([...launch, "2"], { ...env, LAUNCH_MAIL_TOOL: tool })).rejects.toThrow(
+      await expect(run([...launch, "2"], launchShell())).rejects.toThrow(
         /^Wave 2 was e-mailed by let-in, not handed to the launch tool/,
       );
-      await run([...launch, "1"], { ...env, LAUNCH_MAIL_TOOL: tool });
+      await run([...launch, "1"], launchShell());
       expect(JSON.parse(readFileSync(again, "utf8"))).toEqual([{ email: "Ada@example.com", leaveUrl, wave: 1 }]);
       const record = JSON.parse(await run(["export", "--record", "--format", "json", "--netlify"], env)) as Signup[];
       const waves = record

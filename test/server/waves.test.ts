@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
@@ -8,6 +8,7 @@ import { form, formType, removeDir, request, signUpForMail, writePublicDir } fro
 import { runWaitlist, spawnServe, type ServerProcess } from "../support/process";
 import { atServer, confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 import { patience } from "../support/patience";
+import { policyPage } from "../support/policy-site";
 import type { Signup } from "../../waitlist/signup-life/types";
 
 /*
@@ -146,18 +147,23 @@ describe("launching in waves from the npm run serve server's store (issue 51)", 
       fay: [null, null],
     });
 
-    // (e) The launch export refuses until LAUNCH_MAIL_TOOL names the tool, and writes nothing.
+    // (e) The launch export asks the site (SITE_URL) which tool its Privacy Policy names: while it names none, it
+    // refuses and writes nothing.
     const csv = path.join(dir, "launch.csv");
     const launch = ["export", "--launch", "--format", "csv", "--out", csv];
-    await expect(run(launch, founders)).rejects.toThrow(UsageError);
-    const refused = await runWaitlist(launch, founders);
+    const tool = { ...founders, SITE_URL: server.url };
+    await expect(run(launch, tool)).rejects.toThrow(UsageError);
+    const refused = await runWaitlist(launch, tool);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^LAUNCH_MAIL_TOOL is not set: .* nothing was written\.\n$/);
+    expect(refused.stderr).toMatch(
+      /^The Privacy Policy at [^\n]* names no launch mail tool, [^\n]* nothing was written\.\n$/,
+    );
     expect(existsSync(csv)).toBe(false);
 
-    // (d) With it, the next wave through the tool instead: fay, the one left. Its file has exactly the address, its
-    // own leave link and its wave.
-    const tool = { ...founders, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
+    // (d) Once the policy the site serves names it, the next wave through the tool instead: fay, the one left. Its file
+    // has exactly the address, its own leave link and its wave.
+    const policy = path.join(dir, "public", "privacy-policy", "index.html");
+    writeFileSync(policy, policyPage("Intuit Inc. (Mailchimp, United States)"));
     await expect(
       run(["let-in", "--count", "2", "--launch-tool", "--format", "csv", "--out", csv], tool),
     ).resolves.toMatch(
@@ -166,7 +172,11 @@ describe("launching in waves from the npm run serve server's store (issue 51)", 
     const [header, ...rows] = parse(readFileSync(csv, "utf8"), { bom: true }) as string[][];
     expect(header).toEqual(["email", "leave_url", "wave"]);
     expect(rows.map(([email, , wave]) => [email, wave])).toEqual([["fay@example.com", "3"]]);
-    for (const [, leaveUrl] of rows) expect(leaveUrl).toMatch(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=/);
+    for (const [, leaveUrl] of rows) {
+      expect(leaveUrl!.startsWith(`${server.url}/waitlist/leave?token=`)).toBe(true);
+      const page = await request(leaveUrl!, { headers: { Accept: "text/html" } });
+      expect(page.body).toContain("<h1>Remove f***@example.com from the waitlist?</h1>");
+    }
     expect(letInMails()).toHaveLength(4);
     // The launch export gives the tool the same people again, and never a wave let-in mailed itself.
     await expect(run(launch, tool)).resolves.toMatch(
