@@ -255,7 +255,7 @@ describe("npm run waitlist", () => {
     ]) {
       await expect(run(args, env)).rejects.toThrow(
         new UsageError(
-          "Say which export: --record, your own record of every signup (to keep, or to answer someone's request for what you hold), or --launch --out FILE, the file to import into the launch mail tool.",
+          "Say which export: --record, a copy of every signup as the store keeps it (to answer a question or someone's request for what you hold, then delete), or --launch --out FILE, the file to import into the launch mail tool.",
         ),
       );
     }
@@ -266,7 +266,7 @@ describe("npm run waitlist", () => {
     ]) {
       await expect(run(args, env)).rejects.toThrow(
         new UsageError(
-          "export --confirmed is gone: the launch mail tool gets those let in, a wave at a time (let-in, then export --launch --wave N --format csv --out FILE: each address with its own leave link and wave, nothing else), and your own record of every signup is export --record.",
+          "export --confirmed is gone: the launch mail tool gets those let in, a wave at a time (let-in, then export --launch --wave N --format csv --out FILE: each address with its own leave link and wave, nothing else), and a copy of every signup's record, to answer a question or a request, is export --record.",
         ),
       );
     }
@@ -403,10 +403,12 @@ describe("npm run waitlist", () => {
     await expect(run(["count"], env)).resolves.toContain("0 sent, 1 pending");
   });
 
-  it("exports JSON to a file", async () => {
+  it("exports JSON to a file, and says it is a copy to delete once its question is answered: the store is the record", async () => {
     await seed();
     const out = path.join(dir, "signups.json");
-    await expect(run(["export", "--record", "--format", "json", "--out", out], env)).resolves.toBe(`Wrote ${out}.`);
+    await expect(run(["export", "--record", "--format", "json", "--out", out], env)).resolves.toBe(
+      `Wrote ${out}: 3 signups as the store keeps them, a copy for the question or request it answers. Delete it once that is answered, within a month at most: the store is the record, and no leave, remove or 30-day pass reaches this copy.`,
+    );
     expect(JSON.parse(readFileSync(out, "utf8"))).toEqual([
       {
         email: "ada@example.com",
@@ -512,6 +514,14 @@ describe("npm run waitlist", () => {
 
   it("prints its usage without a command", async () => {
     await expect(run([], env)).resolves.toMatch(/^Usage: npm run waitlist -- <command>/);
+  });
+
+  it("says export --record writes a copy to delete, never a file to keep: the store is the record", async () => {
+    const usage = (await run([], env)).replace(/\s+/g, " ");
+    expect(usage).toContain(
+      "to answer a question or a request, then delete: the store is the record, and no leave, remove or 30-day pass reaches a copy; never a file to keep or to import.",
+    );
+    expect(usage).not.toMatch(/what you keep/);
   });
 
   it("says how often the running site prunes: npm start every hour, Netlify once a day", async () => {
@@ -708,8 +718,8 @@ describe("export --out: a file with every address, and a working leave link each
       const umask = process.umask(parseInt(mask, 8));
       try {
         for (const out of [fresh, older]) {
-          await expect(run(["export", "--record", "--format", "csv", "--out", out], env)).resolves.toBe(
-            `Wrote ${out}.`,
+          await expect(run(["export", "--record", "--format", "csv", "--out", out], env)).resolves.toMatch(
+            /^Wrote .*: 3 signups as the store keeps them, a copy/,
           );
           await expect(
             run(["export", "--launch", "--format", "csv", "--out", out], { ...env, LAUNCH_MAIL_TOOL: "Mailchimp" }),

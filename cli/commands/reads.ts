@@ -14,6 +14,7 @@ import { exportRows, formats } from "../export-rows";
 import { rankingInvites } from "../../waitlist/waves";
 import { launchList, launchTool, waveOption, writeLaunchFile } from "./launch-list";
 import type { Signup } from "../../waitlist/signup-life/types";
+import { plural } from "../sender";
 
 /*
  * The founders' reads of the whole list: stats, count and export. Each
@@ -129,17 +130,18 @@ export const count = command({
 
 /** Why `export --confirmed` is refused: it gave the launch tool every column of every confirmed signup. */
 const confirmedIsGone =
-  "export --confirmed is gone: the launch mail tool gets those let in, a wave at a time (let-in, then export --launch --wave N --format csv --out FILE: each address with its own leave link and wave, nothing else), and your own record of every signup is export --record.";
+  "export --confirmed is gone: the launch mail tool gets those let in, a wave at a time (let-in, then export --launch --wave N --format csv --out FILE: each address with its own leave link and wave, nothing else), and a copy of every signup's record, to answer a question or a request, is export --record.";
 
 export const exportCommand = command({
   name: "export",
   usage: [
     "export --record|--launch --format csv|json [--out FILE] [--wave N]",
-    "--record: your own record of every signup (where it came from, its",
-    "consent, its invites), to standard output or FILE: what you keep and",
-    "answer an access request with, never a file to import; --order",
-    "invites: those who brought the most first; --leave-urls: each one's",
-    "leave link too. --launch, with --out: the file for the launch mail",
+    "--record: a copy of every signup as the store keeps it (where it came",
+    "from, its consent, its invites), to standard output or FILE, to answer",
+    "a question or a request, then delete: the store is the record, and no",
+    "leave, remove or 30-day pass reaches a copy; never a file to keep or to",
+    "import. --order invites: those who brought the most first; --leave-urls:",
+    "each one's leave link too. --launch, with --out: the file for the launch mail",
     "tool, each address let in (let-in) with its own leave link and wave,",
     "nothing else; refused until LAUNCH_MAIL_TOOL names the tool the",
     "Privacy Policy names.",
@@ -151,7 +153,7 @@ export const exportCommand = command({
     if (options.confirmed) throw new UsageError(confirmedIsGone);
     if (options.record === options.launch) {
       throw new UsageError(
-        "Say which export: --record, your own record of every signup (to keep, or to answer someone's request for what you hold), or --launch --out FILE, the file to import into the launch mail tool.",
+        "Say which export: --record, a copy of every signup as the store keeps it (to answer a question or someone's request for what you hold, then delete), or --launch --out FILE, the file to import into the launch mail tool.",
       );
     }
     if (!format) throw new UsageError("Say which format: --format csv or --format json.");
@@ -242,7 +244,9 @@ export const exportCommand = command({
     );
     if (target) {
       writePrivateFile(target, output);
-      return `Wrote ${options.out}.`;
+      // A copy no leave, remove or 30-day pass reaches: kept no longer than what it answers (the Privacy Policy
+      // answers a request within a month), never as a second list beside the store.
+      return `Wrote ${options.out}: ${plural(rows.length, "signup")} as the store keeps them, a copy for the question or request it answers. Delete it once that is answered, within a month at most: the store is the record, and no leave, remove or 30-day pass reaches this copy.`;
     }
     return output.replace(/\n$/, "");
   },
