@@ -79,6 +79,12 @@ export class SqlStore implements FullStore {
     this.keeper = recordKeeper<SignupRecord>({
       change: (emailKey, transition) => this.change(emailKey, transition),
       records: () => this.records(),
+      record: async (emailKey) => {
+        const row = await this.row<Row>(readRecord, [emailKey]);
+        if (!row) return undefined;
+        const { version: _version, ...record } = row;
+        return recordOf(record);
+      },
     });
   }
 
@@ -94,6 +100,7 @@ export class SqlStore implements FullStore {
   letInMail: RecordKeeper["letInMail"] = (...args) => this.keeper.letInMail(...args);
   objectToRanking: RecordKeeper["objectToRanking"] = (...args) => this.keeper.objectToRanking(...args);
   markBounced: RecordKeeper["markBounced"] = (...args) => this.keeper.markBounced(...args);
+  signup: RecordKeeper["signup"] = (emailKey) => this.keeper.signup(emailKey);
   all: RecordKeeper["all"] = () => this.keeper.all();
   confirmationCounts: RecordKeeper["confirmationCounts"] = () => this.keeper.confirmationCounts();
   failedConfirmations: RecordKeeper["failedConfirmations"] = () => this.keeper.failedConfirmations();

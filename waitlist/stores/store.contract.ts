@@ -309,6 +309,8 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
         store.dueConfirmations(later(41 * day), 10),
         store.lookup("confirmed@example.com"),
         store.lookup("x@x"),
+        store.signup("confirmed@example.com"),
+        store.signup("x@x"),
       );
       await Promise.all(reads);
       const dryRun = await pruneUnconfirmed(store, { now: later(40 * day), dryRun: true });
@@ -331,6 +333,29 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       await settle(store);
       const record = life.add(entry, now, { inviterKnown: false });
       expect(await store.listRows()).toEqual([wholeList.listRowOf(record)]);
+    });
+
+    it("reads every field of one signup by its key, as the whole list has it; none of an address not listed or gone", async () => {
+      const attribution = { ...noAttribution, utmCampaign: "launch", landingPath: "/" };
+      await store.add(signup("Ada@Example.com", now, { attribution, privacyPolicy: "p", mailboxDigest: "m" }));
+      await store.add(signup("bob@example.com", later(1)));
+      await store.markConfirmationSent("ada@example.com", later(2));
+      await confirmAt("ada@example.com", now, later(3));
+      await store.noteAnnouncement("ada@example.com", "policy-change-1");
+      // Read by its key at once: no fold or sweep needed first, whatever the store.
+      const ada = await store.signup("ada@example.com");
+      expect(ada).toMatchObject({
+        email: "Ada@Example.com",
+        utmCampaign: "launch",
+        state: "confirmed",
+        confirmedAt: later(3).toISOString(),
+        announcements: ["policy-change-1"],
+      });
+      await settle(store);
+      expect(await store.all()).toEqual([ada, await store.signup("bob@example.com")]);
+      await store.remove("bob@example.com", "link", later(4));
+      await expect(store.signup("bob@example.com")).resolves.toBeUndefined();
+      await expect(store.signup("nobody@example.com")).resolves.toBeUndefined();
     });
 
     it("keeps the mail's bookkeeping: a bounce, a fingerprint until its time, each day's figures, the senders' pace", async () => {
