@@ -25,6 +25,7 @@ export interface Options {
   count?: string;
   "per-second"?: string;
   "launch-tool"?: boolean;
+  email?: string;
 }
 
 /** What a command is given: its arguments, checked; the environment, read once; the store, opened. */

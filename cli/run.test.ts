@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import fs, {
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -15,7 +16,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { parse } from "csv-parse/sync";
 import { checkEmail, checkListedEmail } from "../waitlist/email-address";
-import { NotRemovedError } from "./errors";
+import { NotListedError, NotRemovedError } from "./errors";
 import { config as netlifyConfig } from "../netlify/functions/waitlist-daily.mjs";
 import { run, UsageError } from "./run";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
@@ -24,6 +25,7 @@ import { verifyLeaveToken } from "../waitlist/tokens";
 import { mailConfig, readEnv } from "../config/env";
 import { createMailer } from "../waitlist/mail/mailer";
 import { startSmtpServer } from "../test/support/smtp";
+import { runWaitlist } from "../test/support/process";
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -1029,6 +1031,86 @@ describe("export --launch: the file for the launch mail tool, and only what it n
     ]);
     expect(mode(out)).toBe("600");
   }, 30_000);
+});
+
+describe("export --record --email: one person's row, for an access or portability request (issue 61)", () => {
+  const everyone = async () =>
+    JSON.parse(await run(["export", "--record", "--format", "json"], env)) as Record<string, unknown>[];
+
+  it("writes exactly that person's row, found by the address's canonical form, as the whole export has it", async () => {
+    await seed();
+    const ada = (await everyone())[0]!;
+    for (const spelling of ["ada@example.com", "  ADA@EXAMPLE.com ", "ada@ＥXAMPLE。com"]) {
+      const rows = JSON.parse(await run(["export", "--record", "--format", "json", "--email", spelling], env));
+      expect(rows).toEqual([ada]);
+    }
+    // CSV as the whole export writes it, the formula escaped for a spreadsheet; with --leave-urls, its link too.
+    const csv = parse(await run(["export", "--record", "--format", "csv", "--email", "=2*5@EXAMPLE.com"], env), {
+      columns: true,
+      bom: true,
+    }) as Record<string, string>[];
+    expect(csv.map((row) => [row.email, row.source])).toEqual([["'=2*5@example.com", "start"]]);
+    const linked = JSON.parse(
+      await run(["export", "--record", "--format", "json", "--email", "ada@example.com", "--leave-urls"], env),
+    ) as { leaveUrl: string }[];
+    expect(linked).toEqual([
+      { ...ada, leaveUrl: expect.stringMatching(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=/) },
+    ]);
+  });
+
+  it("writes it to a file that says it is a copy to delete once the request is answered", async () => {
+    await seed();
+    const out = path.join(dir, "ada.json");
+    await expect(
+      run(["export", "--record", "--format", "json", "--email", "Ada@Example.com", "--out", out], env),
+    ).resolves.toBe(
+      `Wrote ${out}: the row of ada@example.com as the store keeps it, a copy for the question or request it answers. Delete it once that is answered, within a month at most: the store is the record, and no leave, remove or 30-day pass reaches this copy.`,
+    );
+    expect(JSON.parse(readFileSync(out, "utf8"))).toEqual([(await everyone())[0]]);
+    expect((statSync(out).mode & 0o777).toString(8)).toBe("600");
+  });
+
+  it("says in one line that an address is not on the list, writes nothing, and exits 1", async () => {
+    await seed();
+    const out = path.join(dir, "gone.json");
+    await run(["remove", "ada@example.com"], env);
+    for (const address of ["ada@example.com", "nobody@example.com"]) {
+      const asked = run(["export", "--record", "--format", "json", "--email", address, "--out", out], env);
+      await expect(asked).rejects.toThrow(
+        new NotListedError(`${address} is not on the waitlist: nothing was written.`),
+      );
+    }
+    expect(existsSync(out)).toBe(false);
+    const { code, stdout, stderr } = await runWaitlist(
+      ["export", "--record", "--format", "csv", "--email", "nobody@example.com"],
+      env,
+    );
+    expect({ code, stdout, stderr }).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "nobody@example.com is not on the waitlist: nothing was written.\n",
+    });
+  }, 30_000);
+
+  it("refuses an address it cannot read, and the options of a whole list or of the launch tool", async () => {
+    await seed();
+    await expect(run(["export", "--record", "--format", "json", "--email", "ada"], env)).rejects.toThrow(
+      new UsageError('"ada" is not a valid address: The e-mail address needs a name, an @ and a domain.'),
+    );
+    for (const extra of [["--wave", "1"], ["--not-let-in"], ["--order", "invites"]]) {
+      await expect(
+        run(["export", "--record", "--format", "json", "--email", "ada@example.com", ...extra], env),
+      ).rejects.toThrow(
+        new UsageError(
+          "export --record --email ADDRESS writes that one person's row: leave out --wave, --not-let-in and --order.",
+        ),
+      );
+    }
+    const launch = ["export", "--launch", "--format", "csv", "--out", path.join(dir, "launch.csv")];
+    await expect(
+      run([...launch, "--email", "ada@example.com"], { ...env, LAUNCH_MAIL_TOOL: "Mailchimp" }),
+    ).rejects.toThrow(/^--email goes with --record: one person's row/);
+  });
 });
 
 describe("export with invites: launch waves (issue 44)", () => {

@@ -86,6 +86,7 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       count: { type: "string" },
       "per-second": { type: "string" },
       "launch-tool": { type: "boolean" },
+      email: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
