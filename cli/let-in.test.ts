@@ -510,4 +510,22 @@ describe("let-in: a wave at a time", () => {
     );
     expect(readdirSync(outbox)).toHaveLength(2);
   });
+
+  it("lets nobody in to this machine's outbox from a Postgres list: only a local SQLite file may (issue 61)", async () => {
+    const outbox = path.join(dir, "outbox");
+    const { SMTP_URL: _smtp, ...noSmtp } = env;
+    // Refused before the database is reached: nothing is let in there, and no file is written here.
+    const production = { ...noSmtp, OUTBOX_DIR: outbox, DATABASE_URL: "postgres://founder@127.0.0.1:1/waitlist" };
+    for (const args of [
+      ["--count", "2"],
+      ["--count", "2", "--order", "invites", "--per-second", "5"],
+    ]) {
+      await expect(run(["let-in", ...args], production)).rejects.toThrow(
+        new UsageError(
+          "Nobody let in: set SMTP_URL to the mail server the site sends through. Without it the e-mails would only be written to the outbox on this machine, where they reach nobody, and be recorded as sent in the Postgres database of DATABASE_URL; only a local SQLite file (WAITLIST_DB) lets in to the outbox. --dry-run shows the wave.",
+        ),
+      );
+    }
+    expect(fs.existsSync(outbox)).toBe(false);
+  });
 });

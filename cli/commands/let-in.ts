@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
 import { RateLimiterMemory, RateLimiterQueue } from "rate-limiter-flexible";
-import { isLocalHost, mailConfig, waitlistConfig, type Env } from "../../config/env";
+import { isLocalHost, mailConfig, serverConfig, waitlistConfig, type Env } from "../../config/env";
 import { site } from "../../config/site";
 import { maskEmail } from "../../waitlist/email-address";
 import { letInMessage } from "../../waitlist/mail/let-in-message";
@@ -89,10 +89,16 @@ function checkLetIn(options: Options, env: () => Env): LetInInput {
         "Nobody let in: set LAUNCH_URL to the address where those let in start (the launched product's sign-up page). The e-mail's button leads there.",
       );
     }
-    // A Netlify site's people: a file in this machine's outbox reaches none of them, yet would be recorded as sent.
-    if (options.netlify && !mailConfig(env()).smtpUrl) {
+    // A list of real people (a Netlify site's, or a Postgres database's): a file in this machine's outbox reaches none
+    // of them, yet would be recorded as sent. The outbox is for a local SQLite file, to see what a person receives.
+    const shared = options.netlify
+      ? { site: "the Netlify site", list: "its store" }
+      : serverConfig(env()).databaseUrl
+        ? { site: "the site", list: "the Postgres database of DATABASE_URL" }
+        : undefined;
+    if (shared && !mailConfig(env()).smtpUrl) {
       throw new UsageError(
-        "Nobody let in: set SMTP_URL to the mail server the Netlify site sends through. Without it the e-mails would only be written to the outbox on this machine, where they reach nobody, and be recorded as sent; --dry-run shows the wave.",
+        `Nobody let in: set SMTP_URL to the mail server ${shared.site} sends through. Without it the e-mails would only be written to the outbox on this machine, where they reach nobody, and be recorded as sent in ${shared.list}; only a local SQLite file (WAITLIST_DB) lets in to the outbox. --dry-run shows the wave.`,
       );
     }
     // Real people's mail carries who sends it, and a way in they can reach; a file in the outbox on this machine may
