@@ -529,3 +529,43 @@ describe("let-in: a wave at a time", () => {
     expect(fs.existsSync(outbox)).toBe(false);
   });
 });
+
+describe("let-in: the signups from before the confirm step, asked first (issue 61)", () => {
+  const refusal =
+    "Nobody let in: 1 signup from before the confirm step was never asked to confirm, and the Privacy Policy promises to ask each once before the launch. Ask them first: npm run waitlist -- ask-to-confirm, then run let-in again.";
+
+  it("starts no wave while count reports one never asked, by e-mail or for the tool, and names the command that asks", async () => {
+    await seed();
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    await store.add({
+      email: "early@example.com",
+      emailKey: "early@example.com",
+      source: "start",
+      at: at(0),
+      earlier: true,
+    });
+    await store.close();
+    await expect(run(["count"], env)).resolves.toContain(
+      "1 signed up before the confirm step and were never asked to confirm: npm run waitlist -- ask-to-confirm",
+    );
+    const out = path.join(dir, "wave.csv");
+    const tool = { ...env, LAUNCH_MAIL_TOOL: "Intuit Inc. (Mailchimp, United States)" };
+    await expect(run(["let-in", "--count", "2"], env)).rejects.toThrow(new UsageError(refusal));
+    await expect(
+      run(["let-in", "--count", "2", "--launch-tool", "--format", "csv", "--out", out], tool),
+    ).rejects.toThrow(new UsageError(refusal));
+    // A dry run shows the wave, and that it would be refused.
+    const dry = await run(["let-in", "--count", "2", "--dry-run"], env);
+    expect(dry).toMatch(/^Would let in 2 people as wave 1/);
+    expect(dry).toContain(`Refused for now, as it stands: ${refusal.replace("Nobody let in: ", "")}`);
+    expect(smtp.deliveries).toEqual([]);
+    expect(fs.existsSync(out)).toBe(false);
+    expect(Object.values(await waves()).every(([wave]) => wave === null)).toBe(true);
+
+    // Asked (their e-mail owed, for the site's sweep or resend-pending to send), the launch goes on.
+    await expect(run(["ask-to-confirm"], env)).resolves.toMatch(/^Asked 1 signup from before the confirm step/);
+    await expect(run(["let-in", "--count", "2"], env)).resolves.toMatch(
+      /^Wave 1: let in 2 people, in the order of signup/,
+    );
+  });
+});

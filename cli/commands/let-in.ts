@@ -10,7 +10,7 @@ import { classifyMailFailure } from "../../waitlist/mail/replies";
 import { mailErrorReason } from "../../waitlist/mail/redact";
 import type { FullStore } from "../../waitlist/stores/store";
 import { leaveUrl } from "../../waitlist/tokens";
-import { isMailable, isMember } from "../../waitlist/signup-life/rules";
+import { isMailable, isMember, neverAsked } from "../../waitlist/signup-life/rules";
 import { suppressedUntil } from "../../waitlist/suppressions";
 import { chooseWave, nextWave, waveOrders, type WaveOrder } from "../../waitlist/waves";
 import { command, type Options } from "../command";
@@ -319,7 +319,9 @@ export const letIn = command({
     "with every other sender (MAIL_PROVIDER; --per-second N slower still).",
     "A run stopped half-way is finished by the next, which starts no new wave;",
     "nobody is mailed twice. With --launch-tool --format csv|json --out",
-    "FILE: the wave goes in a file for LAUNCH_MAIL_TOOL to mail instead",
+    "FILE: the wave goes in a file for LAUNCH_MAIL_TOOL to mail instead.",
+    "No wave starts while a signup from before the confirm step was never",
+    "asked (count names them): ask-to-confirm first.",
   ],
   check: checkLetIn,
   run: async ({ input, options, env, opened }) => {
@@ -360,6 +362,16 @@ export const letIn = command({
       );
     }
 
+    // The Privacy Policy promises those from before the confirm step one asking before the launch: no wave starts
+    // while any was never asked (a wave stopped half-way, above, has started already, and is finished).
+    const unasked = everyone.filter(neverAsked).length;
+    const askFirst =
+      unasked > 0
+        ? `${plural(unasked, "signup")} from before the confirm step ${unasked === 1 ? "was" : "were"} never asked to confirm, and the Privacy Policy promises to ask each once before the launch. Ask them first: npm run waitlist -- ask-to-confirm${options.netlify ? " --netlify" : ""}, then run let-in again.`
+        : undefined;
+    if (askFirst && !options["dry-run"]) throw new UsageError(`Nobody let in: ${askFirst}`);
+    const askFirstLine = askFirst ? [`Refused for now, as it stands: ${askFirst}`] : [];
+
     // The links' secret first (a dry run writes nothing, not even the store's secret): it finds the mailboxes held.
     const secret = options["dry-run"] ? undefined : await linkSecretOf(opened, env);
     const { chosen, held } = await chooseReachable(store, everyone, input, secret);
@@ -369,6 +381,7 @@ export const letIn = command({
       return [
         "Nobody to let in: every confirmed signup is in a wave already (or none has confirmed).",
         ...skipped,
+        ...askFirstLine,
       ].join("\n");
     }
     if (options["dry-run"]) {
@@ -390,6 +403,7 @@ export const letIn = command({
         ...more,
         ...what,
         ...skipped,
+        ...askFirstLine,
       ].join("\n");
     }
 

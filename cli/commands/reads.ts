@@ -3,7 +3,7 @@ import { checkListedEmail, maskEmail } from "../../waitlist/email-address";
 import { redactAddresses } from "../../waitlist/mail/redact";
 import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/reports/stats";
 import { readMailFigures } from "../../waitlist/reports/mail-figures";
-import { invitesByCode } from "../../waitlist/signup-life/rules";
+import { invitesByCode, neverAsked } from "../../waitlist/signup-life/rules";
 import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";
 import { NotListedError, UsageError } from "../errors";
@@ -109,15 +109,15 @@ export const count = command({
   run: async ({ opened: { store } }) => {
     const rows = await store.all();
     const confirmed = rows.filter((row) => row.confirmedAt !== null).length;
-    const neverAsked = rows.filter((row) => row.confirmedAt === null && row.optInSince === null).length;
+    const unasked = rows.filter(neverAsked).length;
     const { sent, pending, failed } = await store.confirmationCounts();
     const lines = [
       `${rows.length} ${rows.length === 1 ? "address" : "addresses"} on the waitlist: ${confirmed} confirmed, ${rows.length - confirmed} not (yet).`,
       `Confirmation e-mails: ${sent} sent, ${pending} pending, ${failed} refused by the mail server.`,
     ];
-    if (neverAsked > 0) {
+    if (unasked > 0) {
       lines.push(
-        `${neverAsked} signed up before the confirm step and were never asked to confirm: npm run waitlist -- ask-to-confirm`,
+        `${unasked} signed up before the confirm step and were never asked to confirm: npm run waitlist -- ask-to-confirm`,
       );
     }
     // A failed mail's address is only shown shortened (the Privacy Policy), and so is any in the server's reply.

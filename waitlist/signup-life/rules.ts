@@ -69,6 +69,13 @@ export const leaverDigestRetentionMs = site.waitlist.leaverDigestRetentionDays *
 /** How long an address the mail must never reach again (a bounce for good, a complaint) is kept as a fingerprint. */
 export const suppressionRetentionMs = site.waitlist.suppressionRetentionDays * dayMs;
 
+/**
+ * A signup from before the confirm step never asked to confirm (NewSignup.earlier): the Privacy Policy promises to
+ * ask it once before the launch, so `count` names them, `ask-to-confirm` asks them, and no wave starts before.
+ */
+export const neverAsked = ({ state, optInSince }: Pick<SignupRecord, "state" | "optInSince">) =>
+  among(unconfirmedStates, state) && optInSince === null;
+
 /** Expired: asked to confirm before `before` and never did; the retention removes it as a departure "pruned". */
 export const expired = ({ state, optInSince }: Pick<SignupRecord, "state" | "optInSince">, before: Date) =>
   among(unconfirmedStates, state) && optInSince !== null && optInSince < iso(before);
