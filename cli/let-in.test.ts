@@ -379,10 +379,16 @@ describe("let-in: a wave at a time", () => {
     expect(readdirSync(dir)).toEqual(["waitlist.db"]);
     expect(Object.values(await waves()).every(([wave]) => wave === null)).toBe(true);
     const tool = "Intuit Inc. (Mailchimp, United States)";
-    await expect(run(args, { ...env, LAUNCH_MAIL_TOOL: tool })).resolves.toMatch(
+    const said = await run(args, { ...env, LAUNCH_MAIL_TOOL: tool });
+    expect(said).toMatch(
       new RegExp(
         `^Wave 1: let in 2 people, by invites, for Intuit Inc\\. \\(Mailchimp, United States\\) to mail\\.\\nWrote ${out}`,
       ),
+    );
+    // When the tool must have it deleted by, and from when stats says so (issue 61).
+    const remindedFrom = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    expect(said.split("\n")[2]).toBe(
+      `Delete wave 1 from ${tool} within 30 days of its e-mail, as the Privacy Policy promises: once its bounces and unsubscribes are home (remove-unsubscribed) and those who left since are off it (leavers). stats reminds you from ${remindedFrom}.`,
     );
     const rows = parse(readFileSync(out, "utf8"), { columns: true, bom: true }) as Record<string, string>[];
     expect(rows.map((row) => Object.keys(row))).toEqual([

@@ -958,7 +958,10 @@ describe("export --launch: the file for the launch mail tool, and only what it n
     await seedLetIn();
     const out = path.join(dir, `launch.${format}`);
     await expect(run(["export", "--launch", "--format", format, "--out", out], launchEnv())).resolves.toBe(
-      `Wrote ${out}: 1 address let in so far, each with its own leave link and wave, for ${tool}. Delete it once the tool has it.`,
+      [
+        `Wrote ${out}: 1 address let in so far, each with its own leave link and wave, for ${tool}. Delete it once the tool has it.`,
+        `Delete each wave from ${tool} within 30 days of its e-mail, as the Privacy Policy promises: once its bounces and unsubscribes are home (remove-unsubscribed) and those who left since are off it (leavers).`,
+      ].join("\n"),
     );
     const rows = read(out, format);
     // Byron's mail failed and =2*5 never confirmed: neither is let in, nor on it.
@@ -976,6 +979,31 @@ describe("export --launch: the file for the launch mail tool, and only what it n
       createdAt: "2025-06-01T09:00:00.000Z",
     });
     expect(mode(out)).toBe("600");
+  });
+
+  it("names each wave of the file the tool should have deleted by now, more than 30 days after it went there (issue 61)", async () => {
+    await seed();
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000 - 60_000);
+    await store.letIn("ada@example.com", {
+      wave: 1,
+      at: daysAgo(40),
+      createdAt: "2025-06-01T09:00:00.000Z",
+      mail: false,
+    });
+    await store.close();
+    const out = path.join(dir, "launch.csv");
+    const said = (await run(["export", "--launch", "--format", "csv", "--out", out, "--wave", "1"], launchEnv())).split(
+      "\n",
+    );
+    expect(said.slice(1)).toEqual([
+      `Delete wave 1 from ${tool} within 30 days of its e-mail, as the Privacy Policy promises: once its bounces and unsubscribes are home (remove-unsubscribed) and those who left since are off it (leavers).`,
+      `Wave 1 went to ${tool} on ${daysAgo(40).toISOString().slice(0, 10)}, 40 days ago: delete it there now if you have not.`,
+    ]);
+    // And stats, every time it runs.
+    expect(await run(["stats"], env)).toContain(
+      `  Delete wave 1 from the launch mail tool if you have not: it went there on ${daysAgo(40).toISOString().slice(0, 10)}, 40 days ago, and the Privacy Policy lets the tool keep a wave 30 days after its e-mail at most.`,
+    );
   });
 
   it("refuses to write until LAUNCH_MAIL_TOOL names the tool, leaving an older file as it was", async () => {

@@ -19,6 +19,7 @@ import { linkSecretOf, paceOf } from "../open-store";
 import { privateFileTarget } from "../out-file";
 import { plural, postalAddressShown, requirePostalAddress } from "../sender";
 import { launchList, launchTool, writeLaunchFile } from "./launch-list";
+import { deleteFromTool, remindedFrom } from "../tool-waves";
 import type { Signup } from "../../waitlist/signup-life/types";
 
 /*
@@ -449,6 +450,7 @@ export const letIn = command({
       return [
         `${lettingIn}, for ${input.launch.tool} to mail.`,
         `Wrote ${options.out}: each address with its own leave link and wave. Delete it once the tool has it; export --launch --wave ${wave} writes it again.`,
+        `${deleteFromTool(`wave ${wave}`, input.launch.tool)} stats reminds you from ${remindedFrom(at)}.`,
         ...warnings,
         ...missedLine,
         ...skipped,

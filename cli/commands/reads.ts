@@ -11,7 +11,8 @@ import { linkSecretOf, paceOf } from "../open-store";
 import { writePrivateFile } from "../../waitlist/private-file";
 import { privateFileTarget } from "../out-file";
 import { exportRows, formats } from "../export-rows";
-import { rankingInvites } from "../../waitlist/waves";
+import { launchToolWavesDue, rankingInvites } from "../../waitlist/waves";
+import { deleteFromTool, overdueAtTool } from "../tool-waves";
 import { launchList, launchTool, waveOption, writeLaunchFile } from "./launch-list";
 import type { Signup } from "../../waitlist/signup-life/types";
 import { plural } from "../sender";
@@ -274,8 +275,12 @@ export const exportCommand = command({
       }
       const warnings = writeLaunchFile(target, rows, format);
       const whose = wave === undefined ? "let in so far" : `of wave ${wave}`;
+      // The file's waves that the tool should have deleted by now, if it had them before: said, not refused.
+      const due = launchToolWavesDue(everyone, new Date()).filter((one) => wave === undefined || one.wave === wave);
       return [
         `Wrote ${options.out}: ${rows.length} ${rows.length === 1 ? "address" : "addresses"} ${whose}, each with its own leave link and wave, for ${launch.tool}. Delete it once the tool has it.`,
+        deleteFromTool(wave === undefined ? "each wave" : `wave ${wave}`, launch.tool),
+        ...overdueAtTool(due, launch.tool),
         ...warnings,
       ].join("\n");
     }

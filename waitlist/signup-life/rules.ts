@@ -66,6 +66,8 @@ export const firstAsking = ({ email, emailKey, createdAt }: Pick<SignupRecord, "
 export const unconfirmedRetentionMs = site.waitlist.unconfirmedRetentionDays * dayMs;
 /** How long the keyed digest of a member who left is kept (leavers.ts): the Privacy Policy says so. */
 export const leaverDigestRetentionMs = site.waitlist.leaverDigestRetentionDays * dayMs;
+/** How long after its e-mail the launch mail tool may keep a wave let in for it: the Privacy Policy's 30 days. */
+export const launchToolRetentionMs = site.waitlist.launchToolRetentionDays * dayMs;
 /** How long an address the mail must never reach again (a bounce for good, a complaint) is kept as a fingerprint. */
 export const suppressionRetentionMs = site.waitlist.suppressionRetentionDays * dayMs;
 
