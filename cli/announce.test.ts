@@ -317,7 +317,8 @@ describe("announce-policy-change", () => {
       ].join("\n"),
     );
     expect(smtp.deliveries.map((delivery) => delivery.envelope.to)).toEqual([["cleo@example.com"]]);
-  });
+    // A process of its own (tsx), started and killed: seconds on a busy machine.
+  }, 60_000);
 });
 
 describe("the changes an announcement tells", () => {

@@ -27,6 +27,7 @@ export interface Options {
   "launch-tool"?: boolean;
   to?: string;
   lift?: boolean;
+  email?: string;
 }
 
 /** What a command is given: its arguments, checked; the environment, read once; the store, opened. */

@@ -322,7 +322,8 @@ describe("let-in: a wave at a time", () => {
     );
     expect((await waves()).gone).toEqual([2, "refused"]);
     await expect(run(["let-in", "--count", "3"], env)).resolves.toMatch(/^Nobody to let in/);
-  });
+    // Eight e-mails at a small provider's pace, and a deferral held: about 5 s on an idle machine.
+  }, 30_000);
 
   it("skips the undeliverable and the mailboxes held after a bounce or a complaint, says how many, and fills the wave with the rest", async () => {
     const secret = "a-secret-of-at-least-32-characters";
@@ -500,10 +501,16 @@ describe("let-in: a wave at a time", () => {
     await expect(store.secret("leave", () => first)).resolves.toBe(first);
     await store.close();
     policySite.names(tool);
-    await expect(run(args, forTool())).resolves.toMatch(
+    const said = await run(args, forTool());
+    expect(said).toMatch(
       new RegExp(
         `^Wave 1: let in 2 people, by invites, for Intuit Inc\\. \\(Mailchimp, United States\\) to mail\\.\\nWrote ${out}`,
       ),
+    );
+    // When the tool must have it deleted by, and from when stats says so (issue 61).
+    const remindedFrom = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    expect(said.split("\n")[2]).toBe(
+      `Delete wave 1 from ${tool} within 30 days of its e-mail, as the Privacy Policy promises: once its bounces and unsubscribes are home (remove-unsubscribed) and those who left since are off it (leavers). stats reminds you from ${remindedFrom}.`,
     );
     const rows = parse(readFileSync(out, "utf8"), { columns: true, bom: true }) as Record<string, string>[];
     expect(rows.map((row) => Object.keys(row))).toEqual([
@@ -629,5 +636,63 @@ describe("let-in: a wave at a time", () => {
       /^Wave 1: let in 2 people, in the order of signup\. Sent "You're in" to 2 of them \(via /,
     );
     expect(readdirSync(outbox)).toHaveLength(2);
+  });
+
+  it("lets nobody in to this machine's outbox from a Postgres list: only a local SQLite file may (issue 61)", async () => {
+    const outbox = path.join(dir, "outbox");
+    const { SMTP_URL: _smtp, ...noSmtp } = env;
+    // Refused before the database is reached: nothing is let in there, and no file is written here.
+    const production = { ...noSmtp, OUTBOX_DIR: outbox, DATABASE_URL: "postgres://founder@127.0.0.1:1/waitlist" };
+    for (const args of [
+      ["--count", "2"],
+      ["--count", "2", "--order", "invites", "--per-second", "5"],
+    ]) {
+      await expect(run(["let-in", ...args], production)).rejects.toThrow(
+        new UsageError(
+          "Nobody let in: set SMTP_URL to the mail server the site sends through. Without it the e-mails would only be written to the outbox on this machine, where they reach nobody, and be recorded as sent in the Postgres database of DATABASE_URL; only a local SQLite file (WAITLIST_DB) lets in to the outbox. --dry-run shows the wave.",
+        ),
+      );
+    }
+    expect(fs.existsSync(outbox)).toBe(false);
+  });
+});
+
+describe("let-in: the signups from before the confirm step, asked first (issue 61)", () => {
+  const refusal =
+    "Nobody let in: 1 signup from before the confirm step was never asked to confirm, and the Privacy Policy promises to ask each once before the launch. Ask them first: npm run waitlist -- ask-to-confirm, then run let-in again.";
+
+  it("starts no wave while count reports one never asked, by e-mail or for the tool, and names the command that asks", async () => {
+    await seed();
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    await store.add({
+      email: "early@example.com",
+      emailKey: "early@example.com",
+      source: "start",
+      at: at(0),
+      earlier: true,
+    });
+    await store.close();
+    await expect(run(["count"], env)).resolves.toContain(
+      "1 signed up before the confirm step and were never asked to confirm: npm run waitlist -- ask-to-confirm",
+    );
+    const out = path.join(dir, "wave.csv");
+    const tool = forTool();
+    await expect(run(["let-in", "--count", "2"], env)).rejects.toThrow(new UsageError(refusal));
+    await expect(
+      run(["let-in", "--count", "2", "--launch-tool", "--format", "csv", "--out", out], tool),
+    ).rejects.toThrow(new UsageError(refusal));
+    // A dry run shows the wave, and that it would be refused.
+    const dry = await run(["let-in", "--count", "2", "--dry-run"], env);
+    expect(dry).toMatch(/^Would let in 2 people as wave 1/);
+    expect(dry).toContain(`Refused for now, as it stands: ${refusal.replace("Nobody let in: ", "")}`);
+    expect(smtp.deliveries).toEqual([]);
+    expect(fs.existsSync(out)).toBe(false);
+    expect(Object.values(await waves()).every(([wave]) => wave === null)).toBe(true);
+
+    // Asked (their e-mail owed, for the site's sweep or resend-pending to send), the launch goes on.
+    await expect(run(["ask-to-confirm"], env)).resolves.toMatch(/^Asked 1 signup from before the confirm step/);
+    await expect(run(["let-in", "--count", "2"], env)).resolves.toMatch(
+      /^Wave 1: let in 2 people, in the order of signup/,
+    );
   });
 });

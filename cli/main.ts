@@ -1,19 +1,19 @@
 import { ConfigError } from "../config/env";
 import { StoreError } from "../waitlist/stores/store";
-import { NotRemovedError, PendingError, UsageError } from "./errors";
+import { NotListedError, NotRemovedError, PendingError, UsageError } from "./errors";
 import { NetlifySetupError } from "./netlify-access";
 import { run, usage } from "./run";
 
 /*
  * npm run waitlist: the founders' commands (run.ts has the table). Prints
  * what a command returns; exit code 1 for what may pass (mail still owed,
- * Netlify's API), 2 for a command line, a setting or an input file's rows to
- * correct.
+ * Netlify's API) and for an address asked about that is not on the list, 2
+ * for a command line, a setting or an input file's rows to correct.
  */
 run(process.argv.slice(2)).then(
   (output) => console.log(output),
   (error: unknown) => {
-    if (error instanceof PendingError) {
+    if (error instanceof PendingError || error instanceof NotListedError) {
       console.error(error.message);
       process.exit(1);
     }

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import fs, {
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -15,7 +16,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { parse } from "csv-parse/sync";
 import { checkEmail, checkListedEmail } from "../waitlist/email-address";
-import { NotRemovedError } from "./errors";
+import { NotListedError, NotRemovedError } from "./errors";
 import { config as netlifyConfig } from "../netlify/functions/waitlist-daily.mjs";
 import { run, UsageError } from "./run";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
@@ -34,6 +35,7 @@ beforeAll(async () => {
   policySite = await startPolicySite();
 });
 afterAll(() => policySite.stop());
+import { runWaitlist } from "../test/support/process";
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -279,7 +281,7 @@ describe("npm run waitlist", () => {
     ]) {
       await expect(run(args, env)).rejects.toThrow(
         new UsageError(
-          "Say which export: --record, your own record of every signup (to keep, or to answer someone's request for what you hold), or --launch --out FILE, the file to import into the launch mail tool.",
+          "Say which export: --record, a copy of every signup as the store keeps it (to answer a question or someone's request for what you hold, then delete), or --launch --out FILE, the file to import into the launch mail tool.",
         ),
       );
     }
@@ -290,7 +292,7 @@ describe("npm run waitlist", () => {
     ]) {
       await expect(run(args, env)).rejects.toThrow(
         new UsageError(
-          "export --confirmed is gone: the launch mail tool gets those let in, a wave at a time (let-in, then export --launch --wave N --format csv --out FILE: each address with its own leave link and wave, nothing else), and your own record of every signup is export --record.",
+          "export --confirmed is gone: the launch mail tool gets those let in, a wave at a time (let-in, then export --launch --wave N --format csv --out FILE: each address with its own leave link and wave, nothing else), and a copy of every signup's record, to answer a question or a request, is export --record.",
         ),
       );
     }
@@ -427,10 +429,12 @@ describe("npm run waitlist", () => {
     await expect(run(["count"], env)).resolves.toContain("0 sent, 1 pending");
   });
 
-  it("exports JSON to a file", async () => {
+  it("exports JSON to a file, and says it is a copy to delete once its question is answered: the store is the record", async () => {
     await seed();
     const out = path.join(dir, "signups.json");
-    await expect(run(["export", "--record", "--format", "json", "--out", out], env)).resolves.toBe(`Wrote ${out}.`);
+    await expect(run(["export", "--record", "--format", "json", "--out", out], env)).resolves.toBe(
+      `Wrote ${out}: 3 signups as the store keeps them, a copy for the question or request it answers. Delete it once that is answered, within a month at most: the store is the record, and no leave, remove or 30-day pass reaches this copy.`,
+    );
     expect(JSON.parse(readFileSync(out, "utf8"))).toEqual([
       {
         email: "ada@example.com",
@@ -540,6 +544,14 @@ describe("npm run waitlist", () => {
 
   it("prints its usage without a command", async () => {
     await expect(run([], env)).resolves.toMatch(/^Usage: npm run waitlist -- <command>/);
+  });
+
+  it("says export --record writes a copy to delete, never a file to keep: the store is the record", async () => {
+    const usage = (await run([], env)).replace(/\s+/g, " ");
+    expect(usage).toContain(
+      "to answer a question or a request, then delete: the store is the record, and no leave, remove or 30-day pass reaches a copy; never a file to keep or to import.",
+    );
+    expect(usage).not.toMatch(/what you keep/);
   });
 
   it("says how often the running site prunes: npm start every hour, Netlify once a day", async () => {
@@ -744,8 +756,8 @@ describe("export --out: a file with every address, and a working leave link each
       const umask = process.umask(parseInt(mask, 8));
       try {
         for (const out of [fresh, older]) {
-          await expect(run(["export", "--record", "--format", "csv", "--out", out], env)).resolves.toBe(
-            `Wrote ${out}.`,
+          await expect(run(["export", "--record", "--format", "csv", "--out", out], env)).resolves.toMatch(
+            /^Wrote .*: 3 signups as the store keeps them, a copy/,
           );
           await expect(run(["export", "--launch", "--format", "csv", "--out", out], launchEnv())).resolves.toMatch(
             /^Wrote .*: 1 address let in so far/,
@@ -982,7 +994,10 @@ describe("export --launch: the file for the launch mail tool, and only what it n
     await seedLetIn();
     const out = path.join(dir, `launch.${format}`);
     await expect(run(["export", "--launch", "--format", format, "--out", out], launchEnv())).resolves.toBe(
-      `Wrote ${out}: 1 address let in so far, each with its own leave link and wave, for ${tool}. Delete it once the tool has it.`,
+      [
+        `Wrote ${out}: 1 address let in so far, each with its own leave link and wave, for ${tool}. Delete it once the tool has it.`,
+        `Delete each wave from ${tool} within 30 days of its e-mail, as the Privacy Policy promises: once its bounces and unsubscribes are home (remove-unsubscribed) and those who left since are off it (leavers).`,
+      ].join("\n"),
     );
     const rows = read(out, format);
     // Byron's mail failed and =2*5 never confirmed: neither is let in, nor on it.
@@ -1000,6 +1015,31 @@ describe("export --launch: the file for the launch mail tool, and only what it n
       createdAt: "2025-06-01T09:00:00.000Z",
     });
     expect(mode(out)).toBe("600");
+  });
+
+  it("names each wave of the file the tool should have deleted by now, more than 30 days after it went there (issue 61)", async () => {
+    await seed();
+    const store = SqliteStore.openExisting(env.WAITLIST_DB!);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000 - 60_000);
+    await store.letIn("ada@example.com", {
+      wave: 1,
+      at: daysAgo(40),
+      createdAt: "2025-06-01T09:00:00.000Z",
+      mail: false,
+    });
+    await store.close();
+    const out = path.join(dir, "launch.csv");
+    const said = (await run(["export", "--launch", "--format", "csv", "--out", out, "--wave", "1"], launchEnv())).split(
+      "\n",
+    );
+    expect(said.slice(1)).toEqual([
+      `Delete wave 1 from ${tool} within 30 days of its e-mail, as the Privacy Policy promises: once its bounces and unsubscribes are home (remove-unsubscribed) and those who left since are off it (leavers).`,
+      `Wave 1 went to ${tool} on ${daysAgo(40).toISOString().slice(0, 10)}, 40 days ago: delete it there now if you have not.`,
+    ]);
+    // And stats, every time it runs.
+    expect(await run(["stats"], env)).toContain(
+      `  Delete wave 1 from the launch mail tool if you have not: it went there on ${daysAgo(40).toISOString().slice(0, 10)}, 40 days ago, and the Privacy Policy lets the tool keep a wave 30 days after its e-mail at most.`,
+    );
   });
 
   it("refuses to write until the Privacy Policy the site serves names the tool, leaving an older file and the store as they were (issue 61)", async () => {
@@ -1093,6 +1133,86 @@ describe("export --launch: the file for the launch mail tool, and only what it n
     expect(link).toMatch(siteLeaveUrl());
     expect(mode(out)).toBe("600");
   }, 30_000);
+});
+
+describe("export --record --email: one person's row, for an access or portability request (issue 61)", () => {
+  const everyone = async () =>
+    JSON.parse(await run(["export", "--record", "--format", "json"], env)) as Record<string, unknown>[];
+
+  it("writes exactly that person's row, found by the address's canonical form, as the whole export has it", async () => {
+    await seed();
+    const ada = (await everyone())[0]!;
+    for (const spelling of ["ada@example.com", "  ADA@EXAMPLE.com ", "ada@ＥXAMPLE。com"]) {
+      const rows = JSON.parse(await run(["export", "--record", "--format", "json", "--email", spelling], env));
+      expect(rows).toEqual([ada]);
+    }
+    // CSV as the whole export writes it, the formula escaped for a spreadsheet; with --leave-urls, its link too.
+    const csv = parse(await run(["export", "--record", "--format", "csv", "--email", "=2*5@EXAMPLE.com"], env), {
+      columns: true,
+      bom: true,
+    }) as Record<string, string>[];
+    expect(csv.map((row) => [row.email, row.source])).toEqual([["'=2*5@example.com", "start"]]);
+    const linked = JSON.parse(
+      await run(["export", "--record", "--format", "json", "--email", "ada@example.com", "--leave-urls"], env),
+    ) as { leaveUrl: string }[];
+    expect(linked).toEqual([
+      { ...ada, leaveUrl: expect.stringMatching(/^https:\/\/jointandem\.app\/waitlist\/leave\?token=/) },
+    ]);
+  });
+
+  it("writes it to a file that says it is a copy to delete once the request is answered", async () => {
+    await seed();
+    const out = path.join(dir, "ada.json");
+    await expect(
+      run(["export", "--record", "--format", "json", "--email", "Ada@Example.com", "--out", out], env),
+    ).resolves.toBe(
+      `Wrote ${out}: the row of ada@example.com as the store keeps it, a copy for the question or request it answers. Delete it once that is answered, within a month at most: the store is the record, and no leave, remove or 30-day pass reaches this copy.`,
+    );
+    expect(JSON.parse(readFileSync(out, "utf8"))).toEqual([(await everyone())[0]]);
+    expect((statSync(out).mode & 0o777).toString(8)).toBe("600");
+  });
+
+  it("says in one line that an address is not on the list, writes nothing, and exits 1", async () => {
+    await seed();
+    const out = path.join(dir, "gone.json");
+    await run(["remove", "ada@example.com"], env);
+    for (const address of ["ada@example.com", "nobody@example.com"]) {
+      const asked = run(["export", "--record", "--format", "json", "--email", address, "--out", out], env);
+      await expect(asked).rejects.toThrow(
+        new NotListedError(`${address} is not on the waitlist: nothing was written.`),
+      );
+    }
+    expect(existsSync(out)).toBe(false);
+    const { code, stdout, stderr } = await runWaitlist(
+      ["export", "--record", "--format", "csv", "--email", "nobody@example.com"],
+      env,
+    );
+    expect({ code, stdout, stderr }).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "nobody@example.com is not on the waitlist: nothing was written.\n",
+    });
+  }, 30_000);
+
+  it("refuses an address it cannot read, and the options of a whole list or of the launch tool", async () => {
+    await seed();
+    await expect(run(["export", "--record", "--format", "json", "--email", "ada"], env)).rejects.toThrow(
+      new UsageError('"ada" is not a valid address: The e-mail address needs a name, an @ and a domain.'),
+    );
+    for (const extra of [["--wave", "1"], ["--not-let-in"], ["--order", "invites"]]) {
+      await expect(
+        run(["export", "--record", "--format", "json", "--email", "ada@example.com", ...extra], env),
+      ).rejects.toThrow(
+        new UsageError(
+          "export --record --email ADDRESS writes that one person's row: leave out --wave, --not-let-in and --order.",
+        ),
+      );
+    }
+    const launch = ["export", "--launch", "--format", "csv", "--out", path.join(dir, "launch.csv")];
+    await expect(run([...launch, "--email", "ada@example.com"], launchEnv())).rejects.toThrow(
+      /^--email goes with --record: one person's row/,
+    );
+  });
 });
 
 describe("export with invites: launch waves (issue 44)", () => {

@@ -53,8 +53,9 @@ Blobs store, reached through Netlify's API with NETLIFY_API_TOKEN and
 NETLIFY_SITE_ID: 500 calls a minute per token, and a whole-list command reads
 about one blob per thousand signups. Mail goes through SMTP_URL: without it
 resend-pending and announce-policy-change send nothing (a file on this machine
-reaches nobody), and let-in writes its e-mails to data/outbox/ (OUTBOX_DIR) as
-.eml files, which reach nobody yet count as sent. Days are local to TZ.`;
+reaches nobody), and let-in refuses on Postgres and with --netlify; only on a
+SQLite file does it write its e-mails to data/outbox/ (OUTBOX_DIR) as .eml
+files, which reach nobody yet count as sent. Days are local to TZ.`;
 
 /**
  * Runs one command line; returns what to print. The environment (`source`,
@@ -90,6 +91,7 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       "launch-tool": { type: "boolean" },
       to: { type: "string" },
       lift: { type: "boolean" },
+      email: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

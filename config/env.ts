@@ -213,7 +213,7 @@ export function waitlistConfig(env: Env) {
   };
 }
 
-/** Where confirmations go (waitlist/mail/mailer.ts's MailConfig): SMTP_URL, MAIL_FROM and OUTBOX_DIR. */
+/** Where every e-mail goes (waitlist/mail/mailer.ts's MailConfig): SMTP_URL, MAIL_FROM and OUTBOX_DIR. */
 export function mailConfig(env: Env) {
   return {
     smtpUrl: env.SMTP_URL,

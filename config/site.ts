@@ -133,6 +133,11 @@ export const site = {
      */
     leaverDigestRetentionDays: 90,
     /**
+     * The launch mail tool keeps a wave this many days after that wave's e-mail at most, then we delete it there: the
+     * Privacy Policy says so; let-in, export --launch and stats remind the founders (waitlist/waves.ts).
+     */
+    launchToolRetentionDays: 30,
+    /**
      * After a bounce for good or a complaint, a keyed fingerprint of the address is kept this many days, so that the
      * mail never reaches it again, even signed up anew (waitlist/mail-events/); the Privacy Policy says so.
      */

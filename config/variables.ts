@@ -31,9 +31,9 @@ export const netlifyHostingProvider = "Netlify, Inc. (United States)";
 /** What a missing build setting does, as the table says it. */
 const refusedWhenPublic =
   "Without it a local build warns; a build for a public site (a Netlify production deploy, or a `SITE_URL` that is not local) fails.";
-/** The two settings the policy-change e-mail carries as its postal address (cli/commands/announce.ts). */
+/** The two settings the founders' e-mails carry as their postal address (cli/sender.ts); a confirmation has none. */
 const announced =
-  " In the founders' shell too: `announce-policy-change` puts the name and the address in its e-mail, and sends nothing without them.";
+  " In the founders' shell too: the e-mails of `let-in` and `announce-policy-change` carry the name and the address as their sender's postal address (a confirmation does not), and neither command mails anyone through `SMTP_URL` without them.";
 const defaultContactEmail = "hello@jointandem.app";
 
 export interface Variable {
@@ -265,13 +265,14 @@ export const variables = {
     expected: "a URL like smtps://user:password@smtp.example.com:465",
     secret: true,
     defaultText: "not set",
-    usedFor: "The mail server for confirmation e-mails. Not set: messages are written to `OUTBOX_DIR` instead.",
+    usedFor:
+      "The mail server of every e-mail: the site's confirmations and the founders' daily digest, and in the founders' shell `resend-pending`, `let-in` and `announce-policy-change`. Not set: `npm start` writes its e-mails to `OUTBOX_DIR` instead, Netlify's functions send none (a confirmation stays owed), `resend-pending` and `announce-policy-change` send nothing, and `let-in` writes to `OUTBOX_DIR` for a local SQLite file only.",
   },
   MAIL_FROM: {
     schema: text.optional(),
     expected: 'a sender such as "Tandem" <hello@jointandem.app>',
     defaultText: "the name and `CONTACT_EMAIL`",
-    usedFor: "The sender of confirmation e-mails.",
+    usedFor: "The sender of every e-mail, the site's and the founders' commands'.",
   },
   FOUNDERS_DIGEST_TO: {
     schema: commaList(text).refine((addresses) => addresses.every(isAddress) && addresses.length <= 10),
@@ -284,7 +285,8 @@ export const variables = {
     schema: projectPath("data/outbox"),
     expected: "a folder",
     defaultText: "`data/outbox`",
-    usedFor: "Where confirmation e-mails go as `.eml` files when `SMTP_URL` is not set.",
+    usedFor:
+      "Where e-mails go as `.eml` files when `SMTP_URL` is not set: `npm start`'s confirmations and daily digest, and `let-in`'s for a local SQLite file. A leave or `remove` deletes that address's files here too.",
   },
   MAIL_PROVIDER: {
     schema: z

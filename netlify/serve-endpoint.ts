@@ -99,9 +99,9 @@ let previewSignup: { env: Env; endpoint: SignupEndpoint } | undefined;
 
 /**
  * A deploy preview or branch deploy keeps nothing personal (the Privacy Policy says so): its form is answered as the
- * site answers it, bad addresses and limits included, and nothing is stored or mailed. It opens no store at all, so
- * a preview never reads the copy of production's database that Netlify forks for it. Links from e-mails lead to the
- * site itself; opened on a preview, they say so.
+ * site answers it, bad addresses and limits included, and nothing is stored or mailed. It opens no store at all: the
+ * site's Blobs store (getStore by name) is the same for every deploy, so a preview that opened it would read and
+ * write production's list. Links from e-mails lead to the site itself; opened on a preview, they say so.
  */
 async function previewResponse(
   name: string,

@@ -1,4 +1,4 @@
-import { invitesByCode, mayBeLetIn } from "./signup-life/rules";
+import { invitesByCode, launchToolRetentionMs, mayBeLetIn } from "./signup-life/rules";
 import type { Signup } from "./signup-life/types";
 
 /*
@@ -44,3 +44,34 @@ export function chooseWave(
 /** The wave after the newest any listed signup is in (the store's once() keeps a number from being used twice). */
 export const nextWave = (signups: readonly Signup[]) =>
   signups.reduce((newest, signup) => Math.max(newest, signup.wave ?? 0), 0) + 1;
+
+/** A wave handed to the launch tool (let-in --launch-tool): when its first person was let in, and how long ago. */
+export interface LaunchToolWave {
+  wave: number;
+  letInAt: string;
+  daysAgo: number;
+}
+
+/**
+ * The waves handed to the launch tool longer ago than the tool may keep one (site.waitlist.launchToolRetentionDays
+ * after its e-mail, which goes after the wave is let in): each to be deleted there by now, oldest first. Read from
+ * those still listed: a wave whose people all left since is not known here.
+ */
+export function launchToolWavesDue(
+  signups: readonly Pick<Signup, "wave" | "letInAt" | "letInMail">[],
+  now: Date,
+): LaunchToolWave[] {
+  const first = new Map<number, string>();
+  for (const { wave, letInAt, letInMail } of signups) {
+    if (wave === null || letInAt === null || letInMail !== "launch-tool") continue;
+    if (!first.has(wave) || letInAt < first.get(wave)!) first.set(wave, letInAt);
+  }
+  return [...first]
+    .filter(([, letInAt]) => now.getTime() - Date.parse(letInAt) > launchToolRetentionMs)
+    .sort(([a], [b]) => a - b)
+    .map(([wave, letInAt]) => ({
+      wave,
+      letInAt,
+      daysAgo: Math.floor((now.getTime() - Date.parse(letInAt)) / 86_400_000),
+    }));
+}

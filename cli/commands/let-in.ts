@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
 import { RateLimiterMemory, RateLimiterQueue } from "rate-limiter-flexible";
-import { isLocalHost, mailConfig, waitlistConfig, type Env } from "../../config/env";
+import { isLocalHost, mailConfig, serverConfig, waitlistConfig, type Env } from "../../config/env";
 import { site } from "../../config/site";
 import { maskEmail } from "../../waitlist/email-address";
 import { letInMessage } from "../../waitlist/mail/let-in-message";
@@ -10,7 +10,7 @@ import { classifyMailFailure } from "../../waitlist/mail/replies";
 import { mailErrorReason } from "../../waitlist/mail/redact";
 import type { FullStore } from "../../waitlist/stores/store";
 import { leaveUrl } from "../../waitlist/tokens";
-import { isMailable, isMember, isRestricted } from "../../waitlist/signup-life/rules";
+import { isMailable, isMember, isRestricted, neverAsked } from "../../waitlist/signup-life/rules";
 import { suppressedUntil } from "../../waitlist/suppressions";
 import { chooseWave, nextWave, waveOrders, type WaveOrder } from "../../waitlist/waves";
 import { command, type Options } from "../command";
@@ -19,6 +19,7 @@ import { linkSecretOf, paceOf } from "../open-store";
 import { privateFileTarget } from "../out-file";
 import { plural, postalAddressShown, requirePostalAddress } from "../sender";
 import { launchList, launchTool, writeLaunchFile } from "./launch-list";
+import { deleteFromTool, remindedFrom } from "../tool-waves";
 import type { Signup } from "../../waitlist/signup-life/types";
 
 /*
@@ -89,10 +90,16 @@ function checkLetIn(options: Options, env: () => Env): LetInInput {
         "Nobody let in: set LAUNCH_URL to the address where those let in start (the launched product's sign-up page). The e-mail's button leads there.",
       );
     }
-    // A Netlify site's people: a file in this machine's outbox reaches none of them, yet would be recorded as sent.
-    if (options.netlify && !mailConfig(env()).smtpUrl) {
+    // A list of real people (a Netlify site's, or a Postgres database's): a file in this machine's outbox reaches none
+    // of them, yet would be recorded as sent. The outbox is for a local SQLite file, to see what a person receives.
+    const shared = options.netlify
+      ? { site: "the Netlify site", list: "its store" }
+      : serverConfig(env()).databaseUrl
+        ? { site: "the site", list: "the Postgres database of DATABASE_URL" }
+        : undefined;
+    if (shared && !mailConfig(env()).smtpUrl) {
       throw new UsageError(
-        "Nobody let in: set SMTP_URL to the mail server the Netlify site sends through. Without it the e-mails would only be written to the outbox on this machine, where they reach nobody, and be recorded as sent; --dry-run shows the wave.",
+        `Nobody let in: set SMTP_URL to the mail server ${shared.site} sends through. Without it the e-mails would only be written to the outbox on this machine, where they reach nobody, and be recorded as sent in ${shared.list}; only a local SQLite file (WAITLIST_DB) lets in to the outbox. --dry-run shows the wave.`,
       );
     }
     // Real people's mail carries who sends it, and a way in they can reach; a file in the outbox on this machine may
@@ -322,6 +329,8 @@ export const letIn = command({
     "nobody is mailed twice. With --launch-tool --format csv|json --out",
     "FILE: the wave goes in a file for the launch mail tool to mail",
     "instead, refused until the Privacy Policy at SITE_URL names the tool.",
+    "No wave starts while a signup from before the confirm step was never",
+    "asked (count names them): ask-to-confirm first.",
   ],
   check: checkLetIn,
   run: async ({ input, options, env, opened }) => {
@@ -364,6 +373,16 @@ export const letIn = command({
       );
     }
 
+    // The Privacy Policy promises those from before the confirm step one asking before the launch: no wave starts
+    // while any was never asked (a wave stopped half-way, above, has started already, and is finished).
+    const unasked = everyone.filter(neverAsked).length;
+    const askFirst =
+      unasked > 0
+        ? `${plural(unasked, "signup")} from before the confirm step ${unasked === 1 ? "was" : "were"} never asked to confirm, and the Privacy Policy promises to ask each once before the launch. Ask them first: npm run waitlist -- ask-to-confirm${options.netlify ? " --netlify" : ""}, then run let-in again.`
+        : undefined;
+    if (askFirst && !options["dry-run"]) throw new UsageError(`Nobody let in: ${askFirst}`);
+    const askFirstLine = askFirst ? [`Refused for now, as it stands: ${askFirst}`] : [];
+
     // The links' secret first (a dry run writes nothing, not even the store's secret): it finds the mailboxes held.
     const secret = options["dry-run"] ? undefined : await linkSecretOf(opened, env);
     const { chosen, held } = await chooseReachable(store, everyone, input, secret);
@@ -373,6 +392,7 @@ export const letIn = command({
       return [
         "Nobody to let in: every confirmed signup is in a wave already (or none has confirmed).",
         ...skipped,
+        ...askFirstLine,
       ].join("\n");
     }
     if (options["dry-run"]) {
@@ -394,6 +414,7 @@ export const letIn = command({
         ...more,
         ...what,
         ...skipped,
+        ...askFirstLine,
       ].join("\n");
     }
 
@@ -439,6 +460,7 @@ export const letIn = command({
       return [
         `${lettingIn}, for ${tool} to mail.`,
         `Wrote ${options.out}: each address with its own leave link and wave. Delete it once the tool has it; export --launch --wave ${wave} writes it again.`,
+        `${deleteFromTool(`wave ${wave}`, tool!)} stats reminds you from ${remindedFrom(at)}.`,
         ...warnings,
         ...missedLine,
         ...skipped,

@@ -2,6 +2,7 @@ import { mailConfig, waitlistConfig } from "../../config/env";
 import { maskEmail } from "../../waitlist/email-address";
 import { createConfirmations } from "../../waitlist/mail/confirmations";
 import { createMailer } from "../../waitlist/mail/mailer";
+import { neverAsked } from "../../waitlist/signup-life/rules";
 import { command } from "../command";
 import { PendingError, UsageError } from "../errors";
 import { linkSecretOf, paceOf } from "../open-store";
@@ -79,7 +80,7 @@ export const askToConfirm = command({
     const now = new Date();
     let asked = 0;
     for (const row of await store.all()) {
-      if (row.confirmedAt === null && row.optInSince === null && (await store.askToConfirm(row.emailKey, now))) asked++;
+      if (neverAsked(row) && (await store.askToConfirm(row.emailKey, now))) asked++;
     }
     return `Asked ${asked} signup${asked === 1 ? "" : "s"} from before the confirm step to confirm: each is owed an e-mail with the link, sent by the running site's next sweep or by resend-pending.`;
   },

@@ -1,19 +1,21 @@
 import { waitlistConfig } from "../../config/env";
-import { maskEmail } from "../../waitlist/email-address";
+import { checkListedEmail, maskEmail } from "../../waitlist/email-address";
 import { redactAddresses } from "../../waitlist/mail/redact";
 import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/reports/stats";
 import { readMailFigures } from "../../waitlist/reports/mail-figures";
-import { invitesByCode } from "../../waitlist/signup-life/rules";
+import { invitesByCode, neverAsked } from "../../waitlist/signup-life/rules";
 import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";
-import { UsageError } from "../errors";
+import { NotListedError, UsageError } from "../errors";
 import { linkSecretOf, paceOf } from "../open-store";
 import { writePrivateFile } from "../../waitlist/private-file";
 import { privateFileTarget } from "../out-file";
 import { exportRows, formats } from "../export-rows";
-import { rankingInvites } from "../../waitlist/waves";
+import { launchToolWavesDue, rankingInvites } from "../../waitlist/waves";
+import { deleteFromTool, overdueAtTool } from "../tool-waves";
 import { launchList, launchTool, waveOption, writeLaunchFile } from "./launch-list";
 import type { Signup } from "../../waitlist/signup-life/types";
+import { plural } from "../sender";
 
 /*
  * The founders' reads of the whole list: stats, count and export. Each
@@ -112,15 +114,15 @@ export const count = command({
   run: async ({ opened: { store } }) => {
     const rows = await store.all();
     const confirmed = rows.filter((row) => row.confirmedAt !== null).length;
-    const neverAsked = rows.filter((row) => row.confirmedAt === null && row.optInSince === null).length;
+    const unasked = rows.filter(neverAsked).length;
     const { sent, pending, failed } = await store.confirmationCounts();
     const lines = [
       `${rows.length} ${rows.length === 1 ? "address" : "addresses"} on the waitlist: ${confirmed} confirmed, ${rows.length - confirmed} not (yet).`,
       `Confirmation e-mails: ${sent} sent, ${pending} pending, ${failed} refused by the mail server.`,
     ];
-    if (neverAsked > 0) {
+    if (unasked > 0) {
       lines.push(
-        `${neverAsked} signed up before the confirm step and were never asked to confirm: npm run waitlist -- ask-to-confirm`,
+        `${unasked} signed up before the confirm step and were never asked to confirm: npm run waitlist -- ask-to-confirm`,
       );
     }
     // A failed mail's address is only shown shortened (the Privacy Policy), and so is any in the server's reply.
@@ -133,20 +135,45 @@ export const count = command({
 
 /** Why `export --confirmed` is refused: it gave the launch tool every column of every confirmed signup. */
 const confirmedIsGone =
-  "export --confirmed is gone: the launch mail tool gets those let in, a wave at a time (let-in, then export --launch --wave N --format csv --out FILE: each address with its own leave link and wave, nothing else), and your own record of every signup is export --record.";
+  "export --confirmed is gone: the launch mail tool gets those let in, a wave at a time (let-in, then export --launch --wave N --format csv --out FILE: each address with its own leave link and wave, nothing else), and a copy of every signup's record, to answer a question or a request, is export --record.";
+
+/**
+ * The record's rows, with each one's leave link if asked for (`links`), to the screen or to `target`. A file is a
+ * copy no leave, remove or 30-day pass reaches: the founder is told to keep it no longer than what it answers (the
+ * Privacy Policy answers a request within a month), never as a second list beside the store.
+ */
+async function writeRecord(
+  rows: ExportRow[],
+  { format, target, out, what }: { format: (typeof formats)[number]; target?: string; out?: string; what: string },
+  links: () => Promise<{ secret: string; siteUrl: string } | undefined>,
+): Promise<string> {
+  const linked = await links();
+  const output = exportRows(
+    linked === undefined
+      ? rows
+      : rows.map((row) => ({ ...row, leaveUrl: leaveUrl(row.email, row.createdAt, linked.secret, linked.siteUrl) })),
+    linked === undefined ? columns : [...columns, "leaveUrl"],
+    format,
+  );
+  if (target === undefined) return output.replace(/\n$/, "");
+  writePrivateFile(target, output);
+  return `Wrote ${out}: ${what} as the store keeps ${rows.length === 1 ? "it" : "them"}, a copy for the question or request it answers. Delete it once that is answered, within a month at most: the store is the record, and no leave, remove or 30-day pass reaches this copy.`;
+}
 
 export const exportCommand = command({
   name: "export",
   usage: [
-    "export --record|--launch --format csv|json [--out FILE] [--wave N]",
-    "--record: your own record of every signup (where it came from, its",
-    "consent, its invites), to standard output or FILE: what you keep and",
-    "answer an access request with, never a file to import; --order",
-    "invites: those who brought the most first; --leave-urls: each one's",
-    "leave link too. --launch, with --out: the file for the launch mail",
-    "tool, each address let in (let-in) with its own leave link and wave,",
-    "nothing else; refused until the Privacy Policy at SITE_URL names the",
-    "tool.",
+    "export --record|--launch --format csv|json [--out FILE] [--wave N] [--email ADDRESS]",
+    "--record: a copy of every signup as the store keeps it (where it came",
+    "from, its consent, its invites), to standard output or FILE, to answer",
+    "a question or a request, then delete: the store is the record, and no",
+    "leave, remove or 30-day pass reaches a copy; never a file to keep or to",
+    "import. --email ADDRESS: that one person's row, read by its key (an",
+    "access or portability request). --order invites: those who brought the",
+    "most first; --leave-urls: each one's leave link too. --launch, with",
+    "--out: the file for the launch mail tool, each address let in (let-in)",
+    "with its own leave link and wave, nothing else; refused until the",
+    "Privacy Policy at SITE_URL names the tool.",
     "--wave N: one wave's people only; --not-let-in (--record): those in no",
     "wave yet",
   ],
@@ -155,7 +182,7 @@ export const exportCommand = command({
     if (options.confirmed) throw new UsageError(confirmedIsGone);
     if (options.record === options.launch) {
       throw new UsageError(
-        "Say which export: --record, your own record of every signup (to keep, or to answer someone's request for what you hold), or --launch --out FILE, the file to import into the launch mail tool.",
+        "Say which export: --record, a copy of every signup as the store keeps it (to answer a question or someone's request for what you hold, then delete), or --launch --out FILE, the file to import into the launch mail tool.",
       );
     }
     if (!format) throw new UsageError("Say which format: --format csv or --format json.");
@@ -164,6 +191,23 @@ export const exportCommand = command({
     const wave = waveOption(options.wave);
     if (wave !== undefined && options["not-let-in"]) {
       throw new UsageError("Choose one: --wave N, the people of one wave, or --not-let-in, those in none yet.");
+    }
+    // One person's row (an access or portability request), found as remove finds them: by the address's key.
+    let person: { email: string; key: string } | undefined;
+    if (options.email !== undefined) {
+      const checked = checkListedEmail(options.email);
+      if (!checked.ok) throw new UsageError(`"${options.email}" is not a valid address: ${checked.reason}`);
+      person = checked;
+    }
+    if (person && options.launch) {
+      throw new UsageError(
+        "--email goes with --record: one person's row, to answer their request. The launch mail tool gets a wave's file (--wave N).",
+      );
+    }
+    if (person && (wave !== undefined || options["not-let-in"] || order !== undefined)) {
+      throw new UsageError(
+        "export --record --email ADDRESS writes that one person's row: leave out --wave, --not-let-in and --order.",
+      );
     }
     if (options.launch) {
       if (order !== undefined || options["leave-urls"]) {
@@ -181,7 +225,7 @@ export const exportCommand = command({
           "export --launch takes --wave N for one wave's people, or neither for everyone let in; those not let in yet are let in with let-in.",
         );
       }
-      return { launch: true, format: known, target: privateFileTarget(out), byInvites: false, wave };
+      return { launch: true, format: known, target: privateFileTarget(out), byInvites: false, wave, person: undefined };
     }
     if (order !== undefined && order !== "invites") {
       throw new UsageError(`Unknown order "${order}": use --order invites, or leave it out for the order of signup.`);
@@ -192,12 +236,27 @@ export const exportCommand = command({
       target: out === undefined ? undefined : privateFileTarget(out),
       byInvites: order === "invites",
       wave,
+      person,
     };
   },
-  run: async ({ input: { launch, format, target, byInvites, wave }, options, env, opened }) => {
+  run: async ({ input: { launch, format, target, byInvites, wave, person }, options, env, opened }) => {
     const { siteUrl } = waitlistConfig(env);
     // Before anything is read or written: the list goes to no tool the Privacy Policy the site serves does not name.
     const tool = launch ? await launchTool(siteUrl) : undefined;
+    // The record is read, not mailed: its leave links (each a key to take that person off) only when asked for.
+    const secretIfAsked = async () =>
+      options["leave-urls"] ? { secret: await linkSecretOf(opened, env), siteUrl } : undefined;
+    if (person) {
+      // By its key, as a leave finds it: a record read and its invites counted, never the whole list.
+      const found = await opened.store.signup(person.key);
+      if (!found) throw new NotListedError(`${person.email} is not on the waitlist: nothing was written.`);
+      const row: ExportRow = {
+        ...found,
+        confirmationError: found.confirmationError && redactAddresses(found.confirmationError, found.email),
+        confirmedInvites: (await opened.store.lookup(person.key))?.confirmedInvites ?? 0,
+      };
+      return writeRecord([row], { format, target, out: options.out, what: `the row of ${found.email}` }, secretIfAsked);
+    }
     const everyone = await opened.store.all();
     if (tool !== undefined && target) {
       // Every mail must carry the person's own way off this list, and the launch mail is no exception.
@@ -213,8 +272,12 @@ export const exportCommand = command({
       }
       const warnings = writeLaunchFile(target, rows, format);
       const whose = wave === undefined ? "let in so far" : `of wave ${wave}`;
+      // The file's waves that the tool should have deleted by now, if it had them before: said, not refused.
+      const due = launchToolWavesDue(everyone, new Date()).filter((one) => wave === undefined || one.wave === wave);
       return [
         `Wrote ${options.out}: ${rows.length} ${rows.length === 1 ? "address" : "addresses"} ${whose}, each with its own leave link and wave, for ${tool}. Delete it once the tool has it.`,
+        deleteFromTool(wave === undefined ? "each wave" : `wave ${wave}`, tool),
+        ...overdueAtTool(due, tool),
         ...warnings,
       ].join("\n");
     }
@@ -235,19 +298,6 @@ export const exportCommand = command({
       const ranked = rankingInvites(everyone);
       rows.sort((a, b) => ranked(b) - ranked(a));
     }
-    // The record is read, not mailed: its leave links (each a key to take that person off) only when asked for.
-    const secret = options["leave-urls"] ? await linkSecretOf(opened, env) : undefined;
-    const output = exportRows(
-      secret === undefined
-        ? rows
-        : rows.map((row) => ({ ...row, leaveUrl: leaveUrl(row.email, row.createdAt, secret, siteUrl) })),
-      secret === undefined ? columns : [...columns, "leaveUrl"],
-      format,
-    );
-    if (target) {
-      writePrivateFile(target, output);
-      return `Wrote ${options.out}.`;
-    }
-    return output.replace(/\n$/, "");
+    return writeRecord(rows, { format, target, out: options.out, what: plural(rows.length, "signup") }, secretIfAsked);
   },
 });

@@ -499,6 +499,45 @@ describe("the right to object (Art. 21(4) GDPR)", () => {
       new RegExp(`<p [^>]*>Your right to object: you may object at any time [^<]*<a href="${link.replace(/[.?]/g, "\\$&")}"[^>]*>How to object</a>\\.</p>`),
     );
   });
+
+  it("names in the first e-mail each use the policy's section names, the ranking by invites too (issue 61)", () => {
+    const mail = confirmationMessage("maya@example.com", {
+      ...testSite,
+      seed: "maya",
+      createdAt: "2026-11-27T10:00:00.000Z",
+      linkSecret: "s".repeat(32),
+    });
+    const object = mail.text.split("\n\n").find((paragraph) => paragraph.startsWith("Your right to object:"))!;
+    const uses = section(privacy, /^Your Right to Object/);
+    for (const [policy, inMail] of [
+      ["keeping the page and campaign tag you signed up with", "the page, campaign tag and invite code you signed up with"],
+      ["keeping the invite code of the link you came by", "the page, campaign tag and invite code you signed up with"],
+      ["ranking you by the creators you invited", "ranking you by the creators you invited"],
+      ["the records we keep to prove your consent and to keep the site secure", "the records we keep to prove your consent and to keep the site secure"],
+      ["our e-mails about early access", "our e-mails"],
+    ]) {
+      expect(uses).toContain(policy);
+      expect(object).toContain(inMail);
+    }
+  });
+});
+
+describe("when early access opens: a wave at a time (issue 61)", () => {
+  it("promises an e-mail when a person's wave opens, not as soon as early access opens", () => {
+    const mail = confirmationMessage("maya@example.com", {
+      ...testSite,
+      seed: "maya",
+      createdAt: "2026-11-27T10:00:00.000Z",
+      linkSecret: "s".repeat(32),
+    });
+    // test/server/confirm-link.test.ts holds the confirm page to the same.
+    for (const said of [mail.text, mail.html]) expect(said.replace(/\s+/g, " ")).not.toMatch(/as soon as early access/);
+    expect(mail.text.replace(/\s+/g, " ")).toContain(
+      `We plan to launch in ${site.claims.launch}. Early access opens a wave at a time, in the order of signup or by the creators each person invited, and we will e-mail you when it opens for you.`,
+    );
+    // The order is the policy's: by signup, or by invites.
+    expect(section(privacy, /^How We Use/)).toContain("We fill each wave in one of two orders: by signup order");
+  });
 });
 
 describe("the Privacy Policy on objections, restriction and the end of an entry after its wave (issue 61)", () => {

@@ -112,6 +112,8 @@ describe.each<Adapter>(["start", "develop", "netlify"])("the confirm link throug
     const first = await press(server(), token);
     expect(first.status).toBe(200);
     expect(first.body).toContain("<h1>Your spot is confirmed.</h1>");
+    // Waves decide when each gets in: the e-mail comes when it opens for them, not as soon as it opens (issue 61).
+    expect(first.body).toContain("opens a wave at a time: we&#39;ll e-mail you when it opens for you.");
     const confirmedAt = (await stored(server(), "ada@example.com"))!.confirmedAt;
     expect(confirmedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     // The version of the policy in force: the date of its newest dated change (content/legal).

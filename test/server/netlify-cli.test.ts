@@ -101,6 +101,33 @@ describe("npm run waitlist -- … --netlify", () => {
     expect(api.calls.every((call) => call.authorization === `Bearer ${token}`)).toBe(true);
   });
 
+  it("answers one person's request by their key: their row, read without the ledger or any other signup (issue 61)", async () => {
+    await seed();
+    const everyone = JSON.parse(await run(["export", "--record", "--format", "json", "--netlify"], env)) as unknown[];
+    await blobs.settled();
+    blobs.operations.length = 0;
+    api.calls.length = 0;
+    const args = ["export", "--record", "--format", "json", "--netlify", "--email"];
+    await expect(run([...args, "ADA@example.com"], env).then((json) => JSON.parse(json) as unknown)).resolves.toEqual([
+      everyone[0],
+    ]);
+    await blobs.settled();
+    // The site's check, then the store's layout and key and Ada's record (her row, then her invites): no list, no ledger.
+    expect(api.calls.length).toBeLessThanOrEqual(6);
+    const read = blobs.operations.map(
+      ({ type, url }) => `${type} ${new URL(url, "http://blobs").pathname.split(":waitlist/")[1]}`,
+    );
+    expect(read).toEqual([
+      "get settings/layout",
+      "get settings/record-secret",
+      expect.stringMatching(/^get records\/\w+$/),
+      expect.stringMatching(/^get records\/\w+$/),
+    ]);
+    await expect(run([...args, "gone@example.com"], env)).rejects.toThrow(
+      "gone@example.com is not on the waitlist: nothing was written.",
+    );
+  });
+
   it("counts and gives the same stats as the self-hosted store: confirmations and departures too", async () => {
     await seed();
     await expect(run(["count", "--netlify"], env)).resolves.toBe(

@@ -40,8 +40,8 @@ const confirmed = (confirmedAt: string, first: boolean, invite: PageInvite | und
   status: 200,
   heading: first ? "Your spot is confirmed." : "You're already confirmed.",
   message: first
-    ? `Thanks! We'll e-mail you as soon as early access to ${site.name} opens.`
-    : `You confirmed your spot on ${day(confirmedAt)}. Nothing more to do: we'll e-mail you when early access opens.`,
+    ? `Thanks! Early access to ${site.name} opens a wave at a time: we'll e-mail you when it opens for you.`
+    : `You confirmed your spot on ${day(confirmedAt)}. Nothing more to do: we'll e-mail you when early access opens for you.`,
   invite,
 });
 

@@ -56,15 +56,17 @@ export function confirmationMessage(
     ifNot: `If you don't confirm, we won't e-mail you again unless you sign up again, and we delete the address ${unconfirmedRetentionDays} days after we first asked you to confirm it, whether or not you sign up again.`,
     next: "What happens next",
     nextItems: [
-      `We plan to launch in ${site.claims.launch}, and we will e-mail you as soon as early access opens.`,
+      // Waves decide when each person gets in (let-in), not the launch's day: the promise is an e-mail when it is theirs.
+      `We plan to launch in ${site.claims.launch}. Early access opens a wave at a time, in the order of signup or by the creators each person invited, and we will e-mail you when it opens for you.`,
       "Early access is free.",
       site.waitlist.consent.statement,
     ],
     questions: "Questions? Reply to this e-mail or write to",
     changedMind: "Changed your mind?",
-    // Art. 21(4) GDPR: the right to object, said at the latest in the first e-mail, apart from everything else.
+    // Art. 21(4) GDPR: the right to object, said at the latest in the first e-mail, apart from everything else; each
+    // use the Privacy Policy's "Your Right to Object" names, the ranking of a wave by invites among them.
     object:
-      "Your right to object: you may object at any time to our keeping the page, campaign tag and invite code you signed up with, and to our e-mails, which the link to leave stops at once.",
+      "Your right to object: you may object at any time to our keeping the page, campaign tag and invite code you signed up with, to our ranking you by the creators you invited when we let people in, and to the records we keep to prove your consent and to keep the site secure; and to our e-mails, which the link to leave stops at once.",
     objectLink: "How to object",
     howWeHandle: "How we handle your address:",
     because: `You get this e-mail because this address was entered on the waitlist at`,

@@ -135,6 +135,32 @@ describe("the launch's waves", () => {
     );
     expect(renderStats(waitlistStats(rows.slice(-1), { now, days: 1, timeZone: "UTC" }))).not.toContain("Let in");
   });
+
+  it("reminds to delete from the launch tool each wave handed to it more than 30 days ago, and no other (issue 61)", () => {
+    const rows = [
+      letIn(1, "2026-10-20T10:00:00.000Z", "launch-tool"),
+      letIn(1, "2026-10-20T10:00:30.000Z", "launch-tool"),
+      letIn(2, "2026-10-21T10:00:00.000Z", "sent"),
+      letIn(3, "2026-10-27T09:00:00.000Z", "launch-tool"),
+      letIn(4, "2026-11-20T09:00:00.000Z", "launch-tool"),
+    ];
+    const now = new Date("2026-11-27T00:00:00Z");
+    const stats = waitlistStats(rows, { now, days: 1, timeZone: "UTC" });
+    // Wave 2 was mailed by let-in (nothing at the tool); wave 4 is 6 days there; wave 3 just under 31 days.
+    expect(stats.launchToolDue).toEqual([
+      { wave: 1, letInAt: "2026-10-20T10:00:00.000Z", daysAgo: 37 },
+      { wave: 3, letInAt: "2026-10-27T09:00:00.000Z", daysAgo: 30 },
+    ]);
+    const text = renderStats(stats).split("\n");
+    expect(text.filter((line) => line.includes("Delete wave"))).toEqual([
+      "  Delete wave 1 from the launch mail tool if you have not: it went there on 2026-10-20, 37 days ago, and the Privacy Policy lets the tool keep a wave 30 days after its e-mail at most.",
+      "  Delete wave 3 from the launch mail tool if you have not: it went there on 2026-10-27, 30 days ago, and the Privacy Policy lets the tool keep a wave 30 days after its e-mail at most.",
+    ]);
+    // 30 days to the minute is not yet past.
+    expect(waitlistStats(rows, { now: new Date("2026-11-26T09:00:00.000Z"), days: 1 }).launchToolDue).toEqual([
+      expect.objectContaining({ wave: 1 }),
+    ]);
+  });
 });
 
 describe("waitlistStats", () => {

@@ -1,5 +1,7 @@
 import { countedInvites, invitesByCode, isMember, isRestricted } from "../signup-life/rules";
 import type { ListRow } from "../signup-life/types";
+import { site } from "../../config/site";
+import { launchToolWavesDue, type LaunchToolWave } from "../waves";
 import { mailLines, type MailFigures } from "./mail-figures";
 
 /*
@@ -101,6 +103,8 @@ export interface WaitlistStats {
   invites: InviteFigures;
   /** The launch's waves so far (let-in), oldest first; none before the first. */
   waves: WaveFigures[];
+  /** The waves handed to the launch tool longer ago than it may keep one: to be deleted there (waves.ts). */
+  launchToolDue: LaunchToolWave[];
   /** The mail's last 7 days: sent, bounced for good, marked as spam, their rates and warnings; null when not asked for. */
   mail: MailFigures | null;
 }
@@ -238,6 +242,7 @@ export function waitlistStats(
     restricted,
     invites: inviteFigures(signups),
     waves: waveFigures(signups),
+    launchToolDue: launchToolWavesDue(signups, now),
     mail,
   };
 }
@@ -306,6 +311,14 @@ export function renderStats(stats: WaitlistStats, { from = "this store" }: { fro
         `  wave ${String(wave).padStart(3)}  ${count(n).padStart(7)}  ${from.slice(0, 16).replace("T", " ")} UTC${owed}`,
       );
     }
+  }
+  // The Privacy Policy's promise that the tool keeps a wave for its e-mail only: said on every run, for the store
+  // cannot know when the founders deleted it there.
+  const { launchToolRetentionDays: days } = site.waitlist;
+  for (const { wave, letInAt, daysAgo } of stats.launchToolDue) {
+    lines.push(
+      `  Delete wave ${wave} from the launch mail tool if you have not: it went there on ${letInAt.slice(0, 10)}, ${daysAgo} days ago, and the Privacy Policy lets the tool keep a wave ${days} days after its e-mail at most.`,
+    );
   }
   if (stats.confirmations) {
     const { sent, pending, failed, lastError } = stats.confirmations;

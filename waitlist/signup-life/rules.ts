@@ -74,11 +74,20 @@ export const firstAsking = ({ email, emailKey, createdAt }: Pick<SignupRecord, "
 export const unconfirmedRetentionMs = site.waitlist.unconfirmedRetentionDays * dayMs;
 /** How long the keyed digest of a member who left is kept (leavers.ts): the Privacy Policy says so. */
 export const leaverDigestRetentionMs = site.waitlist.leaverDigestRetentionDays * dayMs;
+/** How long after its e-mail the launch mail tool may keep a wave let in for it: the Privacy Policy's 30 days. */
+export const launchToolRetentionMs = site.waitlist.launchToolRetentionDays * dayMs;
 /** How long an address the mail must never reach again (a bounce for good, a complaint) is kept as a fingerprint. */
 export const suppressionRetentionMs = site.waitlist.suppressionRetentionDays * dayMs;
 
 /** How long the entry of a person let in is kept after their wave: the Privacy Policy's days. */
 export const letInRetentionMs = site.waitlist.letInRetentionDays * dayMs;
+
+/**
+ * A signup from before the confirm step never asked to confirm (NewSignup.earlier): the Privacy Policy promises to
+ * ask it once before the launch, so `count` names them, `ask-to-confirm` asks them, and no wave starts before.
+ */
+export const neverAsked = ({ state, optInSince }: Pick<SignupRecord, "state" | "optInSince">) =>
+  among(unconfirmedStates, state) && optInSince === null;
 
 /**
  * Expired: asked to confirm before `before` and never did; the retention removes it as a departure "pruned". Never

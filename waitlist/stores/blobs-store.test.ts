@@ -363,6 +363,11 @@ describe("BlobsStore", () => {
     // Restored, the same store finds everyone again.
     await blobs.store().set("settings/record-secret", kept!);
     await expect(store.lookup("p1@example.com")).resolves.toMatchObject({ email: "p1@example.com" });
+    // The section the message names is there, and says how to back the key up and restore it from this store.
+    const docs = readFileSync(path.resolve(__dirname, "../../docs/configuration.md"), "utf8");
+    expect(docs).toMatch(/^## The secrets the site keeps$/m);
+    expect(docs).toContain(`netlify blobs:get ${blobsStoreName} settings/record-secret --output`);
+    expect(docs).toContain(`netlify blobs:set ${blobsStoreName} settings/record-secret --input`);
   });
 
   it("finds expired signups by their hour, without listing the records or reading the ledger", async () => {

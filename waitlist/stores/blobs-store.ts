@@ -165,6 +165,10 @@ export function blobsStore(
     ...recordKeeper<BlobRecord>({
       change: async (emailKey, transition) => records.change(await located(emailKey), transition),
       records: allRecords,
+      record: async (emailKey) => {
+        const found = await records.read(await located(emailKey));
+        return found && !found.leaving ? ledgerRow(found) : undefined;
+      },
       // A confirmed record's invite keys, also after a second press: a confirm that died before filing them.
       confirmed: async (emailKey, record) => invites.file(await located(emailKey), record),
       // An invite objected to or restricted counts no more; one lifted counts again.

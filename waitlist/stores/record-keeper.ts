@@ -40,6 +40,8 @@ export interface Keeping<Kept extends SignupRecord> {
   change(emailKey: string, transition: (record: Kept) => Kept | undefined): Promise<Kept | undefined>;
   /** Every record, oldest first: a whole-list read, for the founders' commands only. */
   records(): Promise<SignupRecord[]>;
+  /** The listed record of `emailKey`, read by its key; undefined when it is not listed (or leaving). */
+  record(emailKey: string): Promise<SignupRecord | undefined>;
   /** After a confirm, first or not: what else the store files of a confirmed record (Blobs: its invite keys). */
   confirmed?(emailKey: string, record: Kept): Promise<void>;
   /** After an objection or a restriction changed a record: what the store files of it anew (Blobs: its invite keys). */
@@ -52,7 +54,13 @@ export interface Keeping<Kept extends SignupRecord> {
  * compare-and-swap), and the founders' figures are counted from the whole list by signup-life's whole-list.ts. Each
  * store holds one and hands its methods on; it keeps its records its own way.
  */
-export function recordKeeper<Kept extends SignupRecord>({ change, records, confirmed, refiled }: Keeping<Kept>) {
+export function recordKeeper<Kept extends SignupRecord>({
+  change,
+  records,
+  record,
+  confirmed,
+  refiled,
+}: Keeping<Kept>) {
   return {
     async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
       return (await change(emailKey, (record) => life.claim(record, now, leaseMs)))?.confirmationAttempts;
@@ -139,7 +147,11 @@ export function recordKeeper<Kept extends SignupRecord>({ change, records, confi
       return now;
     },
 
-    // The founders' reads of the whole list.
+    // The founders' reads: one signup by its key, and the whole list.
+    signup: async (emailKey: string) => {
+      const found = await record(emailKey);
+      return found && life.signupOf(found);
+    },
     all: async () => (await records()).map(life.signupOf),
     count: async () => (await records()).length,
     listRows: async () => (await records()).map(wholeList.listRowOf),

@@ -81,6 +81,12 @@ export class SqlStore implements FullStore {
     this.keeper = recordKeeper<SignupRecord>({
       change: (emailKey, transition) => this.change(emailKey, transition),
       records: () => this.records(),
+      record: async (emailKey) => {
+        const row = await this.row<Row>(readRecord, [emailKey]);
+        if (!row) return undefined;
+        const { version: _version, ...record } = row;
+        return recordOf(record);
+      },
     });
   }
 
@@ -97,6 +103,7 @@ export class SqlStore implements FullStore {
   objectTo: RecordKeeper["objectTo"] = (...args) => this.keeper.objectTo(...args);
   restrict: RecordKeeper["restrict"] = (...args) => this.keeper.restrict(...args);
   markBounced: RecordKeeper["markBounced"] = (...args) => this.keeper.markBounced(...args);
+  signup: RecordKeeper["signup"] = (emailKey) => this.keeper.signup(emailKey);
   all: RecordKeeper["all"] = () => this.keeper.all();
   confirmationCounts: RecordKeeper["confirmationCounts"] = () => this.keeper.confirmationCounts();
   failedConfirmations: RecordKeeper["failedConfirmations"] = () => this.keeper.failedConfirmations();

@@ -27,7 +27,7 @@ import type {
  *                      list's size.
  *   ConfirmationQueue  what the sweep and the retention need: the confirmations still owed, the signups expired.
  *                      Work grows with that backlog, never with the list.
- *   WholeListReads     the founders' commands: reads of the whole list.
+ *   WholeListReads     the founders' commands: reads of the whole list, and every field of one signup by its key.
  *   AnnouncementLog    what announce-policy-change records of each person it mails, by key, so no run mails anyone
  *                      twice.
  *   Waves              the launch's waves: letting one in by key, its e-mail's steps, and the entries past their
@@ -173,6 +173,11 @@ export interface WholeListReads {
   leaverDigests(since: Date): Promise<{ digest: string; leftAt: string }[]>;
   /** What the founders' figures need of every signup, and no more (reports/). */
   listRows(): Promise<ListRow[]>;
+  /**
+   * Every field of the listed signup of `emailKey`, as all() gives it, read by its key (the answer to one person's
+   * access request, export --record --email): constant work, whatever the list's size. Undefined when not listed.
+   */
+  signup(emailKey: string): Promise<Signup | undefined>;
   /** Every signup, oldest first. */
   all(): Promise<Signup[]>;
 }

@@ -76,9 +76,7 @@ export class Ledger {
       let kept: BlobRecord | undefined = { ...record, chunk };
       if (!record.chunk && record.optInSince) await this.records.askedNote(k, record.optInSince);
       if (!record.chunk && !(await this.io.writeIf(layout.record(k), kept, { onlyIfMatch: etag! }))) {
-        kept = await this.records.change(k, (latest) => (latest.chunk ? latest : { ...latest, chunk }), {
-          noted: true,
-        });
+        kept = await this.records.change(k, (found) => (found.chunk ? found : { ...found, chunk }), { noted: true });
       }
       if (kept) await this.invites.file(k, kept);
       return { k, keys, record: kept };
@@ -116,12 +114,11 @@ export class Ledger {
   /** A leave's end: its row, invite keys, the record, then its asked/ note, by which a pass that died finds it. */
   async finishLeave(k: string, record: BlobRecord) {
     const leaving = record.leaving!;
+    const id = leaving.id ?? randomBytes(4).toString("hex");
     if (record.chunk) await this.eraseRows(record.chunk, [[k, Date.parse(leaving.at)]]);
     await Promise.all([
       this.invites.forget(k, record),
-      this.io.blobs.setJSON(layout.departure(leaving.at, leaving.how, leaving.id ?? randomBytes(4).toString("hex")), {
-        how: leaving.how,
-      }),
+      this.io.blobs.setJSON(layout.departure(leaving.at, leaving.how, id), { how: leaving.how }),
       leaving.digest && this.io.blobs.set(layout.leaver(leaving.at.slice(0, 10), leaving.digest), ""),
     ]);
     await this.io.blobs.delete(layout.record(k));
