@@ -3,7 +3,7 @@ import os from "node:os";
 import type { viralMinute } from "./burst";
 import { rates, rateSources, ratesRead, visitCredits } from "./credits";
 import type { after100kDay, dailyPassesAfter } from "./daily";
-import { type Months, goals, method } from "./months";
+import { type idleMonthOver, type Months, goals, method } from "./months";
 import type { Outage } from "./outage";
 import type { perRequest } from "./per-request";
 import { type races, concurrent } from "./races";
@@ -58,7 +58,12 @@ export const machine = () => `${os.cpus().length} × ${os.cpus()[0]?.model ?? "C
  * The credits of --json: the months, what a visit and a signup cost, and whether the goals are met, on the count
  * Netlify's pages support (scheduled runs are no web requests; the other count beside it).
  */
-export function creditsFigures(months: Months, visit: { requests: number; bytes: number }, visitsPerSignup: number) {
+export function creditsFigures(
+  months: Months,
+  idleMonthAt100k: Awaited<ReturnType<typeof idleMonthOver>>["month"],
+  visit: { requests: number; bytes: number },
+  visitsPerSignup: number,
+) {
   const { idleMonth, viralMonth, lost } = months;
   const perVisit = visitCredits(visit);
   // A signup's own cost, its visits aside: what the viral month costs over the idle month's scheduled runs, less
@@ -81,11 +86,13 @@ export function creditsFigures(months: Months, visit: { requests: number; bytes:
       idleMonth: goal(idleMonth.total, goals.idleMonth),
       viralMonth: goal(viralMonth.total, goals.viralMonth),
       viralMonthScheduledCounted: goal(viralMonth.scheduledAsRequests.counted.total, goals.viralMonth),
+      idleMonthAt100k: goal(idleMonthAt100k.total, goals.idleMonth),
       lost,
     },
     idleMonth,
     trickleMonth: months.trickleMonth,
     viralMonth,
+    idleMonthAt100k,
     lost,
   };
 }
@@ -100,20 +107,18 @@ export function printCredits(credits: ReturnType<typeof creditsFigures>) {
   console.log(
     "    month        total  compute requests bandwidth deploys | with scheduled runs as requests | signups  visits   mails  sweeps",
   );
-  for (const [name, month] of [
+  const months = [
     ["idle", credits.idleMonth],
     ["trickle", credits.trickleMonth],
     ["viral", credits.viralMonth],
-  ] as const) {
+    ["idle100k", credits.idleMonthAt100k],
+  ] as const;
+  for (const [name, month] of months) {
     console.log(
       `    ${name.padEnd(8)}${figure(month.total)} ${figure(month.compute)} ${figure(month.requests)}  ${figure(month.bandwidth)}${figure(month.deploys)} | ${figure(month.scheduledAsRequests.counted.total)}                        | ${count(month.signups)} ${count(month.visits)} ${count(month.mails)} ${count(month.sweeps)}`,
     );
   }
-  for (const [name, month] of [
-    ["idle", credits.idleMonth],
-    ["trickle", credits.trickleMonth],
-    ["viral", credits.viralMonth],
-  ] as const) {
+  for (const [name, month] of months) {
     const { meters } = month;
     const ms = Object.entries(meters.medianMs)
       .filter(([, value]) => value !== null)
@@ -123,10 +128,10 @@ export function printCredits(credits: ReturnType<typeof creditsFigures>) {
       `    ${name}: ${meters.gbHours} GB-hours (${meters.functionInvocations.toLocaleString("en")} invocations, ${meters.killed} killed; median ${ms}), ${meters.webRequests.toLocaleString("en")} web requests (${meters.visitRequests.toLocaleString("en")} of visits; ${meters.scheduledInvocations.toLocaleString("en")} scheduled runs besides), ${meters.bandwidthGb} GB, ${meters.blobsOperations.toLocaleString("en")} Blobs operations`,
     );
   }
-  const { idleMonth, viralMonth, viralMonthScheduledCounted, lost } = credits.goals;
+  const { idleMonth, viralMonth, viralMonthScheduledCounted, idleMonthAt100k, lost } = credits.goals;
   const met = (goal: { met: boolean }) => (goal.met ? "met" : "NOT met");
   console.log(
-    `  Goals: an idle month at most ${idleMonth.atMost} credits: ${idleMonth.credits}, ${met(idleMonth)}; a viral month at most ${viralMonth.atMost}: ${viralMonth.credits}, ${met(viralMonth)} (${viralMonthScheduledCounted.credits} with scheduled runs as requests); ${lost} lost`,
+    `  Goals: an idle month at most ${idleMonth.atMost} credits: ${idleMonth.credits}, ${met(idleMonth)}; a viral month at most ${viralMonth.atMost}: ${viralMonth.credits}, ${met(viralMonth)} (${viralMonthScheduledCounted.credits} with scheduled runs as requests); an idle month over 100,000 listed: ${idleMonthAt100k.credits}, ${met(idleMonthAt100k)}; ${lost} lost`,
   );
   console.log(
     `  A visit to / costs ${credits.perVisit} credits; a signup, its visits aside, ${credits.perSignupWithoutVisits}: a month is about the idle month + deploys + signups × (${credits.perSignupWithoutVisits} + visits a signup × ${credits.perVisit}).`,
@@ -134,6 +139,7 @@ export function printCredits(credits: ReturnType<typeof creditsFigures>) {
   console.log(`  How: idle month: ${method.idleMonth}.`);
   console.log(`       trickle month: ${method.trickleMonth}.`);
   console.log(`       viral month: ${method.viralMonth}.`);
+  console.log(`       idle month over 100,000: ${method.idleMonthAt100k}.`);
   console.log(`  Scheduled runs as web requests: ${credits.scheduledRunsAsWebRequests}.`);
   for (const source of Object.values(rateSources)) console.log(`  Rate: ${source}`);
 }
