@@ -3,7 +3,7 @@
 // concurrent requests on one address do, what removing the unconfirmed signups 30 days later costs, whether the daily
 // pass keeps within its 30 s after a viral month and after a day of 100,000 signups, how fast a mail outage on the
 // viral day clears, what a month costs in Netlify credits, idle, with a trickle of signups, with a viral day, and
-// idle over 100,000 listed.
+// idle over 100,000 listed, and how a small plan's daily limit (Resend's free 100) holds a day of 1,000 signups.
 // The functions as Netlify bundles them get real web Requests (each with Netlify's 60 s limit; a scheduled run with
 // its 30 s), over @netlify/blobs' local server with a stand-in of Netlify's API that enforces 500 calls a minute per
 // token; a mail provider as strict as SES in production takes the mail (14 a second, 10 connections, 50,000 a day,
@@ -17,9 +17,9 @@
 // Prints figures; it is not a test and sets no pass mark (it says whether the default store meets its credit goals).
 // Its parts, in scripts/bench-netlify/: the functions, servers and clock it runs on (deployment.ts, latency.ts), the
 // store (backends.ts), the mail provider and the functions' own requests (mail.ts, site-fetch.ts), each measurement
-// (per-request.ts, burst.ts, sweeps.ts, races.ts, daily.ts, outage.ts), the months (months.ts, visit.ts,
-// founders.ts) and their credits (credits.ts), and what it prints (report.ts).
-// The day after 100,000 signups, the outage and the idle month over 100,000 run in a second process
+// (per-request.ts, burst.ts, sweeps.ts, races.ts, daily.ts, outage.ts, small-plan.ts), the months (months.ts,
+// visit.ts, founders.ts) and their credits (credits.ts), and what it prints (report.ts).
+// The day after 100,000 signups, the outage, the idle month over 100,000 and the small plan run in a second process
 // beside the rest, on the machine's other core: each part has its own deployment and clock, so they share nothing
 // but the machine, and the run takes the longer of the two, not their sum.
 import { execFile } from "node:child_process";
@@ -32,7 +32,16 @@ import { defaultVisitsPerSignup, idleMonthOver, months } from "./bench-netlify/m
 import { outage } from "./bench-netlify/outage";
 import { perRequest } from "./bench-netlify/per-request";
 import { races } from "./bench-netlify/races";
-import { creditsFigures, figures, machine, printCredits, printReport, type Results } from "./bench-netlify/report";
+import {
+  creditsFigures,
+  figures,
+  machine,
+  printCredits,
+  printMail,
+  printReport,
+  type Results,
+} from "./bench-netlify/report";
+import { smallPlan } from "./bench-netlify/small-plan";
 import { retention } from "./bench-netlify/sweeps";
 import { measureVisit } from "./bench-netlify/visit";
 
@@ -72,7 +81,7 @@ async function measure() {
   return { results, totals };
 }
 
-/** The big day's daily passes, the outage, and the idle month over 100,000 listed. */
+/** The big day's daily passes, the outage, the idle month over 100,000 listed, and the small plan. */
 async function asideParts() {
   const bigDay = await after100kDay({ scale });
   const mailOutage = await outage({ scale });
@@ -82,7 +91,8 @@ async function asideParts() {
     visitsPerSignup,
     label: "an idle month over 100,000",
   });
-  return { bigDay, mailOutage, idleMonthAt100k: idleAt100k.month };
+  const small = await smallPlan();
+  return { bigDay, mailOutage, idleMonthAt100k: idleAt100k.month, smallPlan: small };
 }
 
 /** asideParts() in a process of its own: its progress on this one's standard error, its figures when it ends. */
@@ -119,9 +129,10 @@ async function main() {
   const shown = <T>(name: string, figures: T) => (progress(`${name}: ${JSON.stringify(figures)}`), figures);
   const measured = shown("per request, bursts, retention, races", await measure());
   const monthly = shown("months", await months(visit, { scale, visitsPerSignup }));
-  const { bigDay, mailOutage, idleMonthAt100k } = await besides;
+  const { bigDay, mailOutage, idleMonthAt100k, smallPlan: small } = await besides;
   shown("after the big day", bigDay);
   shown("the outage", mailOutage);
+  shown("the small plan", small);
   const credits = creditsFigures(monthly, idleMonthAt100k, visit, visitsPerSignup);
   const minutes = Math.round((performance.now() - began) / 60_000);
   const latency = {
@@ -152,6 +163,7 @@ async function main() {
         provider: monthly.provider,
         viralMonthMail: monthly.viralMail,
         founders: monthly.founders,
+        smallPlan: small,
         visitsPerSignup,
         credits,
       }),
@@ -160,6 +172,8 @@ async function main() {
     printReport(measured.results, measured.totals, { daily, outage: mailOutage, scale });
     console.log("");
     printCredits(credits);
+    console.log("");
+    printMail({ provider: monthly.provider, founders: monthly.founders, smallPlan: small });
     console.log(`The run took ${minutes} minutes.`);
   }
   process.exit(0);

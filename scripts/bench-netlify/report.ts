@@ -3,10 +3,12 @@ import os from "node:os";
 import type { viralMinute } from "./burst";
 import { rates, rateSources, ratesRead, visitCredits } from "./credits";
 import type { after100kDay, dailyPassesAfter } from "./daily";
+import type { ProviderFigures } from "./mail";
 import { type idleMonthOver, type Months, goals, method } from "./months";
 import type { Outage } from "./outage";
 import type { perRequest } from "./per-request";
 import { type races, concurrent } from "./races";
+import type { SmallPlan } from "./small-plan";
 import type { retention } from "./sweeps";
 
 export interface Results {
@@ -232,4 +234,29 @@ export function printReport(
   console.log(
     `  API calls by the functions in all of it: ${totals.apiCalls - founders.reduce((sum, row) => sum + row.apiCalls, 0)}; 429s: ${totals.limited}; lines the functions logged: ${totals.logLines}`,
   );
+}
+
+/** The provider's figures across the months, the founders' commands, and the small plan. */
+export function printMail({
+  provider,
+  founders,
+  smallPlan,
+}: {
+  provider: ProviderFigures;
+  founders: Months["founders"];
+  smallPlan: SmallPlan;
+}) {
+  const count = (n: number) => n.toLocaleString("en");
+  console.log(
+    `The mail provider in the months (${provider.name}: ${provider.ratePerSecond} a second, ${provider.connections} connections, ${count(provider.dailyLimit ?? 0)} a day): ${count(provider.sent)} sent, ${provider.throttled} throttle replies, ${provider.dropped} dropped, ${provider.refusedForQuota} refused for its quota, ${provider.refusedConnections} connections refused; ${provider.bounced} bounced for good and ${provider.complained} complaints posted to the site (${provider.eventsFailed} not taken); ${provider.mailedAfterSuppression} messages taken for an address after the site took its bounce or complaint`,
+  );
+  for (const run of founders) {
+    console.log(`  npm run waitlist -- ${run.command} --netlify: ${run.minutes} minutes; ${run.said.join(" ")}`);
+  }
+  const { provider: small, digest } = smallPlan;
+  console.log(
+    `A small plan (${small.name}: ${small.ratePerSecond} a second, ${small.dailyLimit} a day), ${count(smallPlan.signups)} signups in a day: ${smallPlan.sentOnTheDay} sent that day, ${smallPlan.refusedOnTheDay} refused for the quota (${smallPlan.throttledOnTheDay} throttle replies); the next day ${smallPlan.sentTheNextDay} sent, ${smallPlan.refusedTheNextDay} refused (${smallPlan.throttledTheNextDay} throttle replies)`,
+  );
+  console.log(`  The founders' digest the next midnight: ${digest.subject ?? "none"}`);
+  for (const line of digest.lines) console.log(`    ${line}`);
 }
