@@ -14,17 +14,19 @@
 // each signup's visits to / from the built site: run `npm run build:netlify` first.
 // --scale multiplies every count of signups and listed addresses (not the days, nor the scheduled runs): 0.1 runs the
 // whole bench in a tenth of the signups, to see it work end to end.
-// Prints figures; it is not a test and sets no pass mark (it says whether the default store meets its credit goals).
+// Prints figures, and checks what the site's mail and price must show (checks.ts): a line per check, "checks" in the
+// JSON; it is not a test, and a check not met fails nothing.
 // Its parts, in scripts/bench-netlify/: the functions, servers and clock it runs on (deployment.ts, latency.ts), the
 // store (backends.ts), the mail provider and the functions' own requests (mail.ts, site-fetch.ts), each measurement
 // (per-request.ts, burst.ts, sweeps.ts, races.ts, daily.ts, outage.ts, small-plan.ts), the months (months.ts,
-// visit.ts, founders.ts) and their credits (credits.ts), and what it prints (report.ts).
+// visit.ts, founders.ts) and their credits (credits.ts), the checks (checks.ts), and what it prints (report.ts).
 // The day after 100,000 signups, the outage, the idle month over 100,000 and the small plan run in a second process
 // beside the rest, on the machine's other core: each part has its own deployment and clock, so they share nothing
 // but the machine, and the run takes the longer of the two, not their sum.
 import { execFile } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { viralMinute } from "./bench-netlify/burst";
+import { benchChecks } from "./bench-netlify/checks";
 import { after100kDay } from "./bench-netlify/daily";
 import { progress, startDeployment } from "./bench-netlify/deployment";
 import { netlifySpeed, stalls } from "./bench-netlify/latency";
@@ -134,6 +136,31 @@ async function main() {
   shown("the outage", mailOutage);
   shown("the small plan", small);
   const credits = creditsFigures(monthly, idleMonthAt100k, visit, visitsPerSignup);
+  const { burst } = measured.results.viralMinute;
+  const checks = benchChecks({
+    viralMonth: {
+      lost: monthly.lost,
+      refusedForLimits: monthly.viralMail.refusedForLimits,
+      refusedForQuota: monthly.viralMail.refusedForQuota,
+      throttled: monthly.viralMail.throttled,
+      sent: monthly.viralMail.sent,
+    },
+    burst,
+    outage: mailOutage,
+    mailedAfterSuppression: monthly.provider.mailedAfterSuppression,
+    credits: {
+      idleMonth: credits.idleMonth.total,
+      viralMonth: credits.viralMonth.total,
+      idleMonthAt100k: credits.idleMonthAt100k.total,
+    },
+    smallPlan: {
+      acknowledged: small.acknowledged,
+      sentOnTheDay: small.sentOnTheDay,
+      dailyLimit: small.provider.dailyLimit,
+      refused: small.refusedOnTheDay + small.refusedTheNextDay,
+      digest: small.digest,
+    },
+  });
   const minutes = Math.round((performance.now() - began) / 60_000);
   const latency = {
     blobsMedianMs: netlifySpeed.blobs.medianMs,
@@ -166,6 +193,7 @@ async function main() {
         smallPlan: small,
         visitsPerSignup,
         credits,
+        checks,
       }),
     );
   } else {
@@ -173,7 +201,7 @@ async function main() {
     console.log("");
     printCredits(credits);
     console.log("");
-    printMail({ provider: monthly.provider, founders: monthly.founders, smallPlan: small });
+    printMail({ provider: monthly.provider, founders: monthly.founders, smallPlan: small, checks });
     console.log(`The run took ${minutes} minutes.`);
   }
   process.exit(0);

@@ -1,6 +1,7 @@
 // What npm run bench:netlify prints: the figures as a report to read, or with --json as one line of JSON.
 import os from "node:os";
 import type { viralMinute } from "./burst";
+import type { Check } from "./checks";
 import { rates, rateSources, ratesRead, visitCredits } from "./credits";
 import type { after100kDay, dailyPassesAfter } from "./daily";
 import type { ProviderFigures } from "./mail";
@@ -236,15 +237,17 @@ export function printReport(
   );
 }
 
-/** The provider's figures across the months, the founders' commands, and the small plan. */
+/** The provider's figures across the months, the founders' commands, the small plan, and a line per check. */
 export function printMail({
   provider,
   founders,
   smallPlan,
+  checks,
 }: {
   provider: ProviderFigures;
   founders: Months["founders"];
   smallPlan: SmallPlan;
+  checks: Record<string, Check>;
 }) {
   const count = (n: number) => n.toLocaleString("en");
   console.log(
@@ -259,4 +262,9 @@ export function printMail({
   );
   console.log(`  The founders' digest the next midnight: ${digest.subject ?? "none"}`);
   for (const line of digest.lines) console.log(`    ${line}`);
+  console.log("");
+  console.log("Checks");
+  for (const check of Object.values(checks)) {
+    console.log(`  ${check.met ? "met    " : "NOT met"}  ${check.what}: ${check.measured}`);
+  }
 }
