@@ -6,14 +6,14 @@ export const burstSize = 1_000;
 
 /** A thousand signups spread over one minute, then a sweep every five minutes until nothing is owed. */
 async function burst(bench: Deployment, label: string, mailDownMinutes: number, size: number) {
-  const { clock, store, smtp, invoke, signup, post, nextIp, sweep } = bench;
+  const { advanceTo, store, smtp, invoke, signup, post, nextIp, sweep } = bench;
   const began = Date.now();
   bench.mail.downUntil = began + mailDownMinutes * 60_000;
   const emails = Array.from({ length: size }, (_, i) => `${label}${i}@example.com`);
   const acknowledged: string[] = [];
   let killed = 0;
   for (let i = 0; i < emails.length; i += 25) {
-    clock.setSystemTime(Math.max(began + (i * 60_000) / size, Date.now()));
+    await advanceTo(began + (i * 60_000) / size);
     const replies = await Promise.all(emails.slice(i, i + 25).map((email) => invoke(signup, post(email), nextIp())));
     replies.forEach((reply, j) => {
       if (reply === "killed") killed++;
@@ -23,11 +23,14 @@ async function burst(bench: Deployment, label: string, mailDownMinutes: number, 
   let sweeps = 0;
   const owed = async () => (await store.pendingConfirmations()).filter((one) => one.email.startsWith(label)).length;
   while ((await owed()) > 0 && sweeps < 100) {
-    clock.setSystemTime(Math.max(began + 60_000 + sweeps * 300_000 + 300_000 - 60_000, Date.now()));
+    await advanceTo(began + 60_000 + sweeps * 300_000 + 300_000 - 60_000);
     await sweep();
     sweeps++;
   }
+  // A signup whose own complaint the site took was removed, as by a leave: stored, not lost (as months.ts counts).
+  // Read after the rows: a complaint taken meanwhile is in one or the other.
   const rows = new Set((await store.all()).map((row) => row.email));
+  for (const email of bench.complainedOf()) rows.add(email);
   const deliveries = new Map<string, number>();
   let last = began;
   for (const delivery of smtp.deliveries) {
@@ -54,7 +57,7 @@ export async function viralMinute(bench: Deployment, { scale = 1 } = {}) {
   const size = Math.round(burstSize * scale);
   progress(`a burst of ${size} signups in a minute`);
   const burstResult = await burst(bench, "burst", 0, size);
-  bench.clock.setSystemTime(Date.now() + 3_600_000);
+  await bench.advanceTo(Date.now() + 3_600_000);
   progress("the same burst with the mail server down for 5 minutes");
   const mailDownResult = await burst(bench, "down", 5, size);
   return { burst: burstResult, mailDown: mailDownResult };

@@ -2,7 +2,17 @@ import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
 import nodemailer from "nodemailer";
 import { startSmtpServer } from "../../test/support/smtp";
 import { until } from "../../test/support/until";
-import { drawBlobs, drawMail, invocation, netlifySpeed, seeded, SimulatedTime, slowBlobs } from "./latency";
+import { paceWait } from "../../waitlist/mail/pace";
+import {
+  drawBlobs,
+  drawMail,
+  invocation,
+  netlifySpeed,
+  seeded,
+  SimulatedTime,
+  simulatedTimer,
+  slowBlobs,
+} from "./latency";
 
 /** A simulated clock of its own, at 0, and the waits on it. */
 function simulated() {
@@ -184,6 +194,21 @@ describe("the Blobs stand-in slowed on the simulated clock", () => {
     expect(now()).toBe(40 * attempts + failed);
   });
 
+  it("holds the mail pace's waits on the simulated clock, a throttle's minute included, and no other timer", async () => {
+    const { time, now } = simulated();
+    const slow = slowBlobs(time, blobs.url, netlifySpeed.blobs, 1);
+    undo = slow.undo;
+    const began = performance.now();
+    await paceWait(60_000);
+    expect(now()).toBe(60_000);
+    expect(performance.now() - began).toBeLessThan(5_000);
+    // Any other timer is the process's own, in real time.
+    let fired = false;
+    setTimeout(() => (fired = true), 20);
+    await until(() => fired, 1_000);
+    expect(now()).toBe(60_000);
+  });
+
   it("never answers a request of an invocation that was killed, nor moves the clock for it", async () => {
     const { time, now } = simulated();
     const slow = slowBlobs(time, blobs.url, { ...netlifySpeed.blobs, failEvery: 0, slowEvery: 0 }, 1);
@@ -202,6 +227,21 @@ describe("the Blobs stand-in slowed on the simulated clock", () => {
     expect(answered).toBe(false);
     // The invocation's first read and the other write, at once: 40 ms; the read after the kill, nothing.
     expect(now()).toBe(40);
+  });
+});
+
+describe("the timers held on the simulated clock", () => {
+  const frames = (name: string, file: string) =>
+    `Error\n    at setTimeout (latency.ts:1:1)\n    at <anonymous> (${file}:2:2)\n    at ${name} (${file}:3:3)`;
+
+  it("are told apart by the function that sets them, each up to the longest it sets", () => {
+    expect(simulatedTimer(frames("fetchAndRetry", "blobs/main.js"), 5_000)).toBe(true);
+    expect(simulatedTimer(frames("fetchAndRetry", "blobs/main.js"), 30_000)).toBe(false);
+    expect(simulatedTimer(frames("afterRefusals", "blob-io.ts"), 100)).toBe(true);
+    expect(simulatedTimer(frames("paceWait", "waitlist-drain.mjs"), 60_000)).toBe(true);
+    expect(simulatedTimer(frames("sleep", "cli/netlify-access.ts"), 60_000)).toBe(true);
+    expect(simulatedTimer(frames("sleep", "node_modules/other/index.js"), 1_000)).toBe(false);
+    expect(simulatedTimer(frames("retry", "waitlist-drain.mjs"), 1_000)).toBe(false);
   });
 });
 

@@ -251,12 +251,29 @@ const living = () => {
 const bodiless = new Set([101, 204, 205, 304]);
 
 /**
+ * The timers of the process that are waits on the simulated clock, told apart by the function that sets them, each
+ * up to the longest it sets: @netlify/blobs' wait before trying a request again (fetchAndRetry), the store's backoff
+ * between compare-and-swap attempts (afterRefusals), the mail pace's waits for a start or through a throttle's hold,
+ * up to a minute (paceWait: waitlist/mail/pace.ts), and the founders' commands' wait for the next minute of Netlify's
+ * API (the sleep of cli/netlify-access.ts's waitingFetch), up to a minute too.
+ */
+const simulatedTimers = [
+  { setBy: /fetchAndRetry|afterRefusals/, atMostMs: 10_000 },
+  { setBy: /paceWait/, atMostMs: 3_600_000 },
+  { setBy: /at sleep \(.*netlify-access/, atMostMs: 120_000 },
+];
+
+/** Whether a timer of `ms` set from `stack` is a wait on the simulated clock (simulatedTimers). */
+export const simulatedTimer = (stack: string, ms: number) =>
+  simulatedTimers.some(({ setBy, atMostMs }) => ms <= atMostMs && setBy.test(stack));
+
+/**
  * Slows this process's requests to the Blobs stand-in at `blobsUrl` (every client in the process, the functions'
  * bundles included, uses the global fetch) to Netlify's speed, on `time`: each a draw of `latencies.blobs`, 1 in
  * `failEvery` answered 503 without reaching the stand-in, so @netlify/blobs' own retry runs. Its wait before trying
- * again (5 s without a rate-limit header: fetchAndRetry in @netlify/blobs), and the store's own backoff between
- * compare-and-swap attempts (afterRefusals), are simulated waits too: they are timers of the process, told apart by
- * the function that sets them. A request of a killed invocation is never answered, as on Netlify, where it stopped.
+ * again (5 s without a rate-limit header: fetchAndRetry in @netlify/blobs), the store's own backoff between
+ * compare-and-swap attempts (afterRefusals), and the other waits simulatedTimers names, are simulated waits too: they
+ * are timers of the process, told apart by the function that sets them. A request of a killed invocation is never answered, as on Netlify, where it stopped.
  * Returns the counts, and how to undo it.
  */
 export function slowBlobs(time: SimulatedTime, blobsUrl: string, latencies: Latencies["blobs"], seed: number) {
@@ -292,12 +309,7 @@ export function slowBlobs(time: SimulatedTime, blobsUrl: string, latencies: Late
   const simulated = new WeakSet<object>();
   const cancels = new WeakMap<object, () => void>();
   globalThis.setTimeout = ((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
-    if (
-      typeof ms === "number" &&
-      ms > 0 &&
-      ms <= 10_000 &&
-      /fetchAndRetry|afterRefusals/.test(new Error().stack ?? "")
-    ) {
+    if (typeof ms === "number" && ms > 0 && simulatedTimer(new Error().stack ?? "", ms)) {
       counts.backoffs++;
       const wait = time.wait(ms, { alive: living() });
       void wait.then(() => callback(...args));

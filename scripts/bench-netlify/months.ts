@@ -6,15 +6,22 @@
 // Two months are run, each on a deployment of its own:
 // - idle: 30 days without a signup over the 13,000 addresses the viral month leaves, every scheduled run of it;
 // - viral: 30 days of 100 signups a day from 08:00 to midnight UTC, 3 in 5 confirming within the hour, and on the
-//   15th, 10,000 more from noon to 18:00, with 4 production deploys. The trickle month is that run without the viral
-//   day's own signups, confirmations and deploys: its invocations are tagged, and those are left out.
+//   15th, 10,000 more from noon to 18:00, with 4 production deploys; on the 20th the founders let in a wave of 1,000,
+//   and on the 22nd announce the Privacy Policy's change to every member (founders.ts). The trickle month is that
+//   run without the viral day's own signups, confirmations, drains and deploys, and without the founders' mail's
+//   bounces and complaints: its invocations are tagged, and those are left out.
+// The mail goes through a provider as strict as SES in production (mail.ts): 2 % of addresses bounce (and so never
+// confirm), 0.1 % complain, each posted to the site's SES route a minute later; the drains the functions start and
+// those posts are invocations of the month like any other (a web request and its run time).
 // Then the viral month's deployment goes on, without traffic, to 32 days after its viral day: every daily pass after
 // that day, and whether the 4,000 of it who never confirmed are gone 30 days on (daily.ts).
 // `scale` multiplies the signups (and the idle list), not the days: every scheduled run is run at any scale.
 import { confirmLinks } from "../../test/support/smtp";
 import { type MonthMeters, scheduledAsRequests } from "./credits";
 import { dailyPassesAfter } from "./daily";
-import { type Deployment, median, progress, startDeployment } from "./deployment";
+import { type Deployment, median, progress, replyBytes, startDeployment } from "./deployment";
+import { foundersCommands, runFounders, type FoundersRun } from "./founders";
+import { bounces, sumProviderFigures } from "./mail";
 import type { Visit } from "./visit";
 
 const minute = 60_000;
@@ -28,8 +35,10 @@ const sweepEvery = 5 * minute;
 const trickle = { perDay: 100, from: 8 * hour, to: 24 * hour };
 /** The viral day: the 15th, from noon UTC. */
 export const viral = { day: 14, signups: 10_000, from: 12 * hour, lasts: 6 * hour, deploys: 4 };
-/** 3 signups in 5 confirm, between 5 and 59 minutes after they signed up. */
-const confirms = (index: number) => index % 5 < 3;
+/** The founders' mail of the viral month, after its viral day: a let-in wave on the 20th, an announcement on the 22nd. */
+export const foundersMail = { letIn: { day: 19, count: 1_000 }, announce: { day: 21 }, at: 10 * hour };
+/** 3 signups in 5 confirm, between 5 and 59 minutes after they signed up; nobody whose mail bounced. */
+const confirms = (index: number, email: string) => index % 5 < 3 && !bounces(email);
 const confirmAfter = (index: number) => (5 + ((index * 37) % 55)) * minute;
 /** The list an idle month keeps: the viral month's signups. */
 export const idleListed = trickle.perDay * monthDays + viral.signups;
@@ -44,10 +53,11 @@ export const goals = { idleMonth: 10, viralMonth: 250 } as const;
  */
 export const atOnce = 25;
 
-type Tag = "scheduled" | "trickle" | "viral";
+type Tag = "scheduled" | "trickle" | "viral" | "founders";
 type Event =
   | { at: number; tag: "scheduled"; kind: "sweep" | "daily" }
-  | { at: number; tag: "trickle" | "viral"; kind: "signup" | "confirm"; email: string };
+  | { at: number; tag: "trickle" | "viral"; kind: "signup" | "confirm"; email: string }
+  | { at: number; tag: "founders"; kind: "founders"; args: string[] };
 
 /** The month's events in the order they happen; at one moment, scheduled runs first (midnight: the daily pass). */
 function schedule({ withTraffic, scale }: { withTraffic: boolean; scale: number }): Event[] {
@@ -63,7 +73,7 @@ function schedule({ withTraffic, scale }: { withTraffic: boolean; scale: number 
       const at = from + Math.floor((i * lasts) / count);
       const email = `${name}${i}@example.com`;
       events.push({ at, tag, kind: "signup", email });
-      if (confirms(i)) events.push({ at: at + confirmAfter(i), tag, kind: "confirm", email });
+      if (confirms(i, email)) events.push({ at: at + confirmAfter(i), tag, kind: "confirm", email });
     }
   };
   if (withTraffic) {
@@ -84,11 +94,25 @@ function schedule({ withTraffic, scale }: { withTraffic: boolean; scale: number 
       viral.lasts,
       "viral",
     );
+    const { letIn, announce, at } = foundersMail;
+    const count = Math.round(letIn.count * scale);
+    events.push({
+      at: monthStart + letIn.day * day + at,
+      tag: "founders",
+      kind: "founders",
+      args: foundersCommands.letIn(count),
+    });
+    events.push({
+      at: monthStart + announce.day * day + at,
+      tag: "founders",
+      kind: "founders",
+      args: foundersCommands.announce(),
+    });
   }
   return events.sort((a, b) => a.at - b.at);
 }
 
-type Kind = "sweep" | "daily" | "signup" | "confirm page" | "confirm button";
+type Kind = "sweep" | "daily" | "signup" | "confirm page" | "confirm button" | "drain" | "mail event";
 
 interface Invocation {
   kind: Kind;
@@ -108,15 +132,16 @@ interface Step {
 }
 
 /** Runs the month's events on `bench`, in order, each at its time on the simulated clock. */
-async function run(bench: Deployment, events: readonly Event[], label: string): Promise<Step[]> {
-  const { clock, smtp, invoke, post, opened, pressed, nextIp } = bench;
+async function run(bench: Deployment, events: readonly Event[], label: string) {
+  const { advanceTo, smtp, invoke, post, opened, pressed, nextIp } = bench;
   const delivered = new Map<string, string>();
   let indexed = 0;
   /** The confirm link of the mail to `email`. */
   const linkTo = (email: string) => {
     for (; indexed < smtp.deliveries.length; indexed++) {
       const delivery = smtp.deliveries[indexed]!;
-      for (const to of delivery.envelope.to) delivered.set(to, confirmLinks(delivery.mail).text);
+      const link = confirmLinks(delivery.mail).text;
+      if (link) for (const to of delivery.envelope.to) delivered.set(to, link);
     }
     return delivered.get(email);
   };
@@ -126,12 +151,17 @@ async function run(bench: Deployment, events: readonly Event[], label: string): 
     const reply = await call();
     const ms = Date.now() - began;
     if (reply === "killed") return { kind, ms, bytes: 0, killed: true };
-    const body = (await reply.arrayBuffer()).byteLength;
-    const headers = [...reply.headers].reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
-    return { kind, ms, bytes: body + headers, killed: false };
+    return { kind, ms, bytes: await replyBytes(reply), killed: false };
   };
+  /** The founders' commands, under way beside the month's events. */
+  const founders: Promise<FoundersRun>[] = [];
   const perform = async (event: Event): Promise<Invocation[]> => {
     if (event.tag === "scheduled") return [await timed(event.kind, bench[event.kind])];
+    if (event.kind === "founders") {
+      progress(`${label}: npm run waitlist -- ${event.args.join(" ")} --netlify`);
+      founders.push(runFounders(bench, event.args));
+      return [];
+    }
     if (event.kind === "signup") {
       return [await timed("signup", () => invoke(bench.signup, post(event.email), nextIp()))];
     }
@@ -161,7 +191,7 @@ async function run(bench: Deployment, events: readonly Event[], label: string): 
     const dayOf = Math.floor((first.at - monthStart) / day);
     if (dayOf !== shownDay && dayOf < monthDays) progress(`${label}: day ${(shownDay = dayOf) + 1} of ${monthDays}`);
     // Never back in time: the viral day's groups may run behind its schedule.
-    clock.setSystemTime(Math.max(first.at, Date.now()));
+    await advanceTo(first.at);
     const at = Date.now();
     const invocations = (await Promise.all(group.map((event) => perform(event)))).flat();
     const end = Date.now();
@@ -169,23 +199,67 @@ async function run(bench: Deployment, events: readonly Event[], label: string): 
     steps.push({ at, end, tag: first.tag, invocations, blobsOps: nowOps - lastOps });
     lastOps = nowOps;
   }
-  return steps;
+  const foundersRuns = await Promise.all(founders);
+  await bench.settled();
+  steps.push(...siteCallSteps(bench, events));
+  const nowOps = await blobsOps();
+  if (steps.length > 0) steps.at(-1)!.blobsOps += nowOps - lastOps;
+  return { steps, founders: foundersRuns };
 }
 
-/** Signups lost: not stored, not mailed exactly once, or confirmed by their link and not kept as confirmed. */
+/**
+ * The calls of the site's functions the functions and the provider made (drains, bounces and complaints), as steps of
+ * their own: a mail event is of the signup it names (trickle or viral; the founders' when they name neither), a drain
+ * of the viral day in its hours and of the trickle otherwise. Their Blobs operations are counted in the steps they
+ * ran beside.
+ */
+function siteCallSteps(bench: Deployment, events: readonly Event[]): Step[] {
+  const viralTimes = events.filter((event) => event.tag === "viral").map((event) => event.at);
+  const inViralHours = (at: number) =>
+    viralTimes.length > 0 && at >= Math.min(...viralTimes) && at <= Math.max(...viralTimes);
+  const tagOf = (call: Deployment["siteCalls"][number]): Tag => {
+    if (call.kind === "drain") return inViralHours(call.at) ? "viral" : "trickle";
+    const address = call.addresses[0] ?? "";
+    return address.startsWith("viral") ? "viral" : address.startsWith("trickle") ? "trickle" : "founders";
+  };
+  return bench.siteCalls.map((call) => ({
+    at: call.at,
+    end: call.at + call.ms,
+    tag: tagOf(call),
+    invocations: [{ kind: call.kind, ms: call.ms, bytes: call.bytes, killed: call.killed }],
+    blobsOps: 0,
+  }));
+}
+
+/**
+ * Signups lost: not stored, not sent their confirmation exactly once, or confirmed by their link and not kept as
+ * confirmed; a signup the site removed on its own complaint (as a leave) is not lost. And the signups whose
+ * confirmation the site refused for good for a throttle or a quota: none should be (a throttle or a quota holds the
+ * mail, it refuses nobody).
+ */
 async function lost(bench: Deployment, events: readonly Event[]) {
   // The ledger the founders read (on Blobs) is brought up to date by a sweep: one after the month, not counted.
   await bench.sweep();
-  const rows = new Map((await bench.store.all()).map((row) => [row.email, row]));
-  const mails = new Map<string, number>();
+  const all = await bench.store.all();
+  const rows = new Map(all.map((row) => [row.email, row]));
+  const confirmations = new Map<string, number>();
   for (const delivery of bench.smtp.deliveries) {
-    for (const to of delivery.envelope.to) mails.set(to, (mails.get(to) ?? 0) + 1);
+    if (!confirmLinks(delivery.mail).text) continue;
+    for (const to of delivery.envelope.to) confirmations.set(to, (confirmations.get(to) ?? 0) + 1);
   }
-  return events.filter(
+  const complained = new Set(bench.complainedOf());
+  const lostSignups = events.filter(
     (event) =>
-      (event.kind === "signup" && (!rows.has(event.email) || mails.get(event.email) !== 1)) ||
-      (event.kind === "confirm" && !rows.get(event.email)?.confirmedAt),
+      event.kind !== "founders" &&
+      event.tag !== "scheduled" &&
+      !complained.has(event.email) &&
+      ((event.kind === "signup" && (!rows.has(event.email) || confirmations.get(event.email) !== 1)) ||
+        (event.kind === "confirm" && !rows.get(event.email)?.confirmedAt)),
   ).length;
+  const refusedForLimits = all.filter(
+    (row) => row.state === "refused" && /throttl|quota|rate/i.test(row.confirmationError ?? ""),
+  ).length;
+  return { lost: lostSignups, refusedForLimits };
 }
 
 /** A month's figures: its credits by meter and what they measured, from the steps of the tags it is made of. */
@@ -202,7 +276,7 @@ function month(
 ) {
   const own = steps.filter((step) => tags.includes(step.tag));
   const all = own.flatMap((step) => step.invocations);
-  const kinds = ["sweep", "daily", "signup", "confirm page", "confirm button"] as const;
+  const kinds = ["sweep", "daily", "signup", "confirm page", "confirm button", "drain", "mail event"] as const;
   const medianOf = (kind: Kind, from: readonly Invocation[]) =>
     median(from.filter((one) => one.kind === kind).map((one) => one.ms));
   // Scheduled runs in the hours of traffic `without` this month are billed at the month's median sweep.
@@ -260,16 +334,17 @@ function month(
  * the signups; `visitsPerSignup` the visits to / each signup comes from.
  */
 export async function months(visit: Visit, { scale = 1, visitsPerSignup = defaultVisitsPerSignup } = {}) {
-  const idleBench = await startDeployment({ start: monthStart });
-  await idleBench.backend.seedTo(Math.round(idleListed * scale));
-  const idleSteps = await run(idleBench, schedule({ withTraffic: false, scale }), "an idle month");
-  await idleBench.stop();
+  const idle = await idleMonthOver(Math.round(idleListed * scale), { visit, visitsPerSignup, label: "an idle month" });
 
   const bench = await startDeployment({ start: monthStart });
   const events = schedule({ withTraffic: true, scale });
-  const steps = await run(bench, events, "a trickle and a viral day");
-  const mailsTo = (prefix: string) =>
-    bench.smtp.deliveries.filter((delivery) => delivery.envelope.to.some((to) => to.startsWith(prefix))).length;
+  const { steps, founders } = await run(bench, events, "a trickle and a viral day");
+  const mailsTo = (prefix: string, onlyConfirmations = false) =>
+    bench.smtp.deliveries.filter(
+      (delivery) =>
+        delivery.envelope.to.some((to) => to.startsWith(prefix)) &&
+        (!onlyConfirmations || confirmLinks(delivery.mail).text !== ""),
+    ).length;
   const viralDay = monthStart + viral.day * day;
   const viralHours = {
     from: viralDay + viral.from,
@@ -277,21 +352,25 @@ export async function months(visit: Visit, { scale = 1, visitsPerSignup = defaul
     to: viralDay + viral.from + viral.lasts + hour,
   };
   const priced = { visit, visitsPerSignup };
+  const { lost: lostSignups, refusedForLimits } = await lost(bench, events);
   const figures = {
-    idleMonth: month(idleSteps, ["scheduled"], { ...priced, deploys: 0, mails: 0 }),
+    idleMonth: idle.month,
     trickleMonth: month(steps, ["scheduled", "trickle"], {
       ...priced,
       deploys: 0,
-      mails: mailsTo("trickle"),
+      mails: mailsTo("trickle", true),
       without: viralHours,
     }),
-    viralMonth: month(steps, ["scheduled", "trickle", "viral"], {
+    viralMonth: month(steps, ["scheduled", "trickle", "viral", "founders"], {
       ...priced,
       deploys: viral.deploys,
       mails: mailsTo("trickle") + mailsTo("viral"),
     }),
-    lost: await lost(bench, events),
+    lost: lostSignups,
+    founders,
   };
+  // The viral month's mail as the provider saw it, before the days after it.
+  const viralMail = { ...bench.providerFigures(), refusedForLimits };
   // The month's daily passes after the viral day, then every scheduled run on to 32 days after it.
   const monthsPasses = steps
     .filter((step) => step.at >= viralDay + day)
@@ -302,16 +381,37 @@ export async function months(visit: Visit, { scale = 1, visitsPerSignup = defaul
     before: monthsPasses,
     label: "after the viral month",
   });
+  const provider = sumProviderFigures(idle.provider, bench.providerFigures());
   await bench.stop();
-  return { ...figures, afterViralMonth };
+  return { ...figures, afterViralMonth, viralMail, provider };
 }
 
 export type Months = Awaited<ReturnType<typeof months>>;
+
+/**
+ * An idle month (every scheduled run of 30 days, no signup) over `listed` addresses, mailed and confirmed long ago:
+ * its credits, and its mail as the provider saw it (the founders' digests).
+ */
+export async function idleMonthOver(
+  listed: number,
+  { visit, visitsPerSignup, label }: { visit: Visit; visitsPerSignup: number; label: string },
+) {
+  const bench = await startDeployment({ start: monthStart });
+  await bench.backend.seedTo(listed);
+  const { steps } = await run(bench, schedule({ withTraffic: false, scale: 1 }), label);
+  const provider = bench.providerFigures();
+  await bench.stop();
+  return {
+    month: { listed, ...month(steps, ["scheduled"], { visit, visitsPerSignup, deploys: 0, mails: 0 }) },
+    provider,
+  };
+}
 
 /** How each month was measured, for the report. */
 export const method = {
   idleMonth: `every scheduled run of 30 days (8,640 sweeps, 30 daily passes) over ${idleListed.toLocaleString("en")} listed addresses`,
   trickleMonth:
     "the viral month's run without the viral day's own signups, confirmations and deploys; the sweeps of those hours billed at the month's median sweep",
-  viralMonth: `every run of 30 days: the trickle, and on the 15th ${viral.signups.toLocaleString("en")} signups from noon to 18:00 UTC, ${atOnce} at a time, each billed its own time; ${viral.deploys} production deploys`,
+  viralMonth: `every run of 30 days: the trickle, and on the 15th ${viral.signups.toLocaleString("en")} signups from noon to 18:00 UTC, ${atOnce} at a time, each billed its own time; ${viral.deploys} production deploys; a let-in wave of ${foundersMail.letIn.count.toLocaleString("en")} on the ${foundersMail.letIn.day + 1}th and an announcement to every member on the ${foundersMail.announce.day + 1}nd, from the founders' machine (no credits); the drains the functions started and the bounces and complaints the provider posted, each a web request and its run time`,
+  idleMonthAt100k: "the idle month over 100,000 listed addresses",
 };

@@ -1,12 +1,15 @@
 // What npm run bench:netlify prints: the figures as a report to read, or with --json as one line of JSON.
 import os from "node:os";
 import type { viralMinute } from "./burst";
+import type { Check } from "./checks";
 import { rates, rateSources, ratesRead, visitCredits } from "./credits";
 import type { after100kDay, dailyPassesAfter } from "./daily";
-import { type Months, goals, method } from "./months";
+import type { ProviderFigures } from "./mail";
+import { type idleMonthOver, type Months, goals, method } from "./months";
 import type { Outage } from "./outage";
 import type { perRequest } from "./per-request";
 import { type races, concurrent } from "./races";
+import type { SmallPlan } from "./small-plan";
 import type { retention } from "./sweeps";
 
 export interface Results {
@@ -58,7 +61,12 @@ export const machine = () => `${os.cpus().length} × ${os.cpus()[0]?.model ?? "C
  * The credits of --json: the months, what a visit and a signup cost, and whether the goals are met, on the count
  * Netlify's pages support (scheduled runs are no web requests; the other count beside it).
  */
-export function creditsFigures(months: Months, visit: { requests: number; bytes: number }, visitsPerSignup: number) {
+export function creditsFigures(
+  months: Months,
+  idleMonthAt100k: Awaited<ReturnType<typeof idleMonthOver>>["month"],
+  visit: { requests: number; bytes: number },
+  visitsPerSignup: number,
+) {
   const { idleMonth, viralMonth, lost } = months;
   const perVisit = visitCredits(visit);
   // A signup's own cost, its visits aside: what the viral month costs over the idle month's scheduled runs, less
@@ -81,11 +89,13 @@ export function creditsFigures(months: Months, visit: { requests: number; bytes:
       idleMonth: goal(idleMonth.total, goals.idleMonth),
       viralMonth: goal(viralMonth.total, goals.viralMonth),
       viralMonthScheduledCounted: goal(viralMonth.scheduledAsRequests.counted.total, goals.viralMonth),
+      idleMonthAt100k: goal(idleMonthAt100k.total, goals.idleMonth),
       lost,
     },
     idleMonth,
     trickleMonth: months.trickleMonth,
     viralMonth,
+    idleMonthAt100k,
     lost,
   };
 }
@@ -100,20 +110,18 @@ export function printCredits(credits: ReturnType<typeof creditsFigures>) {
   console.log(
     "    month        total  compute requests bandwidth deploys | with scheduled runs as requests | signups  visits   mails  sweeps",
   );
-  for (const [name, month] of [
+  const months = [
     ["idle", credits.idleMonth],
     ["trickle", credits.trickleMonth],
     ["viral", credits.viralMonth],
-  ] as const) {
+    ["idle100k", credits.idleMonthAt100k],
+  ] as const;
+  for (const [name, month] of months) {
     console.log(
       `    ${name.padEnd(8)}${figure(month.total)} ${figure(month.compute)} ${figure(month.requests)}  ${figure(month.bandwidth)}${figure(month.deploys)} | ${figure(month.scheduledAsRequests.counted.total)}                        | ${count(month.signups)} ${count(month.visits)} ${count(month.mails)} ${count(month.sweeps)}`,
     );
   }
-  for (const [name, month] of [
-    ["idle", credits.idleMonth],
-    ["trickle", credits.trickleMonth],
-    ["viral", credits.viralMonth],
-  ] as const) {
+  for (const [name, month] of months) {
     const { meters } = month;
     const ms = Object.entries(meters.medianMs)
       .filter(([, value]) => value !== null)
@@ -123,10 +131,10 @@ export function printCredits(credits: ReturnType<typeof creditsFigures>) {
       `    ${name}: ${meters.gbHours} GB-hours (${meters.functionInvocations.toLocaleString("en")} invocations, ${meters.killed} killed; median ${ms}), ${meters.webRequests.toLocaleString("en")} web requests (${meters.visitRequests.toLocaleString("en")} of visits; ${meters.scheduledInvocations.toLocaleString("en")} scheduled runs besides), ${meters.bandwidthGb} GB, ${meters.blobsOperations.toLocaleString("en")} Blobs operations`,
     );
   }
-  const { idleMonth, viralMonth, viralMonthScheduledCounted, lost } = credits.goals;
+  const { idleMonth, viralMonth, viralMonthScheduledCounted, idleMonthAt100k, lost } = credits.goals;
   const met = (goal: { met: boolean }) => (goal.met ? "met" : "NOT met");
   console.log(
-    `  Goals: an idle month at most ${idleMonth.atMost} credits: ${idleMonth.credits}, ${met(idleMonth)}; a viral month at most ${viralMonth.atMost}: ${viralMonth.credits}, ${met(viralMonth)} (${viralMonthScheduledCounted.credits} with scheduled runs as requests); ${lost} lost`,
+    `  Goals: an idle month at most ${idleMonth.atMost} credits: ${idleMonth.credits}, ${met(idleMonth)}; a viral month at most ${viralMonth.atMost}: ${viralMonth.credits}, ${met(viralMonth)} (${viralMonthScheduledCounted.credits} with scheduled runs as requests); an idle month over 100,000 listed: ${idleMonthAt100k.credits}, ${met(idleMonthAt100k)}; ${lost} lost`,
   );
   console.log(
     `  A visit to / costs ${credits.perVisit} credits; a signup, its visits aside, ${credits.perSignupWithoutVisits}: a month is about the idle month + deploys + signups × (${credits.perSignupWithoutVisits} + visits a signup × ${credits.perVisit}).`,
@@ -134,6 +142,7 @@ export function printCredits(credits: ReturnType<typeof creditsFigures>) {
   console.log(`  How: idle month: ${method.idleMonth}.`);
   console.log(`       trickle month: ${method.trickleMonth}.`);
   console.log(`       viral month: ${method.viralMonth}.`);
+  console.log(`       idle month over 100,000: ${method.idleMonthAt100k}.`);
   console.log(`  Scheduled runs as web requests: ${credits.scheduledRunsAsWebRequests}.`);
   for (const source of Object.values(rateSources)) console.log(`  Rate: ${source}`);
 }
@@ -226,4 +235,36 @@ export function printReport(
   console.log(
     `  API calls by the functions in all of it: ${totals.apiCalls - founders.reduce((sum, row) => sum + row.apiCalls, 0)}; 429s: ${totals.limited}; lines the functions logged: ${totals.logLines}`,
   );
+}
+
+/** The provider's figures across the months, the founders' commands, the small plan, and a line per check. */
+export function printMail({
+  provider,
+  founders,
+  smallPlan,
+  checks,
+}: {
+  provider: ProviderFigures;
+  founders: Months["founders"];
+  smallPlan: SmallPlan;
+  checks: Record<string, Check>;
+}) {
+  const count = (n: number) => n.toLocaleString("en");
+  console.log(
+    `The mail provider in the months (${provider.name}: ${provider.ratePerSecond} a second, ${provider.connections} connections, ${count(provider.dailyLimit ?? 0)} a day): ${count(provider.sent)} sent, ${provider.throttled} throttle replies, ${provider.dropped} dropped, ${provider.refusedForQuota} refused for its quota, ${provider.refusedConnections} connections refused; ${provider.bounced} bounced for good and ${provider.complained} complaints posted to the site (${provider.eventsFailed} not taken); ${provider.mailedAfterSuppression} messages taken for an address after the site took its bounce or complaint`,
+  );
+  for (const run of founders) {
+    console.log(`  npm run waitlist -- ${run.command} --netlify: ${run.minutes} minutes; ${run.said.join(" ")}`);
+  }
+  const { provider: small, digest } = smallPlan;
+  console.log(
+    `A small plan (${small.name}: ${small.ratePerSecond} a second, ${small.dailyLimit} a day), ${count(smallPlan.signups)} signups in a day: ${smallPlan.sentOnTheDay} sent that day, ${smallPlan.refusedOnTheDay} refused for the quota (${smallPlan.throttledOnTheDay} throttle replies); the next day ${smallPlan.sentTheNextDay} sent, ${smallPlan.refusedTheNextDay} refused (${smallPlan.throttledTheNextDay} throttle replies)`,
+  );
+  console.log(`  The founders' digest the next midnight: ${digest.subject ?? "none"}`);
+  for (const line of digest.lines) console.log(`    ${line}`);
+  console.log("");
+  console.log("Checks");
+  for (const check of Object.values(checks)) {
+    console.log(`  ${check.met ? "met    " : "NOT met"}  ${check.what}: ${check.measured}`);
+  }
 }

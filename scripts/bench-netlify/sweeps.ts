@@ -4,20 +4,20 @@ import { type Deployment, progress } from "./deployment";
 
 /** 31 days on, none of the `unconfirmed` signups confirmed: the daily pass at midnight UTC removes them. */
 export async function retention(bench: Deployment, unconfirmed: number) {
-  const { clock, store, measured, daily, sweep } = bench;
+  const { advanceTo, store, measured, daily, sweep } = bench;
   progress("31 days on: the daily pass's retention");
   const day = 86_400_000;
-  clock.setSystemTime(Math.ceil((Date.now() + 31 * day) / day) * day);
+  await advanceTo(Math.ceil((Date.now() + 31 * day) / day) * day);
   const listedBefore = (await store.all()).length;
   const passes: { ops: number; ms: number }[] = [];
   for (let pass = 0; pass < 5; pass++) {
     const { ops, ms } = await measured(() => daily());
     passes.push({ ops, ms: Math.round(ms) });
     if ((await store.all()).length <= listedBefore - unconfirmed) break;
-    clock.setSystemTime(Math.ceil(Date.now() / day) * day);
+    await advanceTo(Math.ceil(Date.now() / day) * day);
   }
   const idleSweep = await measured(() => sweep());
-  clock.setSystemTime(Math.ceil(Date.now() / day) * day);
+  await advanceTo(Math.ceil(Date.now() / day) * day);
   const idleDaily = await measured(() => daily());
   return {
     unconfirmed,
