@@ -123,8 +123,9 @@ describe("the founders' digest as the bench reads it", () => {
       confirmations: 0,
       left: 0,
       pruned: 0,
+      afterWave: 0,
       invites: 0,
-      totals: { signups: count, confirmed: 0, left: 0, pruned: 0, invited: 0 },
+      totals: { signups: count, confirmed: 0, left: 0, pruned: 0, afterWave: 0, invited: 0 },
       letIn: null,
       mail: mailFigures([], "2027-03-01", outlook),
     };
