@@ -9,7 +9,8 @@ import type { FunctionContext } from "./serve-endpoint";
  * minutes, and a signup's function waits a moment at most for its own e-mail's start (netlify-waitlist.ts); when
  * either leaves more due than it could send (a mail outage over, a viral minute past the provider's rate), it starts
  * a drain: this function, which answers at once and sends for 45 s of its 60, then starts the next while more is due.
- * Several may run at once: the pace they share (waitlist/mail/pace.ts) keeps them all within the provider's limits.
+ * One runs at a time, under a lease in the store (drain-start.ts): one asked for while another runs is started by it
+ * as it ends. The pace every sender shares (waitlist/mail/pace.ts) keeps it and the signups within the provider's limits.
  * Only the site's own functions can start one: the request carries a token derived from the site's secret; any other
  * is answered 404, as a path that is not there.
  */
