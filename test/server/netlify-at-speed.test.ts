@@ -158,7 +158,9 @@ it("ends a daily pass by its hard stop with a batch of pruning under way, and th
 
   // The next passes, at the real clock's pace, finish what it left: every unconfirmed signup gone, from the ledger too,
   // counted once as pruned, and none of the confirmed touched.
-  for (let pass = 0; pass < 5 && (await store.count()) > confirmed.length; pass++) await daily();
+  // Until each is counted: a listing of the ledger drops a row before its record's leave is finished, and on a loaded
+  // machine the first pass's last round trips may still be under way when the next begins.
+  for (let pass = 0; pass < 5 && (await store.departureCounts()).pruned < unconfirmed; pass++) await daily();
   expect({
     listed: (await store.all()).map((row) => row.email).sort(),
     pruned: (await store.departureCounts()).pruned,
