@@ -10,6 +10,8 @@ import { atServer, confirmLinks, leaveLinks, startSmtpServer, type TestSmtpServe
 import { patience } from "../support/patience";
 import { policyPage } from "../support/policy-site";
 import type { Signup } from "../../waitlist/signup-life/types";
+import { SqliteStore } from "../../waitlist/stores/sqlite-store";
+import { until } from "../support/until";
 
 /*
  * Issue 51's done-check, end to end: six creators sign up and confirm over real HTTP on `npm run serve` (its own
@@ -188,5 +190,29 @@ describe("launching in waves from the npm run serve server's store (issue 51)", 
     await expect(run(["export", "--launch", "--wave", "2", "--format", "csv", "--out", csv], tool)).rejects.toThrow(
       /^Wave 2 was e-mailed by let-in, not handed to the launch tool/,
     );
+  });
+
+  it("deletes, at the server's retention pass, whoever was let in longer ago than the Privacy Policy keeps them (issue 61)", async () => {
+    for (const email of ["long@example.com", "lately@example.com", "held@example.com"]) await signUpAndConfirm(email);
+    const store = SqliteStore.openExisting(founders.WAITLIST_DB!);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+    for (const [email, days] of [
+      ["long@example.com", 91],
+      ["lately@example.com", 89],
+      ["held@example.com", 91],
+    ] as const) {
+      const { createdAt } = (await store.all()).find((one) => one.email === email)!;
+      await store.letIn(email, { wave: 1, at: daysAgo(days), createdAt, mail: false });
+    }
+    // Restricted (a question being settled): kept until it is lifted.
+    await store.restrict("held@example.com", new Date());
+    await store.close();
+    // The server's pass runs as it starts, then hourly.
+    await server.stop();
+    server = await spawnServe({ ...founders, PUBLIC_DIR: path.join(dir, "public"), WAITLIST_RATE_LIMIT: "1000000" });
+    await until(() => server.output().includes("Removed 1 entries of people let in over 90 days ago."));
+    const rows = JSON.parse(await run(["export", "--record", "--format", "json"], founders)) as Signup[];
+    expect(rows.map((row) => row.email).sort()).toEqual(["held@example.com", "lately@example.com"]);
+    expect(JSON.parse(await run(["stats", "--json"], founders))).toMatchObject({ afterWave: 1 });
   });
 });
