@@ -3,15 +3,16 @@
 //
 // - The timed lane, at the machine's normal priority, output as it comes: the
 //   build as Netlify does it, then the browser files that measure time (the
-//   7 s reset, the 200 ms scroll, a page come to rest, a starved CPU), one
-//   file at a time.
+//   7 s reset, the 200 ms scroll, a page come to rest, a starved CPU) and the
+//   server files that do (`timedServer`: a provider's pace, Netlify's round
+//   trips), one file at a time.
 // - The untimed lane, at nice 19: the type check and lint beside the build,
 //   then, once the build is there, the tests that read it (the build project),
 //   the browser files that measure no time (`untimed` below) and the server
 //   files of the Netlify CLI and bundles (`moved`).
-// - The lane that needs no build, at nice 19: the unit, content and server
-//   projects. They check the spec's timings with fake timers or clocks passed
-//   in.
+// - The lane that needs no build, at nice 19, two files at once: the unit,
+//   content and server projects. They check the spec's timings with fake
+//   timers or clocks passed in.
 // - With TEST_OTHER_NODES, every other Node at once, in whichever nice lane
 //   ends its own files first.
 //
@@ -121,6 +122,12 @@ const [untimedFiles, timedFiles] = [true, false].map((wanted) =>
  * which ends last, alone on one core: it ends sooner without them.
  */
 const moved = ["/test/server/netlify-(cli|bundles)[.]test[.]ts$"];
+/**
+ * The server files that measure a real clock (a provider's pace and its throttles, Netlify's round trips and a
+ * function's hard stop) run in the timed lane, one file at a time with its browser files: beside a second file of the
+ * lane that needs no build, a burst drew a throttle the pace had spaced for, and a daily pass ended before its stop.
+ */
+const timedServer = ["/test/server/(mail-pace|netlify-at-speed)[.]test[.]ts$"];
 const { projects } = createRequire(import.meta.url)("../jest.config.js");
 const serverIgnores = projects.find((project) => project.displayName === "server").testPathIgnorePatterns;
 
@@ -160,7 +167,7 @@ const built = tracked("npm", ["run", "build:netlify"]).then((code) => {
 
 /** The lane that needs no build, at nice 19: the unit, content and server projects. Resolves with what failed. */
 async function sideLane() {
-  const args = ["--testPathIgnorePatterns", ...serverIgnores, ...moved];
+  const args = ["--testPathIgnorePatterns", ...serverIgnores, ...moved, ...timedServer];
   const code = await tracked(process.execPath, [...jestArgs(noBuild, sideWorkers), ...args], sideOptions);
   laneFree();
   return code === 0 ? [] : [noBuild.join(", ")];
@@ -200,11 +207,15 @@ async function untimedLane() {
   return code === 0 ? [] : [title.trim()];
 }
 
-/** The timed lane, at normal priority once the build is there: the browser files that measure time, one at a time. */
+/**
+ * The timed lane, at normal priority once the build is there: the browser files and the server files that measure
+ * time, one at a time.
+ */
 async function timedLane() {
   await built;
-  const code = await tracked(process.execPath, [...jestArgs(["e2e"]), "--", e2ePattern(timedFiles)]);
-  return code === 0 ? [] : ["the timed browser files"];
+  const args = [...jestArgs(["e2e", "server"]), "--", e2ePattern(timedFiles), ...timedServer];
+  const code = await tracked(process.execPath, args);
+  return code === 0 ? [] : ["the timed browser and server files"];
 }
 
 const failed = (await Promise.all([sideLane(), untimedLane(), timedLane(), otherNodesLane()])).flat();
