@@ -251,14 +251,13 @@ export async function startDeployment({
   /** The provider's figures so far (mail.ts). */
   function providerFigures(): ProviderFigures {
     const { profile } = benchMail;
-    const { sent, throttled, dropped, refusedForQuota, refusedConnections, bounced, complained, eventsFailed } =
-      smtp.counters;
+    const { deliveredTo: _deliveredTo, ...counters } = smtp.counters;
     return {
       name: benchProviders[provider].name,
       ratePerSecond: profile.ratePerSecond ?? null,
       connections: "connections" in profile ? profile.connections : null,
       dailyLimit: profile.dailyLimit ?? null,
-      ...{ sent, throttled, dropped, refusedForQuota, refusedConnections, bounced, complained, eventsFailed },
+      ...counters,
       mailedAfterSuppression: mailedAfterSuppression(smtp.deliveries, suppressedAt),
     };
   }

@@ -9,6 +9,7 @@ import {
   chosenByShare,
   providerPresets,
   startMailProvider,
+  type ProviderCounters,
   type ProviderProfile,
 } from "../../test/support/mail-provider";
 import { snsKey, type SnsKey } from "../../test/support/mail-webhooks";
@@ -41,20 +42,13 @@ export function readEvent(body: string): { kind: "bounce" | "complaint"; address
   };
 }
 
-/** The provider's figures a run reports: its limits, its counters, and the mail after a suppression. */
-export interface ProviderFigures {
+/** The provider's figures a run reports: its limits, its counters (as the stand-in keeps them), and the mail after a
+ * suppression. */
+export interface ProviderFigures extends Omit<ProviderCounters, "deliveredTo"> {
   name: string;
   ratePerSecond: number | null;
   connections: number | null;
   dailyLimit: number | null;
-  sent: number;
-  throttled: number;
-  dropped: number;
-  refusedForQuota: number;
-  refusedConnections: number;
-  bounced: number;
-  complained: number;
-  eventsFailed: number;
   mailedAfterSuppression: number;
 }
 
