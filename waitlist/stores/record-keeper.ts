@@ -61,6 +61,28 @@ export function recordKeeper<Kept extends SignupRecord>({
   confirmed,
   refiled,
 }: Keeping<Kept>) {
+  /**
+   * A person's request carried out (an objection, a restriction): `transition` once, what `read` says of the record as
+   * it then stands (as it was, when the request was carried out before), and the store's refiling of a changed one.
+   * Undefined when the address is not listed.
+   */
+  async function request<T>(
+    emailKey: string,
+    transition: (record: Kept) => Kept | undefined,
+    read: (record: Kept) => T,
+  ): Promise<T | undefined> {
+    let said: T | undefined;
+    let before: Kept | undefined;
+    const after = await change(emailKey, (record) => {
+      before = record;
+      const next = transition(record);
+      said = read(next ?? record);
+      return next;
+    });
+    if (after) await refiled?.(emailKey, before!, after);
+    return said;
+  }
+
   return {
     async claimConfirmation(emailKey: string, { now, leaseMs }: { now: Date; leaseMs: number }) {
       return (await change(emailKey, (record) => life.claim(record, now, leaseMs)))?.confirmationAttempts;
@@ -120,32 +142,20 @@ export function recordKeeper<Kept extends SignupRecord>({
     },
 
     /** Resolves with when the objection was noted (the first time), or undefined when the address is not listed. */
-    async objectTo(emailKey: string, to: ObjectionKind, at: Date): Promise<string | undefined> {
-      let noted: string | undefined;
-      let before: Kept | undefined;
-      const after = await change(emailKey, (record) => {
-        before = record;
-        const next = life.object(record, to, at);
-        noted = life.objectedAt(next ?? record, to)!;
-        return next;
-      });
-      if (after) await refiled?.(emailKey, before!, after);
-      return noted;
-    },
+    objectTo: (emailKey: string, to: ObjectionKind, at: Date) =>
+      request(
+        emailKey,
+        (record) => life.object(record, to, at),
+        (record) => life.objectedAt(record, to)!,
+      ),
 
     /** Resolves with when the restriction began (null: lifted), or undefined when the address is not listed. */
-    async restrict(emailKey: string, at: Date | null): Promise<{ restrictedAt: string | null } | undefined> {
-      let now: { restrictedAt: string | null } | undefined;
-      let before: Kept | undefined;
-      const after = await change(emailKey, (record) => {
-        before = record;
-        const next = life.restrict(record, at);
-        now = { restrictedAt: (next ?? record).restrictedAt };
-        return next;
-      });
-      if (after) await refiled?.(emailKey, before!, after);
-      return now;
-    },
+    restrict: (emailKey: string, at: Date | null) =>
+      request(
+        emailKey,
+        (record) => life.restrict(record, at),
+        ({ restrictedAt }) => ({ restrictedAt }),
+      ),
 
     // The founders' reads: one signup by its key, and the whole list.
     signup: async (emailKey: string) => {
