@@ -11,7 +11,7 @@ import { suppressedUntil } from "../../waitlist/suppressions";
 import { command } from "../command";
 import { PendingError, UsageError } from "../errors";
 import { linkSecretOf, paceOf } from "../open-store";
-import { heldWords, takeWaiting, type PaceOutcome } from "../../waitlist/mail/pace";
+import { heldWords, takeWaiting, type MailSent, type PaceOutcome } from "../../waitlist/mail/pace";
 import { classifyMailFailure } from "../../waitlist/mail/replies";
 import { plural, postalAddressShown, requirePostalAddress } from "../sender";
 
@@ -180,13 +180,14 @@ export const announcePolicyChange = command({
         while (told === "throttle") {
           // The run's first message tries through a hold of the server down, which it ends once sent.
           const ticket = await takeWaiting(pace, { probe: sent === 0 });
+          let timing: MailSent | void = undefined;
           if (!ticket.go) {
             if (noted) await store.noteAnnouncement(row.emailKey, id, { undo: true });
             stoppedBy = heldWords(ticket);
             break;
           }
           try {
-            await mailer.send(message);
+            timing = await mailer.send(message);
             told = "sent";
             sent++;
           } catch (error) {
@@ -197,7 +198,7 @@ export const announcePolicyChange = command({
             if (noted) await store.noteAnnouncement(row.emailKey, id, { undo: true });
             refused.push(`${maskEmail(listed.email)}: ${mailErrorReason(error, listed.email)}`);
           } finally {
-            await ticket.done(told);
+            await ticket.done(told, timing);
           }
         }
         if (stoppedBy) break;

@@ -5,7 +5,7 @@ import { site } from "../../config/site";
 import { maskEmail } from "../../waitlist/email-address";
 import { letInMessage } from "../../waitlist/mail/let-in-message";
 import { createMailer } from "../../waitlist/mail/mailer";
-import { heldWords, takeWaiting, type MailPace, type PaceOutcome } from "../../waitlist/mail/pace";
+import { heldWords, takeWaiting, type MailPace, type MailSent, type PaceOutcome } from "../../waitlist/mail/pace";
 import { classifyMailFailure } from "../../waitlist/mail/replies";
 import { mailErrorReason } from "../../waitlist/mail/redact";
 import type { FullStore } from "../../waitlist/stores/store";
@@ -229,6 +229,7 @@ async function mailWave(
       return "done";
     }
     let told = "unused" as PaceOutcome;
+    let timing: MailSent | void = undefined;
     try {
       // Taken before it goes: still listed, still let in with this wave, and no other run's to send.
       if (!(await store.letInMail(person.emailKey, "take", person.wave))) {
@@ -251,7 +252,7 @@ async function mailWave(
         postalAddress,
       });
       try {
-        await mailer.send(message);
+        timing = await mailer.send(message);
       } catch (error) {
         const reason = `${maskEmail(person.email)}: ${mailErrorReason(error, person.email)}`;
         const kind = classifyMailFailure(error);
@@ -268,7 +269,7 @@ async function mailWave(
       outcome.sent++;
       return "done";
     } finally {
-      await ticket.done(told);
+      await ticket.done(told, timing);
     }
   };
   const mailOne = async (person: LetIn) => {

@@ -3,7 +3,7 @@ import { maskEmail } from "../email-address";
 import { mailboxCounters, mailDay } from "./mailbox";
 import { mailErrorReason, redactAddresses } from "./redact";
 import type { Mailer } from "./mailer";
-import { paceWait, unlimitedPace, type MailPace, type PaceOutcome } from "./pace";
+import { paceWait, unlimitedPace, type MailPace, type MailSent, type PaceOutcome } from "./pace";
 import { classifyMailFailure } from "./replies";
 import { askAgainAfterMs, mailboxCap, retryDelayMs, retryDelaysMs as retrySchedule } from "../signup-life/rules";
 import type { WaitlistSite } from "../site-settings";
@@ -149,6 +149,7 @@ export function createConfirmations({
       return { outcome: "held", until: ticket.until, reason };
     }
     let told: PaceOutcome = "unused";
+    let timing: MailSent | void = undefined;
     try {
       // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
       // the cap (signup-life's mailboxCap) it is not sent and not retried: the visitor was answered as for any
@@ -167,7 +168,7 @@ export function createConfirmations({
         }
       }
       try {
-        await mailer.send(messageFor(owed));
+        timing = await mailer.send(messageFor(owed));
       } catch (error) {
         // The server's reply, which may quote the address, is kept and logged without it (redact.ts).
         const reason = mailErrorReason(error, owed.email);
@@ -196,7 +197,7 @@ export function createConfirmations({
       await store.markConfirmationSent(owed.emailKey, clock());
       return { outcome: "sent" };
     } finally {
-      await ticket.done(told);
+      await ticket.done(told, timing);
     }
   }
 

@@ -79,3 +79,24 @@ describe("what a failed send says, as nodemailer reports a real server's replies
     expect([isPermanentFailure(down), isSendingFailure(down)]).toEqual([false, true]);
   });
 });
+
+describe("what a sent message's timing says", () => {
+  it("tells how long the server took to answer after it had the whole message, not the connection's opening", async () => {
+    // A provider that answers 300 ms after the message's end, as SES or Resend take their time to accept it.
+    const smtp = await startSmtpServer(0, {
+      afterData: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 300)),
+    });
+    const mailer = createMailer({ smtpUrl: smtp.url, from: "hello@jointandem.app", outboxDir: os.tmpdir() });
+    try {
+      const began = Date.now();
+      const sent = await mailer.send(message("ada@example.com", "one"));
+      const tookMs = Date.now() - began;
+      expect(sent?.answeredAfterMs).toBeGreaterThanOrEqual(250);
+      // Less than the whole send: the connection's opening and greeting, and the envelope, came before it.
+      expect(sent!.answeredAfterMs).toBeLessThan(tookMs);
+    } finally {
+      mailer.close();
+      await smtp.close();
+    }
+  });
+});

@@ -107,6 +107,48 @@ describe("the pace every sender keeps", () => {
     expect((await pace.shards()).map((shard) => shard.sent)).toEqual([5]);
   });
 
+  it("starts a message no sooner than the window after the one before it was had: a first message slowed by its connection delays the next", async () => {
+    const pace = paceOf({ limits: { ...ses, ratePerSecond: 1, connections: 1 } });
+    const first = (await pace.take()) as PaceTicket;
+    // Its connection opened and greeted on a busy machine: the provider had it 250 ms after its start (the reply
+    // 50 ms after that), where the next message, on the open connection, would reach it at once.
+    now += 300;
+    await first.done("sent", { answeredAfterMs: 50 });
+    const second = await pace.take();
+    expect(second.go).toBe(true);
+    // Not at its 1.2 s start: 1.2 s after the first was had.
+    expect(now - start).toBe(250 + 1_200);
+  });
+
+  it("waits for the message before it still on its way, and counts one with no timing as had when it is done", async () => {
+    const pace = paceOf({ limits: { ...ses, ratePerSecond: 1, connections: 2 } });
+    const first = (await pace.take()) as PaceTicket;
+    let secondAt: number | undefined;
+    const second = pace.take().then((ticket) => {
+      secondAt = now;
+      return ticket;
+    });
+    // The second's start comes (1.2 s) while the first is still being sent: it waits for the first's reply.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(now - start).toBe(1_200);
+    expect(secondAt).toBeUndefined();
+    now = start + 1_500;
+    await first.done("sent");
+    await expect(second).resolves.toMatchObject({ go: true });
+    expect(secondAt! - start).toBe(1_500 + 1_200);
+  });
+
+  it("holds nothing back for a start given up unused", async () => {
+    const pace = paceOf({ limits: { ...ses, ratePerSecond: 1, connections: 1 } });
+    const unused = (await pace.take()) as PaceTicket;
+    now += 6_000;
+    await unused.done("unused");
+    // On the grid's start (every 1.2 s) now, and nothing had by the provider in the window before it: at once.
+    const at = now;
+    await expect(pace.take()).resolves.toMatchObject({ go: true });
+    expect(now).toBe(at);
+  });
+
   it("lets no more go in a UTC day than the daily limit, marks nobody, and says so once; the next day goes on", async () => {
     const lines: string[] = [];
     const pace = paceOf({ limits: { ...ses, dailyLimit: 5 }, log: (line) => lines.push(line) });
