@@ -78,6 +78,30 @@ describe("confirmations under a burst", () => {
     await store.close();
   });
 
+  it("has the next messages claimed and waiting while the connections are busy: the store's round trips overlap the messages", async () => {
+    const { store, owed } = await storeWith(40);
+    const { mailer, held, most: inFlight } = heldMailer();
+    // SES's 14 a second over 2 connections: an attempt per connection would leave the claim, the reads and the
+    // writes of the next message until a connection is free.
+    const pace = paceOver(store, { ratePerSecond: 14, connections: 2 });
+    const confirmations = createConfirmations({ ...testSite, store, mailer, linkSecret, pace, log: () => {} });
+    for (const one of owed) void confirmations.sendSoon(one);
+    while (held.length < 2) await tick();
+    for (let i = 0; i < 20; i++) await tick();
+    const sending = async () => (await store.all()).filter((row) => row.state === "sending").length;
+    // Two messages at the provider; the 1.2 s's worth of attempts that keep its rate (24) claimed behind them.
+    expect(held).toHaveLength(2);
+    expect(await sending()).toBe(24);
+    while ((await store.pendingConfirmations()).length > 0) {
+      while (held.length === 0) await tick();
+      held.shift()!();
+      await tick();
+    }
+    await confirmations.idle();
+    expect(inFlight()).toBe(2);
+    await store.close();
+  });
+
   it("on close, finishes the sends under way and leaves the queued ones pending", async () => {
     const { store, owed } = await storeWith(10);
     const { mailer, held } = heldMailer();

@@ -296,9 +296,14 @@ export function createMailPace({
         // latest it can be); never, if it did not go.
         if (outcome !== "unused") own.at = clock() - (outcome === "sent" && sent ? sent.answeredAfterMs : 0);
         knowIt();
-        free();
-        if (probe && outcome === "sent") await endDownHold();
-        return after(outcome);
+        try {
+          if (probe && outcome === "sent") await endDownHold();
+          // What it holds every sender to is known before its connection goes to the next message, which would
+          // otherwise go into the hold it began.
+          return await after(outcome);
+        } finally {
+          free();
+        }
       },
     };
   }
