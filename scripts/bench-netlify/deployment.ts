@@ -332,6 +332,7 @@ export async function startDeployment({
     sweep,
     daily,
     invoke,
+    call,
     post,
     opened,
     pressed,
