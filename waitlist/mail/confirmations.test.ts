@@ -102,6 +102,38 @@ describe("confirmations under a burst", () => {
     await store.close();
   });
 
+  it("trusts a signup's own hold only in the first half of its lease: one that waited longer claims afresh, and sends nothing another sender took over", async () => {
+    const store = new SqliteStore(":memory:");
+    let now = Date.parse("2026-12-01T10:00:00Z");
+    const entry = { email: "late@example.com", emailKey: "late@example.com" };
+    // Made held for its own sender for 10 s, as the signup endpoint makes it.
+    const { createdAt } = await store.add({ ...entry, source: "start", at: new Date(now), claimFor: 10_000 });
+    const { mailer, sent } = recordingMailer(() => undefined);
+    const confirmations = createConfirmations({
+      ...testSite,
+      store,
+      mailer,
+      linkSecret,
+      leaseMs: 10_000,
+      clock: () => new Date(now),
+      log: () => {},
+    });
+    // Its attempt's slot came 11 s on: the hold has lapsed, and another sender took it over meanwhile.
+    now += 11_000;
+    // Its second attempt: the first was the hold the signup made.
+    expect(await store.claimConfirmation(entry.emailKey, { now: new Date(now), leaseMs: 10_000 })).toBe(2);
+    await confirmations.sendSoon({ ...entry, createdAt, askedSince: createdAt }, { claimed: true });
+    await confirmations.idle();
+    expect(sent).toEqual([]);
+    // One whose slot came at once sends on its hold, with no claim of its own.
+    const soon = { email: "soon@example.com", emailKey: "soon@example.com" };
+    const made = await store.add({ ...soon, source: "start", at: new Date(now), claimFor: 10_000 });
+    await confirmations.sendSoon({ ...soon, createdAt: made.createdAt, askedSince: made.createdAt }, { claimed: true });
+    await confirmations.idle();
+    expect(sent).toEqual(["soon@example.com"]);
+    await store.close();
+  });
+
   it("on close, finishes the sends under way and leaves the queued ones pending", async () => {
     const { store, owed } = await storeWith(10);
     const { mailer, held } = heldMailer();

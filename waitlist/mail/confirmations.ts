@@ -133,7 +133,11 @@ export function createConfirmations({
       startBy = Infinity,
     }: { claimed?: boolean; probe?: boolean; takeBy?: number; startBy?: number } = {},
   ): Promise<Attempt | undefined> {
-    const attempt = claimed ? 1 : await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
+    // A record made held for its signup's sender holds for the lease from its making: trusted only in the lease's
+    // first half. An attempt that waited longer for its slot (a burst far past a slow provider's rate, on npm start)
+    // claims afresh, for once the hold lapsed another sender (a second server, resend-pending) may have taken it.
+    const fresh = claimed && clock().getTime() - Date.parse(owed.createdAt) < leaseMs / 2;
+    const attempt = fresh ? 1 : await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
     if (attempt === undefined) return { outcome: "not-ours" };
     // A mailbox whose mail bounced for good or was marked as spam is not mailed until its fingerprint's time ends
     // (suppressions.ts), whichever signup of it this is: the visitor was answered as for any signup. Failed, not
