@@ -66,7 +66,7 @@ export function paceOf({ store, netlify }: OpenedStore, env: Env): MailPace {
   return createMailPace({
     store,
     limits,
-    shards: netlify ? blobsPaceShards : 1,
+    shards: netlify ? blobsPaceShards : undefined,
     log: (line) => console.error(line),
   });
 }

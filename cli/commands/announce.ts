@@ -179,7 +179,7 @@ export const announcePolicyChange = command({
         let told = "throttle" as PaceOutcome;
         while (told === "throttle") {
           // The run's first message tries through a hold of the server down, which it ends once sent.
-          const ticket = await takeWaiting(pace, { probe: sent === 0 });
+          const ticket = await takeWaiting(pace, { probe: sent === 0, kind: "announcement" });
           let timing: MailSent | void = undefined;
           if (!ticket.go) {
             if (noted) await store.noteAnnouncement(row.emailKey, id, { undo: true });
@@ -187,7 +187,7 @@ export const announcePolicyChange = command({
             break;
           }
           try {
-            timing = await mailer.send(message);
+            timing = await mailer.send(message, ticket.connection);
             told = "sent";
             sent++;
           } catch (error) {

@@ -216,7 +216,7 @@ async function mailWave(
   const start = async () => {
     const probe = !probed;
     probed = true;
-    const ticket = await takeWaiting(pace, { stopped: () => outcome.stopped, probe });
+    const ticket = await takeWaiting(pace, { stopped: () => outcome.stopped, probe, kind: "wave" });
     if (!ticket.go) halt(heldWords(ticket));
     return ticket;
   };
@@ -252,7 +252,7 @@ async function mailWave(
         postalAddress,
       });
       try {
-        timing = await mailer.send(message);
+        timing = await mailer.send(message, ticket.connection);
       } catch (error) {
         const reason = `${maskEmail(person.email)}: ${mailErrorReason(error, person.email)}`;
         const kind = classifyMailFailure(error);

@@ -188,7 +188,7 @@ export function createConfirmations({
         }
       }
       try {
-        timing = await mailer.send(messageFor(owed));
+        timing = await mailer.send(messageFor(owed), ticket.connection);
       } catch (error) {
         // The server's reply, which may quote the address, is kept and logged without it (redact.ts).
         const reason = mailErrorReason(error, owed.email);

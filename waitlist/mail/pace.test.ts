@@ -21,8 +21,9 @@ beforeEach(() => {
 });
 afterEach(() => store.close());
 
+/** A sender's pace; the test's senders are one process, holding the same leases, unless a test names its own. */
 const paceOf = (options: Partial<PaceOptions> = {}) =>
-  createMailPace({ store, limits: ses, clock, wait, random: () => 0, log: () => {}, ...options });
+  createMailPace({ store, limits: ses, clock, wait, random: () => 0, log: () => {}, holder: "this", ...options });
 
 /** Takes `count` starts in turn from `paces` and tells each "sent"; resolves with when each started. */
 async function sendFrom(paces: ReturnType<typeof paceOf>[], count: number) {
@@ -166,7 +167,7 @@ describe("the pace every sender keeps", () => {
   });
 
   it("keeps a closed day's count when the first write of the next day is a hold, not a start", async () => {
-    const pace = paceOf();
+    const pace = paceOf({ shards: 1 });
     await sendFrom([pace], 3);
     now = Date.parse("2026-12-02T00:00:01.000Z");
     await pace.hold("down");
