@@ -57,6 +57,15 @@ describe("the provider's connections, as every process holds them together", () 
     expect((await other.shards())[0]!.lease!.holder).toBe("other");
   });
 
+  it("gives its leases back as a process ends (a founder's command): the next takes them at once", async () => {
+    const one = processOf("one", { limits: { ...limits, connections: 1 } });
+    await ((await one.take()) as PaceTicket).done("sent");
+    await one.release();
+    const next = await processOf("next", { limits: { ...limits, connections: 1 } }).take();
+    expect(next).toMatchObject({ go: true, connection: { lease: 0 } });
+    if (next.go) await next.done("sent");
+  });
+
   it("renews a holder's lease with each take, and sends one message at a time over it", async () => {
     const one = processOf("one", { limits: { ...limits, connections: 1 } });
     const first = (await one.take()) as PaceTicket;

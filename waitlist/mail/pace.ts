@@ -129,6 +129,8 @@ export function createMailPace({
    */
   const window = ownWindow(limits.ratePerSecond);
   const had: { at?: number; known: Promise<void> }[] = [];
+  /** The shards whose lease this process took, for release(). */
+  const leased = new Set<number>();
 
   async function takeFrom(
     index: number,
@@ -208,6 +210,7 @@ export function createMailPace({
       const outcome = await takeFrom(next, { probe, mayWait, reserved });
       if (outcome !== "full" && "start" in outcome) {
         [taken, index, inLine] = [outcome, next, place];
+        leased.add(next);
         break;
       }
       void place.then((free) => free());
@@ -285,7 +288,20 @@ export function createMailPace({
     return read.filter((shard) => shard !== undefined);
   }
 
-  return { take, hold: holds.hold, shards: shardsNow, limits };
+  /**
+   * Gives back the leases this process took, its connections closed (a founder's command as it ends): the next
+   * process need not wait for them to lapse. One read and at most one write a shard it took.
+   */
+  async function release(): Promise<void> {
+    for (const index of leased) {
+      await store.swapSetting<PaceShard>(paceSetting(index), (found) =>
+        found?.lease?.holder === holder ? { ...found, lease: undefined } : undefined,
+      );
+    }
+    leased.clear();
+  }
+
+  return { take, hold: holds.hold, shards: shardsNow, release, limits };
 }
 
 /**
@@ -333,6 +349,8 @@ export interface MailPace {
   take(options?: TakeOptions): Promise<PaceTicket | PaceRefusal>;
   hold(reason: HoldReason, until?: number, why?: string): Promise<number>;
   shards(): Promise<PaceShard[]>;
+  /** Gives back this process's leases, once its mailer is closed. */
+  release(): Promise<void>;
   limits: MailLimits;
 }
 
@@ -341,5 +359,6 @@ export const unlimitedPace: MailPace = {
   take: async () => ({ go: true, done: async () => undefined }),
   hold: async () => 0,
   shards: async () => [],
+  release: async () => {},
   limits: { ratePerSecond: Infinity, connections: Infinity, dailyLimit: null },
 };
