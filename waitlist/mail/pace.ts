@@ -190,8 +190,8 @@ export function createMailPace({
     // A shard at random first, so that a burst's senders write different blobs; one busy further off than the caller
     // may wait (or another's connection) sends it on to the shard whose phase comes next, then round: a slow
     // provider's shards are each seconds apart, and one just used is no reason to leave a message owed while another
-    // is free.
-    // This process's connections with no message of its own on them first: a burst uses every one it may hold.
+    // is free. Shards with no message of this process's on their connection come first: a burst uses every
+    // connection it may hold.
     const first = Math.floor(random() * shards);
     const soonest = Math.ceil(clock() / (1000 / pacedRate(limits.ratePerSecond))) % shards;
     const round = [
