@@ -183,6 +183,33 @@ describe("two npm start processes on one store", () => {
   });
 });
 
+describe("a provider's limit of connections lower than said", () => {
+  it("a 421 to a connection past it lowers the connections every sender opens: refused once, each mailed once", async () => {
+    // The account allows one connection; the site was told two.
+    const { provider, server } = await open(
+      "start",
+      { connections: 1 },
+      {
+        MAIL_PROVIDER: "smtp",
+        MAIL_RATE_PER_SECOND: "10",
+        MAIL_CONNECTIONS: "2",
+      },
+    );
+    const emails = addresses(10, "lowered");
+    const replies = await Promise.all(emails.map((email) => signUp(server, email)));
+    expect(replies.map((reply) => reply.status)).toEqual(emails.map(() => 200));
+    await until(
+      async () => (await server.signups()).every((one) => one.state === "sent"),
+      60_000,
+      "every confirmation mailed and marked sent",
+    );
+    expect([...provider.counters.deliveredTo.values()]).toEqual(emails.map(() => 1));
+    // The second connection refused, its shard resting: no sender asked for it again.
+    expect(provider.counters.refusedConnections).toBe(1);
+    expect(server.logs.join("\n")).toMatch(/the mail provider asked to slow down/);
+  });
+});
+
 describe("the drain on Netlify", () => {
   it("sends a burst past the provider's rate from a drain the signups start; a drain request without the site's token is a 404", async () => {
     const { provider, server } = await open("netlify", providerPresets.resendFree, {

@@ -105,5 +105,12 @@ describe("the provider's connections, as every process holds them together", () 
       } else leases.push(taken.reason);
     }
     expect(leases).toEqual([0, "busy"]);
+    // The last shard awake does not rest: a refusal of its connection is a throttle's wait only.
+    now += 5_000;
+    const last = (await others[0]!.take()) as PaceTicket;
+    expect(last.connection!.lease).toBe(0);
+    last.connection!.refused();
+    await last.done("throttle");
+    expect((await one.shards())[0]!.rest).toBeUndefined();
   });
 });

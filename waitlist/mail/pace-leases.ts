@@ -1,5 +1,5 @@
 import type { MailBookkeeping } from "../stores/store";
-import { swapShard, type PaceShard } from "./pace-shards";
+import { paceSetting, swapShard, type PaceShard } from "./pace-shards";
 
 /*
  * The provider's connections, held by every process and function instance together: each shard of the schedule is
@@ -45,13 +45,21 @@ export function takenUntil(shard: PaceShard, holder: string, now: number): numbe
   return undefined;
 }
 
-/** One shard rested, its lease given up: its connection opened by nobody until the rest ends. */
-export function restShard(
-  store: Pick<MailBookkeeping, "swapSetting" | "countMail">,
+/**
+ * One shard rested after the provider refused its connection, its lease given up: its connection opened by nobody
+ * until the rest ends. Not the last shard awake, so that mail goes on over one connection at least (the others read
+ * first: a refusal is rare, and never on a signup's usual path).
+ */
+export async function restShard(
+  store: Pick<MailBookkeeping, "swapSetting" | "countMail" | "readSetting">,
   clock: () => number,
   index: number,
+  shards: number,
 ): Promise<void> {
-  return swapShard(store, clock, index, (shard, now) => ({ ...shard, lease: undefined, rest: now + restMs }));
+  const others = Array.from({ length: shards }, (_, n) => n).filter((n) => n !== index);
+  const read = await Promise.all(others.map((n) => store.readSetting<PaceShard>(paceSetting(n))));
+  if (!read.some((shard) => shard?.rest === undefined || shard.rest <= clock())) return;
+  await swapShard(store, clock, index, (shard, now) => ({ ...shard, lease: undefined, rest: now + restMs }));
 }
 
 /**

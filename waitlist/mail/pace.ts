@@ -264,9 +264,8 @@ export function createMailPace({
         knowIt();
         try {
           if (probe && outcome === "sent") await holds.endDownHold();
-          // One connection fewer for every sender: the provider refused this one past its limit. The first shard
-          // never rests, so that mail goes on over one connection at least.
-          if (refused && index > 0) await restShard(store, clock, index);
+          // One connection fewer for every sender: the provider refused this one past its limit.
+          if (refused) await restShard(store, clock, index, shards);
           // What it holds every sender to is known before its connection goes to the next message, which would
           // otherwise go into the hold it began.
           return await holds.after(outcome);
