@@ -11,7 +11,9 @@ import {
   publicSiteReason,
   readEnv,
   retiredVariablesSet,
+  serverConfig,
   siteSettings,
+  waitlistConfig,
   type EnvSource,
 } from "./env";
 
@@ -180,6 +182,24 @@ describe("a build for a public site", () => {
     ],
   ])("is one with %s, and says why", (_name, source, reason) => {
     expect(publicSiteReason(readEnv(source), source)).toBe(reason);
+  });
+});
+
+describe("npm start's site address", () => {
+  it("is SITE_URL when it is set, none when not (npm start then links to its own address): never the default", () => {
+    for (const source of [{}, { SITE_URL: "  " }]) {
+      expect(serverConfig(readEnv(source), source).siteUrl).toBeUndefined();
+    }
+    const set = { SITE_URL: "https://example.org/" };
+    expect(serverConfig(readEnv(set), set).siteUrl).toBe("https://example.org");
+    // A setting SITE_URL's default names is set.
+    const production = { SITE_URL: "https://jointandem.app" };
+    expect(serverConfig(readEnv(production), production).siteUrl).toBe("https://jointandem.app");
+  });
+
+  it("leaves the build, the functions and the founders' commands the default, as before", () => {
+    expect(siteSettings(readEnv({})).siteUrl).toBe("https://jointandem.app");
+    expect(waitlistConfig(readEnv({})).siteUrl).toBe("https://jointandem.app");
   });
 });
 

@@ -119,7 +119,7 @@ export const variables = {
     expected: "the site's origin, such as https://jointandem.app (no path)",
     defaultText: "`https://jointandem.app`",
     usedFor:
-      "Build time: canonical URLs, the sitemap and robots.txt. At run time: links in e-mails and which Origin counts as this site. Set it to the production origin. Set to an address that is not local (not `localhost`, `127.0.0.1`, `::1` or `*.localhost`), it makes the build one for a public site, which refuses the placeholders below.",
+      "Build time: canonical URLs, the sitemap and robots.txt. At run time: links in e-mails and which Origin counts as this site. Set it to the production origin. Without it, `npm start` links to the address it listens on (`http://localhost:9000`), and says so as it starts. Set to an address that is not local (not `localhost`, `127.0.0.1`, `::1` or `*.localhost`), it makes the build one for a public site, which refuses the placeholders below.",
   },
   CONTACT_EMAIL: {
     schema: text

@@ -102,8 +102,9 @@ describe("the stores", () => {
     expect(extending).toEqual([]);
   });
 
+  const lines = (file: string) => readFileSync(path.join(root, file), "utf8").split("\n").length - 1;
+
   it("stay small enough to read: the Blobs store in 800 lines, the contract every store passes in 450", () => {
-    const lines = (file: string) => readFileSync(path.join(root, file), "utf8").split("\n").length - 1;
     const blobs = execFileSync("git", ["ls-files", "waitlist/stores/blobs-store.ts", "waitlist/stores/blobs/"], {
       cwd: root,
       encoding: "utf8",
@@ -113,5 +114,13 @@ describe("the stores", () => {
     expect(blobs.length).toBeGreaterThan(5);
     expect(blobs.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(800);
     expect(lines("waitlist/stores/store.contract.ts")).toBeLessThanOrEqual(450);
+  });
+
+  it("stay small enough to read: the SQL stores with their migrations in 800 lines, as the Blobs store", () => {
+    // The SQL both speak (sql-store.ts), each dialect's store and what migrates its schema (Postgres's steps are plain
+    // SQL in postgres-migrations/). Every statement is said once, and SQLite's history of its schema is append-only
+    // (the files npm start wrote were migrated by it): held where it stands, not squeezed to issue 65's 700.
+    const sql = ["sql-store", "sqlite-store", "sqlite-migrations", "postgres-store", "postgres-migrations"];
+    expect(sql.reduce((sum, name) => sum + lines(`waitlist/stores/${name}.ts`), 0)).toBeLessThanOrEqual(800);
   });
 });
