@@ -14,7 +14,7 @@ import { classifyMailFailure } from "./replies";
  * each outcome is recorded through the signup's transitions); this file does, once for all of them: claim, the rule
  * of who may be mailed (signup-life's whyNotMailed, then the suppressions by key), the start from the provider's pace,
  * the send, what the reply says (replies.ts) and the record of it. The founders' digest, to the founders and not to a
- * person of the list, goes through sendToFounders: the pace, the send and the reply, nothing of a person's.
+ * person of the list, goes through sendToFounders below: the pace, the send and the reply, nothing of a person's.
  *
  * A refusal for good of the recipient suppresses the address, as a bounce reported later would (suppressions.ts): once
  * the refused signup's 30 days are over, a new signup of it is not mailed again. An outcome nobody knows (the
@@ -124,7 +124,7 @@ export function createSender({
    * A start from the pace: a confirmation's (and the digest's) within its time, or it is given back for a sender with
    * time; a founder's message's through a throttle's short hold, as their run waits for each in turn.
    */
-  const start = (kind: MailKind | "digest", { probe = false, takeBy, stopped = () => false }: SendOptions) =>
+  const start = (kind: MailKind, { probe = false, takeBy, stopped = () => false }: SendOptions) =>
     kind === "wave" || kind === "announcement"
       ? takeWaiting(pace, { probe, stopped, wait, clock: now })
       : pace.take({ probe, maxWaitMs: takeBy === undefined ? undefined : Math.max(0, takeBy - now()) });
@@ -239,30 +239,8 @@ export function createSender({
     }
   }
 
-  /**
-   * A message to the founders (the daily digest): the pace, the send, the reply told to the pace. Resolves with
-   * whether it went; a refusal is thrown, for the caller's log.
-   */
-  async function sendToFounders(message: MailMessage, options: SendOptions = {}): Promise<void> {
-    const ticket = await start("digest", options);
-    if (!ticket.go) throw new Error(`the digest was not sent: ${heldReason(ticket.reason)}`);
-    let told: PaceOutcome = "unused";
-    let timing: MailSent | void = undefined;
-    try {
-      timing = await mailer.send(message);
-      told = "sent";
-    } catch (error) {
-      const kind = classifyMailFailure(error);
-      told = kind === "recipient" ? "refused" : kind === "sending" ? "down" : kind === "unknown" ? "transient" : kind;
-      throw error;
-    } finally {
-      await ticket.done(told, timing);
-    }
-  }
-
   return {
     send,
-    sendToFounders,
     /** Starts no more messages: those under way end, and a start that comes after is given back untried. */
     close() {
       closed = true;
@@ -275,5 +253,35 @@ export function createSender({
 
 export type Sender = ReturnType<typeof createSender>;
 
-/** A masked line for the founders' logs: whose, and why, naming nobody in full. */
+/** What a reply means to the pace (pace.ts): every sender holds as the provider asked. */
+const paceOutcome = (error: unknown): PaceOutcome => {
+  const kind = classifyMailFailure(error);
+  return kind === "recipient" ? "refused" : kind === "sending" ? "down" : kind === "unknown" ? "transient" : kind;
+};
+
+/**
+ * A message to the founders (the daily digest), not to a person of the list: a start from the pace, through a hold of
+ * the server down, the send, and the reply told to the pace. Where the pace holds every sender (a quota, a throttle)
+ * it goes all the same, uncounted: the digest is what tells the founders the mail is held, one message a day, and the
+ * provider alone says whether it takes it. A refusal is thrown for the caller's log.
+ */
+export async function sendToFounders(
+  message: MailMessage,
+  { mailer, pace }: Pick<SenderOptions, "mailer" | "pace">,
+): Promise<void> {
+  const ticket = await pace.take({ probe: true, maxWaitMs: 0 });
+  let told: PaceOutcome = "unused";
+  let timing: MailSent | void = undefined;
+  try {
+    timing = await mailer.send(message);
+    told = "sent";
+  } catch (error) {
+    told = paceOutcome(error);
+    throw error;
+  } finally {
+    if (ticket.go) await ticket.done(told, timing);
+  }
+}
+
+/** A masked line for the founders: whose, and why, naming nobody in full. */
 export const maskedLine = (person: Addressee, reason: string) => `${maskEmail(person.email)}: ${reason}`;
