@@ -13,7 +13,8 @@ import { privateFileTarget } from "../out-file";
 import { exportRows, formats } from "../export-rows";
 import { launchToolWavesDue, rankingInvites } from "../../waitlist/waves";
 import { deleteFromTool, overdueAtTool } from "../tool-waves";
-import { launchList, launchTool, waveOption, writeLaunchFile } from "./launch-list";
+import { launchList } from "../../waitlist/launch/launch-list";
+import { namedLaunchTool, waveOption, suppressedOf, writeLaunchFile } from "../launch-file";
 import type { Signup } from "../../waitlist/signup-life/types";
 import { plural } from "../sender";
 
@@ -242,7 +243,7 @@ export const exportCommand = command({
   run: async ({ input: { launch, format, target, byInvites, wave, person }, options, env, opened }) => {
     const { siteUrl } = waitlistConfig(env);
     // Before anything is read or written: the list goes to no tool the Privacy Policy the site serves does not name.
-    const tool = launch ? await launchTool(siteUrl) : undefined;
+    const tool = launch ? await namedLaunchTool(siteUrl) : undefined;
     // The record is read, not mailed: its leave links (each a key to take that person off) only when asked for.
     const secretIfAsked = async () =>
       options["leave-urls"] ? { secret: await linkSecretOf(opened, env), siteUrl } : undefined;
@@ -261,7 +262,10 @@ export const exportCommand = command({
     if (tool !== undefined && target) {
       // Every mail must carry the person's own way off this list, and the launch mail is no exception.
       const secret = await linkSecretOf(opened, env);
-      const rows = launchList(everyone, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl), { wave });
+      // Nor anyone whose address or mailbox is held after a bounce or a spam complaint since: looked up by key.
+      const held = await suppressedOf(opened.store, secret, everyone, wave);
+      const rows = launchList(everyone, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl), { wave, held });
+      const leftOut = rows.left;
       if (rows.length === 0) {
         const mailed = wave !== undefined && everyone.some((row) => row.wave === wave);
         throw new UsageError(
@@ -278,6 +282,11 @@ export const exportCommand = command({
         `Wrote ${options.out}: ${rows.length} ${rows.length === 1 ? "address" : "addresses"} ${whose}, each with its own leave link and wave, for ${tool}. Delete it once the tool has it.`,
         deleteFromTool(wave === undefined ? "each wave" : `wave ${wave}`, tool),
         ...overdueAtTool(due, tool),
+        ...(leftOut > 0
+          ? [
+              `Left out ${leftOut === 1 ? "1 person" : `${leftOut} people`} the mail may no longer reach (restricted, bounced for good, or held after a bounce or a spam complaint): the tool must not mail them.`,
+            ]
+          : []),
         ...warnings,
       ].join("\n");
     }

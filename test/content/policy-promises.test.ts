@@ -5,7 +5,7 @@ import path from "node:path";
 import express from "express";
 import matter from "gray-matter";
 import { run } from "../../cli/run";
-import { launchColumns } from "../../cli/commands/launch-list";
+import { launchColumns } from "../../waitlist/launch/launch-list";
 import { maskEmail } from "../../waitlist/email-address";
 import { site } from "../../config/site";
 import { requestLog } from "../../server/waitlist-middleware";

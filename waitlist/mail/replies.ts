@@ -11,9 +11,11 @@
  * - quota: a daily quota is used up; stop sending until quotaEndsAt, and mark nobody refused;
  * - recipient: this recipient is refused for good (a 5xx to its RCPT TO that is about the recipient);
  * - sending: the sending failed, not one recipient (credentials, sender, the message, the server unreachable);
- * - transient: anything else that may pass (a 4xx, a connection dropped half-way).
+ * - transient: anything else that may pass (a 4xx, a connection dropped half-way);
+ * - unknown: the message may have arrived (the connection dropped after it was sent, before the reply): a sender
+ *   sends a confirmation once more with the same Message-ID, and never a second "You're in" or announcement.
  */
-export type MailFailure = "throttle" | "quota" | "recipient" | "sending" | "transient";
+export type MailFailure = "throttle" | "quota" | "recipient" | "sending" | "transient" | "unknown";
 
 /** What an HTTP mail API answered, in its own words (Resend: 429 with name "rate_limit_exceeded"). */
 export interface ApiFailure {

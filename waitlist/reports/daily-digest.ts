@@ -8,6 +8,7 @@ import type { WaitlistSite } from "../site-settings";
 import { waveFigures } from "./stats";
 import { mailFigures, mailLines, readMailFigures, type MailFigures } from "./mail-figures";
 import { unlimitedPace, type MailPace } from "../mail/pace";
+import { sendToFounders } from "../mail/sender";
 import type { FullStore } from "../stores/store";
 import type { DepartureCounts, ListRow } from "../signup-life/types";
 
@@ -199,6 +200,6 @@ export async function sendFoundersDigest({
   ]);
   const mail = await readMailFigures({ store, pace, rows: signups, to: day, now });
   const figures = digestFigures(signups, { day: dayDepartures, total }, day, mail);
-  await mailer.send(digestMessage(to, figures, siteSettings));
+  await sendToFounders(digestMessage(to, figures, siteSettings), { mailer, pace });
   return true;
 }
