@@ -192,11 +192,14 @@ export const announcePolicyChange = command({
             sent++;
           } catch (error) {
             const kind = classifyMailFailure(error);
-            told = kind === "recipient" ? "refused" : kind === "sending" ? "down" : kind;
+            told =
+              kind === "recipient" ? "refused" : kind === "sending" ? "down" : kind === "unknown" ? "transient" : kind;
             if (told === "throttle") continue;
             // Not sent: a later run tries again (a note this run made is taken back; one of an earlier run stays).
-            if (noted) await store.noteAnnouncement(row.emailKey, id, { undo: true });
-            refused.push(`${maskEmail(listed.email)}: ${mailErrorReason(error, listed.email)}`);
+            // Unknown (the connection lost after the whole message): it may have gone, so the note stays (replies.ts).
+            if (noted && kind !== "unknown") await store.noteAnnouncement(row.emailKey, id, { undo: true });
+            const unknown = kind === "unknown" ? " (sent or not, unknown: not sent again)" : "";
+            refused.push(`${maskEmail(listed.email)}: ${mailErrorReason(error, listed.email)}${unknown}`);
           } finally {
             await ticket.done(told, timing);
           }

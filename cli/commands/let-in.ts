@@ -256,10 +256,14 @@ async function mailWave(
       } catch (error) {
         const reason = `${maskEmail(person.email)}: ${mailErrorReason(error, person.email)}`;
         const kind = classifyMailFailure(error);
-        await store.letInMail(person.emailKey, kind === "recipient" ? "refuse" : "back", person.wave);
-        told = kind === "recipient" ? "refused" : kind === "sending" ? "down" : kind;
+        // Unknown (the connection lost after the whole message): the provider may have sent it, and "You're in"
+        // twice is worse than once unknown, so it counts as sent and is never sent again (replies.ts).
+        const mark = kind === "recipient" ? "refuse" : kind === "unknown" ? "sent" : "back";
+        await store.letInMail(person.emailKey, mark, person.wave);
+        told = kind === "recipient" ? "refused" : kind === "sending" ? "down" : kind === "unknown" ? "transient" : kind;
         if (kind === "recipient") outcome.refused.push(reason);
         else if (kind === "transient") outcome.failed.push(reason);
+        else if (kind === "unknown") outcome.failed.push(`${reason} (sent or not, unknown: counted as sent)`);
         else if (kind === "sending") halt(`the mail server refused the sending (${reason.replace(/^[^:]*: /, "")})`);
         // A throttle holds every sender a moment: this one is tried again once it ends.
         return kind === "throttle" ? "again" : "done";

@@ -199,7 +199,9 @@ export function createConfirmations({
           log(`confirmation to ${maskEmail(owed.email)} refused for good (${reason}); no more attempts`);
           return { outcome: "refused", reason };
         }
-        if (kind === "transient") {
+        // Unknown (the connection lost after the whole message): a confirmation may go once more, with the same
+        // Message-ID (replies.ts).
+        if (kind === "transient" || kind === "unknown") {
           told = "transient";
           const delay = retryDelayMs(attempt, retryDelaysMs);
           await store.releaseConfirmation(owed.emailKey, reason, new Date(clock().getTime() + delay));
