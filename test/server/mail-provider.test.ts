@@ -154,7 +154,7 @@ describe("the stand-in's bounces and complaints, posted as each provider signs t
   });
 });
 
-describe("a provider that refuses the sending, on npm start", () => {
+describe("a provider that refuses the sending, or loses its reply, on npm start", () => {
   let server: TestServer | undefined;
   afterEach(async () => {
     await server?.close();
@@ -192,5 +192,26 @@ describe("a provider that refuses the sending, on npm start", () => {
     await expect(run(["resend-pending"], env)).resolves.toMatch(/; 0 still pending\.$/);
     await until(async () => (await at.signups()).every((one) => one.state === "sent"), 10_000, "every signup sent");
     expect(emails.map((email) => provider!.counters.deliveredTo.get(email))).toEqual([1, 1, 1]);
+  });
+
+  it("a connection lost after the provider took a confirmation: sent once more with the same Message-ID, then marked sent", async () => {
+    let drops = 0;
+    // The provider takes the first message and drops the connection before its reply; the next it answers.
+    provider = await startMailProvider({ smtp: { dropAfterData: () => drops++ === 0 } });
+    server = await startServer("start", { smtpUrl: provider.url, sweepMs: 500, retryDelaysMs: [300] });
+    const at = server;
+    const reply = await request(`${at.url}/`, {
+      method: "POST",
+      headers: { ...formType, accept: "text/plain" },
+      body: signupBody("lost@example.com"),
+    });
+    expect(reply.status).toBe(200);
+    await until(async () => (await at.signups())[0]?.state === "sent", 10_000, "the signup marked sent");
+    // Its outcome unknown, a confirmation may go twice: the same message, which threads with the first.
+    const ids = provider.deliveries.map((delivery) => delivery.mail.messageId);
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toBe(ids[0]);
+    // One message's fate, not the provider down: no sender was held.
+    expect(at.logs.join("\n")).not.toContain("the mail provider is not taking mail");
   });
 });
