@@ -1,7 +1,7 @@
 import os from "node:os";
 import { createMailer, isPermanentFailure, isSendingFailure } from "./mailer";
 import { classifyMailFailure, quotaEndsAt, type MailFailure } from "./replies";
-import { startSmtpServer } from "../../test/support/smtp";
+import { closedPort, startSmtpServer } from "../../test/support/smtp";
 
 /** A refusal as nodemailer reports it: the command it failed at, the server's reply line, and its own code. */
 function smtp(command: string, response: string) {
@@ -645,6 +645,22 @@ describe("a connection lost, as nodemailer reports it from a real server", () =>
     // Neither refuses the person, and the unknown one says nothing of the next message.
     expect([isPermanentFailure(before.error), isPermanentFailure(after.error)]).toEqual([false, false]);
     expect(isSendingFailure(after.error)).toBe(false);
+  });
+
+  it("is the sending's when the connection is refused at connect: nothing was said, and nothing will be", async () => {
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${await closedPort()}`,
+      from: "hello@jointandem.app",
+      outboxDir: os.tmpdir(),
+    });
+    const error = await mailer.send(message).then(
+      () => undefined,
+      (failure: unknown) => failure as Record<string, unknown>,
+    );
+    mailer.close();
+    // nodemailer's ESOCKET, the system's ECONNREFUSED under it.
+    expect([error?.code, error?.originalCode, error?.command]).toEqual(["ESOCKET", "ECONNREFUSED", "CONN"]);
+    expect(classifyMailFailure(error)).toBe("sending");
   });
 });
 
