@@ -233,6 +233,12 @@ const cases: [string, string, unknown, MailFailure][] = [
     "sending",
   ],
   [
+    "Exchange Online, relaying for a domain it does not accept",
+    microsoft.ndr,
+    smtp("RCPT TO", "550 5.7.54 SMTP; Unable to relay recipient in non-accepted domain"),
+    "sending",
+  ],
+  [
     "Exchange Online, no such recipient",
     microsoft.ndr,
     smtp("RCPT TO", "550 5.1.10 RESOLVER.ADR.RecipientNotFound; Recipient not found by SMTP address lookup"),
@@ -324,6 +330,15 @@ const cases: [string, string, unknown, MailFailure][] = [
     "Postfix, the sender's domain refused for good",
     postfix("reject_unknown_sender_domain"),
     smtp("RCPT TO", "550 5.1.8 <hello@jointandem.app>: Sender address rejected: Domain not found"),
+    "sending",
+  ],
+  [
+    "Postfix, a client host it refuses",
+    postfix("reject_unknown_client_hostname"),
+    smtp(
+      "RCPT TO",
+      "550 5.7.25 <unknown[203.0.113.10]>: Client host rejected: cannot find your hostname, [203.0.113.10]",
+    ),
     "sending",
   ],
   [
@@ -491,6 +506,12 @@ const cases: [string, string, unknown, MailFailure][] = [
     "sending",
   ],
   ["an API down", resend.errors, api({ status: 503, name: "internal_server_error" }), "transient"],
+  [
+    "RFC 5321's own example of a refused recipient, with no enhanced code",
+    "https://www.rfc-editor.org/rfc/rfc5321",
+    smtp("RCPT TO", "550 No such user here"),
+    "recipient",
+  ],
   // Replies that say nothing of whom they are about.
   [
     "a 5xx to RCPT TO with RFC 5321's words alone: no evidence against the address, retried (five in a row hold every sender)",

@@ -84,7 +84,6 @@ const aboutTheSending = [
   /relay(?:ing)? (?:access )?(?:denied|not permitted|prohibited)/i,
   /mail relay denied/i,
   /unable to relay/i,
-  /not (?:permitted|allowed) to relay/i,
   /invalid credentials for relay/i,
   /sender address rejected/i,
   /client host rejected/i,
@@ -104,7 +103,6 @@ const aboutTheAddress = [
   /account that you tried to reach does not exist/i,
   /recipient not found|RecipientNotFound|RecipNotFound/i,
   /invalid rcpt to address/i,
-  /address blacklisted/i,
   /inactive recipient|marked as inactive/i,
 ];
 
