@@ -96,6 +96,23 @@ describe("the mail provider stand-in refuses as a real provider refuses", () => 
     expect(provider.counters).toMatchObject({ sent: 3, throttled: 0 });
   });
 
+  it("answers as a relay that wants authentication, or loses a taken message's reply, at the test's word", async () => {
+    provider = await startMailProvider();
+    provider.setReplyMode("relayDenied");
+    const denied = await send(provider);
+    expect(denied).toMatchObject({ responseCode: 550, command: "RCPT TO", response: "550 5.7.1 Relaying denied" });
+    expect(classifyMailFailure(denied)).toBe("sending");
+    provider.setReplyMode("dropAfterData");
+    // Taken and counted, its reply never said: no reply code for the sender to read.
+    const lost = await send(provider);
+    expect(lost).toMatchObject({ code: "ECONNECTION", command: "CONN" });
+    expect((lost as { responseCode?: number }).responseCode).toBeUndefined();
+    expect(provider.counters.sent).toBe(1);
+    provider.setReplyMode("normal");
+    expect(await send(provider)).toBeUndefined();
+    expect(provider.deliveries).toHaveLength(2);
+  });
+
   it("chooses who bounces by a hash of the address: the same every run, about the share asked", () => {
     const addresses = Array.from({ length: 2_000 }, (_, i) => `person${i}@example.com`);
     const chosen = addresses.filter((address) => chosenByShare(address, 0.1, "bounce"));
