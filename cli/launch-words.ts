@@ -1,7 +1,10 @@
+import type { Env } from "../config/env";
+import { site } from "../config/site";
 import type { RunOutcome } from "../waitlist/launch/mail-run";
+import type { Signup } from "../waitlist/signup-life/types";
 import type { NotMailed } from "../waitlist/signup-life/rules";
 import { PendingError } from "./errors";
-import { plural } from "./sender";
+import { plural, postalAddressShown } from "./sender";
 
 /* What the launch commands (let-in, announce-policy-change) say of a run: the founders' words, nothing decided here. */
 
@@ -128,4 +131,28 @@ export async function stopSignalsWhile<T>(work: (stopped: () => boolean) => Prom
   } finally {
     for (const signal of stopSignals) process.off(signal, stop);
   }
+}
+
+/**
+ * What a dry run of let-in shows of the wave it would let in: the first 50 chosen, and what each would get, without
+ * making a link (a dry run writes nothing, not even the store's secret).
+ */
+export function dryRunWave(
+  chosen: readonly { signup: Signup; confirmedInvites: number }[],
+  { order, launchTool, env }: { order: string; launchTool: boolean; env: Env },
+) {
+  const shown = chosen.slice(0, 50).map(({ signup, confirmedInvites }, n) => {
+    const brought = order === "invites" ? `, ${plural(confirmedInvites, "confirmed invite")}` : "";
+    return `  ${n + 1}. ${signup.email} (signed up ${signup.createdAt.slice(0, 10)}${brought})`;
+  });
+  const more = chosen.length > shown.length ? [`  … and ${chosen.length - shown.length} more`] : [];
+  const what = launchTool
+    ? []
+    : [
+        `Each gets "You're in: early access to ${site.name} is open for you", its button to ${env.LAUNCH_URL ?? "LAUNCH_URL (not set yet)"}, their own leave link and ${postalAddressShown(env)}.`,
+      ];
+  return {
+    how: launchTool ? "for the launch tool" : 'each e-mailed "You\'re in"',
+    lines: [...shown, ...more, ...what],
+  };
 }

@@ -1,5 +1,4 @@
 import { mailConfig, waitlistConfig, type Env } from "../../config/env";
-import { site } from "../../config/site";
 import { launchList } from "../../waitlist/launch/launch-list";
 import { mailEach } from "../../waitlist/launch/mail-run";
 import {
@@ -18,7 +17,7 @@ import { nextWave } from "../../waitlist/waves";
 import { command } from "../command";
 import { PendingError, UsageError } from "../errors";
 import { namedLaunchTool, writeLaunchFile } from "../launch-file";
-import { leftOutWords, stopSignalsWhile, waveReport } from "../launch-words";
+import { dryRunWave, leftOutWords, stopSignalsWhile, waveReport } from "../launch-words";
 import { checkLetIn } from "../let-in-options";
 import { linkSecretOf, paceOf, type OpenedStore } from "../open-store";
 import { plural, postalAddressShown } from "../sender";
@@ -141,26 +140,9 @@ export const letIn = command({
       ].join("\n");
     }
     if (options["dry-run"]) {
-      const shown = chosen.slice(0, 50).map(({ signup, confirmedInvites }, n) => {
-        const brought = input.order === "invites" ? `, ${plural(confirmedInvites, "confirmed invite")}` : "";
-        return `  ${n + 1}. ${signup.email} (signed up ${signup.createdAt.slice(0, 10)}${brought})`;
-      });
-      const more = chosen.length > shown.length ? [`  … and ${chosen.length - shown.length} more`] : [];
-      const how = options["launch-tool"] ? "for the launch tool" : 'each e-mailed "You\'re in"';
-      // What each would get, without making a link (a dry run writes nothing, not even the store's secret).
-      const what = options["launch-tool"]
-        ? []
-        : [
-            `Each gets "You're in: early access to ${site.name} is open for you", its button to ${env.LAUNCH_URL ?? "LAUNCH_URL (not set yet)"}, their own leave link and ${postalAddressShown(env)}.`,
-          ];
-      return [
-        `Would let in ${plural(chosen.length, "person", "people")} as wave ${nextWave(everyone)}, ${by}, ${how}:`,
-        ...shown,
-        ...more,
-        ...what,
-        ...skipped,
-        ...askFirstLine,
-      ].join("\n");
+      const would = dryRunWave(chosen, { order: input.order, launchTool: Boolean(options["launch-tool"]), env });
+      const wave = `Would let in ${plural(chosen.length, "person", "people")} as wave ${nextWave(everyone)}, ${by}`;
+      return [`${wave}, ${would.how}:`, ...would.lines, ...skipped, ...askFirstLine].join("\n");
     }
 
     const mail = input.launch === undefined;

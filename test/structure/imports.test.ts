@@ -124,3 +124,38 @@ describe("the stores", () => {
     expect(sql.reduce((sum, name) => sum + lines(`waitlist/stores/${name}.ts`), 0)).toBeLessThanOrEqual(800);
   });
 });
+
+describe("one way out for every message (issue 65)", () => {
+  const text = (file: string) => readFileSync(path.join(root, file), "utf8");
+
+  it("has no file but the sender call the mailer's send: nodemailer's sendMail only in the mailer", () => {
+    const sending = sources.filter((file) => /\bmailer\??\.send\(/.test(text(file)));
+    expect(sending).toEqual(["waitlist/mail/sender.ts"]);
+    const transports = sources.filter((file) => /\.sendMail\(/.test(text(file)));
+    expect(transports).toEqual(["waitlist/mail/mailer.ts"]);
+  });
+
+  it("says the rule of who may be mailed once: every sender and every choice of whom asks whyNotMailed", () => {
+    const defining = sources.filter((file) => /export function whyNotMailed\b/.test(text(file)));
+    expect(defining).toEqual(["waitlist/signup-life/rules.ts"]);
+    // The rule's parts (the state a person is mailable in, the wave, a restriction) are read nowhere else to decide
+    // whom to mail: the senders' lanes, the launch list and the wave's choice call the rule.
+    for (const file of [
+      "waitlist/launch/wave.ts",
+      "waitlist/launch/announcement.ts",
+      "waitlist/launch/launch-list.ts",
+    ]) {
+      expect(text(file)).toMatch(/whyNotMailed\(/);
+      expect(text(file)).not.toMatch(/isMailable\(|isRestricted\(|state === "undeliverable"/);
+    }
+  });
+
+  it("keeps the founders' commands thin: no file in cli/commands/ over 200 lines", () => {
+    const commands = sources.filter((file) => file.startsWith("cli/commands/"));
+    expect(commands.length).toBeGreaterThan(5);
+    const long = commands
+      .map((file) => `${file} (${text(file).split("\n").length - 1})`)
+      .filter((line) => Number(/\((\d+)\)$/.exec(line)![1]) > 200);
+    expect(long).toEqual([]);
+  });
+});
