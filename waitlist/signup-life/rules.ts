@@ -160,13 +160,7 @@ export type MailKind = (typeof mailKinds)[number];
  * address or mailbox held after a bounce or a complaint (suppressions.ts, read by key: the sender asks it).
  */
 export type NotMailed =
-  | "left"
-  | "restricted"
-  | "undeliverable"
-  | "let-in"
-  | "already-sent"
-  | "not-member"
-  | "suppressed";
+  "left" | "restricted" | "undeliverable" | "let-in" | "already-sent" | "not-member" | "suppressed";
 
 /**
  * Who may be mailed: the one rule every sender, every choice of whom to mail and every count of who was skipped asks,
