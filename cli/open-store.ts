@@ -56,6 +56,24 @@ export async function linkSecretOf({ store, netlify }: OpenedStore, env: Env): P
 }
 
 /**
+ * The links' secret as the site has it, without making one: a dry run writes nothing, not even the store's secret.
+ * Undefined when the site has none yet (then nothing was ever held under it either).
+ */
+export async function existingLinkSecret({ store }: OpenedStore, env: Env): Promise<string | undefined> {
+  const configured = waitlistConfig(env).linkSecret;
+  if (configured) return configured;
+  const none = new Error("no secret kept yet");
+  return store
+    .secret("leave", () => {
+      throw none;
+    })
+    .catch((error: unknown) => {
+      if (error === none) return undefined;
+      throw error;
+    });
+}
+
+/**
  * The one pace every sender keeps (waitlist/mail/pace.ts), as the site keeps it: in the store the site uses, in the
  * same shards as its own senders, so a founder's command and the running site send within the provider's limits
  * together. None for the outbox folder.

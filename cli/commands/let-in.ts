@@ -19,7 +19,7 @@ import { PendingError, UsageError } from "../errors";
 import { namedLaunchTool, writeLaunchFile } from "../launch-file";
 import { dryRunWave, leftOutWords, stopSignalsWhile, waveReport } from "../launch-words";
 import { checkLetIn } from "../let-in-options";
-import { linkSecretOf, paceOf, type OpenedStore } from "../open-store";
+import { existingLinkSecret, linkSecretOf, paceOf, type OpenedStore } from "../open-store";
 import { plural, postalAddressShown } from "../sender";
 import { deleteFromTool, remindedFrom } from "../tool-waves";
 
@@ -128,7 +128,7 @@ export const letIn = command({
     const askFirstLine = askFirst ? [`Refused for now, as it stands: ${askFirst}`] : [];
 
     // The links' secret first (a dry run writes nothing, not even the store's secret): it finds the mailboxes held.
-    const secret = options["dry-run"] ? undefined : await linkSecretOf(opened, env);
+    const secret = options["dry-run"] ? await existingLinkSecret(opened, env) : await linkSecretOf(opened, env);
     const { chosen, suppressed } = await chooseReachable(store, everyone, input, secret);
     const skipped = leftOutWords(leftOutByRule(everyone), "wave", suppressed);
     const by = input.order === "invites" ? "by invites" : "in the order of signup";
