@@ -29,7 +29,7 @@ interface SesNotification {
   notificationType?: unknown;
   eventType?: unknown;
   bounce?: { bounceType?: unknown; bounceSubType?: unknown; bouncedRecipients?: Recipients; timestamp?: unknown };
-  complaint?: { complainedRecipients?: Recipients; timestamp?: unknown };
+  complaint?: { complainedRecipients?: Recipients; timestamp?: unknown; complaintFeedbackType?: unknown };
 }
 
 const addresses = (recipients: Recipients | undefined) =>
@@ -72,7 +72,11 @@ export async function readSesWebhook(request: WebhookRequest, settings: SnsSetti
     return answer(eventsFor(addresses(bouncedRecipients), bounce, message.MessageId), "a bounce naming nobody");
   }
   if (type === "Complaint" && notification.complaint) {
-    const { complainedRecipients, timestamp } = notification.complaint;
+    const { complainedRecipients, timestamp, complaintFeedbackType } = notification.complaint;
+    // A mailbox provider's report that its user took the mail out of spam (RFC 5965's feedback type): no complaint.
+    if (complaintFeedbackType === "not-spam") {
+      return { status: 200, ignored: "an SES complaint of feedback type not-spam: the mail was wanted, nothing to do" };
+    }
     const complaint = { ...base, kind: "complaint" as const, permanent: true, at: isoTime(timestamp, base.at) };
     return answer(
       eventsFor(addresses(complainedRecipients), complaint, message.MessageId),
