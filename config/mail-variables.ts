@@ -11,6 +11,35 @@ import { commaList, isAddress, isUrl, projectPath, text, wholeNumber, type Varia
 const limitsText = ({ ratePerSecond, connections, dailyLimit }: MailLimits) =>
   `${ratePerSecond} a second, ${connections} ${connections === 1 ? "connection" : "connections"}${dailyLimit ? `, ${dailyLimit.toLocaleString("en-US")} a day` : ""}`;
 
+/**
+ * A Svix signing secret as the standardwebhooks library decodes it (mail-events/resend.ts): whsec_, then base64 in its
+ * one canonical spelling (an "=" inside, or a length cut short, makes the library throw at every request), of 24 to 64
+ * bytes, the lengths Svix makes.
+ */
+function isSvixSecret(value: string): boolean {
+  const base64 = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(value)?.[1];
+  if (!base64) return false;
+  const key = Buffer.from(base64, "base64");
+  return key.toString("base64") === base64 && key.length >= 24 && key.length <= 64;
+}
+
+/**
+ * Postmark signs nothing: its basic auth is all that keeps a stranger from posting bounces that silence anyone's mail,
+ * so its password must be one nobody guesses within the event routes' limit on failed tries: 24 characters of at least
+ * 10 different ones, as 18 random bytes in base64url (144 bits) are, and a word, a date or a run of one character
+ * is not.
+ */
+const postmarkPassword = { length: 24, different: 10 };
+function isStrongBasicAuth(value: string): boolean {
+  const [, user, password] = /^([^:\s]+):(\S+)$/.exec(value) ?? [];
+  return (
+    user !== undefined &&
+    password !== undefined &&
+    password.length >= postmarkPassword.length &&
+    new Set(password).size >= postmarkPassword.different
+  );
+}
+
 export const mailVariables = {
   SMTP_URL: {
     schema: text.refine((value) => isUrl(value, /^smtps?:$/)).optional(),
@@ -104,16 +133,18 @@ export const mailVariables = {
       "Amazon SES's bounces and complaints, through the SNS topic subscribed over HTTPS to `/waitlist/mail-events/ses`: only this topic's messages are taken, for any AWS account could subscribe a topic of its own and post validly signed fake bounces. See [Bounces and complaints](waitlist.md#bounces-and-complaints).",
   },
   RESEND_WEBHOOK_SECRET: {
-    schema: text.regex(/^whsec_[A-Za-z0-9+/=]{16,}$/).optional(),
-    expected: "the webhook's signing secret from Resend, whsec_ and its key",
+    schema: text.refine(isSvixSecret).optional(),
+    expected: "the webhook's signing secret from Resend: whsec_ and its key of 24 to 64 bytes in base64",
+    hint: "copy it again from the webhook's page in Resend.",
     secret: true,
     defaultText: "not set: the route answers 404",
     usedFor:
       "Resend's bounces and complaints, posted to `/waitlist/mail-events/resend`: the secret each event's signature is checked with. See [Bounces and complaints](waitlist.md#bounces-and-complaints).",
   },
   POSTMARK_WEBHOOK_AUTH: {
-    schema: text.regex(/^[^:\s]+:\S+$/).optional(),
-    expected: "the user and password written into the webhook URL in Postmark, as user:password",
+    schema: text.refine(isStrongBasicAuth).optional(),
+    expected: `user:password, the password at least ${postmarkPassword.length} characters of at least ${postmarkPassword.different} different ones, random`,
+    hint: `make a password with: node -e "console.log(require('node:crypto').randomBytes(18).toString('base64url'))", and write the same user:password into the webhook URL in Postmark.`,
     secret: true,
     defaultText: "not set: the route answers 404",
     usedFor:

@@ -38,7 +38,7 @@ import { patience } from "../support/patience";
 jest.setTimeout(patience(60_000));
 
 const key = snsKey();
-const signing = { snsKey: key.privateKey, svixSecret: svixSecret(), postmarkAuth: "postmark:s3cret-pass" };
+const signing = { snsKey: key.privateKey, svixSecret: svixSecret(), postmarkAuth: "postmark:Wq3v9Zk2LrT8xNp4YbF6hJd1" };
 const settings = {
   sesTopicArns: [testTopicArn],
   resendSecret: signing.svixSecret,
