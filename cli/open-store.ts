@@ -3,6 +3,7 @@ import path from "node:path";
 import { mailConfig, mailLimits, serverConfig, waitlistConfig, type Env } from "../config/env";
 import { projectFolders } from "../config/folders";
 import { signingSecret } from "../waitlist/create-waitlist";
+import { fingerprintKeyOf, type FingerprintKey } from "../waitlist/fingerprints";
 import { forgetOutboxCopies } from "../waitlist/mail/mailer";
 import { createMailPace, unlimitedPace, type MailPace } from "../waitlist/mail/pace";
 import { blobsPaceShards } from "../waitlist/stores/blobs-store";
@@ -53,6 +54,11 @@ export async function linkSecretOf({ store, netlify }: OpenedStore, env: Env): P
   const problem = netlify && (await signerProblem(netlify.store.blobs, configured));
   if (problem) throw new NetlifySetupError(problem);
   return signingSecret(store, configured);
+}
+
+/** The key of the fingerprints that outlive an entry (leavers, suppressions), as the site has it: the store's own. */
+export async function fingerprintKeyIn(opened: OpenedStore, env: Env): Promise<FingerprintKey> {
+  return fingerprintKeyOf(opened.store, await linkSecretOf(opened, env));
 }
 
 /**

@@ -140,6 +140,20 @@ describe("readSesWebhook: what SES says, through SNS", () => {
     },
   );
 
+  it.each(["OnAccountSuppressionList", "Suppressed"])(
+    "takes a bounce of subtype %s as an address on SES's list already, not a new bounce",
+    async (subType) => {
+      const listed = JSON.parse(bounce()) as { bounce: Record<string, unknown> };
+      listed.bounce.bounceSubType = subType;
+      expect(await read(snsMessage(key.privateKey, { Message: JSON.stringify(listed) }))).toMatchObject({
+        events: [{ kind: "bounce", permanent: true, address, alreadySuppressed: true }],
+      });
+      expect(await read(snsMessage(key.privateKey, { Message: bounce() }))).toMatchObject({
+        events: [expect.not.objectContaining({ alreadySuppressed: true })],
+      });
+    },
+  );
+
   it("changes nothing for a complaint whose feedback type is not-spam: the person said the mail was wanted", async () => {
     const notSpam = JSON.parse(sesNotification({ kind: "complaint", address, permanent: true })) as {
       complaint: Record<string, unknown>;

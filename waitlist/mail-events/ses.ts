@@ -35,6 +35,13 @@ interface SesNotification {
 const addresses = (recipients: Recipients | undefined) =>
   Array.isArray(recipients) ? recipients.map((recipient) => recipient?.emailAddress) : [];
 
+/**
+ * The bounce subtypes with which SES reports a message it never sent, the address being on its suppression list: the
+ * account's (OnAccountSuppressionList) or SES's global one (Suppressed). A permanent bounce each time it is tried,
+ * never a new one (https://docs.aws.amazon.com/ses/latest/dg/notification-contents.html#bounce-types).
+ */
+const onSesList = (subType: unknown) => subType === "OnAccountSuppressionList" || subType === "Suppressed";
+
 /** An SES event type named in a reason only when it is a plain word or two. */
 const named = (type: unknown) => (typeof type === "string" && /^[A-Za-z ]{1,32}$/.test(type) ? type : "unknown");
 
@@ -68,6 +75,7 @@ export async function readSesWebhook(request: WebhookRequest, settings: SnsSetti
       permanent: bounceType === "Permanent",
       at: isoTime(timestamp, base.at),
       words: wordsOf("SES bounce type", bounceType, bounceSubType),
+      ...(onSesList(bounceSubType) ? { alreadySuppressed: true as const } : {}),
     };
     return answer(eventsFor(addresses(bouncedRecipients), bounce, message.MessageId), "a bounce naming nobody");
   }

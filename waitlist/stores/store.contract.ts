@@ -221,7 +221,38 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(secrets[0]).toMatch(/^secret-[12]x+$/);
       await expect(other.secret("leave", make)).resolves.toBe(secrets[0]);
       expect(secrets[1]).toBe(secrets[0]);
+      // The fingerprints' key is a secret of its own, whatever the links' is.
+      await expect(other.secret("fingerprint", () => "f".repeat(64))).resolves.toBe("f".repeat(64));
+      await expect(store.secret("fingerprint", make)).resolves.toBe("f".repeat(64));
+      // A thing given back (the work it guarded failed) is done once again, by the next caller.
+      await store.forgetOnce("d-25");
+      await expect(other.once("d-25")).resolves.toBe(true);
+      await expect(store.once("d-25")).resolves.toBe(false);
       await other.close();
+    });
+
+    it("holds one address of a mailbox, or the whole mailbox, each read with the other in one call by the mailbox", async () => {
+      // m1: a mailbox whose address a1 bounced; m2: a mailbox complained of, with an address of it bounced later.
+      await store.suppress("m1", later(day), "bounce", "a1");
+      await expect(store.suppressedUntil("m1", now, "a1")).resolves.toBe(later(day).toISOString());
+      await expect(store.suppressedUntil("m1", now, "a2")).resolves.toBeUndefined();
+      await expect(store.suppressedUntil("m1", now)).resolves.toBeUndefined();
+      await store.suppress("m1", later(2 * day), "bounce", "a2");
+      await store.suppress("m1", later(2), "bounce", "a1");
+      await expect(store.suppressedUntil("m1", now, "a1")).resolves.toBe(later(day).toISOString());
+      await store.suppress("m2", later(day), "complaint");
+      await store.suppress("m2", later(3 * day), "bounce", "a3");
+      await expect(store.suppressedUntil("m2", now, "a4")).resolves.toBe(later(day).toISOString());
+      await expect(store.suppressedUntil("m2", now, "a3")).resolves.toBe(later(3 * day).toISOString());
+      await expect(store.suppressedUntil("m2", later(2 * day), "a4")).resolves.toBeUndefined();
+      // The day's pass drops what ended and keeps what did not, in one blob or one row each.
+      await store.forgetSuppressionsBefore(later(day + 1));
+      await expect(store.suppressedUntil("m1", now, "a1")).resolves.toBeUndefined();
+      await expect(store.suppressedUntil("m1", now, "a2")).resolves.toBe(later(2 * day).toISOString());
+      await expect(store.suppressedUntil("m2", now, "a4")).resolves.toBeUndefined();
+      await expect(store.suppressedUntil("m2", now, "a3")).resolves.toBe(later(3 * day).toISOString());
+      await store.forgetSuppressionsBefore(later(4 * day));
+      await expect(store.suppressedUntil("m2", now, "a3")).resolves.toBeUndefined();
     });
 
     it("keeps an asking: one from before the confirm step asked, a repeat asked again, the first asking's day kept", async () => {
