@@ -3,7 +3,8 @@ import { suppressionRetentionMs } from "../signup-life/rules";
 import { SqliteStore } from "../stores/sqlite-store";
 import type { FullStore } from "../stores/store";
 import { suppressedUntilBy } from "../suppressions";
-import { actOnMailEvent, type ActingOptions } from "./act";
+import { pruneUnconfirmed } from "../prune";
+import { actOnMailEvent, mailEventIdRetentionMs, type ActingOptions } from "./act";
 import type { MailEvent } from "./events";
 
 /*
@@ -90,6 +91,25 @@ describe("an address on the provider's own suppression list (issue 67, H1)", () 
     );
     expect(await heldUntil("ada@example.com")).toBe(until);
     expect(await figures()).toEqual([]);
+  });
+});
+
+describe("a provider's event ids", () => {
+  it("are kept for the days an event holds its address, then dropped by the day's pass; an older event is taken as nothing", async () => {
+    await act(event("complaint", "once@example.com", { id: "kept" }));
+    const again = () => act(event("complaint", "once@example.com", { id: "kept" }));
+    expect((await again()).line).toMatch(/already acted on/);
+    // The day's pass within the period keeps the id; past it, drops it.
+    await pruneUnconfirmed(store, { now: new Date(Date.now() + mailEventIdRetentionMs - day) });
+    expect((await again()).line).toMatch(/already acted on/);
+    await pruneUnconfirmed(store, { now: new Date(Date.now() + mailEventIdRetentionMs + day) });
+    expect(await store.once("mail-event-ses-kept")).toBe(true);
+    // An event as old as that, posted again (Postmark signs no time), changes nothing.
+    const old = new Date(at.getTime() - mailEventIdRetentionMs - 1).toISOString();
+    expect((await act(event("complaint", "old@example.com", { at: old }))).line).toBe(
+      "a ses complaint older than the 180 days its id is kept: nothing to do",
+    );
+    expect(await heldUntil("old@example.com")).toBeUndefined();
   });
 });
 

@@ -20,6 +20,16 @@ import type { MailEvent } from "./events";
  * or keeps an address.
  */
 
+/** The once() notes of the providers' events: `mail-event-<provider>-<id>`. */
+export const mailEventOncePrefix = "mail-event-";
+
+/**
+ * How long an event's id is kept, for a retry or a captured request sent again to change nothing: the days the event
+ * holds its address for. A provider retries within hours (SNS within its hour, Svix within a few days), and an event
+ * older than this is taken as nothing, so none is acted on again once its id is forgotten (prune.ts, the day's pass).
+ */
+export const mailEventIdRetentionMs = suppressionRetentionMs;
+
 export interface ActingOptions {
   store: Pick<
     FullStore,
@@ -47,9 +57,15 @@ export async function actOnMailEvent(event: MailEvent, options: ActingOptions): 
   if (!event.permanent) return nothing(`a ${what}: nothing to do`);
   const address = checkListedEmail(event.address);
   if (!address.ok) return nothing(`a ${what} for something the list could not hold as an address: nothing to do`);
+  const age = (options.clock?.() ?? new Date()).getTime() - Date.parse(event.at);
+  if (age > mailEventIdRetentionMs) {
+    return nothing(
+      `a ${what} older than the ${mailEventIdRetentionMs / 86_400_000} days its id is kept: nothing to do`,
+    );
+  }
   // Once per event, before anything changes: a provider's retry, or a captured event sent again, changes nothing, and
   // a stale complaint cannot take off a signup made anew since it was first acted on.
-  const once = `mail-event-${event.provider}-${event.id}`;
+  const once = `${mailEventOncePrefix}${event.provider}-${event.id}`;
   if (!(await store.once(once))) return nothing(`a ${what} already acted on (the same id): nothing to do`);
   try {
     return await act(event, address, what, options);

@@ -10,7 +10,7 @@ import { hourOf, kOf, layout } from "./blobs/layout";
 import { Ledger, ledgerRow, rowsPerChunk } from "./blobs/ledger";
 import { Records, type BlobRecord } from "./blobs/records";
 import { StoreSecrets } from "./blobs/secrets";
-import { heldAddress, stillSuppressed, type Suppressed } from "./blobs/suppressed";
+import { heldOf, lastUntil, withHeld, type Suppressed } from "./blobs/suppressed";
 import { recordKeeper } from "./record-keeper";
 import { EarlierLayout } from "./blobs-migrations";
 import type { FullStore, StoreSecretName } from "./store";
@@ -223,6 +223,8 @@ export function blobsStore(
     /** Of instances racing, one write is made (Netlify's onlyIfNew). */
     once: (name: string) => io.writeIf(layout.setting(`once-${name}`), clock().toISOString(), { onlyIfNew: true }),
     forgetOnce: (name: string) => blobs.delete(layout.setting(`once-${name}`)),
+    forgetOnceBefore: (prefix: string, before: Date, { deadline }: { deadline?: number } = {}) =>
+      io.deleteOver<string>(layout.setting(`once-${prefix}`), (at) => at < before.toISOString(), deadline),
     /**
      * Noted records along a walk of the backlog an instance's calls share, listed afresh when done or a minute old;
      * each reader takes the next note as its last read ends: a slow read (a 503 retried after 5 s) holds one reader.
@@ -309,38 +311,17 @@ export function blobsStore(
     // The mail's bookkeeping: a fingerprint by key (the day's pass reads each: a few), a blob a day, the pace.
     async suppress(mailbox: string, until: Date, why: SuppressionReason, address?: string): Promise<void> {
       const kept = { until: until.toISOString(), why };
-      await io.swap<Suppressed>(layout.suppressed(mailbox), (found = {}) => {
-        if (address === undefined) return (found.until ?? "") < kept.until ? { ...found, ...kept } : undefined;
-        const held = heldAddress(found, address);
-        return (held?.until ?? "") < kept.until
-          ? { ...found, addresses: { ...found.addresses, [address]: kept } }
-          : undefined;
-      });
+      await io.swap<Suppressed>(layout.suppressed(mailbox), (found = {}) =>
+        (heldOf(found, address)?.until ?? "") < kept.until ? withHeld(found, address, kept) : undefined,
+      );
     },
     async suppressedUntil(mailbox: string, at: Date, address?: string): Promise<string | undefined> {
-      const found = await io.get<Suppressed>(layout.suppressed(mailbox));
-      const until = [found?.until, found && address !== undefined ? heldAddress(found, address)?.until : undefined]
-        .filter((one): one is string => one !== undefined && one > at.toISOString())
-        .sort()
-        .at(-1);
-      return until;
+      const found = (await io.get<Suppressed>(layout.suppressed(mailbox))) ?? {};
+      const held = [found.until, heldOf(found, address)?.until].filter((until) => until && until > at.toISOString());
+      return held.sort().at(-1);
     },
-    async forgetSuppressionsBefore(before: Date, { deadline }: { deadline?: number } = {}) {
-      const ended = before.toISOString();
-      await atOnce(await io.keys(layout.suppressed("")), async (key) => {
-        if (deadline !== undefined && clock().getTime() > deadline) return;
-        const found = await io.get<Suppressed>(key);
-        if (!found) return;
-        const left = stillSuppressed(found, ended);
-        if (!left) await blobs.delete(key);
-        else if (left !== found) {
-          await io.swap<Suppressed>(key, (now) => {
-            const next = now && stillSuppressed(now, ended);
-            return next === now ? undefined : next;
-          });
-        }
-      });
-    },
+    forgetSuppressionsBefore: (before: Date, { deadline }: { deadline?: number } = {}) =>
+      io.deleteOver<Suppressed>(layout.suppressed(""), (found) => lastUntil(found) < before.toISOString(), deadline),
     async countMail(day: string, counts: Partial<MailCounts>): Promise<void> {
       const none: MailDay = { day, sent: 0, throttled: 0, bounced: 0, complained: 0 };
       await io.swap<MailDay>(layout.mailDay(day), (found = none) => {

@@ -357,6 +357,15 @@ export class SqlStore implements FullStore {
     await this.db.query("DELETE FROM settings WHERE name = $1", [`once ${name}`]);
   }
 
+  /** A note's value is when it was made (once); substr, not LIKE, so that no character of the prefix is a pattern. */
+  async forgetOnceBefore(prefix: string, before: Date): Promise<void> {
+    const named = `once ${prefix}`;
+    await this.db.query("DELETE FROM settings WHERE substr(name, 1, length($1)) = $1 AND value < $2", [
+      named,
+      iso(before),
+    ]);
+  }
+
   /** The rows of the founders' figures, and no more (all() of 100,000 rows takes a second). */
   async listRows(): Promise<ListRow[]> {
     return this.db.query(

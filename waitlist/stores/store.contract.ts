@@ -3,6 +3,7 @@ import * as life from "../signup-life/signup-life";
 import * as wholeList from "../signup-life/whole-list";
 import { pruneUnconfirmed } from "../prune";
 import type { NewSignup } from "../signup-life/types";
+import { describeMailBookkeeping } from "./mail-books.contract";
 import type { FullStore } from "./store";
 
 /*
@@ -221,38 +222,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       expect(secrets[0]).toMatch(/^secret-[12]x+$/);
       await expect(other.secret("leave", make)).resolves.toBe(secrets[0]);
       expect(secrets[1]).toBe(secrets[0]);
-      // The fingerprints' key is a secret of its own, whatever the links' is.
-      await expect(other.secret("fingerprint", () => "f".repeat(64))).resolves.toBe("f".repeat(64));
-      await expect(store.secret("fingerprint", make)).resolves.toBe("f".repeat(64));
-      // A thing given back (the work it guarded failed) is done once again, by the next caller.
-      await store.forgetOnce("d-25");
-      await expect(other.once("d-25")).resolves.toBe(true);
-      await expect(store.once("d-25")).resolves.toBe(false);
       await other.close();
-    });
-
-    it("holds one address of a mailbox, or the whole mailbox, each read with the other in one call by the mailbox", async () => {
-      // m1: a mailbox whose address a1 bounced; m2: a mailbox complained of, with an address of it bounced later.
-      await store.suppress("m1", later(day), "bounce", "a1");
-      await expect(store.suppressedUntil("m1", now, "a1")).resolves.toBe(later(day).toISOString());
-      await expect(store.suppressedUntil("m1", now, "a2")).resolves.toBeUndefined();
-      await expect(store.suppressedUntil("m1", now)).resolves.toBeUndefined();
-      await store.suppress("m1", later(2 * day), "bounce", "a2");
-      await store.suppress("m1", later(2), "bounce", "a1");
-      await expect(store.suppressedUntil("m1", now, "a1")).resolves.toBe(later(day).toISOString());
-      await store.suppress("m2", later(day), "complaint");
-      await store.suppress("m2", later(3 * day), "bounce", "a3");
-      await expect(store.suppressedUntil("m2", now, "a4")).resolves.toBe(later(day).toISOString());
-      await expect(store.suppressedUntil("m2", now, "a3")).resolves.toBe(later(3 * day).toISOString());
-      await expect(store.suppressedUntil("m2", later(2 * day), "a4")).resolves.toBeUndefined();
-      // The day's pass drops what ended and keeps what did not, in one blob or one row each.
-      await store.forgetSuppressionsBefore(later(day + 1));
-      await expect(store.suppressedUntil("m1", now, "a1")).resolves.toBeUndefined();
-      await expect(store.suppressedUntil("m1", now, "a2")).resolves.toBe(later(2 * day).toISOString());
-      await expect(store.suppressedUntil("m2", now, "a4")).resolves.toBeUndefined();
-      await expect(store.suppressedUntil("m2", now, "a3")).resolves.toBe(later(3 * day).toISOString());
-      await store.forgetSuppressionsBefore(later(4 * day));
-      await expect(store.suppressedUntil("m2", now, "a3")).resolves.toBeUndefined();
     });
 
     it("keeps an asking: one from before the confirm step asked, a repeat asked again, the first asking's day kept", async () => {
@@ -358,33 +328,8 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       for (const gone of ["bob@example.com", "nobody@example.com"]) expect(await store.signup(gone)).toBeUndefined();
     });
 
-    it("keeps the mail's bookkeeping: a bounce, a fingerprint until its time, each day's figures, the senders' pace", async () => {
-      for (const email of ["owed@example.com", "ada@example.com"]) await store.add(signup(email));
-      await confirmAt("ada@example.com");
-      await expect(store.markBounced("owed@example.com", "550 5.1.1 gone", later(2))).resolves.toBe("refused");
-      await expect(store.markBounced("ada@example.com", "550 5.1.1 gone", later(2))).resolves.toBe("undeliverable");
-      await expect(store.markBounced("nobody@example.com", "550", later(2))).resolves.toBeUndefined();
-      await store.suppress("f1", later(day), "bounce");
-      await store.suppress("f1", later(2), "complaint");
-      await expect(store.suppressedUntil("f1", later(day - 1))).resolves.toBe(later(day).toISOString());
-      await expect(store.suppressedUntil("f1", later(day))).resolves.toBeUndefined();
-      await store.forgetSuppressionsBefore(later(2 * day));
-      await expect(store.suppressedUntil("f1", now)).resolves.toBeUndefined();
-      // Two stores over one storage, each adding to one day and one setting: none lost.
-      const other = await harness.reopen();
-      const add = (one: FullStore) => one.swapSetting<number>("mail-pace-0", (n = 0) => n + 1);
-      await Promise.all(
-        [store, other, store, other].flatMap((one) => [one.countMail("2025-06-01", { sent: 2, bounced: 1 }), add(one)]),
-      );
-      await store.countMail("2025-06-02", { complained: 1 });
-      const days = (await other.mailDays("2025-06-01")).map(({ day, ...counts }) => [day, Object.values(counts)]);
-      expect(days).toEqual([
-        ["2025-06-01", [8, 0, 4, 0]],
-        ["2025-06-02", [0, 0, 0, 1]],
-      ]);
-      await expect(store.readSetting("mail-pace-0")).resolves.toBe(4);
-      await other.close();
-    });
+    // The mail's bookkeeping, in a file of its own: holds after a bounce or a complaint, the day's figures, once notes.
+    describeMailBookkeeping(() => ({ store, reopen: () => harness.reopen() }));
 
     it("counts the e-mails to each mailbox per day, each of those counted at once its own number, and forgets days gone by", async () => {
       // Two stores over one storage, as two processes have: a count lost would let one more e-mail past the cap.

@@ -122,6 +122,11 @@ export interface WaitlistStore {
   once(name: string): Promise<boolean>;
   /** Takes back `name`'s note, when the work it guarded failed: the next once(name) is the first again. */
   forgetOnce(name: string): Promise<void>;
+  /**
+   * Drops the notes of once() whose name starts with `prefix`, made before `before` (the day's pass: a provider's
+   * event ids, kept for their period only), stopping at `deadline` (ms) as the day's other passes do.
+   */
+  forgetOnceBefore(prefix: string, before: Date, options?: { deadline?: number }): Promise<void>;
   close(): Promise<void>;
 }
 
