@@ -48,7 +48,7 @@ export const namedLaunchTool = (siteUrl: string) =>
 
 /** The keys of those on the launch list (of `wave`) whose address or mailbox is held: one lookup by key each. */
 export async function suppressedOf(
-  store: Pick<FullStore, "suppressedUntil">,
+  store: Pick<FullStore, "suppressedUntil" | "secret">,
   secret: string,
   everyone: readonly Signup[],
   wave: number | undefined,

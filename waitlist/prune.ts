@@ -2,6 +2,7 @@ import { site } from "../config/site";
 import { sendFoundersDigest } from "./reports/daily-digest";
 import { leaverDigestRetentionMs, letInRetentionMs, unconfirmedRetentionMs } from "./signup-life/rules";
 import { mailDay } from "./mail/mailbox";
+import { mailEventIdRetentionMs, mailEventOncePrefix } from "./mail-events/act";
 import type { FullStore } from "./stores/store";
 import { redactAddresses } from "./mail/redact";
 import type { RemovedSignup } from "./signup-life/types";
@@ -26,6 +27,7 @@ type PrunedStore = Pick<
   | "forgetMailboxMailBefore"
   | "forgetLeaverDigestsBefore"
   | "forgetSuppressionsBefore"
+  | "forgetOnceBefore"
 >;
 
 export interface Pruned {
@@ -91,6 +93,8 @@ export async function pruneUnconfirmed(
     await store.forgetMailboxMailBefore(mailDay(new Date(now.getTime() - 86_400_000)), { deadline });
     await store.forgetLeaverDigestsBefore(new Date(now.getTime() - leaverDigestRetentionMs), { deadline });
     await store.forgetSuppressionsBefore(now, { deadline });
+    // The providers' event ids, past the days an event is acted on (mail-events/act.ts).
+    await store.forgetOnceBefore(mailEventOncePrefix, new Date(now.getTime() - mailEventIdRetentionMs), { deadline });
     // The entries of people let in longer ago than the policy keeps them after their wave (pastItsWave).
     const waveCutoff = new Date(now.getTime() - letInRetentionMs);
     for (;;) {

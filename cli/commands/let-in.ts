@@ -10,6 +10,7 @@ import {
   type WavePerson,
 } from "../../waitlist/launch/wave";
 import { createMailer } from "../../waitlist/mail/mailer";
+import { fingerprintKeyOf } from "../../waitlist/fingerprints";
 import { createSender } from "../../waitlist/mail/sender";
 import { neverAsked } from "../../waitlist/signup-life/rules";
 import { leaveUrl } from "../../waitlist/tokens";
@@ -19,7 +20,7 @@ import { PendingError, UsageError } from "../errors";
 import { namedLaunchTool, writeLaunchFile } from "../launch-file";
 import { dryRunWave, leftOutWords, stopSignalsWhile, waveReport } from "../launch-words";
 import { checkLetIn } from "../let-in-options";
-import { existingLinkSecret, linkSecretOf, paceOf, type OpenedStore } from "../open-store";
+import { existingFingerprintKey, linkSecretOf, paceOf, type OpenedStore } from "../open-store";
 import { plural, postalAddressShown } from "../sender";
 import { deleteFromTool, remindedFrom } from "../tool-waves";
 
@@ -128,8 +129,10 @@ export const letIn = command({
     const askFirstLine = askFirst ? [`Refused for now, as it stands: ${askFirst}`] : [];
 
     // The links' secret first (a dry run writes nothing, not even the store's secret): it finds the mailboxes held.
-    const secret = options["dry-run"] ? await existingLinkSecret(opened, env) : await linkSecretOf(opened, env);
-    const { chosen, suppressed } = await chooseReachable(store, everyone, input, secret);
+    const secret = options["dry-run"] ? undefined : await linkSecretOf(opened, env);
+    const key =
+      secret === undefined ? await existingFingerprintKey(opened, env) : await fingerprintKeyOf(store, secret);
+    const { chosen, suppressed } = await chooseReachable(store, everyone, input, key);
     const skipped = leftOutWords(leftOutByRule(everyone), "wave", suppressed);
     const by = input.order === "invites" ? "by invites" : "in the order of signup";
     if (chosen.length === 0) {

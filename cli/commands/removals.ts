@@ -2,7 +2,7 @@ import { checkListedEmail } from "../../waitlist/email-address";
 import { parseAge, pruneUnconfirmed } from "../../waitlist/prune";
 import { leaverDigest } from "../../waitlist/leavers";
 import { readAddressFile } from "../address-file";
-import { linkSecretOf } from "../open-store";
+import { fingerprintKeyIn } from "../open-store";
 import { command } from "../command";
 import { NotRemovedError, UsageError } from "../errors";
 
@@ -23,7 +23,12 @@ export const remove = command({
   },
   run: async ({ input: { key, email }, env, opened }) => {
     const { store, forget } = opened;
-    const removed = await store.remove(key, "operator", new Date(), leaverDigest(await linkSecretOf(opened, env), key));
+    const removed = await store.remove(
+      key,
+      "operator",
+      new Date(),
+      leaverDigest(await fingerprintKeyIn(opened, env), key),
+    );
     if (removed) forget(removed.email);
     return removed
       ? `Removed ${removed.email} (on the list since ${removed.createdAt}); any confirmation still owed to it is cancelled.`
@@ -41,7 +46,7 @@ export const removeUnsubscribed = command({
   check: ({ from }) => readAddressFile(from, "remove-unsubscribed --from FILE.csv"),
   run: async ({ input: { file, named, unread }, env, opened }) => {
     const { store, forget } = opened;
-    const secret = await linkSecretOf(opened, env);
+    const fingerprints = await fingerprintKeyIn(opened, env);
     let removed = 0;
     let absent = 0;
     const notRemoved = [...unread];
@@ -58,7 +63,7 @@ export const removeUnsubscribed = command({
         }
         meant = listed[0] ?? meant;
       }
-      const gone = await store.remove(meant.key, "operator", new Date(), leaverDigest(secret, meant.key));
+      const gone = await store.remove(meant.key, "operator", new Date(), leaverDigest(fingerprints, meant.key));
       if (gone) forget(gone.email);
       if (gone) removed++;
       else absent++;

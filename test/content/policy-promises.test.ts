@@ -17,6 +17,7 @@ import { pruneUnconfirmed } from "../../waitlist/prune";
 import { newInviteCode } from "../../waitlist/invites";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import { actOnMailEvent } from "../../waitlist/mail-events/act";
+import { fingerprintKeyFrom } from "../../waitlist/fingerprints";
 import { suppressedUntil } from "../../waitlist/suppressions";
 import { testSite } from "../support/site-settings";
 import { startPolicySite } from "../support/policy-site";
@@ -431,7 +432,7 @@ describe("the Privacy Policy on bounces and spam complaints (issue 60)", () => {
     const store = new SqliteStore(":memory:");
     for (const email of ["member@example.com", "new@example.com"]) await store.add({ email, emailKey: email, source: "start", at });
     await store.confirm("member@example.com", { createdAt: at.toISOString(), at, privacyPolicy: null });
-    for (const email of ["member@example.com", "new@example.com"]) await actOnMailEvent(event("bounce", email), { store, secret, clock: () => at });
+    for (const email of ["member@example.com", "new@example.com"]) await actOnMailEvent(event("bounce", email), { store, fingerprintKey: fingerprintKeyFrom(secret), clock: () => at });
     expect((await store.all()).map(({ email, state }) => [email, state])).toEqual([
       ["member@example.com", "undeliverable"],
       ["new@example.com", "refused"],
@@ -448,7 +449,7 @@ describe("the Privacy Policy on bounces and spam complaints (issue 60)", () => {
     expect(section(privacy, /^How Long/)).toContain("(a link, your mail app's button, a request to us, or a spam complaint), which names nobody");
     const store = new SqliteStore(":memory:");
     await store.add({ email: "grumpy@example.com", emailKey: "grumpy@example.com", source: "start", at });
-    await actOnMailEvent(event("complaint", "grumpy@example.com"), { store, secret, clock: () => at });
+    await actOnMailEvent(event("complaint", "grumpy@example.com"), { store, fingerprintKey: fingerprintKeyFrom(secret), clock: () => at });
     expect(await store.all()).toEqual([]);
     expect(await store.departureCounts()).toEqual({ left: 1, pruned: 0, afterWave: 0 });
     await store.close();
@@ -465,7 +466,7 @@ describe("the Privacy Policy on bounces and spam complaints (issue 60)", () => {
     expect(site.waitlist.suppressionRetentionDays).toBe(180);
     const store = new SqliteStore(":memory:");
     await store.add({ email: "Anna@example.com", emailKey: "anna@example.com", source: "start", at });
-    await actOnMailEvent(event("complaint", "Anna@example.com"), { store, secret, clock: () => at });
+    await actOnMailEvent(event("complaint", "Anna@example.com"), { store, fingerprintKey: fingerprintKeyFrom(secret), clock: () => at });
     // Another spelling of the inbox is held too; the day's pass keeps the fingerprint while its days last, then deletes it.
     const held = (days: number) => suppressedUntil(store, secret, "anna+again@example.com", new Date(at.getTime() + days * day));
     await pruneUnconfirmed(store, { now: new Date(at.getTime() + 179 * day) });

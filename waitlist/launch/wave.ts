@@ -5,7 +5,8 @@ import { isMember, whyNotMailed, type NotMailed } from "../signup-life/rules";
 import type { Signup } from "../signup-life/types";
 import type { WaitlistSite } from "../site-settings";
 import type { FullStore } from "../stores/store";
-import { suppressedUntil } from "../suppressions";
+import type { FingerprintKey } from "../fingerprints";
+import { suppressedUntilBy } from "../suppressions";
 import { chooseWave, nextWave, type WaveOrder } from "../waves";
 
 /*
@@ -68,23 +69,23 @@ export function wavesUnfinished(everyone: readonly Signup[]) {
 /**
  * The next wave of those the mail may reach: chooseWave leaves out whom the rule does (signup-life's mayBeLetIn), and
  * this one those whose address or mailbox is held after a bounce or a spam complaint (suppressions.ts), looked up by
- * key as each is chosen, until the wave is full of the rest. Without a secret (a dry run on a list that has none yet)
- * nothing can be held.
+ * key as each is chosen, until the wave is full of the rest. Without a fingerprint key (a dry run on a list that has
+ * none yet) nothing can be held.
  */
 export async function chooseReachable(
   store: Pick<FullStore, "suppressedUntil">,
   everyone: readonly Signup[],
   choice: { count: number; order: WaveOrder },
-  secret: string | undefined,
+  key: FingerprintKey | undefined,
 ) {
   const [held, clear] = [new Set<string>(), new Set<string>()];
   const limit = pLimit(lettingInAtOnce);
   for (;;) {
     const chosen = chooseWave(everyone, { ...choice, skip: (one) => held.has(one.emailKey) });
-    const unchecked = secret === undefined ? [] : chosen.filter(({ signup }) => !clear.has(signup.emailKey));
+    const unchecked = key === undefined ? [] : chosen.filter(({ signup }) => !clear.has(signup.emailKey));
     if (unchecked.length === 0) return { chosen, suppressed: held.size };
-    const lookUp = async (key: string) =>
-      ((await suppressedUntil(store, secret!, key, new Date())) ? held : clear).add(key);
+    const lookUp = async (emailKey: string) =>
+      ((await suppressedUntilBy(store, key!, emailKey, new Date())) ? held : clear).add(emailKey);
     await Promise.all(unchecked.map(({ signup }) => limit(() => lookUp(signup.emailKey))));
   }
 }

@@ -1,7 +1,8 @@
 import { maskEmail } from "../email-address";
 import { suppressionRetentionMs, type MailKind, type NotMailed } from "../signup-life/rules";
 import type { MailBookkeeping } from "../stores/store";
-import { suppressedUntil, suppressionFingerprint } from "../suppressions";
+import { fingerprintKeyOf, type KeepsSecrets } from "../fingerprints";
+import { suppress, suppressedUntil } from "../suppressions";
 import type { MailMessage } from "./confirmation-message";
 import type { Mailer } from "./mailer";
 import { paceWait, takeWaiting, type HoldReason, type MailPace, type MailSent, type PaceOutcome } from "./pace";
@@ -74,7 +75,7 @@ export type Sent =
   | { outcome: "unknown"; reason: string };
 
 export interface SenderOptions {
-  store: Pick<MailBookkeeping, "suppressedUntil" | "suppress">;
+  store: Pick<MailBookkeeping, "suppressedUntil" | "suppress"> & KeepsSecrets;
   mailer: Pick<Mailer, "send">;
   pace: MailPace;
   /** What the suppressions' fingerprints are keyed with (suppressions.ts). */
@@ -131,7 +132,8 @@ export function createSender({
 
   /** The address the server refused for good is not mailed again for the suppression's time, as after a bounce. */
   async function suppressRefused(emailKey: string) {
-    await store.suppress(suppressionFingerprint(secret, emailKey), new Date(now() + suppressionRetentionMs), "bounce");
+    const key = await fingerprintKeyOf(store, secret);
+    await suppress(store, key, emailKey, "bounce", new Date(now() + suppressionRetentionMs));
   }
 
   /**

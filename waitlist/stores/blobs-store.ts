@@ -10,9 +10,10 @@ import { hourOf, kOf, layout } from "./blobs/layout";
 import { Ledger, ledgerRow, rowsPerChunk } from "./blobs/ledger";
 import { Records, type BlobRecord } from "./blobs/records";
 import { StoreSecrets } from "./blobs/secrets";
+import { heldOf, lastUntil, withHeld, type Suppressed } from "./blobs/suppressed";
 import { recordKeeper } from "./record-keeper";
 import { EarlierLayout } from "./blobs-migrations";
-import type { FullStore } from "./store";
+import type { FullStore, StoreSecretName } from "./store";
 
 export { BlobsStoreError } from "./blobs/blob-io";
 export { keyOf } from "./blobs/secrets";
@@ -179,7 +180,7 @@ export function blobsStore(
       },
     }),
     key: (emailKey: string) => secrets.key(emailKey),
-    secret: (name: "leave", make: () => string) => secrets.secret(name, make),
+    secret: (name: StoreSecretName, make: () => string) => secrets.secret(name, make),
     /**
      * The note first, whatever fails after; the sweep's fold writes its asked/ note (ledger.ts), one write fewer on
      * the request. A listed address makes the same write, then counts its repeat.
@@ -221,6 +222,9 @@ export function blobsStore(
     },
     /** Of instances racing, one write is made (Netlify's onlyIfNew). */
     once: (name: string) => io.writeIf(layout.setting(`once-${name}`), clock().toISOString(), { onlyIfNew: true }),
+    forgetOnce: (name: string) => blobs.delete(layout.setting(`once-${name}`)),
+    forgetOnceBefore: (prefix: string, before: Date, { deadline }: { deadline?: number } = {}) =>
+      io.deleteOver<string>(layout.setting(`once-${prefix}`), (at) => at < before.toISOString(), deadline),
     /**
      * Noted records along a walk of the backlog an instance's calls share, listed afresh when done or a minute old;
      * each reader takes the next note as its last read ends: a slow read (a 503 retried after 5 s) holds one reader.
@@ -305,22 +309,19 @@ export function blobsStore(
     },
 
     // The mail's bookkeeping: a fingerprint by key (the day's pass reads each: a few), a blob a day, the pace.
-    async suppress(fingerprint: string, until: Date, why: SuppressionReason): Promise<void> {
+    async suppress(mailbox: string, until: Date, why: SuppressionReason, address?: string): Promise<void> {
       const kept = { until: until.toISOString(), why };
-      await io.swap<typeof kept>(layout.suppressed(fingerprint), (found) =>
-        (found?.until ?? "") < kept.until ? kept : undefined,
+      await io.swap<Suppressed>(layout.suppressed(mailbox), (found = {}) =>
+        (heldOf(found, address)?.until ?? "") < kept.until ? withHeld(found, address, kept) : undefined,
       );
     },
-    async suppressedUntil(fingerprint: string, at: Date): Promise<string | undefined> {
-      const found = await io.get<{ until: string }>(layout.suppressed(fingerprint));
-      return found && found.until > at.toISOString() ? found.until : undefined;
+    async suppressedUntil(mailbox: string, at: Date, address?: string): Promise<string | undefined> {
+      const found = (await io.get<Suppressed>(layout.suppressed(mailbox))) ?? {};
+      const held = [found.until, heldOf(found, address)?.until].filter((until) => until && until > at.toISOString());
+      return held.sort().at(-1);
     },
-    async forgetSuppressionsBefore(before: Date, { deadline }: { deadline?: number } = {}) {
-      await atOnce(await io.keys(layout.suppressed("")), async (key) => {
-        if (deadline !== undefined && clock().getTime() > deadline) return;
-        if (((await io.get<{ until: string }>(key))?.until ?? "") < before.toISOString()) await blobs.delete(key);
-      });
-    },
+    forgetSuppressionsBefore: (before: Date, { deadline }: { deadline?: number } = {}) =>
+      io.deleteOver<Suppressed>(layout.suppressed(""), (found) => lastUntil(found) < before.toISOString(), deadline),
     async countMail(day: string, counts: Partial<MailCounts>): Promise<void> {
       const none: MailDay = { day, sent: 0, throttled: 0, bounced: 0, complained: 0 };
       await io.swap<MailDay>(layout.mailDay(day), (found = none) => {

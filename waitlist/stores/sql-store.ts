@@ -4,7 +4,7 @@ import type { MailCounts, MailDay, OwedConfirmation, RemovedSignup, SignupState 
 import type { DepartureCounts, LetInSignup, SuppressionReason, UnconfirmedSignup } from "../signup-life/types";
 import * as life from "../signup-life/signup-life";
 import { recordKeeper, RecentWrites, type RecordKeeper } from "./record-keeper";
-import type { FullStore } from "./store";
+import type { FullStore, StoreSecretName } from "./store";
 
 /*
  * The waitlist in the SQL both SQLite (sqlite-store.ts) and Postgres (postgres-store.ts) speak, $1…$n for parameters,
@@ -240,8 +240,8 @@ export class SqlStore implements FullStore {
     );
   }
 
-  /** The links' secret when WAITLIST_SECRET is not set; the first one made wins. Read first: it exists. */
-  async secret(name: "leave", make: () => string): Promise<string> {
+  /** A secret the store keeps (store.ts); the first one made wins. Read first: it exists. */
+  async secret(name: StoreSecretName, make: () => string): Promise<string> {
     const key = `${name}_secret`;
     const read = () => this.row<{ value: string }>("SELECT value FROM settings WHERE name = $1", [key]);
     const found = await read();
@@ -283,8 +283,12 @@ export class SqlStore implements FullStore {
     ))!;
   }
 
-  /** A later time wins; both databases read `excluded` as the row that was not inserted. */
-  async suppress(fingerprint: string, until: Date, why: SuppressionReason): Promise<void> {
+  /**
+   * A later time wins; both databases read `excluded` as the row that was not inserted. An address held alone has a
+   * row of its own, under its fingerprint: the two are read by their keys at once.
+   */
+  async suppress(mailbox: string, until: Date, why: SuppressionReason, address?: string): Promise<void> {
+    const fingerprint = address ?? mailbox;
     const later = "excluded.until > suppressions.until";
     await this.db.query(
       `INSERT INTO suppressions (fingerprint, until, why) VALUES ($1, $2, $3) ON CONFLICT (fingerprint) DO UPDATE
@@ -294,12 +298,12 @@ export class SqlStore implements FullStore {
     );
   }
 
-  async suppressedUntil(fingerprint: string, at: Date): Promise<string | undefined> {
-    const row = await this.row<{ until: string }>(
-      "SELECT until FROM suppressions WHERE fingerprint = $1 AND until > $2",
-      [fingerprint, iso(at)],
+  async suppressedUntil(mailbox: string, at: Date, address?: string): Promise<string | undefined> {
+    const row = await this.row<{ until: string | null }>(
+      "SELECT MAX(until) AS until FROM suppressions WHERE fingerprint IN ($1, $2) AND until > $3",
+      [mailbox, address ?? mailbox, iso(at)],
     );
-    return row?.until;
+    return row?.until ?? undefined;
   }
 
   async forgetSuppressionsBefore(before: Date): Promise<void> {
@@ -347,6 +351,19 @@ export class SqlStore implements FullStore {
   async once(name: string): Promise<boolean> {
     const insert = "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING name";
     return (await this.db.query(insert, [`once ${name}`, iso(new Date())])).length === 1;
+  }
+
+  async forgetOnce(name: string): Promise<void> {
+    await this.db.query("DELETE FROM settings WHERE name = $1", [`once ${name}`]);
+  }
+
+  /** A note's value is when it was made (once); substr, not LIKE, so that no character of the prefix is a pattern. */
+  async forgetOnceBefore(prefix: string, before: Date): Promise<void> {
+    const named = `once ${prefix}`;
+    await this.db.query("DELETE FROM settings WHERE substr(name, 1, length($1)) = $1 AND value < $2", [
+      named,
+      iso(before),
+    ]);
   }
 
   /** The rows of the founders' figures, and no more (all() of 100,000 rows takes a second). */
