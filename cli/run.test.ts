@@ -22,6 +22,7 @@ import { run, UsageError } from "./run";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import { StoreError } from "../waitlist/stores/store";
 import { verifyLeaveToken } from "../waitlist/tokens";
+import { suppressionFingerprint } from "../waitlist/suppressions";
 import { mailConfig, readEnv } from "../config/env";
 import { createMailer } from "../waitlist/mail/mailer";
 import { startSmtpServer } from "../test/support/smtp";
@@ -1193,6 +1194,45 @@ describe("export --record --email: one person's row, for an access or portabilit
       stderr: "nobody@example.com is not on the waitlist: nothing was written.\n",
     });
   }, 30_000);
+
+  it("says what is kept of an address with no row: its mailbox's fingerprint after a bounce, and until when (issue 67)", async () => {
+    await seed();
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const secret = await store.secret("leave", () => "the site's own secret");
+    const bounced = new Date(Date.now() - 86_400_000);
+    const until = new Date(bounced.getTime() + 180 * 86_400_000);
+    // Another spelling of the same mailbox bounced: the fingerprint is the mailbox's, so it is this person's too.
+    await store.suppress(suppressionFingerprint(secret, "nobody+news@example.com"), until, "bounce");
+    await store.suppress(suppressionFingerprint(secret, "ada@example.com"), until, "complaint");
+    // Grace's wave went to the launch mailing service: her leave keeps a fingerprint of her address to find her there.
+    await store.add({ email: "grace@example.com", emailKey: "grace@example.com", source: "start", at: bounced });
+    await store.confirm("grace@example.com", { createdAt: bounced.toISOString(), at: bounced, privacyPolicy: null });
+    await store.letIn("grace@example.com", { wave: 1, at: bounced, createdAt: bounced.toISOString(), mail: false });
+    await store.close();
+    await run(["remove", "grace@example.com"], env);
+    const today = new Date().toISOString().slice(0, 10);
+    const ends = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
+    await expect(run(["export", "--record", "--format", "json", "--email", "Grace@example.com"], env)).rejects.toThrow(
+      new NotListedError(
+        `Grace@example.com is not on the waitlist: nothing was written, as there is no row. Kept of it all the same:\n  A keyed fingerprint of this address, kept with its leave of ${today} until ${ends} because it left after its wave went to the launch mailing service: it finds the person there to take them off too. It cannot be turned back into the address.`,
+      ),
+    );
+    const kept = `A keyed fingerprint of this address's mailbox, kept until ${until.toISOString().slice(0, 10)} because mail to it bounced for good or was marked as spam (180 days from the latest): no e-mail goes to that mailbox until then. It cannot be turned back into the address.`;
+    await expect(run(["export", "--record", "--format", "json", "--email", "nobody@example.com"], env)).rejects.toThrow(
+      new NotListedError(
+        `nobody@example.com is not on the waitlist: nothing was written, as there is no row. Kept of it all the same:\n  ${kept}`,
+      ),
+    );
+    const out = path.join(dir, "ada.json");
+    await expect(
+      run(["export", "--record", "--format", "json", "--email", "ada@example.com", "--out", out], env),
+    ).resolves.toMatch(
+      new RegExp(`\\.\nAlso kept of this person, outside the row:\n  ${kept.replace(/[.()]/g, "\\$&")}$`),
+    );
+    await expect(run(["export", "--record", "--format", "json", "--email", "other@example.com"], env)).rejects.toThrow(
+      new NotListedError("other@example.com is not on the waitlist: nothing was written."),
+    );
+  });
 
   it("refuses an address it cannot read, and the options of a whole list or of the launch tool", async () => {
     await seed();

@@ -16,6 +16,16 @@ import { deleteFromTool, overdueAtTool } from "../tool-waves";
 import { launchList, launchTool, waveOption, writeLaunchFile } from "./launch-list";
 import type { Signup } from "../../waitlist/signup-life/types";
 import { plural } from "../sender";
+import { heldFingerprints } from "../held";
+
+/** The answer for an address with no entry: nothing written, and what is kept of it all the same, if anything. */
+const notListed = (email: string, held: readonly string[]) =>
+  held.length === 0
+    ? `${email} is not on the waitlist: nothing was written.`
+    : [
+        `${email} is not on the waitlist: nothing was written, as there is no row. Kept of it all the same:`,
+        ...held.map((line) => `  ${line}`),
+      ].join("\n");
 
 /*
  * The founders' reads of the whole list: stats, count and export. Each
@@ -249,13 +259,21 @@ export const exportCommand = command({
     if (person) {
       // By its key, as a leave finds it: a record read and its invites counted, never the whole list.
       const found = await opened.store.signup(person.key);
-      if (!found) throw new NotListedError(`${person.email} is not on the waitlist: nothing was written.`);
+      // The fingerprints that outlive an entry are the person's too: an answer of "nothing held" must not hide them.
+      const held = await heldFingerprints(opened, env, person.key, new Date());
+      if (!found) throw new NotListedError(notListed(person.email, held));
       const row: ExportRow = {
         ...found,
         confirmationError: found.confirmationError && redactAddresses(found.confirmationError, found.email),
         confirmedInvites: (await opened.store.lookup(person.key))?.confirmedInvites ?? 0,
       };
-      return writeRecord([row], { format, target, out: options.out, what: `the row of ${found.email}` }, secretIfAsked);
+      const what = `the row of ${found.email}`;
+      const written = await writeRecord([row], { format, target, out: options.out, what }, secretIfAsked);
+      if (held.length === 0) return written;
+      const also = ["Also kept of this person, outside the row:", ...held.map((line) => `  ${line}`)].join("\n");
+      // The row itself on standard output stays a file to read; what else is kept goes beside it.
+      if (target === undefined) console.error(also);
+      return target === undefined ? written : `${written}\n${also}`;
     }
     const everyone = await opened.store.all();
     if (tool !== undefined && target) {
