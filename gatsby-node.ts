@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
+import matter from "gray-matter";
 import type { ChunkGraph, Module } from "webpack";
 import { minify_sync as minify } from "terser";
 import { runAfterBuild } from "./after-build/steps";
@@ -15,6 +16,9 @@ import {
   siteSettings,
 } from "./config/env";
 import { consentProblems } from "./scripts/legal-content/consent-rules";
+import { mailProviderProblem } from "./config/mail-providers";
+import { projectFolders } from "./config/folders";
+import { mailProviderOf, readPolicySource } from "./waitlist/policies";
 import { site } from "./config/site";
 import { pastClaimWarnings } from "./scripts/legal-content/claims";
 import { historyProblems } from "./scripts/legal-content/record";
@@ -106,10 +110,17 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
   }
 };
 
+/** The Privacy Policy's frontmatter as the site will serve it; none when it cannot be read (the content checks say why). */
+function privacyPolicyFrontmatter(): unknown {
+  const source = readPolicySource(projectFolders.legal, site.legalPages.privacyPolicy.slug);
+  return source === undefined ? undefined : matter(source).data;
+}
+
 /**
  * A build for a public site (a Netlify production deploy, or a SITE_URL that is not local: publicSiteReason) must
- * carry the real verification token and name who controls the data the waitlist keeps and who hosts it (the Privacy
- * Policy shows them); a local build gets placeholders, with a warning, so `npm start` works with nothing set.
+ * carry the real verification token and name who controls the data the waitlist keeps, who hosts it, and the mail
+ * provider MAIL_PROVIDER says (the Privacy Policy shows them); a local build gets placeholders, with a warning, so
+ * `npm start` works with nothing set.
  */
 export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
   // A setting the build no longer reads (LAUNCH_MAIL_TOOL): going on would leave out of a page what it put there.
@@ -125,6 +136,8 @@ export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
       "CONTROLLER_ADDRESS is not set: the Privacy Policy gives a placeholder for the controller's postal address. Set it to that address, on one line.",
     settings.hostingProvider === placeholderHostingProvider &&
       "HOSTING_PROVIDER is not set: the Privacy Policy names a placeholder as the host. Set it to the legal name and country of the company whose servers serve the site and keep the waitlist, such as Hetzner Online GmbH (Germany).",
+    // The mail provider the policy names is its own frontmatter's (a dated change), held to the one the site uses.
+    mailProviderProblem(mailProviderOf(privacyPolicyFrontmatter()), env.MAIL_PROVIDER),
   ].filter((message): message is string => Boolean(message));
   const publicSite = publicSiteReason(env);
   // One refusal that names every setting missing: panic ends the build at once.
@@ -171,6 +184,7 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
       effectiveDate: Date! @dateformat
       updates: [MdxPolicyUpdate!]
       launchMailTool: String
+      mailProvider: String
       fingerprint: String!
     }
     type MdxPolicyUpdate {

@@ -21,11 +21,17 @@ export interface LegalFrontmatter {
    * shows; empty or absent while none is chosen. The fingerprint covers it, so naming one is a dated change.
    */
   launchMailTool?: string | null;
+  /**
+   * The Privacy Policy's only: the mail provider that delivers the site's own e-mails, by its legal name and country,
+   * which <MailProvider /> shows. The fingerprint covers it, so naming it, or another, is a dated change; the build of
+   * a public site refuses one that names none, or not the provider MAIL_PROVIDER says (config/mail-providers.ts).
+   */
+  mailProvider?: string | null;
   /** policyFingerprint() of the text as it stands: the content check prints it when the text changes. */
   fingerprint: string;
 }
 
-/** What `launchMailTool` must look like: a name and country on one line, up to 200 characters, no < > { }. */
+/** What `launchMailTool` and `mailProvider` must look like: a name and country on one line, up to 200 characters, no < > { }. */
 export const launchMailToolPattern = /^[^<>{}\p{Cc}]{1,200}$/u;
 
 export interface RequiredSection {

@@ -52,6 +52,18 @@ describe("frontmatterProblems", () => {
     ]);
   });
 
+  it("takes the Privacy Policy's mail provider as a name on one line, or none; and no other policy's (issue 67)", () => {
+    const ses = "Amazon Web Services, Inc. (Amazon SES, United States)";
+    expect(frontmatterProblems("p.mdx", { ...valid, mailProvider: ses })).toEqual([]);
+    expect(frontmatterProblems("p.mdx", { ...valid, mailProvider: "<b>SES</b>" })).toEqual([
+      `p.mdx: frontmatter field "mailProvider" must be the mail provider that delivers the site's e-mails's legal name and country on one line, such as ${ses}: up to 200 characters, no < > { } (got "<b>SES</b>").`,
+    ]);
+    const terms = { ...valid, slug: "terms-of-service", title: "Terms of Service" };
+    expect(frontmatterProblems("t.mdx", { ...terms, mailProvider: ses })).toEqual([
+      't.mdx: frontmatter field "mailProvider" belongs to the Privacy Policy alone, which names the mail provider that delivers the site\'s e-mails; remove it here.',
+    ]);
+  });
+
   it("reports every field when there is no frontmatter at all", () => {
     expect(frontmatterProblems("p.mdx", null)).toHaveLength(4);
   });

@@ -51,16 +51,26 @@ export function frontmatterProblems(file: string, data: unknown): string[] {
       `${file}: frontmatter field "description" is ${description.length} characters; keep it to ${maxDescription} or fewer.`,
     );
   }
-  // The launch mail tool, named where <LaunchMailTool /> shows it: the Privacy Policy's frontmatter, and only there.
-  const tool = fields.launchMailTool;
-  if (tool !== undefined && tool !== null && tool !== "") {
+  // The launch mail tool and the mail provider, named where <LaunchMailTool /> and <MailProvider /> show them: the
+  // Privacy Policy's frontmatter, and only there.
+  const named = [
+    ["launchMailTool", "launch mail tool", "Intuit Inc. (Mailchimp, United States)"],
+    [
+      "mailProvider",
+      "mail provider that delivers the site's e-mails",
+      "Amazon Web Services, Inc. (Amazon SES, United States)",
+    ],
+  ] as const;
+  for (const [field, what, example] of named) {
+    const name = fields[field];
+    if (name === undefined || name === null || name === "") continue;
     if (slug !== site.legalPages.privacyPolicy.slug) {
       problems.push(
-        `${file}: frontmatter field "launchMailTool" belongs to the ${site.legalPages.privacyPolicy.title} alone, which names the launch mail tool; remove it here.`,
+        `${file}: frontmatter field "${field}" belongs to the ${site.legalPages.privacyPolicy.title} alone, which names the ${what}; remove it here.`,
       );
-    } else if (typeof tool !== "string" || !launchMailToolPattern.test(tool.trim())) {
+    } else if (typeof name !== "string" || !launchMailToolPattern.test(name.trim())) {
       problems.push(
-        `${file}: frontmatter field "launchMailTool" must be the launch mail tool's legal name and country on one line, such as Intuit Inc. (Mailchimp, United States): up to 200 characters, no < > { } (got ${JSON.stringify(tool)}).`,
+        `${file}: frontmatter field "${field}" must be the ${what}'s legal name and country on one line, such as ${example}: up to 200 characters, no < > { } (got ${JSON.stringify(name)}).`,
       );
     }
   }

@@ -1,6 +1,7 @@
 import React, { createContext, useContext, type ReactNode } from "react";
 import { Link } from "gatsby";
 import { site } from "../../config/site";
+import { unnamedMailProvider } from "../../config/mail-providers";
 import { useSiteSettings } from "./use-site-settings";
 
 /*
@@ -11,6 +12,7 @@ import { useSiteSettings } from "./use-site-settings";
 /** The frontmatter of the policy a page shows, as gatsby-plugin-mdx puts it in the page's context. */
 interface PolicyFrontmatter {
   launchMailTool?: unknown;
+  mailProvider?: unknown;
 }
 const Frontmatter = createContext<PolicyFrontmatter>({});
 
@@ -64,6 +66,17 @@ export function LaunchMailTool() {
   const tool = typeof launchMailTool === "string" ? launchMailTool.trim() : "";
   if (tool === "") return <>the mailing service we choose for it, which we will name here before the list goes to it</>;
   return <span data-launch-mail-tool="">{tool}</span>;
+}
+
+/**
+ * The mail provider that delivers the site's own e-mails, as a processor: the one the policy's own frontmatter names
+ * (`mailProvider`), which its fingerprint covers, so that naming it, or another, is a dated change of the policy. While
+ * none is named, a placeholder, which the build of a public site refuses (gatsby-node.ts, onPreBuild).
+ */
+export function MailProvider() {
+  const { mailProvider } = useContext(Frontmatter);
+  const provider = typeof mailProvider === "string" ? mailProvider.trim() : "";
+  return <>{provider === "" ? unnamedMailProvider : provider}</>;
 }
 
 export function SiteUrl() {
@@ -133,6 +146,7 @@ export const legalShortcodes = {
   Controller,
   HostingProvider,
   LaunchMailTool,
+  MailProvider,
   SiteUrl,
   GroupCap,
   MinimumAge,

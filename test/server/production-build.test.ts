@@ -1,6 +1,9 @@
 import { site } from "../../config/site";
 import { onPreBuild, onPreInit } from "../../gatsby-node";
 import { claimEnds } from "../../scripts/legal-content/claims";
+import { projectFolders } from "../../config/folders";
+import * as policies from "../../waitlist/policies";
+import { readPolicySource } from "../../waitlist/policies";
 
 /*
  * What a build for a public site refuses before it renders a page: a policy that names no controller or no host, or
@@ -16,10 +19,21 @@ const complete = {
   HOSTING_PROVIDER: "Hetzner Online GmbH (Germany)",
 };
 
-function preBuild(env: Record<string, string>) {
+/** The Privacy Policy as the build reads it, naming `provider` as its mail provider (null: none, as the repository's names none yet). */
+const policyNaming = (provider: string | null) => {
+  const source = readPolicySource(projectFolders.legal, site.legalPages.privacyPolicy.slug)!;
+  return provider === null ? source : source.replace(/^fingerprint:/m, `mailProvider: ${provider}\nfingerprint:`);
+};
+
+function preBuild(
+  env: Record<string, string>,
+  provider: string | null = "Amazon Web Services, Inc. (Amazon SES, United States)",
+) {
+  // Stands for the file legal staff edit: which provider it names is theirs to write, not this test's.
+  jest.spyOn(policies, "readPolicySource").mockReturnValueOnce(policyNaming(provider));
   const saved = { ...process.env };
   const reporter = { panic: jest.fn(), warn: jest.fn(), panicOnBuild: jest.fn() };
-  for (const name of ["CONTEXT", "SITE_URL", "NETLIFY", "NETLIFY_LOCAL", ...Object.keys(complete)]) {
+  for (const name of ["CONTEXT", "SITE_URL", "NETLIFY", "NETLIFY_LOCAL", "MAIL_PROVIDER", ...Object.keys(complete)]) {
     delete process.env[name];
   }
   Object.assign(process.env, env);
@@ -70,6 +84,31 @@ describe("the hosting provider", () => {
       expect.stringMatching(
         /^HOSTING_PROVIDER is not set: .*\(SITE_URL is https:\/\/jointandem\.app, not a local address\)/s,
       ),
+    ]);
+  });
+});
+
+describe("the mail provider the Privacy Policy names (issue 67)", () => {
+  const production = { ...complete, CONTEXT: "production", NETLIFY: "true" };
+
+  it("must be named for a public site, as the one MAIL_PROVIDER says the site uses", () => {
+    expect(preBuild({ ...production, MAIL_PROVIDER: "ses" })).toEqual({ panics: [], warnings: [] });
+    expect(preBuild({ ...production, MAIL_PROVIDER: "smtp" }, "Example Mail GmbH (Germany)").panics).toEqual([]);
+    expect(preBuild({ ...production, MAIL_PROVIDER: "resend" }).panics).toEqual([
+      expect.stringMatching(
+        /^The Privacy Policy names Amazon Web Services, Inc\. \(Amazon SES, United States\) as the mail provider, but MAIL_PROVIDER is resend \(Resend\)\. .*\(CONTEXT=production\)/s,
+      ),
+    ]);
+    expect(preBuild(production, null).panics).toEqual([
+      expect.stringMatching(/^The Privacy Policy names no mail provider, but the site's e-mails go through one /),
+    ]);
+  });
+
+  it("is a warning on a local build", () => {
+    const { panics, warnings } = preBuild({ ...complete, MAIL_PROVIDER: "postmark" });
+    expect(panics).toEqual([]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^The Privacy Policy names Amazon Web Services, .*MAIL_PROVIDER is postmark/),
     ]);
   });
 });
