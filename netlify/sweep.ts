@@ -72,6 +72,9 @@ async function prune(
   else {
     if (pruned.addresses.length > 0) log(name)(`removed ${pruned.addresses.length} signup(s) never confirmed in time`);
     if (pruned.afterWave.length > 0) log(name)(`removed ${pruned.afterWave.length} entries past their wave`);
+    if (pruned.undeliverable.length > 0) {
+      log(name)(`removed ${pruned.undeliverable.length} undeliverable entries past their days after the bounce`);
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Store } from "@netlify/blobs";
-import { expired, isDue, owedOf, owes, pastItsWave, stillExpired } from "../signup-life/rules";
+import { expired, isDue, owedOf, owes, pastItsWave, pastUndeliverable, stillExpired } from "../signup-life/rules";
 import * as life from "../signup-life/signup-life";
-import type { DepartureCounts, DepartureKind, LetInSignup, NewSignup } from "../signup-life/types";
+import type { DepartureCounts, DepartureKind, LetInSignup, NewSignup, UndeliverableSignup } from "../signup-life/types";
 import type { OwedConfirmation, RemovedSignup } from "../signup-life/types";
 import type { MailCounts, MailDay, SignupRecord, SuppressionReason, UnconfirmedSignup } from "../signup-life/types";
 import { atOnce, BlobIO, concurrency } from "./blobs/blob-io";
@@ -45,6 +45,16 @@ const letInOf = ({ email, emailKey, createdAt, letInAt }: SignupRecord) => ({
 const byLetIn = (a: SignupRecord, b: SignupRecord) => a.letInAt!.localeCompare(b.letInAt!);
 /** Still let in as pastItsWave found it, and not restricted since. */
 const stillLetIn = (record: SignupRecord, one: LetInSignup) => !record.restrictedAt && record.letInAt === one.letInAt;
+const bouncedOf = ({ email, emailKey, createdAt, confirmationFailedAt }: SignupRecord) => ({
+  email,
+  emailKey,
+  createdAt,
+  bouncedAt: confirmationFailedAt!,
+});
+const byBounce = (a: SignupRecord, b: SignupRecord) => a.confirmationFailedAt!.localeCompare(b.confirmationFailedAt!);
+/** Still undeliverable since the bounce undeliverableBefore found, and not restricted since. */
+const stillUndeliverable = (record: SignupRecord, one: UndeliverableSignup) =>
+  !record.restrictedAt && record.state === "undeliverable" && record.confirmationFailedAt === one.bouncedAt;
 const oldestFirst = <R extends { createdAt: string }>(records: R[]) =>
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
@@ -269,6 +279,18 @@ export function blobsStore(
     },
     removeAfterWave: async (signups: readonly LetInSignup[], at: Date) =>
       (await removeFound(signups, at, "after-wave", stillLetIn)).map(({ email, createdAt }) => ({ email, createdAt })),
+    /** As pastItsWave: from the ledger's rows, each found read afresh by key. */
+    async undeliverableBefore(before: Date, limit: number): Promise<UndeliverableSignup[]> {
+      const rows = (await atOnce(await ledger.chunks(), (chunk) => ledger.chunkRows(chunk))).flatMap(Object.entries);
+      const found = rows.filter(([, row]) => pastUndeliverable(row, before)).sort(([, a], [, b]) => byBounce(a, b));
+      const kept = await atOnce(found.slice(0, limit), ([k]) => records.read(k));
+      return kept.flatMap((one) => (one && !one.leaving && pastUndeliverable(one, before) ? [bouncedOf(one)] : []));
+    },
+    removeUndeliverable: async (signups: readonly UndeliverableSignup[], at: Date) =>
+      (await removeFound(signups, at, "undeliverable", stillUndeliverable)).map(({ email, createdAt }) => ({
+        email,
+        createdAt,
+      })),
     forgetLeaverDigestsBefore: (before: Date, { deadline }: { deadline?: number } = {}) =>
       forgetDaysBefore(layout.leaversPrefix, before.toISOString().slice(0, 10), deadline),
     forgetMailboxMailBefore: (day: string, { deadline }: { deadline?: number } = {}) =>

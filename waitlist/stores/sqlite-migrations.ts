@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { undatedBounce } from "../signup-life/rules";
 import { StoreError } from "./store";
 
 /**
@@ -173,6 +174,21 @@ export const migrations: readonly string[] = [
    INSERT INTO departures_19 (id, left_at, how, digest) SELECT id, left_at, how, digest FROM departures;
    DROP TABLE departures;
    ALTER TABLE departures_19 RENAME TO departures;
+   CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;`,
+  // 20: a member undeliverable has its bounce dated, and is deleted its days after it, a departure "undeliverable",
+  // found by when it bounced. One that bounced before the bounce was dated counts from the day this came out.
+  `UPDATE signups SET confirmation_failed_at = '${undatedBounce}'
+     WHERE state = 'undeliverable' AND confirmation_failed_at IS NULL;
+   CREATE INDEX signups_undeliverable ON signups (confirmation_failed_at, id) WHERE state = 'undeliverable';
+   CREATE TABLE departures_20 (
+     id INTEGER PRIMARY KEY, left_at TEXT NOT NULL,
+     how TEXT NOT NULL
+       CHECK (how IN ('link', 'one-click', 'operator', 'pruned', 'complaint', 'after-wave', 'undeliverable')),
+     digest TEXT
+   );
+   INSERT INTO departures_20 (id, left_at, how, digest) SELECT id, left_at, how, digest FROM departures;
+   DROP TABLE departures;
+   ALTER TABLE departures_20 RENAME TO departures;
    CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;`,
 ];
 
