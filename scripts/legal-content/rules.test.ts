@@ -162,6 +162,8 @@ describe("statementProblems", () => {
     "## Sharing",
     "- <LaunchMailTool />: the address, that person's own link to leave and their wave, nothing else. It keeps them for that e-mail only, and sends it with its open and click tracking turned off.",
     "An e-mail that bounced for good ends our mail to that address; marked as spam, we delete the entry at once. We keep a fingerprint of its inbox for <SuppressionRetention />, on our legitimate interest (Art. 6(1)(f)).",
+    "A member whose e-mail bounced for good: we delete the entry <UndeliverableRetention /> after the bounce.",
+    "- Our e-mail provider, <MailProvider />, keeps a suppression list of its own under its own terms: write to <ContactEmail /> and we ask it to remove you.",
     "## Cookies and Tracking",
     "The launch e-mail has no tracking images, its links are not rewritten, and neither we nor the tool record whether you open it or what you click.",
     "## Your Choices",
@@ -172,6 +174,7 @@ describe("statementProblems", () => {
     "You may object at any time (Art. 21).",
     "## How Long",
     "We keep your entry until you leave, or until <LetInRetention /> after the wave that let you in.",
+    "An export by our founders is deleted within a month, and backups within 30 days.",
   ].join("\n\n");
   const named = (body: string) => statementProblems("p.mdx", privacy, body).map((problem) => problem.split(";")[0]);
 

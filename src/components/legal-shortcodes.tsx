@@ -120,6 +120,11 @@ export function LetInRetention() {
   return <>{site.waitlist.letInRetentionDays} days</>;
 }
 
+/** How long the entry of a member whose mail bounced for good is kept after the bounce (waitlist/prune.ts). */
+export function UndeliverableRetention() {
+  return <>{site.waitlist.undeliverableRetentionDays} days</>;
+}
+
 /** What a person agrees to receive, as the form, the e-mail and the confirm page say it. */
 export function ConsentStatement() {
   return <>{site.waitlist.consent.statement}</>;
@@ -156,6 +161,7 @@ export const legalShortcodes = {
   LeaverRetention,
   SuppressionRetention,
   LetInRetention,
+  UndeliverableRetention,
   ConfirmLabel,
   ConsentStatement,
   PrivacyPolicyLink,
