@@ -2,7 +2,7 @@ import { waitlistConfig } from "../../config/env";
 import { checkListedEmail, maskEmail } from "../../waitlist/email-address";
 import { redactAddresses } from "../../waitlist/mail/redact";
 import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/reports/stats";
-import { readMailFigures } from "../../waitlist/reports/mail-figures";
+import { eventsReported, readMailFigures } from "../../waitlist/reports/mail-figures";
 import { invitesByCode, neverAsked } from "../../waitlist/signup-life/rules";
 import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";
@@ -17,6 +17,9 @@ import { launchList, launchTool, waveOption, writeLaunchFile } from "./launch-li
 import type { Signup } from "../../waitlist/signup-life/types";
 import { plural } from "../sender";
 import { heldFingerprints } from "../held";
+
+/** Whether the site's provider reports bounces and complaints to it: an event route set (issue 67, L11). */
+export const reportedOf = (env: Parameters<typeof waitlistConfig>[0]) => eventsReported(waitlistConfig(env).mailEvents);
 
 /** The answer for an address with no entry: nothing written, and what is kept of it all the same, if anything. */
 const notListed = (email: string, held: readonly string[]) =>
@@ -112,7 +115,14 @@ export const stats = command({
       },
       ...(await store.departureCounts()),
       // A few rows, a day each: the rates a provider judges the account by; and the mail owed at the provider's pace.
-      mail: await readMailFigures({ store, pace: paceOf(opened, env), rows, to: today, now }),
+      mail: await readMailFigures({
+        store,
+        pace: paceOf(opened, env),
+        rows,
+        to: today,
+        now,
+        reported: reportedOf(env),
+      }),
     });
     return options.json ? JSON.stringify(figures, null, 2) : renderStats(figures, { from: name });
   },

@@ -178,6 +178,7 @@ export async function sendFoundersDigest({
   now = new Date(),
   site: siteSettings,
   pace = unlimitedPace,
+  reported = true,
 }: {
   store: Pick<FullStore, "once" | "listRows" | "departureCounts" | "mailDays">;
   mailer: Pick<Mailer, "send">;
@@ -186,6 +187,8 @@ export async function sendFoundersDigest({
   site: WaitlistSite;
   /** The pace the site's mail keeps, for the day's count and the mail owed; none for the outbox folder. */
   pace?: MailPace;
+  /** Whether a provider's event route brings bounces and complaints (mail-figures.ts, eventsReported). */
+  reported?: boolean;
 }): Promise<boolean> {
   if (to.length === 0) return false;
   const today = new Date(`${now.toISOString().slice(0, 10)}T00:00:00Z`);
@@ -197,7 +200,7 @@ export async function sendFoundersDigest({
     store.departureCounts({ from: yesterday, to: today }),
     store.departureCounts(),
   ]);
-  const mail = await readMailFigures({ store, pace, rows: signups, to: day, now });
+  const mail = await readMailFigures({ store, pace, rows: signups, to: day, now, reported });
   const figures = digestFigures(signups, { day: dayDepartures, total }, day, mail);
   await mailer.send(digestMessage(to, figures, siteSettings));
   return true;
