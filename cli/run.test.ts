@@ -19,6 +19,7 @@ import { checkEmail, checkListedEmail } from "../waitlist/email-address";
 import { NotListedError, NotRemovedError } from "./errors";
 import { config as netlifyConfig } from "../netlify/functions/waitlist-daily.mjs";
 import { run, UsageError } from "./run";
+import Database from "better-sqlite3";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import { StoreError } from "../waitlist/stores/store";
 import { verifyLeaveToken } from "../waitlist/tokens";
@@ -529,6 +530,35 @@ describe("npm run waitlist", () => {
       `Removed 2 of the 2 addresses in ${file}; 0 were not on the list.`,
     );
     await expect(run(["count"], env)).resolves.toMatch(/^0 addresses/);
+  });
+
+  it("counts each departure of a mailing tool's file as what the file says they did, never as the operator's (issue 67)", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const people = ["gone@example.com", "spam@example.com", "left@example.com", "asked@example.com"];
+    for (const email of people) await store.add({ email, emailKey: email, source: "start" });
+    await store.close();
+    for (const [as, email] of [
+      ["bounced", "gone"],
+      ["complained", "spam"],
+      [undefined, "left"],
+    ] as const) {
+      const file = path.join(dir, `${email}.csv`);
+      writeFileSync(file, `Email\n${email}@example.com\n`);
+      await run(["remove-unsubscribed", "--from", file, ...(as ? ["--as", as] : [])], env);
+    }
+    await run(["remove", "asked@example.com"], env);
+    // How each left, as the store keeps it (the departures name nobody).
+    const db = new Database(env.WAITLIST_DB!, { readonly: true });
+    const kinds = db.prepare("SELECT how FROM departures ORDER BY id").pluck().all();
+    db.close();
+    expect(kinds).toEqual(["undeliverable", "complaint", "link", "operator"]);
+    const file = path.join(dir, "any.csv");
+    writeFileSync(file, "Email\nx@example.com\n");
+    await expect(run(["remove-unsubscribed", "--from", file, "--as", "left"], env)).rejects.toThrow(
+      new UsageError(
+        '--as says what the file\'s people did at the mailing tool: unsubscribed, bounced or complained (got "left").',
+      ),
+    );
   });
 
   it("refuses to remove without exactly one valid address", async () => {

@@ -446,7 +446,7 @@ describe("the Privacy Policy on bounces and spam complaints (issue 60)", () => {
     expect(said()).toContain(
       "If you mark one of our e-mails as spam and your mail provider tells ours (many do not: Gmail and most other large ones tell a sender nothing, so to leave, use the link in every e-mail), we take it as your wish to leave: we delete your entry at once, as if you had used the link to leave.",
     );
-    expect(section(privacy, /^How Long/)).toContain("(a link, your mail app's button, a request to us, or a spam complaint), which names nobody");
+    expect(section(privacy, /^How Long/)).toContain("(a link, ours or our launch mailing service's, your mail app's button, a request to us, a spam complaint, or an e-mail that bounced for good), which names nobody");
     const store = new SqliteStore(":memory:");
     await store.add({ email: "grumpy@example.com", emailKey: "grumpy@example.com", source: "start", at });
     await actOnMailEvent(event("complaint", "grumpy@example.com"), { store, secret, clock: () => at });
