@@ -102,7 +102,7 @@ describe("the stores", () => {
     expect(extending).toEqual([]);
   });
 
-  it("stay small enough to read: the Blobs store in 800 lines, the contract every store passes in 450", () => {
+  it("stay small enough to read: the Blobs store in 810 lines, the contract every store passes in 450", () => {
     const lines = (file: string) => readFileSync(path.join(root, file), "utf8").split("\n").length - 1;
     const blobs = execFileSync("git", ["ls-files", "waitlist/stores/blobs-store.ts", "waitlist/stores/blobs/"], {
       cwd: root,
@@ -111,7 +111,8 @@ describe("the stores", () => {
       .split("\n")
       .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"));
     expect(blobs.length).toBeGreaterThan(5);
-    expect(blobs.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(800);
+    // 800, and the end of an undeliverable member beside the end after a wave (issue 67).
+    expect(blobs.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(810);
     expect(lines("waitlist/stores/store.contract.ts")).toBeLessThanOrEqual(450);
   });
 });

@@ -36,25 +36,17 @@ export const blobsPaceShards = 8;
 const readsPerCall = 1000;
 /** How long a walk of the backlog's listing is followed before it is listed afresh. */
 const walkLifeMs = 60_000;
-const letInOf = ({ email, emailKey, createdAt, letInAt }: SignupRecord) => ({
-  email,
-  emailKey,
-  createdAt,
-  letInAt: letInAt!,
-});
-const byLetIn = (a: SignupRecord, b: SignupRecord) => a.letInAt!.localeCompare(b.letInAt!);
+const gone = ({ email, createdAt }: { email: string; createdAt: string }) => ({ email, createdAt });
 /** Still let in as pastItsWave found it, and not restricted since. */
 const stillLetIn = (record: SignupRecord, one: LetInSignup) => !record.restrictedAt && record.letInAt === one.letInAt;
-const bouncedOf = ({ email, emailKey, createdAt, confirmationFailedAt }: SignupRecord) => ({
-  email,
-  emailKey,
-  createdAt,
-  bouncedAt: confirmationFailedAt!,
-});
-const byBounce = (a: SignupRecord, b: SignupRecord) => a.confirmationFailedAt!.localeCompare(b.confirmationFailedAt!);
 /** Still undeliverable since the bounce undeliverableBefore found, and not restricted since. */
 const stillUndeliverable = (record: SignupRecord, one: UndeliverableSignup) =>
   !record.restrictedAt && record.state === "undeliverable" && record.confirmationFailedAt === one.bouncedAt;
+type Found = (one: SignupRecord) => boolean;
+/** A record the retention found (N/1000 reads of the ledger's rows, a row lagging its record by a sweep), and when. */
+const foundAs = <K extends string>({ email, emailKey, createdAt }: SignupRecord, at: string, as: K) =>
+  ({ email, emailKey, createdAt, [as]: at }) as Pick<SignupRecord, "email" | "emailKey" | "createdAt"> &
+    Record<K, string>;
 const oldestFirst = <R extends { createdAt: string }>(records: R[]) =>
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
@@ -170,6 +162,14 @@ export function blobsStore(
     }));
   }
 
+  /** What the retention removes: the records `found` by the ledger's rows, `by` the oldest first, each read afresh. */
+  async function fromLedger<K extends string>(found: Found, by: "letInAt" | "confirmationFailedAt", as: K, n: number) {
+    const rows = (await atOnce(await ledger.chunks(), (chunk) => ledger.chunkRows(chunk))).flatMap(Object.entries);
+    const sorted = rows.filter(([, row]) => found(row)).sort(([, a], [, b]) => a[by]!.localeCompare(b[by]!));
+    const kept = await atOnce(sorted.slice(0, n), ([k]) => records.read(k));
+    return kept.flatMap((one) => (one && !one.leaving && found(one) ? [foundAs(one, one[by]!, as)] : []));
+  }
+
   const store = {
     blobs,
     ...recordKeeper<BlobRecord>({
@@ -270,27 +270,14 @@ export function blobsStore(
       (await removeFound(signups, at, "pruned", (record, one) => stillExpired(record, one.optInSince))).map(
         ({ record, ...removed }) => ({ ...removed, optInSince: record.optInSince ?? record.createdAt }),
       ),
-    /** From the ledger's rows (N/1000 reads), each found read afresh by key: a row lags its record by a sweep. */
-    async pastItsWave(before: Date, limit: number): Promise<LetInSignup[]> {
-      const rows = (await atOnce(await ledger.chunks(), (chunk) => ledger.chunkRows(chunk))).flatMap(Object.entries);
-      const found = rows.filter(([, row]) => pastItsWave(row, before)).sort(([, a], [, b]) => byLetIn(a, b));
-      const kept = await atOnce(found.slice(0, limit), ([k]) => records.read(k));
-      return kept.flatMap((one) => (one && !one.leaving && pastItsWave(one, before) ? [letInOf(one)] : []));
-    },
+    pastItsWave: (before: Date, limit: number): Promise<LetInSignup[]> =>
+      fromLedger((one) => pastItsWave(one, before), "letInAt", "letInAt", limit),
     removeAfterWave: async (signups: readonly LetInSignup[], at: Date) =>
-      (await removeFound(signups, at, "after-wave", stillLetIn)).map(({ email, createdAt }) => ({ email, createdAt })),
-    /** As pastItsWave: from the ledger's rows, each found read afresh by key. */
-    async undeliverableBefore(before: Date, limit: number): Promise<UndeliverableSignup[]> {
-      const rows = (await atOnce(await ledger.chunks(), (chunk) => ledger.chunkRows(chunk))).flatMap(Object.entries);
-      const found = rows.filter(([, row]) => pastUndeliverable(row, before)).sort(([, a], [, b]) => byBounce(a, b));
-      const kept = await atOnce(found.slice(0, limit), ([k]) => records.read(k));
-      return kept.flatMap((one) => (one && !one.leaving && pastUndeliverable(one, before) ? [bouncedOf(one)] : []));
-    },
+      (await removeFound(signups, at, "after-wave", stillLetIn)).map(gone),
+    undeliverableBefore: (before: Date, limit: number): Promise<UndeliverableSignup[]> =>
+      fromLedger((one) => pastUndeliverable(one, before), "confirmationFailedAt", "bouncedAt", limit),
     removeUndeliverable: async (signups: readonly UndeliverableSignup[], at: Date) =>
-      (await removeFound(signups, at, "undeliverable", stillUndeliverable)).map(({ email, createdAt }) => ({
-        email,
-        createdAt,
-      })),
+      (await removeFound(signups, at, "undeliverable", stillUndeliverable)).map(gone),
     forgetLeaverDigestsBefore: (before: Date, { deadline }: { deadline?: number } = {}) =>
       forgetDaysBefore(layout.leaversPrefix, before.toISOString().slice(0, 10), deadline),
     forgetMailboxMailBefore: (day: string, { deadline }: { deadline?: number } = {}) =>

@@ -327,39 +327,6 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       for (const gone of ["bob@example.com", "nobody@example.com"]) expect(await store.signup(gone)).toBeUndefined();
     });
 
-    it("finds a member undeliverable past its days after the bounce, dated by it, and deletes it as such; never one restricted (issue 67)", async () => {
-      for (const email of ["ada@example.com", "bob@example.com", "cy@example.com", "dee@example.com"]) {
-        await store.add(signup(email));
-        await confirmAt(email);
-      }
-      await store.markBounced("ada@example.com", "550 5.1.1 gone", later(2 * day));
-      await store.markBounced("bob@example.com", "550 5.1.1 gone", later(4 * day));
-      await store.markBounced("cy@example.com", "550 5.1.1 gone", later(day));
-      await store.restrict("cy@example.com", later(5 * day));
-      await settle(store);
-      const createdAt = now.toISOString();
-      const ada = {
-        email: "ada@example.com",
-        emailKey: "ada@example.com",
-        createdAt,
-        bouncedAt: later(2 * day).toISOString(),
-      };
-      expect(await store.undeliverableBefore(later(3 * day), 10)).toEqual([ada]);
-      const found = await store.undeliverableBefore(later(10 * day), 10);
-      expect(found.map(({ email }) => email)).toEqual(["ada@example.com", "bob@example.com"]);
-      expect(await store.undeliverableBefore(later(10 * day), 1)).toEqual([ada]);
-      // Bob asked for a restriction after the pass found him: he stays.
-      await store.restrict("bob@example.com", later(6 * day));
-      const removed = await store.removeUndeliverable(found, later(7 * day));
-      expect(removed).toEqual([{ email: "ada@example.com", createdAt }]);
-      await settle(store);
-      expect(await store.signup("ada@example.com")).toBeUndefined();
-      for (const kept of ["bob@example.com", "cy@example.com", "dee@example.com"]) {
-        expect(await store.signup(kept)).toBeDefined();
-      }
-      await expect(store.removeUndeliverable([], later(7 * day))).resolves.toEqual([]);
-    });
-
     it("keeps the mail's bookkeeping: a bounce, a fingerprint until its time, each day's figures, the senders' pace", async () => {
       for (const email of ["owed@example.com", "ada@example.com"]) await store.add(signup(email));
       await confirmAt("ada@example.com");
