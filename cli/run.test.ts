@@ -1225,6 +1225,23 @@ describe("export --record --email: one person's row, for an access or portabilit
     });
   }, 30_000);
 
+  it("leaves a restricted entry out of a copy of the whole list, and says so; its own row goes by --email (issue 67)", async () => {
+    await seed();
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    await store.restrict("ada@example.com", new Date());
+    await store.close();
+    const out = path.join(dir, "all.json");
+    const said = await run(["export", "--record", "--format", "json", "--out", out], env);
+    expect(said).toMatch(
+      /\n1 restricted entry left out: export --record --email ADDRESS writes one, to answer that person\.$/,
+    );
+    const emails = (JSON.parse(readFileSync(out, "utf8")) as { email: string }[]).map(({ email }) => email);
+    expect(emails).not.toContain("ada@example.com");
+    expect(emails.length).toBeGreaterThan(0);
+    const own = JSON.parse(await run(["export", "--record", "--format", "json", "--email", "ada@example.com"], env));
+    expect(own.map(({ email }: { email: string }) => email)).toEqual(["ada@example.com"]);
+  });
+
   it("says what is kept of an address with no row: its mailbox's fingerprint after a bounce, and until when (issue 67)", async () => {
     await seed();
     const store = new SqliteStore(env.WAITLIST_DB!);

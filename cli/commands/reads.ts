@@ -3,7 +3,7 @@ import { checkListedEmail, maskEmail } from "../../waitlist/email-address";
 import { redactAddresses } from "../../waitlist/mail/redact";
 import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/reports/stats";
 import { eventsReported, readMailFigures } from "../../waitlist/reports/mail-figures";
-import { invitesByCode, neverAsked } from "../../waitlist/signup-life/rules";
+import { invitesByCode, isRestricted, neverAsked } from "../../waitlist/signup-life/rules";
 import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";
 import { NotListedError, UsageError } from "../errors";
@@ -310,9 +310,13 @@ export const exportCommand = command({
       ].join("\n");
     }
     // Everyone, one wave's people (--wave N), or those in none yet (--not-let-in); the invites count over everyone.
-    const all = everyone.filter((row) =>
+    const chosen = everyone.filter((row) =>
       wave !== undefined ? row.wave === wave : options["not-let-in"] ? row.wave === null : true,
     );
+    // A restricted entry is used for nothing else (Art. 18): in no copy of the list; its own row goes by --email.
+    const all = chosen.filter((row) => !isRestricted(row));
+    const held = chosen.length - all.length;
+    const leftOut = `${plural(held, "restricted entry", "restricted entries")} left out: export --record --email ADDRESS writes one, to answer that person.`;
     const counts = invitesByCode(everyone);
     const rows: ExportRow[] = all.map((row) => ({
       ...row,
@@ -326,6 +330,13 @@ export const exportCommand = command({
       const ranked = rankingInvites(everyone);
       rows.sort((a, b) => ranked(b) - ranked(a));
     }
-    return writeRecord(rows, { format, target, out: options.out, what: plural(rows.length, "signup") }, secretIfAsked);
+    const written = await writeRecord(
+      rows,
+      { format, target, out: options.out, what: plural(rows.length, "signup") },
+      secretIfAsked,
+    );
+    if (held === 0) return written;
+    if (target === undefined) console.error(leftOut);
+    return target === undefined ? written : `${written}\n${leftOut}`;
   },
 });
