@@ -25,6 +25,7 @@ import { historyProblems } from "./scripts/legal-content/record";
 import {
   duplicateSlugProblems,
   frontmatterProblems,
+  namedSettingsProblems,
   sectionProblems,
   statementProblems,
 } from "./scripts/legal-content/rules";
@@ -127,6 +128,7 @@ export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
   for (const message of retiredVariablesSet()) reporter.panic(message);
   const env = readEnv();
   const settings = siteSettings(env);
+  const policy = privacyPolicyFrontmatter();
   const missing = [
     settings.siteVerificationToken === placeholderVerificationToken &&
       "TIKTOK_SITE_VERIFICATION is not set: the legal pages carry a placeholder verification token. Set it to the token from the developer portal.",
@@ -137,9 +139,12 @@ export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
     settings.hostingProvider === placeholderHostingProvider &&
       "HOSTING_PROVIDER is not set: the Privacy Policy names a placeholder as the host. Set it to the legal name and country of the company whose servers serve the site and keep the waitlist, such as Hetzner Online GmbH (Germany).",
     // The mail provider the policy names is its own frontmatter's (a dated change), held to the one the site uses.
-    mailProviderProblem(mailProviderOf(privacyPolicyFrontmatter()), env.MAIL_PROVIDER),
+    mailProviderProblem(mailProviderOf(policy), env.MAIL_PROVIDER),
   ].filter((message): message is string => Boolean(message));
   const publicSite = publicSiteReason(env);
+  // The controller and the host the page shows come from the settings; on a public site they must be the ones the
+  // policy's frontmatter records, so that a change of either comes with a dated entry. A local build has placeholders.
+  if (publicSite) missing.push(...namedSettingsProblems(policy, settings));
   // One refusal that names every setting missing: panic ends the build at once.
   if (publicSite && missing.length > 0) {
     reporter.panic(
@@ -185,6 +190,8 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
       updates: [MdxPolicyUpdate!]
       launchMailTool: String
       mailProvider: String
+      controller: String
+      hostingProvider: String
       fingerprint: String!
     }
     type MdxPolicyUpdate {

@@ -59,6 +59,11 @@ describe("policyFingerprint", () => {
     expect(policyFingerprint({ mailProvider: "Postmark" }, body)).not.toBe(providerAlone);
     expect(mailProviderOf({ mailProvider: ` ${ses} ` })).toBe(ses);
     expect(namesOf({ mailProvider: ses })).toBe("the text, or the mail provider it names,");
+    // The controller and the host too (L8), each changing the fingerprint; the earlier ones stay as they were.
+    const hosted = policyFingerprint({ mailProvider: ses, hostingProvider: "Hetzner Online GmbH (Germany)" }, body);
+    expect(hosted).not.toBe(providerAlone);
+    expect(policyFingerprint({ mailProvider: ses, controller: "Tandem Labs GmbH, Berlin" }, body)).not.toBe(hosted);
+    expect(namesOf({ controller: "Tandem Labs GmbH, Berlin" })).toBe("the text, or the names it gives,");
   });
 });
 

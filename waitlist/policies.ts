@@ -46,8 +46,16 @@ export function textFingerprint(body: string): string {
   return createHash("sha256").update(normalText(body), "utf8").digest("hex").slice(0, 12);
 }
 
+/**
+ * The names a Privacy Policy's frontmatter gives, which its page shows: the launch mail tool, the mail provider, and
+ * (issue 67) who controls the data (`controller`: CONTROLLER_NAME, CONTROLLER_ADDRESS) and who hosts it
+ * (`hostingProvider`), which the build of a public site holds to its settings. The fingerprint covers each.
+ */
+export const namedFields = ["launchMailTool", "mailProvider", "controller", "hostingProvider"] as const;
+export type NamedField = (typeof namedFields)[number];
+
 /** A name a policy's frontmatter gives (trimmed), undefined while the field is empty or absent. */
-function namedIn(frontmatter: unknown, field: "launchMailTool" | "mailProvider"): string | undefined {
+export function namedIn(frontmatter: unknown, field: NamedField): string | undefined {
   const value = (typeof frontmatter === "object" && frontmatter !== null ? frontmatter : {}) as Record<string, unknown>;
   const name = typeof value[field] === "string" ? value[field].trim() : "";
   return name === "" ? undefined : name;
@@ -74,14 +82,13 @@ export const mailProviderOf = (frontmatter: unknown) => namedIn(frontmatter, "ma
  * with the tool alone, what it was before the mail provider was named.
  */
 export function policyFingerprint(frontmatter: unknown, body: string): string {
-  const tool = launchMailToolOf(frontmatter);
-  const provider = mailProviderOf(frontmatter);
-  if (tool === undefined && provider === undefined) return textFingerprint(body);
+  // In a fixed order, each named one only: so a fingerprint made before a field existed stays what it was.
+  const named = namedFields.flatMap((field) => {
+    const name = namedIn(frontmatter, field);
+    return name === undefined ? [] : [`\0${field}\0${name}`];
+  });
+  if (named.length === 0) return textFingerprint(body);
   // A NUL never occurs in a policy's text, so no text alone has the fingerprint of a text with a name.
-  const named = [
-    ...(tool === undefined ? [] : [`\0launchMailTool\0${tool}`]),
-    ...(provider === undefined ? [] : [`\0mailProvider\0${provider}`]),
-  ];
   return createHash("sha256")
     .update(`${normalText(body)}${named.join("")}`, "utf8")
     .digest("hex")
@@ -90,6 +97,8 @@ export function policyFingerprint(frontmatter: unknown, body: string): string {
 
 /** What a policy's fingerprint covers besides its text, as the content check's messages name it. */
 export function namesOf(frontmatter: unknown): string {
+  if (namedIn(frontmatter, "controller") || namedIn(frontmatter, "hostingProvider"))
+    return "the text, or the names it gives,";
   const tool = launchMailToolOf(frontmatter) !== undefined;
   const provider = mailProviderOf(frontmatter) !== undefined;
   if (tool && provider) return "the text, or the mail services it names,";

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
 import { requiredSections } from "../../config/legal-rules";
-import { duplicateSlugProblems, frontmatterProblems, sectionProblems, statementProblems } from "./rules";
+import { duplicateSlugProblems, frontmatterProblems, namedSettingsProblems } from "./rules";
+import { sectionProblems, statementProblems } from "./rules";
 
 const valid = {
   title: "Privacy Policy",
@@ -56,11 +57,33 @@ describe("frontmatterProblems", () => {
     const ses = "Amazon Web Services, Inc. (Amazon SES, United States)";
     expect(frontmatterProblems("p.mdx", { ...valid, mailProvider: ses })).toEqual([]);
     expect(frontmatterProblems("p.mdx", { ...valid, mailProvider: "<b>SES</b>" })).toEqual([
-      `p.mdx: frontmatter field "mailProvider" must be the mail provider that delivers the site's e-mails's legal name and country on one line, such as ${ses}: up to 200 characters, no < > { } (got "<b>SES</b>").`,
+      `p.mdx: frontmatter field "mailProvider" must be the mail provider's legal name and country on one line, such as ${ses}: up to 200 characters, no < > { } (got "<b>SES</b>").`,
     ]);
     const terms = { ...valid, slug: "terms-of-service", title: "Terms of Service" };
     expect(frontmatterProblems("t.mdx", { ...terms, mailProvider: ses })).toEqual([
-      't.mdx: frontmatter field "mailProvider" belongs to the Privacy Policy alone, which names the mail provider that delivers the site\'s e-mails; remove it here.',
+      't.mdx: frontmatter field "mailProvider" belongs to the Privacy Policy alone, which names the mail provider; remove it here.',
+    ]);
+  });
+
+  it("takes the controller and the host the Privacy Policy records as names on one line, and holds them to the settings (issue 67)", () => {
+    const controller = "Tandem Labs GmbH, Example Street 1, 10115 Berlin, Germany";
+    const host = "Hetzner Online GmbH (Germany)";
+    expect(frontmatterProblems("p.mdx", { ...valid, controller, hostingProvider: host })).toEqual([]);
+    expect(frontmatterProblems("p.mdx", { ...valid, controller: "x".repeat(501) })).toEqual([
+      expect.stringMatching(
+        /^p\.mdx: frontmatter field "controller" must be the controller's legal name and postal address on one line, .*up to 500 characters/,
+      ),
+    ]);
+    const settings = {
+      controllerName: "Tandem Labs GmbH",
+      controllerAddress: "Example Street 1, 10115 Berlin, Germany",
+      hostingProvider: host,
+    };
+    expect(namedSettingsProblems({ controller: ` ${controller} `, hostingProvider: host }, settings)).toEqual([]);
+    expect(
+      namedSettingsProblems({ controller }, { ...settings, hostingProvider: "Netlify, Inc. (United States)" }),
+    ).toEqual([
+      'The Privacy Policy shows Netlify, Inc. (United States) (HOSTING_PROVIDER (Netlify on a build there)), but its frontmatter\'s "hostingProvider" records none. A change of who the policy names is a change of the policy: write "hostingProvider: Netlify, Inc. (United States)" in content/legal/privacy-policy.mdx, with a dated entry under "updates" saying so (npm run check:content -- --fix writes it), or set the settings back.',
     ]);
   });
 
