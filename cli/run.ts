@@ -77,6 +77,7 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       launch: { type: "boolean" },
       "leave-urls": { type: "boolean" },
       from: { type: "string" },
+      as: { type: "string" },
       "unconfirmed-older-than": { type: "string" },
       "dry-run": { type: "boolean" },
       again: { type: "boolean" },

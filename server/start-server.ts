@@ -8,6 +8,7 @@ import { createWaitlist, type Waitlist, type WaitlistOptions } from "../waitlist
 import type { SweepResult } from "../waitlist/mail/confirmations";
 import { createMailer, type MailConfig } from "../waitlist/mail/mailer";
 import { pruneHourly } from "../waitlist/prune";
+import { eventsReported } from "../waitlist/reports/mail-figures";
 import { openPostgresStore } from "../waitlist/stores/postgres-store";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import type { FullStore } from "../waitlist/stores/store";
@@ -89,12 +90,17 @@ export function startSchedules(
     foundersDigestTo: to,
     siteUrl,
     contactEmail,
-  }: Pick<WaitlistSettings, "foundersDigestTo" | "siteUrl" | "contactEmail">,
+    mailEvents,
+  }: Pick<WaitlistSettings, "foundersDigestTo" | "siteUrl" | "contactEmail"> &
+    Partial<Pick<WaitlistSettings, "mailEvents">>,
 ): { firstSweep: Promise<SweepResult>; firstPass: Promise<void>; stop: () => void } {
   const firstSweep = confirmations.start();
   const hourly = pruneHourly(store, {
     forget: mailer.forget,
-    digest: to && to.length > 0 ? { mailer, to, site: { siteUrl, contactEmail }, pace } : undefined,
+    digest:
+      to && to.length > 0
+        ? { mailer, to, site: { siteUrl, contactEmail }, pace, reported: eventsReported(mailEvents ?? {}) }
+        : undefined,
   });
   return { firstSweep, firstPass: hourly.first, stop: hourly.stop };
 }

@@ -2,8 +2,8 @@ import { waitlistConfig } from "../../config/env";
 import { checkListedEmail, maskEmail } from "../../waitlist/email-address";
 import { redactAddresses } from "../../waitlist/mail/redact";
 import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/reports/stats";
-import { readMailFigures } from "../../waitlist/reports/mail-figures";
-import { invitesByCode, neverAsked } from "../../waitlist/signup-life/rules";
+import { eventsReported, readMailFigures } from "../../waitlist/reports/mail-figures";
+import { invitesByCode, isRestricted, neverAsked } from "../../waitlist/signup-life/rules";
 import { leaveUrl } from "../../waitlist/tokens";
 import { command } from "../command";
 import { NotListedError, UsageError } from "../errors";
@@ -17,6 +17,19 @@ import { launchList } from "../../waitlist/launch/launch-list";
 import { namedLaunchTool, waveOption, suppressedOf, writeLaunchFile } from "../launch-file";
 import type { Signup } from "../../waitlist/signup-life/types";
 import { plural } from "../sender";
+import { heldFingerprints } from "../held";
+
+/** Whether the site's provider reports bounces and complaints to it: an event route set (issue 67, L11). */
+export const reportedOf = (env: Parameters<typeof waitlistConfig>[0]) => eventsReported(waitlistConfig(env).mailEvents);
+
+/** The answer for an address with no entry: nothing written, and what is kept of it all the same, if anything. */
+const notListed = (email: string, held: readonly string[]) =>
+  held.length === 0
+    ? `${email} is not on the waitlist: nothing was written.`
+    : [
+        `${email} is not on the waitlist: nothing was written, as there is no row. Kept of it all the same:`,
+        ...held.map((line) => `  ${line}`),
+      ].join("\n");
 
 /*
  * The founders' reads of the whole list: stats, count and export. Each
@@ -103,7 +116,14 @@ export const stats = command({
       },
       ...(await store.departureCounts()),
       // A few rows, a day each: the rates a provider judges the account by; and the mail owed at the provider's pace.
-      mail: await readMailFigures({ store, pace: paceOf(opened, env), rows, to: today, now }),
+      mail: await readMailFigures({
+        store,
+        pace: paceOf(opened, env),
+        rows,
+        to: today,
+        now,
+        reported: reportedOf(env),
+      }),
     });
     return options.json ? JSON.stringify(figures, null, 2) : renderStats(figures, { from: name });
   },
@@ -250,13 +270,21 @@ export const exportCommand = command({
     if (person) {
       // By its key, as a leave finds it: a record read and its invites counted, never the whole list.
       const found = await opened.store.signup(person.key);
-      if (!found) throw new NotListedError(`${person.email} is not on the waitlist: nothing was written.`);
+      // The fingerprints that outlive an entry are the person's too: an answer of "nothing held" must not hide them.
+      const held = await heldFingerprints(opened, env, person.key, new Date());
+      if (!found) throw new NotListedError(notListed(person.email, held));
       const row: ExportRow = {
         ...found,
         confirmationError: found.confirmationError && redactAddresses(found.confirmationError, found.email),
         confirmedInvites: (await opened.store.lookup(person.key))?.confirmedInvites ?? 0,
       };
-      return writeRecord([row], { format, target, out: options.out, what: `the row of ${found.email}` }, secretIfAsked);
+      const what = `the row of ${found.email}`;
+      const written = await writeRecord([row], { format, target, out: options.out, what }, secretIfAsked);
+      if (held.length === 0) return written;
+      const also = ["Also kept of this person, outside the row:", ...held.map((line) => `  ${line}`)].join("\n");
+      // The row itself on standard output stays a file to read; what else is kept goes beside it.
+      if (target === undefined) console.error(also);
+      return target === undefined ? written : `${written}\n${also}`;
     }
     const everyone = await opened.store.all();
     if (tool !== undefined && target) {
@@ -291,9 +319,13 @@ export const exportCommand = command({
       ].join("\n");
     }
     // Everyone, one wave's people (--wave N), or those in none yet (--not-let-in); the invites count over everyone.
-    const all = everyone.filter((row) =>
+    const chosen = everyone.filter((row) =>
       wave !== undefined ? row.wave === wave : options["not-let-in"] ? row.wave === null : true,
     );
+    // A restricted entry is used for nothing else (Art. 18): in no copy of the list; its own row goes by --email.
+    const all = chosen.filter((row) => !isRestricted(row));
+    const held = chosen.length - all.length;
+    const leftOut = `${plural(held, "restricted entry", "restricted entries")} left out: export --record --email ADDRESS writes one, to answer that person.`;
     const counts = invitesByCode(everyone);
     const rows: ExportRow[] = all.map((row) => ({
       ...row,
@@ -307,6 +339,13 @@ export const exportCommand = command({
       const ranked = rankingInvites(everyone);
       rows.sort((a, b) => ranked(b) - ranked(a));
     }
-    return writeRecord(rows, { format, target, out: options.out, what: plural(rows.length, "signup") }, secretIfAsked);
+    const written = await writeRecord(
+      rows,
+      { format, target, out: options.out, what: plural(rows.length, "signup") },
+      secretIfAsked,
+    );
+    if (held === 0) return written;
+    if (target === undefined) console.error(leftOut);
+    return target === undefined ? written : `${written}\n${leftOut}`;
   },
 });

@@ -5,6 +5,7 @@ import { readAddressFile } from "../address-file";
 import { fingerprintKeyIn } from "../open-store";
 import { command } from "../command";
 import { NotRemovedError, UsageError } from "../errors";
+import type { DepartureKind } from "../../waitlist/signup-life/types";
 
 /*
  * Taking people off the list on their behalf: an e-mailed request, a mailing
@@ -36,15 +37,35 @@ export const remove = command({
   },
 });
 
+/**
+ * What a mailing tool's file says of those it names, as each departure is counted: the person unsubscribed (their own
+ * leave, by the tool's link), their address bounced for good, or they marked the mail as spam. Not "operator": the
+ * founder only brings home what the person, or their mail server, did at the tool.
+ */
+const toolFileKinds = {
+  unsubscribed: "link",
+  bounced: "undeliverable",
+  complained: "complaint",
+} as const satisfies Record<string, DepartureKind>;
+type ToolFileKind = keyof typeof toolFileKinds;
+
 export const removeUnsubscribed = command({
   name: "remove-unsubscribed",
   usage: [
-    "remove-unsubscribed --from FILE",
+    "remove-unsubscribed --from FILE [--as unsubscribed|bounced|complained]",
     "take off the list every address of a mailing tool's CSV export of its",
-    "unsubscribes, bounces or complaints (a column named Email or Email Address)",
+    "unsubscribes, bounces or complaints (a column named Email or Email Address),",
+    "each counted as what the file says they did (--as; unsubscribed if left out)",
   ],
-  check: ({ from }) => readAddressFile(from, "remove-unsubscribed --from FILE.csv"),
-  run: async ({ input: { file, named, unread }, env, opened }) => {
+  check: ({ from, as = "unsubscribed" }) => {
+    if (!Object.hasOwn(toolFileKinds, as)) {
+      throw new UsageError(
+        `--as says what the file's people did at the mailing tool: unsubscribed, bounced or complained (got "${as}").`,
+      );
+    }
+    return { ...readAddressFile(from, "remove-unsubscribed --from FILE.csv"), how: toolFileKinds[as as ToolFileKind] };
+  },
+  run: async ({ input: { file, named, unread, how }, env, opened }) => {
     const { store, forget } = opened;
     const fingerprints = await fingerprintKeyIn(opened, env);
     let removed = 0;
@@ -63,7 +84,7 @@ export const removeUnsubscribed = command({
         }
         meant = listed[0] ?? meant;
       }
-      const gone = await store.remove(meant.key, "operator", new Date(), leaverDigest(fingerprints, meant.key));
+      const gone = await store.remove(meant.key, how, new Date(), leaverDigest(fingerprints, meant.key));
       if (gone) forget(gone.email);
       if (gone) removed++;
       else absent++;

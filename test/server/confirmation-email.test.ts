@@ -128,6 +128,10 @@ describe.each<Adapter>(["start", "develop", "netlify"])("confirmation e-mails th
       /<a href="https:\/\/jointandem\.app\/waitlist\/leave\?token=[^"]+"[^>]*>Leave the waitlist<\/a>/,
     );
     expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+    // A provider that tracks by a header's leave (Postmark) neither adds a pixel nor rewrites a link (issue 67).
+    // Header names are case-free (nodemailer writes X-Pm-Trackopens), and Postmark reads them so.
+    expect(raw).toMatch(/^X-PM-TrackOpens: false$/im);
+    expect(raw).toMatch(/^X-PM-TrackLinks: None$/im);
   });
 });
 

@@ -104,7 +104,7 @@ describe("the stores", () => {
 
   const lines = (file: string) => readFileSync(path.join(root, file), "utf8").split("\n").length - 1;
 
-  it("stay small enough to read: the Blobs store in 830 lines, the contract every store passes in 450", () => {
+  it("stay small enough to read: the Blobs store in 840 lines, the contract every store passes in 450", () => {
     const blobs = execFileSync("git", ["ls-files", "waitlist/stores/blobs-store.ts", "waitlist/stores/blobs/"], {
       cwd: root,
       encoding: "utf8",
@@ -112,8 +112,9 @@ describe("the stores", () => {
       .split("\n")
       .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"));
     expect(blobs.length).toBeGreaterThan(5);
-    // 800 until issue 65, whose events hold one address of a mailbox in the mailbox's blob and expire their ids.
-    expect(blobs.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(830);
+    // 800 until issue 65's events held one address of a mailbox in the mailbox's blob and expired their ids (830), and
+    // issue 67 ended an undeliverable member beside the end after a wave.
+    expect(blobs.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(840);
     expect(lines("waitlist/stores/store.contract.ts")).toBeLessThanOrEqual(450);
   });
 

@@ -79,6 +79,9 @@ export const launchToolRetentionMs = site.waitlist.launchToolRetentionDays * day
 /** How long an address the mail must never reach again (a bounce for good, a complaint) is kept as a fingerprint. */
 export const suppressionRetentionMs = site.waitlist.suppressionRetentionDays * dayMs;
 
+/** How long the entry of a member whose mail bounced for good is kept after the bounce: the Privacy Policy's days. */
+export const undeliverableRetentionMs = site.waitlist.undeliverableRetentionDays * dayMs;
+
 /** How long the entry of a person let in is kept after their wave: the Privacy Policy's days. */
 export const letInRetentionMs = site.waitlist.letInRetentionDays * dayMs;
 
@@ -110,6 +113,26 @@ export const pastItsWave = (
   { wave, letInAt, restrictedAt }: Pick<SignupRecord, "wave" | "letInAt" | "restrictedAt">,
   before: Date,
 ) => restrictedAt === null && wave !== null && letInAt !== null && letInAt < iso(before);
+
+/**
+ * When a member's bounce counts from if it bounced before bounces were dated (issue 67): the day that came out, no
+ * earlier than any such bounce. Every store's migration dates them so (SQL's migrations, Blobs' upgraded records).
+ */
+export const undatedBounce = "2026-12-02T00:00:00.000Z";
+
+/**
+ * Undeliverable since before `before`: a member whose mail bounced for good then (confirmationFailedAt); the daily
+ * pass deletes the entry as a departure "undeliverable". One undeliverable before its bounce was dated counts from
+ * undatedBounce, as its store's migration dated it. Never one restricted.
+ */
+export const pastUndeliverable = (
+  { state, confirmationFailedAt, restrictedAt }: Pick<SignupRecord, "state" | "confirmationFailedAt" | "restrictedAt">,
+  before: Date,
+) =>
+  restrictedAt === null &&
+  state === "undeliverable" &&
+  confirmationFailedAt !== null &&
+  confirmationFailedAt < iso(before);
 
 /**
  * Whether a leaver's keyed digest is kept (leavers.ts): only for one whose wave went to the launch mailing service,

@@ -2,6 +2,7 @@ import { memberStates, owedStates, unconfirmedStates } from "../signup-life/rule
 import type { Departure, DepartureKind, ListedSignup, ListRow, NewSignup, SignupRecord } from "../signup-life/types";
 import type { MailCounts, MailDay, OwedConfirmation, RemovedSignup, SignupState } from "../signup-life/types";
 import type { DepartureCounts, LetInSignup, SuppressionReason, UnconfirmedSignup } from "../signup-life/types";
+import type { UndeliverableSignup } from "../signup-life/types";
 import * as life from "../signup-life/signup-life";
 import { recordKeeper, RecentWrites, type RecordKeeper } from "./record-keeper";
 import type { FullStore, StoreSecretName } from "./store";
@@ -70,6 +71,9 @@ const keepsDigestSql = `let_in_mail IS NOT DISTINCT FROM 'launch-tool' AS "keeps
 /** No LIMIT: a number both databases take. */
 const unlimited = (limit: number) => (Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER);
 const iso = (at: Date) => at.toISOString();
+/** What removeAt resolves with: each address and its signup time, and the fields named after its `still`. */
+type Gone = { email: string; createdAt: string };
+type Also = [at: Date, still?: string, ...also: (keyof SignupRecord)[]];
 /** A day's mail figures, in mail_days' columns. */
 const mailCounts = ["sent", "throttled", "bounced", "complained"] as const satisfies readonly (keyof MailCounts)[];
 
@@ -206,15 +210,9 @@ export class SqlStore implements FullStore {
   }
 
   async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
-    if (signups.length === 0) return [];
-    for (const { emailKey } of signups) this.recent.forget(emailKey);
-    const pairs = signups.map((_, n) => `(email_key = $${2 * n + 1} AND opt_in_since = $${2 * n + 2})`);
-    const removed = await this.db.deleteCounted<RemovedSignup>(
-      `DELETE FROM signups WHERE ${unconfirmedSql} AND restricted_at IS NULL AND (${pairs.join(" OR ")})
-       RETURNING ${select("email", "createdAt", "optInSince")}`,
-      signups.flatMap((one) => [one.emailKey, one.optInSince]),
-      { how: "pruned", at: iso(at) },
-    );
+    const found = signups.map((one): [string, string] => [one.emailKey, one.optInSince]);
+    const still = `${unconfirmedSql} AND`;
+    const removed = await this.removeAt<RemovedSignup>(found, "opt_in_since", "pruned", at, still, "optInSince");
     // In the order they were found: those asked first first.
     return removed.sort((a, b) => a.optInSince.localeCompare(b.optInSince));
   }
@@ -228,15 +226,36 @@ export class SqlStore implements FullStore {
     );
   }
 
-  async removeAfterWave(signups: readonly LetInSignup[], at: Date): Promise<{ email: string; createdAt: string }[]> {
-    if (signups.length === 0) return [];
-    for (const { emailKey } of signups) this.recent.forget(emailKey);
-    const pairs = signups.map((_, n) => `(email_key = $${2 * n + 1} AND let_in_at = $${2 * n + 2})`);
-    return this.db.deleteCounted(
-      `DELETE FROM signups WHERE restricted_at IS NULL AND (${pairs.join(" OR ")})
-       RETURNING ${select("email", "createdAt")}`,
-      signups.flatMap((one) => [one.emailKey, one.letInAt]),
-      { how: "after-wave", at: iso(at) },
+  removeAfterWave(signups: readonly LetInSignup[], at: Date) {
+    const found = signups.map((one): [string, string] => [one.emailKey, one.letInAt]);
+    return this.removeAt(found, "let_in_at", "after-wave", at);
+  }
+
+  /** pastUndeliverable at `before`, through the index signups_undeliverable. */
+  async undeliverableBefore(before: Date, limit: number): Promise<UndeliverableSignup[]> {
+    return this.db.query(
+      `SELECT ${select("email", "emailKey", "createdAt")}, confirmation_failed_at AS "bouncedAt" FROM signups WHERE
+       state = 'undeliverable' AND confirmation_failed_at < $1 AND restricted_at IS NULL ORDER BY 4, id LIMIT $2`,
+      [iso(before), unlimited(limit)],
+    );
+  }
+
+  removeUndeliverable(signups: readonly UndeliverableSignup[], at: Date) {
+    const found = signups.map((one): [string, string] => [one.emailKey, one.bouncedAt]);
+    return this.removeAt(found, "confirmation_failed_at", "undeliverable", at, "state = 'undeliverable' AND");
+  }
+
+  /** Deletes each key's row still at its time in `column`, `still` so, not restricted since: a departure `how` each. */
+  private async removeAt<T = Gone>(found: [string, string][], column: string, how: DepartureKind, ...rest: Also) {
+    const [at, still = "", ...also] = rest;
+    if (found.length === 0) return [];
+    for (const [emailKey] of found) this.recent.forget(emailKey);
+    const pairs = found.map((_, n) => `(email_key = $${2 * n + 1} AND ${column} = $${2 * n + 2})`);
+    return this.db.deleteCounted<T>(
+      `DELETE FROM signups WHERE ${still} restricted_at IS NULL AND (${pairs.join(" OR ")})
+       RETURNING ${select("email", "createdAt", ...also)}`,
+      found.flat(),
+      { how, at: iso(at) },
     );
   }
 

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { undatedBounce } from "../signup-life/rules";
 import { StoreError } from "./store";
 
 /**
@@ -165,6 +166,12 @@ export const migrations: readonly string[] = [
    ALTER TABLE signups ADD COLUMN restricted_at TEXT;
    CREATE INDEX signups_let_in ON signups (let_in_at, id) WHERE wave IS NOT NULL;
    ${departures(`${departureKinds18}, 'after-wave'`)}`,
+  // 20: a member undeliverable has its bounce dated, and is deleted its days after it, a departure "undeliverable",
+  // found by when it bounced. One that bounced before the bounce was dated counts from the day this came out.
+  `UPDATE signups SET confirmation_failed_at = '${undatedBounce}'
+     WHERE state = 'undeliverable' AND confirmation_failed_at IS NULL;
+   CREATE INDEX signups_undeliverable ON signups (confirmation_failed_at, id) WHERE state = 'undeliverable';
+   ${departures(`${departureKinds18}, 'after-wave', 'undeliverable'`)}`,
 ];
 
 export const schemaVersion = migrations.length;

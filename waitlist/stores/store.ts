@@ -16,6 +16,7 @@ import type {
   Signup,
   SuppressionReason,
   UnconfirmedSignup,
+  UndeliverableSignup,
 } from "../signup-life/types";
 
 /*
@@ -222,6 +223,16 @@ export interface Waves {
   pastItsWave(before: Date, limit: number): Promise<LetInSignup[]>;
   /** Removes those pastItsWave found, each counted as "after-wave", unless restricted since. Resolves with them. */
   removeAfterWave(signups: readonly LetInSignup[], at: Date): Promise<{ email: string; createdAt: string }[]>;
+  /**
+   * Members undeliverable since before `before` (signup-life's pastUndeliverable), at most `limit`, the oldest bounce
+   * first: what the retention after a bounce removes. Work grows with them, never with the list.
+   */
+  undeliverableBefore(before: Date, limit: number): Promise<UndeliverableSignup[]>;
+  /** Removes those undeliverableBefore found, each counted as "undeliverable", unless changed since. Resolves with them. */
+  removeUndeliverable(
+    signups: readonly UndeliverableSignup[],
+    at: Date,
+  ): Promise<{ email: string; createdAt: string }[]>;
 }
 
 /** A person's rights over their entry, as the founders carry out a request (cli/commands/objections.ts). */
