@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
+import matter from "gray-matter";
 import type { ChunkGraph, Module } from "webpack";
 import { minify_sync as minify } from "terser";
 import { runAfterBuild } from "./after-build/steps";
@@ -15,12 +16,16 @@ import {
   siteSettings,
 } from "./config/env";
 import { consentProblems } from "./scripts/legal-content/consent-rules";
+import { mailProviderProblem } from "./config/mail-providers";
+import { projectFolders } from "./config/folders";
+import { mailProviderOf, readPolicySource } from "./waitlist/policies";
 import { site } from "./config/site";
 import { pastClaimWarnings } from "./scripts/legal-content/claims";
 import { historyProblems } from "./scripts/legal-content/record";
 import {
   duplicateSlugProblems,
   frontmatterProblems,
+  namedSettingsProblems,
   sectionProblems,
   statementProblems,
 } from "./scripts/legal-content/rules";
@@ -106,16 +111,24 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ act
   }
 };
 
+/** The Privacy Policy's frontmatter as the site will serve it; none when it cannot be read (the content checks say why). */
+function privacyPolicyFrontmatter(): unknown {
+  const source = readPolicySource(projectFolders.legal, site.legalPages.privacyPolicy.slug);
+  return source === undefined ? undefined : matter(source).data;
+}
+
 /**
  * A build for a public site (a Netlify production deploy, or a SITE_URL that is not local: publicSiteReason) must
- * carry the real verification token and name who controls the data the waitlist keeps and who hosts it (the Privacy
- * Policy shows them); a local build gets placeholders, with a warning, so `npm start` works with nothing set.
+ * carry the real verification token and name who controls the data the waitlist keeps, who hosts it, and the mail
+ * provider MAIL_PROVIDER says (the Privacy Policy shows them); a local build gets placeholders, with a warning, so
+ * `npm start` works with nothing set.
  */
 export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
   // A setting the build no longer reads (LAUNCH_MAIL_TOOL): going on would leave out of a page what it put there.
   for (const message of retiredVariablesSet()) reporter.panic(message);
   const env = readEnv();
   const settings = siteSettings(env);
+  const policy = privacyPolicyFrontmatter();
   const missing = [
     settings.siteVerificationToken === placeholderVerificationToken &&
       "TIKTOK_SITE_VERIFICATION is not set: the legal pages carry a placeholder verification token. Set it to the token from the developer portal.",
@@ -125,8 +138,13 @@ export const onPreBuild: GatsbyNode["onPreBuild"] = ({ reporter }) => {
       "CONTROLLER_ADDRESS is not set: the Privacy Policy gives a placeholder for the controller's postal address. Set it to that address, on one line.",
     settings.hostingProvider === placeholderHostingProvider &&
       "HOSTING_PROVIDER is not set: the Privacy Policy names a placeholder as the host. Set it to the legal name and country of the company whose servers serve the site and keep the waitlist, such as Hetzner Online GmbH (Germany).",
+    // The mail provider the policy names is its own frontmatter's (a dated change), held to the one the site uses.
+    mailProviderProblem(mailProviderOf(policy), env.MAIL_PROVIDER),
   ].filter((message): message is string => Boolean(message));
   const publicSite = publicSiteReason(env);
+  // The controller and the host the page shows come from the settings; on a public site they must be the ones the
+  // policy's frontmatter records, so that a change of either comes with a dated entry. A local build has placeholders.
+  if (publicSite) missing.push(...namedSettingsProblems(policy, settings));
   // One refusal that names every setting missing: panic ends the build at once.
   if (publicSite && missing.length > 0) {
     reporter.panic(
@@ -171,6 +189,9 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
       effectiveDate: Date! @dateformat
       updates: [MdxPolicyUpdate!]
       launchMailTool: String
+      mailProvider: String
+      controller: String
+      hostingProvider: String
       fingerprint: String!
     }
     type MdxPolicyUpdate {

@@ -187,16 +187,39 @@ describe("announce-policy-change", () => {
     expect(smtp.deliveries).toEqual([]);
   });
 
-  it("lists the addresses the mail server refused, and exits as for what may pass", async () => {
+  it("lists the addresses the mail server refused for good, holds them as after a bounce, and never tries them again (issue 65)", async () => {
     await seed({ refusedToo: true });
     const { date } = newestPrivacyChange();
-    const failure = await run(["announce-policy-change", "--policy", "privacy-policy", "--date", date], env).then(
+    const said = await run(["announce-policy-change", "--policy", "privacy-policy", "--date", date], env);
+    expect(said).toMatch(
+      /to 2 of 3 confirmed signups.*\nRefused for good by the mail server \(not tried again; the address is held as after a bounce\):\n {2}g\*\*\*@example\.com: .*550/s,
+    );
+    // Run again with a server that would take it: the address refused for good is not tried again, nor anyone else.
+    await smtp.close();
+    smtp = await startSmtpServer();
+    await expect(
+      run(["announce-policy-change", "--policy", "privacy-policy", "--date", date], { ...env, SMTP_URL: smtp.url }),
+    ).resolves.toMatch(
+      /to 0 of 3 confirmed signups .*\n2 were sent it by an earlier run.*\nSkipped 1 member whose mailbox is held after a bounce or a spam complaint: not sent\./s,
+    );
+    expect(smtp.deliveries).toEqual([]);
+  });
+
+  it("lists the addresses the mail server refused for now, exits as for what may pass, and sends them on the next run", async () => {
+    await seed({ refusedToo: true });
+    await smtp.close();
+    smtp = await startSmtpServer(0, { deferRecipient: (address) => address === "gone@example.com" });
+    const { date } = newestPrivacyChange();
+    const failure = await run(["announce-policy-change", "--policy", "privacy-policy", "--date", date], {
+      ...env,
+      SMTP_URL: smtp.url,
+    }).then(
       () => undefined,
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(PendingError);
     expect((failure as Error).message).toMatch(
-      /to 2 of 3 confirmed signups.*\nNot sent, the mail server said .*:\n {2}g\*\*\*@example\.com: .*550/s,
+      /to 2 of 3 confirmed signups.*\nNot sent, the mail server said .*:\n {2}g\*\*\*@example\.com: .*451/s,
     );
     // Run again once the mail server takes it: only the one not sent goes.
     await smtp.close();

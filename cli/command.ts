@@ -13,6 +13,8 @@ export interface Options {
   launch?: boolean;
   "leave-urls"?: boolean;
   from?: string;
+  /** What the people of a mailing tool's file did there (remove-unsubscribed). */
+  as?: string;
   "unconfirmed-older-than"?: string;
   "dry-run"?: boolean;
   again?: boolean;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { mailConfig, mailLimits, serverConfig, waitlistConfig, type Env } from "../config/env";
 import { projectFolders } from "../config/folders";
 import { signingSecret } from "../waitlist/create-waitlist";
+import { fingerprintKeyFrom, fingerprintKeyOf, type FingerprintKey } from "../waitlist/fingerprints";
 import { forgetOutboxCopies } from "../waitlist/mail/mailer";
 import { createMailPace, unlimitedPace, type MailPace } from "../waitlist/mail/pace";
 import { blobsPaceShards } from "../waitlist/stores/blobs-store";
@@ -55,6 +56,33 @@ export async function linkSecretOf({ store, netlify }: OpenedStore, env: Env): P
   const problem = netlify && (await signerProblem(netlify.store.blobs, configured));
   if (problem) throw new NetlifySetupError(problem);
   return signingSecret(store, configured);
+}
+
+/** The key of the fingerprints that outlive an entry (leavers, suppressions), as the site has it: the store's own. */
+export async function fingerprintKeyIn(opened: OpenedStore, env: Env): Promise<FingerprintKey> {
+  return fingerprintKeyOf(opened.store, await linkSecretOf(opened, env));
+}
+
+/**
+ * The fingerprint key as the site has it, without making it or the links' secret: a dry run writes nothing. The key
+ * kept, else the one the links' secret (WAITLIST_SECRET, or the one kept) would make on first use, under which every
+ * fingerprint made before was; undefined when the site has neither (then nothing was ever held).
+ */
+export async function existingFingerprintKey({ store }: OpenedStore, env: Env): Promise<FingerprintKey | undefined> {
+  const none = new Error("not kept yet");
+  const kept = (name: "fingerprint" | "leave") =>
+    store
+      .secret(name, () => {
+        throw none;
+      })
+      .catch((error: unknown) => {
+        if (error === none) return undefined;
+        throw error;
+      });
+  const key = await kept("fingerprint");
+  if (key !== undefined) return { bytes: Buffer.from(key, "hex") };
+  const secret = waitlistConfig(env).linkSecret ?? (await kept("leave"));
+  return secret === undefined ? undefined : fingerprintKeyFrom(secret);
 }
 
 /**

@@ -19,9 +19,11 @@ import { checkEmail, checkListedEmail } from "../waitlist/email-address";
 import { NotListedError, NotRemovedError } from "./errors";
 import { config as netlifyConfig } from "../netlify/functions/waitlist-daily.mjs";
 import { run, UsageError } from "./run";
+import Database from "better-sqlite3";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import { StoreError } from "../waitlist/stores/store";
 import { verifyLeaveToken } from "../waitlist/tokens";
+import { suppressionFingerprint } from "../waitlist/suppressions";
 import { mailConfig, readEnv } from "../config/env";
 import { createMailer } from "../waitlist/mail/mailer";
 import { startSmtpServer } from "../test/support/smtp";
@@ -528,6 +530,35 @@ describe("npm run waitlist", () => {
       `Removed 2 of the 2 addresses in ${file}; 0 were not on the list.`,
     );
     await expect(run(["count"], env)).resolves.toMatch(/^0 addresses/);
+  });
+
+  it("counts each departure of a mailing tool's file as what the file says they did, never as the operator's (issue 67)", async () => {
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const people = ["gone@example.com", "spam@example.com", "left@example.com", "asked@example.com"];
+    for (const email of people) await store.add({ email, emailKey: email, source: "start" });
+    await store.close();
+    for (const [as, email] of [
+      ["bounced", "gone"],
+      ["complained", "spam"],
+      [undefined, "left"],
+    ] as const) {
+      const file = path.join(dir, `${email}.csv`);
+      writeFileSync(file, `Email\n${email}@example.com\n`);
+      await run(["remove-unsubscribed", "--from", file, ...(as ? ["--as", as] : [])], env);
+    }
+    await run(["remove", "asked@example.com"], env);
+    // How each left, as the store keeps it (the departures name nobody).
+    const db = new Database(env.WAITLIST_DB!, { readonly: true });
+    const kinds = db.prepare("SELECT how FROM departures ORDER BY id").pluck().all();
+    db.close();
+    expect(kinds).toEqual(["undeliverable", "complaint", "link", "operator"]);
+    const file = path.join(dir, "any.csv");
+    writeFileSync(file, "Email\nx@example.com\n");
+    await expect(run(["remove-unsubscribed", "--from", file, "--as", "left"], env)).rejects.toThrow(
+      new UsageError(
+        '--as says what the file\'s people did at the mailing tool: unsubscribed, bounced or complained (got "left").',
+      ),
+    );
   });
 
   it("refuses to remove without exactly one valid address", async () => {
@@ -1193,6 +1224,62 @@ describe("export --record --email: one person's row, for an access or portabilit
       stderr: "nobody@example.com is not on the waitlist: nothing was written.\n",
     });
   }, 30_000);
+
+  it("leaves a restricted entry out of a copy of the whole list, and says so; its own row goes by --email (issue 67)", async () => {
+    await seed();
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    await store.restrict("ada@example.com", new Date());
+    await store.close();
+    const out = path.join(dir, "all.json");
+    const said = await run(["export", "--record", "--format", "json", "--out", out], env);
+    expect(said).toMatch(
+      /\n1 restricted entry left out: export --record --email ADDRESS writes one, to answer that person\.$/,
+    );
+    const emails = (JSON.parse(readFileSync(out, "utf8")) as { email: string }[]).map(({ email }) => email);
+    expect(emails).not.toContain("ada@example.com");
+    expect(emails.length).toBeGreaterThan(0);
+    const own = JSON.parse(await run(["export", "--record", "--format", "json", "--email", "ada@example.com"], env));
+    expect(own.map(({ email }: { email: string }) => email)).toEqual(["ada@example.com"]);
+  });
+
+  it("says what is kept of an address with no row: its mailbox's fingerprint after a bounce, and until when (issue 67)", async () => {
+    await seed();
+    const store = new SqliteStore(env.WAITLIST_DB!);
+    const secret = await store.secret("leave", () => "the site's own secret");
+    const bounced = new Date(Date.now() - 86_400_000);
+    const until = new Date(bounced.getTime() + 180 * 86_400_000);
+    // Another spelling of the same mailbox bounced: the fingerprint is the mailbox's, so it is this person's too.
+    await store.suppress(suppressionFingerprint(secret, "nobody+news@example.com"), until, "bounce");
+    await store.suppress(suppressionFingerprint(secret, "ada@example.com"), until, "complaint");
+    // Grace's wave went to the launch mailing service: her leave keeps a fingerprint of her address to find her there.
+    await store.add({ email: "grace@example.com", emailKey: "grace@example.com", source: "start", at: bounced });
+    await store.confirm("grace@example.com", { createdAt: bounced.toISOString(), at: bounced, privacyPolicy: null });
+    await store.letIn("grace@example.com", { wave: 1, at: bounced, createdAt: bounced.toISOString(), mail: false });
+    await store.close();
+    await run(["remove", "grace@example.com"], env);
+    const today = new Date().toISOString().slice(0, 10);
+    const ends = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
+    await expect(run(["export", "--record", "--format", "json", "--email", "Grace@example.com"], env)).rejects.toThrow(
+      new NotListedError(
+        `Grace@example.com is not on the waitlist: nothing was written, as there is no row. Kept of it all the same:\n  A keyed fingerprint of this address, kept with its leave of ${today} until ${ends} because it left after its wave went to the launch mailing service: it finds the person there to take them off too. It cannot be turned back into the address.`,
+      ),
+    );
+    const kept = `A keyed fingerprint of this address or of its mailbox, kept until ${until.toISOString().slice(0, 10)} because mail to it bounced for good or was marked as spam (180 days from the latest): no e-mail goes to it until then. It cannot be turned back into the address.`;
+    await expect(run(["export", "--record", "--format", "json", "--email", "nobody@example.com"], env)).rejects.toThrow(
+      new NotListedError(
+        `nobody@example.com is not on the waitlist: nothing was written, as there is no row. Kept of it all the same:\n  ${kept}`,
+      ),
+    );
+    const out = path.join(dir, "ada.json");
+    await expect(
+      run(["export", "--record", "--format", "json", "--email", "ada@example.com", "--out", out], env),
+    ).resolves.toMatch(
+      new RegExp(`\\.\nAlso kept of this person, outside the row:\n  ${kept.replace(/[.()]/g, "\\$&")}$`),
+    );
+    await expect(run(["export", "--record", "--format", "json", "--email", "other@example.com"], env)).rejects.toThrow(
+      new NotListedError("other@example.com is not on the waitlist: nothing was written."),
+    );
+  });
 
   it("refuses an address it cannot read, and the options of a whole list or of the launch tool", async () => {
     await seed();

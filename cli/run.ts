@@ -6,7 +6,8 @@ import { leavers } from "./commands/leavers";
 import { letIn } from "./commands/let-in";
 import { object, objectToRanking, restrict } from "./commands/objections";
 import { askToConfirm, resendPending } from "./commands/mail";
-import { count, exportCommand, stats } from "./commands/reads";
+import { exportCommand } from "./commands/export";
+import { count, stats } from "./commands/reads";
 import { prune, remove, removeUnsubscribed } from "./commands/removals";
 import { report } from "./commands/report";
 import { UsageError } from "./errors";
@@ -77,6 +78,7 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
       launch: { type: "boolean" },
       "leave-urls": { type: "boolean" },
       from: { type: "string" },
+      as: { type: "string" },
       "unconfirmed-older-than": { type: "string" },
       "dry-run": { type: "boolean" },
       again: { type: "boolean" },

@@ -11,7 +11,9 @@ import {
   publicSiteReason,
   readEnv,
   retiredVariablesSet,
+  serverConfig,
   siteSettings,
+  waitlistConfig,
   type EnvSource,
 } from "./env";
 
@@ -148,6 +150,47 @@ describe("readEnv", () => {
     expect(message).not.toContain("\n");
   });
 
+  describe("the mail providers' webhook settings", () => {
+    it.each([
+      // Each passed the earlier schema, and made every request of the route answer 500.
+      ["whsec_AAAAAAAAAAAAAAAA=A", "an = inside the base64"],
+      ["whsec_AAAAAAAAAAAAAAAAA", "base64 cut short"],
+      ["whsec_AAAAAAAAAAAAAAAA", "a key of 12 bytes, shorter than any Svix makes"],
+    ])("refuses RESEND_WEBHOOK_SECRET=%s (%s) at start, in one line that names it", (value) => {
+      expect(problem({ RESEND_WEBHOOK_SECRET: value })).toBe(
+        "RESEND_WEBHOOK_SECRET must be the webhook's signing secret from Resend: whsec_ and its key of 24 to 64 bytes in base64 (got 24 characters); copy it again from the webhook's page in Resend.".replace(
+          "24 characters",
+          `${value.length} characters`,
+        ),
+      );
+    });
+
+    it("takes a signing secret as Resend makes it", () => {
+      const secret = `whsec_${Buffer.alloc(24, 7).toString("base64")}`;
+      expect(readEnv({ RESEND_WEBHOOK_SECRET: secret }).RESEND_WEBHOOK_SECRET).toBe(secret);
+    });
+
+    it.each([
+      ["a:b", "a password of one character"],
+      ["postmark:s3cret-pass", "a password shorter than 24 characters"],
+      ["postmark:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "a password of one character repeated"],
+      ["postmark:0123012301230123012301230123", "a password of four characters repeated"],
+      [":Wq3v9Zk2LrT8xNp4YbF6hJd1", "no user"],
+    ])("refuses POSTMARK_WEBHOOK_AUTH=%s (%s), without repeating it", (value) => {
+      const message = problem({ POSTMARK_WEBHOOK_AUTH: value })!;
+      expect(message).toMatch(
+        /^POSTMARK_WEBHOOK_AUTH must be user:password, the password at least 24 characters of at least 10 different ones, random \(got \d+ characters\); make a password with: node -e /,
+      );
+      expect(message).not.toContain(value);
+      expect(message).not.toContain("\n");
+    });
+
+    it("takes a user and a random password of 24 characters", () => {
+      const auth = "postmark:Wq3v9Zk2LrT8xNp4YbF6hJd1";
+      expect(readEnv({ POSTMARK_WEBHOOK_AUTH: auth }).POSTMARK_WEBHOOK_AUTH).toBe(auth);
+    });
+  });
+
   it("names the first bad variable when there are several", () => {
     expect(problem({ PORT: "x", TRUST_PROXY: "x" })).toMatch(/^PORT must be/);
   });
@@ -180,6 +223,24 @@ describe("a build for a public site", () => {
     ],
   ])("is one with %s, and says why", (_name, source, reason) => {
     expect(publicSiteReason(readEnv(source), source)).toBe(reason);
+  });
+});
+
+describe("npm start's site address", () => {
+  it("is SITE_URL when it is set, none when not (npm start then links to its own address): never the default", () => {
+    for (const source of [{}, { SITE_URL: "  " }]) {
+      expect(serverConfig(readEnv(source), source).siteUrl).toBeUndefined();
+    }
+    const set = { SITE_URL: "https://example.org/" };
+    expect(serverConfig(readEnv(set), set).siteUrl).toBe("https://example.org");
+    // A setting SITE_URL's default names is set.
+    const production = { SITE_URL: "https://jointandem.app" };
+    expect(serverConfig(readEnv(production), production).siteUrl).toBe("https://jointandem.app");
+  });
+
+  it("leaves the build, the functions and the founders' commands the default, as before", () => {
+    expect(siteSettings(readEnv({})).siteUrl).toBe("https://jointandem.app");
+    expect(waitlistConfig(readEnv({})).siteUrl).toBe("https://jointandem.app");
   });
 });
 

@@ -165,11 +165,20 @@ export interface ServerConfig {
    * saw, the last in X-Forwarded-For; anything a client wrote before it is ignored.
    */
   trustProxy: number;
+  /**
+   * SITE_URL as set, undefined when it is not: without it npm start's links point at the address it listens on, the
+   * server that took the signup, not at SITE_URL's default (the production site).
+   */
+  siteUrl: string | undefined;
 }
 
-/** Settings of npm start's server: where it listens, what it serves, where it keeps the waitlist. */
-export function serverConfig(env: Env): ServerConfig {
+/**
+ * Settings of npm start's server: where it listens, what it serves, where it keeps the waitlist. `source` tells a
+ * SITE_URL that was set from the default.
+ */
+export function serverConfig(env: Env, source: EnvSource = process.env): ServerConfig {
   return {
+    siteUrl: source.SITE_URL?.trim() ? env.SITE_URL : undefined,
     host: env.HOST,
     port: env.PORT,
     dbFile: env.WAITLIST_DB,

@@ -21,11 +21,17 @@ export interface LegalFrontmatter {
    * shows; empty or absent while none is chosen. The fingerprint covers it, so naming one is a dated change.
    */
   launchMailTool?: string | null;
+  /**
+   * The Privacy Policy's only: the mail provider that delivers the site's own e-mails, by its legal name and country,
+   * which <MailProvider /> shows. The fingerprint covers it, so naming it, or another, is a dated change; the build of
+   * a public site refuses one that names none, or not the provider MAIL_PROVIDER says (config/mail-providers.ts).
+   */
+  mailProvider?: string | null;
   /** policyFingerprint() of the text as it stands: the content check prints it when the text changes. */
   fingerprint: string;
 }
 
-/** What `launchMailTool` must look like: a name and country on one line, up to 200 characters, no < > { }. */
+/** What `launchMailTool` and `mailProvider` must look like: a name and country on one line, up to 200 characters, no < > { }. */
 export const launchMailToolPattern = /^[^<>{}\p{Cc}]{1,200}$/u;
 
 export interface RequiredSection {
@@ -183,6 +189,21 @@ export const requiredStatements: Readonly<Record<string, readonly RequiredStatem
         legalBasis,
       ],
       fix: 'say it in one paragraph, such as "When an e-mail to you bounced for good, we e-mail that address no more; if you mark one as spam, we delete your entry at once, as a leave. Either way we keep, for <SuppressionRetention />, a fingerprint of the inbox ... This rests on our legitimate interest in keeping our e-mail deliverable and in not e-mailing anyone who does not want it (Art. 6(1)(f))."',
+    },
+    {
+      name: "the mail provider (<MailProvider />), the suppression list of its own it keeps under its own terms, and how a person gets off it (ask us, and we ask the provider)",
+      says: [/<MailProvider \/>/, /\bsuppression list\b/i, /\bits own terms\b/i, /<ContactEmail \/>/, /\bremove\b/i],
+      fix: 'say it where the e-mail provider is named, in one list item, such as "the e-mail provider that delivers our e-mails to your inbox, <MailProvider />, which also keeps, under its own terms, a suppression list of its own ... To be taken off that list, write to <ContactEmail />: we ask <MailProvider /> to remove your address."',
+    },
+    {
+      name: "how long the entry of a member whose e-mail bounced for good is kept after the bounce (<UndeliverableRetention />)",
+      says: [/<UndeliverableRetention \/>/, /\bbounce/i, /\bdelete/i],
+      fix: 'say it where a bounce for good is, such as "if you had [confirmed], you stay on the waitlist, but we send you nothing, and we delete your entry <UndeliverableRetention /> after the bounce."',
+    },
+    {
+      name: "what becomes of the founders' exports and of backups (Art. 13(2)(a) GDPR: how long each copy is kept)",
+      says: [/\bexport/i, /\bbackups?\b/i, /\bdelete/i],
+      fix: 'say it where retention is, in one paragraph, such as "Copies and backups. When our founders ... export the waitlist ... they delete it once that is answered, within a month at most ... each backup is deleted within 30 days."',
     },
     {
       name: "how long an entry is kept after the wave that let its person in (<LetInRetention />)",

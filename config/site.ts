@@ -147,6 +147,12 @@ export const site = {
      * time to answer a question about the wave's e-mail, its bounces and unsubscribes; the Privacy Policy says so.
      */
     letInRetentionDays: 90,
+    /**
+     * A member whose mail bounced for good (undeliverable: kept, never mailed) has their entry deleted this many days
+     * after the bounce, as long as the fingerprint that holds the mail back (the daily pass: prune.ts); the Privacy
+     * Policy says so.
+     */
+    undeliverableRetentionDays: 180,
     messages: {
       invalidEmail: "Please enter a valid email address",
       serverError: "Something went wrong. Please try again.",

@@ -1,12 +1,19 @@
-import path from "node:path";
-import isEmail from "validator/lib/isEmail.js";
 import { z } from "zod";
-import { projectFolders } from "./folders";
-import { mailProviderNames, mailProviders, type MailLimits, type MailProviderName } from "./mail-providers";
+import { mailVariables } from "./mail-variables";
+import {
+  commaList,
+  httpUrl,
+  isAddress,
+  isUrl,
+  minSecretLength,
+  oneLine,
+  projectPath,
+  text,
+  wholeNumber,
+  type Variable,
+} from "./variable-kinds";
 
-/** A provider's limits in words, for docs/configuration.md. */
-const limitsText = ({ ratePerSecond, connections, dailyLimit }: MailLimits) =>
-  `${ratePerSecond} a second, ${connections} ${connections === 1 ? "connection" : "connections"}${dailyLimit ? `, ${dailyLimit.toLocaleString("en-US")} a day` : ""}`;
+export type { Variable } from "./variable-kinds";
 
 /*
  * Every environment variable, once: its schema (zod), what a good value
@@ -15,7 +22,6 @@ const limitsText = ({ ratePerSecond, connections, dailyLimit }: MailLimits) =>
  * two in step).
  */
 
-const minSecretLength = 32;
 export const placeholderVerificationToken = "set-TIKTOK_SITE_VERIFICATION-at-build-time";
 /**
  * What the policies name as the controller until CONTROLLER_NAME and CONTROLLER_ADDRESS are set, and as the host until
@@ -35,64 +41,6 @@ const refusedWhenPublic =
 const announced =
   " In the founders' shell too: the e-mails of `let-in` and `announce-policy-change` carry the name and the address as their sender's postal address (a confirmation does not), and neither command mails anyone through `SMTP_URL` without them.";
 const defaultContactEmail = "hello@jointandem.app";
-
-export interface Variable {
-  schema: z.ZodType;
-  /** What a good value looks like, after "NAME must be ". */
-  expected: string;
-  /** The default as docs/configuration.md shows it. */
-  defaultText: string;
-  /** What it is for, as docs/configuration.md shows it. */
-  usedFor: string;
-  /** Never echo the value back (passwords, tokens). */
-  secret?: true;
-  /** Said after the problem, when there is a usual fix. */
-  hint?: string;
-}
-
-const text = z.string().trim().min(1);
-const wholeNumber = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/)
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    .optional()
-    .transform((value) => value ?? fallback);
-/** Whether value is a URL with one of these protocols ("https:"). */
-function isUrl(value: string, protocols: RegExp): boolean {
-  try {
-    return protocols.test(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}
-const httpUrl = text.refine((value) => isUrl(value, /^https?:$/));
-/** One line of text a page shows as it is: no control characters, nothing that reads as markup. */
-const oneLine = (max: number) =>
-  text
-    .max(max)
-    .regex(/^[^<>{}\p{Cc}]+$/u)
-    .optional();
-/**
- * An operator's address (CONTACT_EMAIL, FOUNDERS_DIGEST_TO): one plain address, without a display name, a space or
- * an invisible character. A visitor's address is held to the waitlist's own rule and made canonical there, at the
- * edge (waitlist/email-address.ts): config/ imports nothing of ours.
- */
-const isAddress = (value: string) =>
-  !/[\p{Cc}\p{Cf}\p{White_Space}]/u.test(value) &&
-  isEmail(value, { allow_display_name: false, allow_ip_domain: false, require_tld: true });
-/** A comma-separated list, each item trimmed and empty ones dropped; none when not set. */
-const commaList = (item: z.ZodString) =>
-  item.optional().transform((value) =>
-    (value ?? "")
-      .split(",")
-      .map((one) => one.trim())
-      .filter(Boolean),
-  );
-const projectPath = (fallback: string) =>
-  text.optional().transform((value) => path.resolve(projectFolders.root, value ?? fallback));
 
 /**
  * Variables read no more, and where their value goes now, said to whoever still sets one: the build refuses them
@@ -119,7 +67,7 @@ export const variables = {
     expected: "the site's origin, such as https://jointandem.app (no path)",
     defaultText: "`https://jointandem.app`",
     usedFor:
-      "Build time: canonical URLs, the sitemap and robots.txt. At run time: links in e-mails and which Origin counts as this site. Set it to the production origin. Set to an address that is not local (not `localhost`, `127.0.0.1`, `::1` or `*.localhost`), it makes the build one for a public site, which refuses the placeholders below.",
+      "Build time: canonical URLs, the sitemap and robots.txt. At run time: links in e-mails and which Origin counts as this site. Set it to the production origin. Without it, `npm start` links to the address it listens on (`http://localhost:9000`), and says so as it starts. Set to an address that is not local (not `localhost`, `127.0.0.1`, `::1` or `*.localhost`), it makes the build one for a public site, which refuses the placeholders below.",
   },
   CONTACT_EMAIL: {
     schema: text
@@ -260,113 +208,7 @@ export const variables = {
     usedFor:
       "How many proxies of yours stand in front of `npm start`. `1`: the client is the address your proxy saw (the last entry of `X-Forwarded-For`); whatever a client writes before it is ignored. Never `true`.",
   },
-  SMTP_URL: {
-    schema: text.refine((value) => isUrl(value, /^smtps?:$/)).optional(),
-    expected: "a URL like smtps://user:password@smtp.example.com:465",
-    secret: true,
-    defaultText: "not set",
-    usedFor:
-      "The mail server of every e-mail: the site's confirmations and the founders' daily digest, and in the founders' shell `resend-pending`, `let-in` and `announce-policy-change`. Not set: `npm start` writes its e-mails to `OUTBOX_DIR` instead, Netlify's functions send none (a confirmation stays owed), `resend-pending` and `announce-policy-change` send nothing, and `let-in` writes to `OUTBOX_DIR` for a local SQLite file only.",
-  },
-  MAIL_FROM: {
-    schema: text.optional(),
-    expected: 'a sender such as "Tandem" <hello@jointandem.app>',
-    defaultText: "the name and `CONTACT_EMAIL`",
-    usedFor: "The sender of every e-mail, the site's and the founders' commands'.",
-  },
-  FOUNDERS_DIGEST_TO: {
-    schema: commaList(text).refine((addresses) => addresses.every(isAddress) && addresses.length <= 10),
-    expected: "up to ten e-mail addresses, separated by commas",
-    defaultText: "none: no digest",
-    usedFor:
-      "The founders' daily digest: yesterday's signups, confirmations, leaves and invites, and the totals, mailed once a day to these addresses (npm start's hourly pass; Netlify's daily function). Not set: nothing is mailed.",
-  },
-  OUTBOX_DIR: {
-    schema: projectPath("data/outbox"),
-    expected: "a folder",
-    defaultText: "`data/outbox`",
-    usedFor:
-      "Where e-mails go as `.eml` files when `SMTP_URL` is not set: `npm start`'s confirmations and daily digest, and `let-in`'s for a local SQLite file. A leave or `remove` deletes that address's files here too.",
-  },
-  MAIL_PROVIDER: {
-    schema: z
-      .enum(mailProviderNames as [MailProviderName, ...MailProviderName[]])
-      .optional()
-      .transform((value) => value ?? "smtp"),
-    expected: `one of ${mailProviderNames.join(", ")}`,
-    defaultText: "`smtp`",
-    usedFor: `Which mail provider \`SMTP_URL\` is, for what it allows: messages a second, connections at once, and a daily limit. ${mailProviderNames.map((name) => `\`${name}\`: ${limitsText(mailProviders[name])}`).join("; ")}. Every sender keeps within them together: the signup's own e-mail, the sweep, \`resend-pending\`, \`let-in\` and \`announce-policy-change\`. See [The waitlist](waitlist.md#the-mail-providers-limits).`,
-  },
-  MAIL_RATE_PER_SECOND: {
-    schema: z
-      .string()
-      .trim()
-      .regex(/^\d+(\.\d+)?$/)
-      .transform(Number)
-      .pipe(z.number().min(0.01).max(1000))
-      .optional(),
-    expected: "a number of messages a second from 0.01 to 1000, such as 14 or 0.5",
-    defaultText: "the provider's",
-    usedFor: "What your account allows instead of `MAIL_PROVIDER`'s figure (SES: the console's Maximum send rate).",
-  },
-  MAIL_CONNECTIONS: {
-    schema: wholeNumber(1, 100, 0).transform((value) => value || undefined),
-    expected: "a whole number from 1 to 100",
-    defaultText: "the provider's",
-    usedFor:
-      "Connections to the mail server open at once, from every sender together, instead of `MAIL_PROVIDER`'s. Its old name, `MAIL_SENDS_AT_ONCE`, still works when this is not set, with a deprecation warning.",
-  },
-  MAIL_DAILY_LIMIT: {
-    schema: z
-      .string()
-      .trim()
-      .regex(/^(\d+|none)$/)
-      .transform((value) => (value === "none" ? null : Number(value)))
-      .pipe(z.number().int().min(1).max(100_000_000).nullable())
-      .optional(),
-    expected: 'a whole number of messages a UTC day, or "none"',
-    defaultText: "the provider's",
-    usedFor:
-      "Messages a day your account allows instead of `MAIL_PROVIDER`'s (SES: the console's Sending quota). Past it nothing is sent until the next day; the founders' reports say who would reach their 30th day unmailed at that pace.",
-  },
-  CONFIRMATION_LEASE_SECONDS: {
-    schema: wholeNumber(1, 3600, 120),
-    expected: "a whole number from 1 to 3600",
-    defaultText: "`120`",
-    usedFor: "How long one sender holds an owed confirmation; a server that died while sending gives it up after this.",
-  },
-  CONFIRMATION_SWEEP_SECONDS: {
-    schema: wholeNumber(1, 3600, 30),
-    expected: "a whole number from 1 to 3600",
-    defaultText: "`30`",
-    usedFor: "How often the running server looks for owed confirmations (expired holds, failures due a retry).",
-  },
-  SES_SNS_TOPIC_ARN: {
-    schema: commaList(text).refine((arns) =>
-      arns.every((arn) => /^arn:aws(?:-us-gov)?:sns:[a-z]{2}(?:-gov)?-[a-z]+-\d+:\d{12}:[\w-]{1,256}$/.test(arn)),
-    ),
-    expected:
-      "the ARN of the SNS topic SES posts its bounces and complaints to, such as arn:aws:sns:us-east-1:123456789012:ses-events (several joined by commas)",
-    defaultText: "not set: the route answers 404",
-    usedFor:
-      "Amazon SES's bounces and complaints, through the SNS topic subscribed over HTTPS to `/waitlist/mail-events/ses`: only this topic's messages are taken, for any AWS account could subscribe a topic of its own and post validly signed fake bounces. See [Bounces and complaints](waitlist.md#bounces-and-complaints).",
-  },
-  RESEND_WEBHOOK_SECRET: {
-    schema: text.regex(/^whsec_[A-Za-z0-9+/=]{16,}$/).optional(),
-    expected: "the webhook's signing secret from Resend, whsec_ and its key",
-    secret: true,
-    defaultText: "not set: the route answers 404",
-    usedFor:
-      "Resend's bounces and complaints, posted to `/waitlist/mail-events/resend`: the secret each event's signature is checked with. See [Bounces and complaints](waitlist.md#bounces-and-complaints).",
-  },
-  POSTMARK_WEBHOOK_AUTH: {
-    schema: text.regex(/^[^:\s]+:\S+$/).optional(),
-    expected: "the user and password written into the webhook URL in Postmark, as user:password",
-    secret: true,
-    defaultText: "not set: the route answers 404",
-    usedFor:
-      "Postmark's bounce and spam complaint webhooks, posted to `/waitlist/mail-events/postmark` with this basic auth. See [Bounces and complaints](waitlist.md#bounces-and-complaints).",
-  },
+  ...mailVariables,
   NETLIFY_API_TOKEN: {
     schema: text.optional(),
     expected: "a Netlify personal access token",

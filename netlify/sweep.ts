@@ -2,6 +2,7 @@ import { readEnv, waitlistConfig } from "../config/env";
 import { sendFoundersDigest } from "../waitlist/reports/daily-digest";
 import { redactAddresses } from "../waitlist/mail/redact";
 import { pruneUnconfirmed } from "../waitlist/prune";
+import { eventsReported } from "../waitlist/reports/mail-figures";
 import type { Waitlist } from "../waitlist/create-waitlist";
 import type { SweepResult } from "../waitlist/mail/confirmations";
 import type { BlobsStore } from "../waitlist/stores/blobs-store";
@@ -72,6 +73,9 @@ async function prune(
   else {
     if (pruned.addresses.length > 0) log(name)(`removed ${pruned.addresses.length} signup(s) never confirmed in time`);
     if (pruned.afterWave.length > 0) log(name)(`removed ${pruned.afterWave.length} entries past their wave`);
+    if (pruned.undeliverable.length > 0) {
+      log(name)(`removed ${pruned.undeliverable.length} undeliverable entries past their days after the bounce`);
+    }
   }
 }
 
@@ -135,7 +139,7 @@ export async function daily(clock: () => number = Date.now): Promise<Response> {
   const started = clock();
   const env = readEnv();
   const waitlist = await netlifyWaitlist("waitlist-daily", env);
-  const { foundersDigestTo: to, siteUrl, contactEmail } = waitlistConfig(env);
+  const { foundersDigestTo: to, siteUrl, contactEmail, mailEvents } = waitlistConfig(env);
   await sendFoundersDigest({
     store: waitlist.store,
     mailer: waitlist.mailer,
@@ -143,6 +147,7 @@ export async function daily(clock: () => number = Date.now): Promise<Response> {
     now: new Date(clock()),
     site: { siteUrl, contactEmail },
     pace: waitlist.pace,
+    reported: eventsReported(mailEvents),
   })
     .then((sent) => sent && log("waitlist-daily")(`sent the founders' digest to ${to.length} address(es)`))
     .catch((error: Error) =>

@@ -21,7 +21,9 @@ export function developWaitlistMiddleware(source?: EnvSource, write?: (line: str
       return;
     }
     handler ??= (async () => {
-      const { waitlist: settings } = settingsFromEnv(readEnv(source), "develop");
+      const env = readEnv(source);
+      // Its links keep SITE_URL's default when it is not set: gatsby develop's port is Gatsby's, not known here.
+      const settings = { ...settingsFromEnv(env, "develop").waitlist, siteUrl: env.SITE_URL };
       const waitlist = await openWaitlist(settings);
       // Confirmations still owed (a failure, or a server that stopped while sending) go out on a schedule here too,
       // and signups never confirmed go when their days are over, as under npm start. Both timers are unref()ed:

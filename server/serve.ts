@@ -32,6 +32,11 @@ async function main(): Promise<void> {
     : path.relative(process.cwd(), dbFile);
   console.log(`Waitlist signups are stored in ${stored}`);
   console.log(`Confirmation e-mails go to ${running.waitlist.mailer.destination}`);
+  if (!waitlist.siteUrl) {
+    console.log(
+      `Links in e-mails lead to ${running.siteUrl}: SITE_URL is not set. Set it to the site's public address.`,
+    );
+  }
   void running.firstSweep?.then(({ sent }) => {
     if (sent > 0) console.log(`Sent ${sent} confirmation(s) still owed from before.`);
   });

@@ -1,6 +1,6 @@
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mailConfig, serverConfig, waitlistConfig, type Env, type ServerConfig } from "../config/env";
+import { mailConfig, serverConfig, waitlistConfig, type Env, type EnvSource, type ServerConfig } from "../config/env";
 import { projectFolders } from "../config/folders";
 import { readPolicySource, policyInForce } from "../waitlist/policies";
 import { site } from "../config/site";
@@ -8,11 +8,13 @@ import { createWaitlist, type Waitlist, type WaitlistOptions } from "../waitlist
 import type { SweepResult } from "../waitlist/mail/confirmations";
 import { createMailer, type MailConfig } from "../waitlist/mail/mailer";
 import { pruneHourly } from "../waitlist/prune";
+import { eventsReported } from "../waitlist/reports/mail-figures";
 import { openPostgresStore } from "../waitlist/stores/postgres-store";
 import { SqliteStore } from "../waitlist/stores/sqlite-store";
 import type { FullStore } from "../waitlist/stores/store";
 import { createApp } from "./app";
 import { createHttpServer, type ServerLimits } from "./http-server";
+import { listeningSiteUrl } from "./listening-origins";
 import type { SignupSource } from "../waitlist/signup-life/types";
 
 /*
@@ -37,7 +39,8 @@ export interface WaitlistSettings extends Omit<WaitlistOptions, "store" | "maile
 
 /** Everything npm start is made of: where it listens, what it serves, its waitlist. */
 export interface ServerSettings extends Pick<ServerConfig, "host" | "port" | "publicDir" | "trustProxy"> {
-  waitlist: WaitlistSettings;
+  /** No siteUrl (SITE_URL not set): the links in e-mails point at the address the server listens on. */
+  waitlist: Omit<WaitlistSettings, "siteUrl"> & Partial<Pick<WaitlistSettings, "siteUrl">>;
   /** The HTTP server's limits (http-server.ts); its defaults otherwise. */
   limits?: ServerLimits;
   /** The request log's lines (stdout by default). */
@@ -46,11 +49,14 @@ export interface ServerSettings extends Pick<ServerConfig, "host" | "port" | "pu
   schedule?: boolean;
 }
 
-/** The settings npm start (source "start") and gatsby develop ("develop") read from the environment. */
-export function settingsFromEnv(env: Env, source: SignupSource): ServerSettings {
-  const { host, port, publicDir, trustProxy, dbFile, databaseUrl } = serverConfig(env);
+/**
+ * The settings npm start (source "start") and gatsby develop ("develop") read from the environment, `raw` as it was
+ * set (whether SITE_URL is).
+ */
+export function settingsFromEnv(env: Env, source: SignupSource, raw: EnvSource = process.env): ServerSettings {
+  const { host, port, publicDir, trustProxy, dbFile, databaseUrl, siteUrl } = serverConfig(env, raw);
   const { migrations, legal } = projectFolders;
-  const waitlist = { ...waitlistConfig(env), source, dbFile, databaseUrl, migrations, legalFolder: legal };
+  const waitlist = { ...waitlistConfig(env), siteUrl, source, dbFile, databaseUrl, migrations, legalFolder: legal };
   return { host, port, publicDir, trustProxy, waitlist: { ...waitlist, mail: mailConfig(env) }, schedule: true };
 }
 
@@ -84,12 +90,17 @@ export function startSchedules(
     foundersDigestTo: to,
     siteUrl,
     contactEmail,
-  }: Pick<WaitlistSettings, "foundersDigestTo" | "siteUrl" | "contactEmail">,
+    mailEvents,
+  }: Pick<WaitlistSettings, "foundersDigestTo" | "siteUrl" | "contactEmail"> &
+    Partial<Pick<WaitlistSettings, "mailEvents">>,
 ): { firstSweep: Promise<SweepResult>; firstPass: Promise<void>; stop: () => void } {
   const firstSweep = confirmations.start();
   const hourly = pruneHourly(store, {
     forget: mailer.forget,
-    digest: to && to.length > 0 ? { mailer, to, site: { siteUrl, contactEmail }, pace } : undefined,
+    digest:
+      to && to.length > 0
+        ? { mailer, to, site: { siteUrl, contactEmail }, pace, reported: eventsReported(mailEvents ?? {}) }
+        : undefined,
   });
   return { firstSweep, firstPass: hourly.first, stop: hourly.stop };
 }
@@ -97,6 +108,8 @@ export function startSchedules(
 export interface RunningServer {
   /** http://host:port, with the port it got (port 0: any free one). */
   url: string;
+  /** Where the links in e-mails point: SITE_URL, else the address it listens on (listening-origins.ts). */
+  siteUrl: string;
   server: http.Server;
   waitlist: Waitlist;
   /** With `schedule`, the first sweep of the confirmations still owed from before, and the hourly pass's first run. */
@@ -108,29 +121,39 @@ export interface RunningServer {
 
 /** The site and its waitlist on one port, listening when it resolves; rejects when the port cannot be had. */
 export async function startServer(settings: ServerSettings): Promise<RunningServer> {
-  const waitlist = await openWaitlist(settings.waitlist);
-  const { confirmations, store, mailer } = waitlist;
-  const { publicDir, trustProxy, log, limits } = settings;
-  const app = createApp({ publicDir, endpoints: waitlist, trustProxy, log });
+  const { host, publicDir, trustProxy, log, limits } = settings;
+  // It listens before the waitlist opens, for without SITE_URL the links need the port it got (PORT=0: any free
+  // one). A request that comes meanwhile waits for the app; if the waitlist cannot open, its connection is closed.
+  let serveWith!: (app: http.RequestListener) => void;
+  const app = new Promise<http.RequestListener>((resolve) => (serveWith = resolve));
   // Behind proxies of yours every connection comes from them: the per-address cap is theirs to keep.
-  const server = createHttpServer(app, { limits, countByAddress: trustProxy === 0 });
+  const server = createHttpServer((req, res) => void app.then((serve) => serve(req, res)), {
+    limits,
+    countByAddress: trustProxy === 0,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.port, host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const siteUrl = settings.waitlist.siteUrl ?? listeningSiteUrl(host, port);
+  let waitlist: Waitlist;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(settings.port, settings.host, resolve);
-    });
+    waitlist = await openWaitlist({ ...settings.waitlist, siteUrl });
   } catch (error) {
-    await store.close();
-    mailer.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
     throw error;
   }
-  const schedules = settings.schedule ? startSchedules(waitlist, settings.waitlist) : undefined;
+  serveWith(createApp({ publicDir, endpoints: waitlist, trustProxy, log }));
+  const { confirmations, store, mailer } = waitlist;
+  const schedules = settings.schedule ? startSchedules(waitlist, { ...settings.waitlist, siteUrl }) : undefined;
   const stopPruning = schedules?.stop ?? (() => {});
   const firstSweep = schedules?.firstSweep;
   const firstPass = schedules?.firstPass;
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${port}`,
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    siteUrl,
     server,
     waitlist,
     firstSweep,

@@ -6,6 +6,7 @@ import { linkLimiter } from "./endpoints/rate-limits";
 import { createLeave } from "./endpoints/leave";
 import { createMailEvents, type MailEventsOptions } from "./endpoints/mail-events";
 import { mailboxDigest } from "./invites";
+import { fingerprintKeyOf } from "./fingerprints";
 import { leaverDigest } from "./leavers";
 import { newLinkSecret } from "./tokens";
 import type { Mailer } from "./mail/mailer";
@@ -64,6 +65,9 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
   const consent = (how: "signup" | "confirm") => consentRecord(options.privacyPolicy, how);
   const { store } = options;
   const secret = await signingSecret(store, options.linkSecret);
+  // What outlives an entry (who left, a mailbox held) is keyed with the store's own key, read here once: a request, or
+  // a rotation of WAITLIST_SECRET, finds it as it is (fingerprints.ts).
+  const fingerprintKey = await fingerprintKeyOf(store, secret);
   const pace = options.mailLimits
     ? createMailPace({
         store,
@@ -89,7 +93,12 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
     ...link,
     // Every leave link ever mailed to an address takes off its signup of now, whichever signup it was mailed for.
     remove: async (address, how) => {
-      const removed = await store.remove(address.key, how, clock?.() ?? new Date(), leaverDigest(secret, address.key));
+      const removed = await store.remove(
+        address.key,
+        how,
+        clock?.() ?? new Date(),
+        leaverDigest(fingerprintKey, address.key),
+      );
       // "When you leave, we delete your entry at once": the copies of its mail the mailer keeps (the outbox) too.
       if (removed) mailer.forget?.(removed.email);
       return removed !== undefined;
@@ -101,7 +110,7 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
     settings: options.mailEvents,
     fetch: options.fetch,
     store,
-    secret,
+    fingerprintKey,
     forget: mailer.forget,
     clock,
   });

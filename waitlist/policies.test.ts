@@ -1,4 +1,5 @@
 import { isoDate, launchMailToolOf, policyFingerprint, policyVersion, textFingerprint } from "./policies";
+import { mailProviderOf, namesOf } from "./policies";
 
 const valid = {
   title: "Privacy Policy",
@@ -46,6 +47,23 @@ describe("policyFingerprint", () => {
     expect(policyFingerprint({ launchMailTool: ` ${mailchimp} ` }, `${body}  \n`)).toBe(named);
     expect(policyFingerprint({ launchMailTool: mailchimp }, `${body}More.\n`)).not.toBe(named);
     expect(launchMailToolOf({ launchMailTool: ` ${mailchimp} ` })).toBe(mailchimp);
+  });
+
+  it("covers the mail provider once one is named, beside the tool, and keeps the tool's alone as it was (issue 67)", () => {
+    const ses = "Amazon Web Services, Inc. (Amazon SES, United States)";
+    const toolAlone = policyFingerprint({ launchMailTool: mailchimp }, body);
+    expect(policyFingerprint({ launchMailTool: mailchimp, mailProvider: " " }, body)).toBe(toolAlone);
+    const both = policyFingerprint({ launchMailTool: mailchimp, mailProvider: ses }, body);
+    const providerAlone = policyFingerprint({ mailProvider: ses }, body);
+    expect(new Set([textFingerprint(body), toolAlone, both, providerAlone]).size).toBe(4);
+    expect(policyFingerprint({ mailProvider: "Postmark" }, body)).not.toBe(providerAlone);
+    expect(mailProviderOf({ mailProvider: ` ${ses} ` })).toBe(ses);
+    expect(namesOf({ mailProvider: ses })).toBe("the text, or the mail provider it names,");
+    // The controller and the host too (L8), each changing the fingerprint; the earlier ones stay as they were.
+    const hosted = policyFingerprint({ mailProvider: ses, hostingProvider: "Hetzner Online GmbH (Germany)" }, body);
+    expect(hosted).not.toBe(providerAlone);
+    expect(policyFingerprint({ mailProvider: ses, controller: "Tandem Labs GmbH, Berlin" }, body)).not.toBe(hosted);
+    expect(namesOf({ controller: "Tandem Labs GmbH, Berlin" })).toBe("the text, or the names it gives,");
   });
 });
 

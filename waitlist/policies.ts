@@ -47,31 +47,63 @@ export function textFingerprint(body: string): string {
 }
 
 /**
- * The launch mail tool a policy names in its frontmatter (`launchMailTool`: its legal name and country), which
- * <LaunchMailTool /> shows in its text; undefined while it names none (the field empty or absent).
+ * The names a Privacy Policy's frontmatter gives, which its page shows: the launch mail tool, the mail provider, and
+ * (issue 67) who controls the data (`controller`: CONTROLLER_NAME, CONTROLLER_ADDRESS) and who hosts it
+ * (`hostingProvider`), which the build of a public site holds to its settings. The fingerprint covers each.
  */
-export function launchMailToolOf(frontmatter: unknown): string | undefined {
-  const value = (typeof frontmatter === "object" && frontmatter !== null ? frontmatter : {}) as {
-    launchMailTool?: unknown;
-  };
-  const tool = typeof value.launchMailTool === "string" ? value.launchMailTool.trim() : "";
-  return tool === "" ? undefined : tool;
+export const namedFields = ["launchMailTool", "mailProvider", "controller", "hostingProvider"] as const;
+export type NamedField = (typeof namedFields)[number];
+
+/** A name a policy's frontmatter gives (trimmed), undefined while the field is empty or absent. */
+export function namedIn(frontmatter: unknown, field: NamedField): string | undefined {
+  const value = (typeof frontmatter === "object" && frontmatter !== null ? frontmatter : {}) as Record<string, unknown>;
+  const name = typeof value[field] === "string" ? value[field].trim() : "";
+  return name === "" ? undefined : name;
 }
 
 /**
- * The fingerprint of what a policy's page says: its text's, and the launch mail tool its frontmatter names, which the
- * text shows (<LaunchMailTool />). So naming the tool, or another, is a change of the policy: it fails the check
- * until a dated entry says so, and gives the policy a new version. While it names none this is textFingerprint(body),
- * as every fingerprint recorded with a signup before the field existed.
+ * The launch mail tool a policy names in its frontmatter (`launchMailTool`: its legal name and country), which
+ * <LaunchMailTool /> shows in its text; undefined while it names none (the field empty or absent).
+ */
+export const launchMailToolOf = (frontmatter: unknown) => namedIn(frontmatter, "launchMailTool");
+
+/**
+ * The mail provider that delivers the site's own e-mails, as a policy names it in its frontmatter (`mailProvider`: its
+ * legal name and country), which <MailProvider /> shows; undefined while it names none. The build of a public site
+ * refuses a policy that names none, or not the one MAIL_PROVIDER says the site uses (config/mail-providers.ts).
+ */
+export const mailProviderOf = (frontmatter: unknown) => namedIn(frontmatter, "mailProvider");
+
+/**
+ * The fingerprint of what a policy's page says: its text's, and the launch mail tool and the mail provider its
+ * frontmatter names, which the text shows (<LaunchMailTool />, <MailProvider />). So naming either, or another, is a
+ * change of the policy: it fails the check until a dated entry says so, and gives the policy a new version. While it
+ * names neither this is textFingerprint(body), as every fingerprint recorded with a signup before the fields existed;
+ * with the tool alone, what it was before the mail provider was named.
  */
 export function policyFingerprint(frontmatter: unknown, body: string): string {
-  const tool = launchMailToolOf(frontmatter);
-  if (tool === undefined) return textFingerprint(body);
-  // A NUL never occurs in a policy's text, so no text alone has the fingerprint of a text with a tool.
+  // In a fixed order, each named one only: so a fingerprint made before a field existed stays what it was.
+  const named = namedFields.flatMap((field) => {
+    const name = namedIn(frontmatter, field);
+    return name === undefined ? [] : [`\0${field}\0${name}`];
+  });
+  if (named.length === 0) return textFingerprint(body);
+  // A NUL never occurs in a policy's text, so no text alone has the fingerprint of a text with a name.
   return createHash("sha256")
-    .update(`${normalText(body)}\0launchMailTool\0${tool}`, "utf8")
+    .update(`${normalText(body)}${named.join("")}`, "utf8")
     .digest("hex")
     .slice(0, 12);
+}
+
+/** What a policy's fingerprint covers besides its text, as the content check's messages name it. */
+export function namesOf(frontmatter: unknown): string {
+  if (namedIn(frontmatter, "controller") || namedIn(frontmatter, "hostingProvider"))
+    return "the text, or the names it gives,";
+  const tool = launchMailToolOf(frontmatter) !== undefined;
+  const provider = mailProviderOf(frontmatter) !== undefined;
+  if (tool && provider) return "the text, or the mail services it names,";
+  if (tool) return "the text, or the launch mail tool it names,";
+  return provider ? "the text, or the mail provider it names," : "the text";
 }
 
 /**

@@ -1,5 +1,5 @@
 import { parseAge, pruneUnconfirmed } from "./prune";
-import { letInRetentionMs, unconfirmedRetentionMs as retentionMs } from "./signup-life/rules";
+import { letInRetentionMs, unconfirmedRetentionMs as retentionMs, undeliverableRetentionMs } from "./signup-life/rules";
 import { SqliteStore } from "./stores/sqlite-store";
 
 const now = new Date("2026-11-23T12:00:00Z");
@@ -85,6 +85,28 @@ describe("the entries of people let in, after their wave", () => {
     await store.restrict("held@example.com", null);
     expect((await pruneUnconfirmed(store, { now, daysGoneBy: false })).afterWave).toEqual([]);
     expect((await pruneUnconfirmed(store, { now })).afterWave.map(({ email }) => email)).toEqual(["held@example.com"]);
+  });
+});
+
+describe("the entries of members whose mail bounced for good (issue 67)", () => {
+  it("are deleted by the daily pass 180 days after the bounce, as departures undeliverable; a restricted one is kept", async () => {
+    expect(undeliverableRetentionMs).toBe(180 * 86_400_000);
+    for (const [email, days] of [
+      ["gone@example.com", 181],
+      ["held@example.com", 181],
+      ["recent@example.org", 179],
+    ] as const) {
+      await store.add({ email, emailKey: email, source: "start", at: ago(200) });
+      await store.confirm(email, { createdAt: ago(200).toISOString(), at: ago(200), privacyPolicy: null });
+      await store.markBounced(email, "550 5.1.1 gone", ago(days));
+    }
+    await store.restrict("held@example.com", ago(5));
+    expect((await pruneUnconfirmed(store, { now, daysGoneBy: false })).undeliverable).toEqual([]);
+    const { undeliverable } = await pruneUnconfirmed(store, { now });
+    expect(undeliverable).toEqual([{ email: "gone@example.com", createdAt: ago(200).toISOString() }]);
+    const left = (await store.all()).map((row) => row.email);
+    expect(left).toEqual(expect.arrayContaining(["held@example.com", "recent@example.org"]));
+    expect(left).not.toContain("gone@example.com");
   });
 });
 

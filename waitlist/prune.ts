@@ -1,7 +1,9 @@
 import { site } from "../config/site";
 import { sendFoundersDigest } from "./reports/daily-digest";
 import { leaverDigestRetentionMs, letInRetentionMs, unconfirmedRetentionMs } from "./signup-life/rules";
+import { undeliverableRetentionMs } from "./signup-life/rules";
 import { mailDay } from "./mail/mailbox";
+import { mailEventIdRetentionMs, mailEventOncePrefix } from "./mail-events/act";
 import type { FullStore } from "./stores/store";
 import { redactAddresses } from "./mail/redact";
 import type { RemovedSignup } from "./signup-life/types";
@@ -10,7 +12,9 @@ import type { RemovedSignup } from "./signup-life/types";
  * Unconfirmed addresses are not kept forever: a signup asked to confirm
  * (Signup.optInSince) that has not, that long after, is removed as any leave
  * is, and counted as "pruned". Signups from before the confirm step, never
- * asked, are left alone. The stores find them without reading the list
+ * asked, are left alone. Once a day, too: the entries of people let in past
+ * their days after their wave ("after-wave"), and of members whose mail
+ * bounced for good past their days after the bounce ("undeliverable"). The stores find them without reading the list
  * (expiredUnconfirmed): the founders' `prune` command, npm start's hourly pass
  * and every Netlify sweep share this.
  */
@@ -23,9 +27,12 @@ type PrunedStore = Pick<
   | "removeUnconfirmed"
   | "pastItsWave"
   | "removeAfterWave"
+  | "undeliverableBefore"
+  | "removeUndeliverable"
   | "forgetMailboxMailBefore"
   | "forgetLeaverDigestsBefore"
   | "forgetSuppressionsBefore"
+  | "forgetOnceBefore"
 >;
 
 export interface Pruned {
@@ -34,6 +41,8 @@ export interface Pruned {
   addresses: RemovedSignup[];
   /** Entries of people let in longer ago than the Privacy Policy keeps them (the day's pass only). */
   afterWave: { email: string; createdAt: string }[];
+  /** Entries of members whose mail bounced for good longer ago than the Privacy Policy keeps them (the day's pass). */
+  undeliverable: { email: string; createdAt: string }[];
   /** True when `limit` or the deadline stopped it with more to remove: the next pass goes on. */
   more: boolean;
 }
@@ -81,9 +90,11 @@ export async function pruneUnconfirmed(
   const cutoff = before.toISOString();
   if (dryRun) {
     const found = await store.expiredUnconfirmed(before, limit);
-    return { cutoff, addresses: found.map(({ emailKey: _key, ...address }) => address), afterWave: [], more: false };
+    const addresses = found.map(({ emailKey: _key, ...address }) => address);
+    return { cutoff, addresses, afterWave: [], undeliverable: [], more: false };
   }
   const afterWave: Pruned["afterWave"] = [];
+  const undeliverable: Pruned["undeliverable"] = [];
   // The per-mailbox counts of the days before yesterday (UTC) count against nothing any more, the digests of those
   // who left whose days are over match no launch tool's member any more (leavers.ts), and the fingerprints of
   // mailboxes whose mail bounced or was marked as spam hold nothing back once their days are over.
@@ -91,6 +102,8 @@ export async function pruneUnconfirmed(
     await store.forgetMailboxMailBefore(mailDay(new Date(now.getTime() - 86_400_000)), { deadline });
     await store.forgetLeaverDigestsBefore(new Date(now.getTime() - leaverDigestRetentionMs), { deadline });
     await store.forgetSuppressionsBefore(now, { deadline });
+    // The providers' event ids, past the days an event is acted on (mail-events/act.ts).
+    await store.forgetOnceBefore(mailEventOncePrefix, new Date(now.getTime() - mailEventIdRetentionMs), { deadline });
     // The entries of people let in longer ago than the policy keeps them after their wave (pastItsWave).
     const waveCutoff = new Date(now.getTime() - letInRetentionMs);
     for (;;) {
@@ -100,18 +113,26 @@ export async function pruneUnconfirmed(
       // A batch at least; more while whole batches come and the deadline allows.
       if (removed.length < batchSize || clock() > deadline) break;
     }
+    // The entries of members whose mail bounced for good longer ago than the policy keeps them (pastUndeliverable).
+    const bounceCutoff = new Date(now.getTime() - undeliverableRetentionMs);
+    for (;;) {
+      const removed = await store.removeUndeliverable(await store.undeliverableBefore(bounceCutoff, batchSize), now);
+      for (const { email } of removed) forget(email);
+      undeliverable.push(...removed);
+      if (removed.length < batchSize || clock() > deadline) break;
+    }
   }
   const addresses: Pruned["addresses"] = [];
   for (;;) {
     const room = limit - addresses.length;
-    if (room <= 0 || clock() > deadline) return { cutoff, addresses, afterWave, more: true };
+    if (room <= 0 || clock() > deadline) return { cutoff, addresses, afterWave, undeliverable, more: true };
     const batch = await store.expiredUnconfirmedTidying(before, Math.min(room, batchSize));
-    if (batch.length === 0) return { cutoff, addresses, afterWave, more: false };
+    if (batch.length === 0) return { cutoff, addresses, afterWave, undeliverable, more: false };
     const removed = await store.removeUnconfirmed(batch, now);
     for (const { email } of removed) forget(email);
     addresses.push(...removed);
     // Nothing of the batch removed (all confirmed or asked again meanwhile, or gone): stop, the next pass goes on.
-    if (removed.length === 0) return { cutoff, addresses, afterWave, more: true };
+    if (removed.length === 0) return { cutoff, addresses, afterWave, undeliverable, more: true };
   }
 }
 
@@ -143,7 +164,7 @@ export function pruneHourly(
 ): { first: Promise<void>; stop: () => void } {
   const pass = async () => {
     try {
-      const { addresses, afterWave } = await pruneUnconfirmed(store, { forget });
+      const { addresses, afterWave, undeliverable } = await pruneUnconfirmed(store, { forget });
       if (addresses.length > 0) {
         log(
           `Removed ${addresses.length} signup(s) never confirmed within ${site.waitlist.unconfirmedRetentionDays} days.`,
@@ -151,6 +172,10 @@ export function pruneHourly(
       }
       if (afterWave.length > 0) {
         log(`Removed ${afterWave.length} entries of people let in over ${site.waitlist.letInRetentionDays} days ago.`);
+      }
+      if (undeliverable.length > 0) {
+        const days = site.waitlist.undeliverableRetentionDays;
+        log(`Removed ${undeliverable.length} entries of members whose mail bounced for good over ${days} days ago.`);
       }
     } catch (error) {
       log(`Could not remove the signups never confirmed: ${redactAddresses((error as Error).message)}`);

@@ -3,6 +3,11 @@ import type { Mailer } from "./mail/mailer";
 import { mailboxCounters } from "./mail/mailbox";
 import { suppressionRetentionMs } from "./signup-life/rules";
 import { SqliteStore } from "./stores/sqlite-store";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fingerprintKeyOf, keyedDigest } from "./fingerprints";
+import { leaverDigest } from "./leavers";
 import { suppressedUntil, suppressionFingerprint } from "./suppressions";
 import { testSite } from "../test/support/site-settings";
 
@@ -74,5 +79,33 @@ describe("the confirmation sender and a suppressed mailbox", () => {
     });
     expect(sent).toEqual(["grumpy@example.com"]);
     await store.close();
+  });
+});
+
+describe("a rotation of WAITLIST_SECRET", () => {
+  const at = new Date("2026-11-28T10:00:00Z");
+  const until = new Date(at.getTime() + suppressionRetentionMs);
+  const rotated = "another-secret-of-at-least-32-characters";
+
+  it("forgets no suppression nor leaver: both are keyed with the store's own key, made once, and those made before it are kept", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "rotation-"));
+    const file = path.join(dir, "waitlist.db");
+    try {
+      const before = new SqliteStore(file);
+      // Made as they were before the store kept a key of its own: under the links' secret of the day.
+      await before.suppress(suppressionFingerprint(secret, "grumpy@example.com"), until, "complaint");
+      const leftBefore = keyedDigest(secret, "leaver", "gone@example.com");
+      // The site starts with this version: the store makes its key from the links' secret of today, and keeps it.
+      expect(await suppressedUntil(before, secret, "grumpy+1@example.com", at)).toBe(until.toISOString());
+      await before.close();
+
+      const after = new SqliteStore(file);
+      expect(await suppressedUntil(after, rotated, "grumpy+2@example.com", at)).toBe(until.toISOString());
+      // A leaver's digest kept before is matched under it as one made now.
+      expect(leaverDigest(await fingerprintKeyOf(after, rotated), "gone@example.com")).toBe(leftBefore);
+      await after.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,28 +1,22 @@
-import { createHash } from "node:crypto";
-import { maskEmail } from "../../waitlist/email-address";
 import { mailConfig, waitlistConfig } from "../../config/env";
 import { projectFolders } from "../../config/folders";
-import { isoDate, readPolicySources, policyRecords, type PolicyRecord } from "../../waitlist/policies";
+import { announcementAudience, announcementLane } from "../../waitlist/launch/announcement";
+import { mailEach } from "../../waitlist/launch/mail-run";
 import { createMailer } from "../../waitlist/mail/mailer";
-import { mailErrorReason } from "../../waitlist/mail/redact";
 import { policyChangeMessage, type AnnouncedChange } from "../../waitlist/mail/policy-change-message";
-import { isMember, isRestricted, mayBeAnnouncedTo } from "../../waitlist/signup-life/rules";
-import { suppressedUntil } from "../../waitlist/suppressions";
+import { createSender } from "../../waitlist/mail/sender";
+import { isoDate, readPolicySources, policyRecords, type PolicyRecord } from "../../waitlist/policies";
 import { command } from "../command";
 import { PendingError, UsageError } from "../errors";
+import { announcedWords, leftOutWords, stopSignalsWhile } from "../launch-words";
 import { linkSecretOf, paceOf } from "../open-store";
-import { heldWords, takeWaiting, type MailSent, type PaceOutcome } from "../../waitlist/mail/pace";
-import { classifyMailFailure } from "../../waitlist/mail/replies";
 import { plural, postalAddressShown, requirePostalAddress } from "../sender";
 
 /*
- * The Privacy Policy promises that a significant change is e-mailed to the waitlist members who confirmed, when it
- * is posted: this is that e-mail, one to each, sent by a founder after the deploy that publishes the change. What it
- * says is the policy's own record, the newest entries under "What changed". A whole-list command: it reads every
- * signup once and sends one message per confirmed signup, one after another, each read again by its key first (a
- * leave during the run is honoured) and noted in the store before it goes (noteAnnouncement), so a second run of
- * the same announcement, or one resumed after a crash, mails nobody twice. A crash between the note and the send
- * leaves that one person unmailed rather than mailed twice.
+ * npm run waitlist -- announce-policy-change: the e-mail the Privacy Policy promises when a significant change is
+ * posted, sent by a founder after the deploy that publishes it. What it says is the policy's own record, the newest
+ * entries under "What changed"; whom, and how each goes, is waitlist/launch/announcement.ts's, through the one sender.
+ * A whole-list command: it reads every signup once.
  */
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -57,15 +51,6 @@ export function changesToAnnounce(
   return changes;
 }
 
-/**
- * What names an announcement: each policy's path, the day of its change and the fingerprint of the text announced.
- * The same change announced again has the same id, and the store notes it per person (noteAnnouncement).
- */
-export function announcementId(changes: readonly AnnouncedChange[]): string {
-  const named = changes.map((change) => `${change.path} ${change.date} ${change.fingerprint ?? ""}`).sort();
-  return `policy-change-${createHash("sha256").update(named.join("\n"), "utf8").digest("hex").slice(0, 16)}`;
-}
-
 export const announcePolicyChange = command({
   name: "announce-policy-change",
   usage: [
@@ -93,29 +78,12 @@ export const announcePolicyChange = command({
   run: async ({ input, options, env, opened }) => {
     const changes = changesToAnnounce(policyRecords(readPolicySources(projectFolders.legal)), input);
     const { store } = opened;
-    const everyone = await store.all();
-    // Members the mail still reaches and may, not yet let in (signup-life's rule): one whose mail bounced for good is
-    // kept, never mailed; one let in has had the e-mail their consent was for; a restricted one is used for nothing.
-    const confirmed = everyone.filter(mayBeAnnouncedTo);
-    const letInAlready = everyone.filter((row) => isMember(row) && row.wave !== null && !isRestricted(row)).length;
-    const restricted = everyone.filter((row) => isMember(row) && isRestricted(row)).length;
-    const undeliverable = everyone.filter(
-      (row) => row.state === "undeliverable" && row.wave === null && !isRestricted(row),
-    ).length;
+    const { audience, leftOut } = announcementAudience(await store.all());
     const { siteUrl, contactEmail } = waitlistConfig(env);
     const postalAddress = postalAddressShown(env);
     const what = changes.map((change) => `${change.title} (${change.date})`).join(" and ");
-    const people = plural(confirmed.length, "confirmed signup");
-    const bounced = `${plural(undeliverable, "member")} whose mail bounced for good`;
-    const skippedBounced = [
-      ...(undeliverable > 0 ? [`Skipped ${bounced}: never mailed again.`] : []),
-      ...(letInAlready > 0
-        ? [
-            `Skipped ${plural(letInAlready, "member")} let in already: their consent was to hear from us until early access opened for them.`,
-          ]
-        : []),
-      ...(restricted > 0 ? [`Skipped ${plural(restricted, "member")} whose entry is restricted.`] : []),
-    ];
+    const people = plural(audience.length, "confirmed signup");
+    const skipped = leftOutWords(leftOut, "announcement");
     if (options["dry-run"]) {
       // A dry run writes nothing, not even the store's secret: the sample's leave link is a stand-in.
       const sample = policyChangeMessage("someone@example.com", {
@@ -131,104 +99,32 @@ export const announcePolicyChange = command({
       const probe = mailConfig(env).smtpUrl ? createMailer(mailConfig(env)) : undefined;
       probe?.close();
       const via = probe?.destination ?? "SMTP_URL, which is not set";
-      const skipping = skippedBounced.map((line) => `${line}\n`).join("");
+      const skipping = skipped.map((line) => `${line}\n`).join("");
       return `Would send the change of the ${what} to ${people} (via ${via}), each with their own leave link, except those an earlier run sent it and those whose mailbox is held after a bounce or a spam complaint:\n${skipping}\nSubject: ${sample.subject}\n\n${text.trimEnd()}`;
     }
-    const id = announcementId(changes);
-    const again = Boolean(options.again);
     const linkSecret = await linkSecretOf(opened, env);
     const mailer = createMailer(mailConfig(env));
     const pace = paceOf(opened, env);
-    let stoppedBy: string | undefined;
-    let sent = 0;
-    let gone = 0;
-    let before = 0;
-    let held = 0;
-    const refused: string[] = [];
-    try {
-      for (const row of confirmed) {
-        // Read again right before the send: whoever left or was removed since the list was read is not mailed, and
-        // a new signup of the address since (confirmed or not) is not the one that was told of this change.
-        const listed = await store.lookup(row.emailKey);
-        if (listed === undefined || listed.confirmedAt === null || listed.createdAt !== row.createdAt) {
-          gone++;
-          continue;
-        }
-        // Its mailbox bounced or complained since (suppressions.ts), whichever spelling: not mailed, and not noted.
-        if (await suppressedUntil(store, linkSecret, row.emailKey, new Date())) {
-          held++;
-          continue;
-        }
-        // Noted before it is sent, so a run that stops half-way and is run again mails nobody twice.
-        const noted = await store.noteAnnouncement(row.emailKey, id);
-        if (!noted && !again) {
-          before++;
-          continue;
-        }
-        const message = policyChangeMessage(listed.email, {
-          emailKey: row.emailKey,
-          createdAt: listed.createdAt,
-          linkSecret,
-          siteUrl,
-          contactEmail,
-          changes,
-          postalAddress,
-        });
-        // Within the provider's limits together with the site's own senders: a throttle's short hold is waited for and
-        // the message tried again; a quota or the server down stops the run.
-        let told = "throttle" as PaceOutcome;
-        while (told === "throttle") {
-          // The run's first message tries through a hold of the server down, which it ends once sent.
-          const ticket = await takeWaiting(pace, { probe: sent === 0, kind: "announcement" });
-          let timing: MailSent | void = undefined;
-          if (!ticket.go) {
-            if (noted) await store.noteAnnouncement(row.emailKey, id, { undo: true });
-            stoppedBy = heldWords(ticket);
-            break;
-          }
-          try {
-            timing = await mailer.send(message, ticket.connection);
-            told = "sent";
-            sent++;
-          } catch (error) {
-            const kind = classifyMailFailure(error);
-            told = kind === "recipient" ? "refused" : kind === "sending" ? "down" : kind;
-            if (told === "throttle") continue;
-            // Not sent: a later run tries again (a note this run made is taken back; one of an earlier run stays).
-            if (noted) await store.noteAnnouncement(row.emailKey, id, { undo: true });
-            refused.push(`${maskEmail(listed.email)}: ${mailErrorReason(error, listed.email)}`);
-          } finally {
-            await ticket.done(told, timing);
-          }
-        }
-        if (stoppedBy) break;
-      }
-    } finally {
-      mailer.close();
-    }
-    const lines = [`Sent the change of the ${what} to ${sent} of ${people} (via ${mailer.destination}).`];
-    if (before > 0) {
-      const was = before === 1 ? "was" : "were";
-      lines.push(
-        `${before} ${was} sent it by an earlier run (or ${was} being sent it when a run stopped): not sent again; --again sends it to them again.`,
-      );
-    }
-    if (gone > 0)
-      lines.push(`${plural(gone, "person", "people")} left or signed up anew since the list was read: not sent.`);
-    lines.push(...skippedBounced);
-    if (held > 0) {
-      lines.push(
-        `Skipped ${plural(held, "member")} whose mailbox is held after a bounce or a spam complaint: not sent.`,
-      );
-    }
-    if (stoppedBy) {
+    const sender = createSender({ store, mailer, pace, secret: linkSecret });
+    const mail = { siteUrl, contactEmail, linkSecret, changes, postalAddress };
+    const { lane, counts } = announcementLane(store, mail, { again: Boolean(options.again) });
+    const outcome = await stopSignalsWhile((stopped) =>
+      mailEach(sender, lane, audience, { pace, stopped }).finally(() => mailer.close()),
+    );
+    const lines = [
+      `Sent the change of the ${what} to ${outcome.sent} of ${people} (via ${mailer.destination}).`,
+      ...announcedWords(outcome, counts.before, skipped),
+    ];
+    const failed = outcome.failed.map((line) => `\n  ${line}`).join("");
+    if (outcome.halted || outcome.stopped) {
+      const why = outcome.halted ?? "you stopped it";
       throw new PendingError(
-        `${lines.join("\n")}\nStopped: ${stoppedBy}. Run it again then: nobody is mailed twice.${refused.map((line) => `\n  ${line}`).join("")}`,
+        `${lines.join("\n")}\nStopped: ${why}. Run it again then: nobody is mailed twice.${failed}`,
       );
     }
-    if (refused.length > 0) {
+    if (failed !== "") {
       throw new PendingError(
-        `${lines.join("\n")}\nNot sent, the mail server said (run it again to try them again):\n${refused.map((line) => `  ${line}`).join("\n")}`,
+        `${lines.join("\n")}\nNot sent, the mail server said (run it again to try them again):${failed}`,
       );
     }
     return lines.join("\n");

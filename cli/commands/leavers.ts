@@ -6,7 +6,7 @@ import { writePrivateFile } from "../../waitlist/private-file";
 import { readAddressFile } from "../address-file";
 import { command } from "../command";
 import { UsageError } from "../errors";
-import { linkSecretOf } from "../open-store";
+import { fingerprintKeyIn } from "../open-store";
 import { privateFileTarget } from "../out-file";
 
 /*
@@ -29,11 +29,11 @@ export const leavers = command({
     return { ...readAddressFile(from, "leavers --from MEMBERS.csv"), since: day, out: out && privateFileTarget(out) };
   },
   run: async ({ input: { file, named, unread, since, out }, env, opened }) => {
-    const secret = await linkSecretOf(opened, env);
+    const fingerprints = await fingerprintKeyIn(opened, env);
     const left = new Set(
       (await opened.store.leaverDigests(new Date(`${since}T00:00:00Z`))).map(({ digest }) => digest),
     );
-    const gone = named.filter(({ readings }) => readings.some(({ key }) => left.has(leaverDigest(secret, key))));
+    const gone = named.filter(({ readings }) => readings.some(({ key }) => left.has(leaverDigest(fingerprints, key))));
     const lines = [
       `${gone.length} of the ${named.length} members in ${file} left the waitlist${since === "1970-01-01" ? "" : ` since ${since}`}${gone.length > 0 ? ": remove them from your mailing tool." : "."}`,
     ];

@@ -1,73 +1,21 @@
 import { waitlistConfig } from "../../config/env";
-import { checkListedEmail, maskEmail } from "../../waitlist/email-address";
+import { maskEmail } from "../../waitlist/email-address";
 import { redactAddresses } from "../../waitlist/mail/redact";
 import { renderStats, waitlistStats, type WaitlistStats } from "../../waitlist/reports/stats";
-import { readMailFigures } from "../../waitlist/reports/mail-figures";
-import { invitesByCode, neverAsked } from "../../waitlist/signup-life/rules";
-import { leaveUrl } from "../../waitlist/tokens";
+import { eventsReported, readMailFigures } from "../../waitlist/reports/mail-figures";
+import { neverAsked } from "../../waitlist/signup-life/rules";
 import { command } from "../command";
-import { NotListedError, UsageError } from "../errors";
-import { linkSecretOf, paceOf } from "../open-store";
-import { writePrivateFile } from "../../waitlist/private-file";
-import { privateFileTarget } from "../out-file";
-import { exportRows, formats } from "../export-rows";
-import { launchToolWavesDue, rankingInvites } from "../../waitlist/waves";
-import { deleteFromTool, overdueAtTool } from "../tool-waves";
-import { launchList, launchTool, waveOption, writeLaunchFile } from "./launch-list";
-import type { Signup } from "../../waitlist/signup-life/types";
-import { plural } from "../sender";
+import { UsageError } from "../errors";
+import { paceOf } from "../open-store";
+
+/** Whether the site's provider reports bounces and complaints to it: an event route set (issue 67, L11). */
+export const reportedOf = (env: Parameters<typeof waitlistConfig>[0]) => eventsReported(waitlistConfig(env).mailEvents);
 
 /*
- * The founders' reads of the whole list: stats, count and export. Each
- * reads every signup once (about one blob per thousand on Netlify Blobs).
+ * The founders' reads of the whole list: stats and count (export is export.ts's). Each reads every signup once
+ * (about one blob per thousand on Netlify Blobs).
  */
 
-type ExportRow = Signup & { confirmedInvites: number; leaveUrl?: string };
-
-const columns = [
-  "email",
-  "createdAt",
-  "source",
-  "confirmationSentAt",
-  "confirmationFailedAt",
-  "confirmationError",
-  "utmSource",
-  "utmMedium",
-  "utmCampaign",
-  "utmContent",
-  "utmTerm",
-  "ref",
-  "landingPath",
-  // The record of consent (double opt-in), after the columns founders' sheets already read.
-  "confirmedAt",
-  "privacyPolicyAtSignup",
-  "privacyPolicyAtConfirm",
-  "optInSince",
-  "consentAtSignup",
-  "consentAtConfirm",
-  // Invites (waitlist/invites.ts): its own code, the code it came by, and how many it brought who confirmed.
-  "inviteCode",
-  "invitedBy",
-  "confirmedInvites",
-  // What else is kept of the person (an access request's answer, issue 52): how often they signed up again, the
-  // attempts at their confirmation e-mail, their mailbox's keyed fingerprint, the announcements they were sent.
-  "repeatSignups",
-  "confirmationAttempts",
-  "mailboxDigest",
-  "announcements",
-  // Waves (let-in): the wave it was let in with (null before), when, and its "You're in" e-mail.
-  "wave",
-  "letInAt",
-  "letInMail",
-  // The person's objections (object --to), each when noted, and a restriction (restrict), since when.
-  "attributionObjectedAt",
-  "inviteObjectedAt",
-  "rankingObjectedAt",
-  "recordsObjectedAt",
-  "restrictedAt",
-  // Where it stands (signup-life's SignupState: owed, sending, sent, refused, capped, confirmed).
-  "state",
-] as const;
 /** `--days N` of stats and report: a whole number of days from 1 to 366; undefined when not given. */
 export function daysOption(days: string | undefined): number | undefined {
   if (days === undefined) return undefined;
@@ -102,7 +50,14 @@ export const stats = command({
       },
       ...(await store.departureCounts()),
       // A few rows, a day each: the rates a provider judges the account by; and the mail owed at the provider's pace.
-      mail: await readMailFigures({ store, pace: paceOf(opened, env), rows, to: today, now }),
+      mail: await readMailFigures({
+        store,
+        pace: paceOf(opened, env),
+        rows,
+        to: today,
+        now,
+        reported: reportedOf(env),
+      }),
     });
     return options.json ? JSON.stringify(figures, null, 2) : renderStats(figures, { from: name });
   },
@@ -130,174 +85,5 @@ export const count = command({
       lines.push(`  refused: ${maskEmail(email)} (${failedAt}): ${redactAddresses(error, email)}`);
     }
     return lines.join("\n");
-  },
-});
-
-/** Why `export --confirmed` is refused: it gave the launch tool every column of every confirmed signup. */
-const confirmedIsGone =
-  "export --confirmed is gone: the launch mail tool gets those let in, a wave at a time (let-in, then export --launch --wave N --format csv --out FILE: each address with its own leave link and wave, nothing else), and a copy of every signup's record, to answer a question or a request, is export --record.";
-
-/**
- * The record's rows, with each one's leave link if asked for (`links`), to the screen or to `target`. A file is a
- * copy no leave, remove or 30-day pass reaches: the founder is told to keep it no longer than what it answers (the
- * Privacy Policy answers a request within a month), never as a second list beside the store.
- */
-async function writeRecord(
-  rows: ExportRow[],
-  { format, target, out, what }: { format: (typeof formats)[number]; target?: string; out?: string; what: string },
-  links: () => Promise<{ secret: string; siteUrl: string } | undefined>,
-): Promise<string> {
-  const linked = await links();
-  const output = exportRows(
-    linked === undefined
-      ? rows
-      : rows.map((row) => ({ ...row, leaveUrl: leaveUrl(row.email, row.createdAt, linked.secret, linked.siteUrl) })),
-    linked === undefined ? columns : [...columns, "leaveUrl"],
-    format,
-  );
-  if (target === undefined) return output.replace(/\n$/, "");
-  writePrivateFile(target, output);
-  return `Wrote ${out}: ${what} as the store keeps ${rows.length === 1 ? "it" : "them"}, a copy for the question or request it answers. Delete it once that is answered, within a month at most: the store is the record, and no leave, remove or 30-day pass reaches this copy.`;
-}
-
-export const exportCommand = command({
-  name: "export",
-  usage: [
-    "export --record|--launch --format csv|json [--out FILE] [--wave N] [--email ADDRESS]",
-    "--record: a copy of every signup as the store keeps it (where it came",
-    "from, its consent, its invites), to standard output or FILE, to answer",
-    "a question or a request, then delete: the store is the record, and no",
-    "leave, remove or 30-day pass reaches a copy; never a file to keep or to",
-    "import. --email ADDRESS: that one person's row, read by its key (an",
-    "access or portability request). --order invites: those who brought the",
-    "most first; --leave-urls: each one's leave link too. --launch, with",
-    "--out: the file for the launch mail tool, each address let in (let-in)",
-    "with its own leave link and wave, nothing else; refused until the",
-    "Privacy Policy at SITE_URL names the tool.",
-    "--wave N: one wave's people only; --not-let-in (--record): those in no",
-    "wave yet",
-  ],
-  check: (options) => {
-    const { format, out, order } = options;
-    if (options.confirmed) throw new UsageError(confirmedIsGone);
-    if (options.record === options.launch) {
-      throw new UsageError(
-        "Say which export: --record, a copy of every signup as the store keeps it (to answer a question or someone's request for what you hold, then delete), or --launch --out FILE, the file to import into the launch mail tool.",
-      );
-    }
-    if (!format) throw new UsageError("Say which format: --format csv or --format json.");
-    const known = formats.find((name) => name === format);
-    if (!known) throw new UsageError(`Unknown format "${format}": use --format csv or --format json.`);
-    const wave = waveOption(options.wave);
-    if (wave !== undefined && options["not-let-in"]) {
-      throw new UsageError("Choose one: --wave N, the people of one wave, or --not-let-in, those in none yet.");
-    }
-    // One person's row (an access or portability request), found as remove finds them: by the address's key.
-    let person: { email: string; key: string } | undefined;
-    if (options.email !== undefined) {
-      const checked = checkListedEmail(options.email);
-      if (!checked.ok) throw new UsageError(`"${options.email}" is not a valid address: ${checked.reason}`);
-      person = checked;
-    }
-    if (person && options.launch) {
-      throw new UsageError(
-        "--email goes with --record: one person's row, to answer their request. The launch mail tool gets a wave's file (--wave N).",
-      );
-    }
-    if (person && (wave !== undefined || options["not-let-in"] || order !== undefined)) {
-      throw new UsageError(
-        "export --record --email ADDRESS writes that one person's row: leave out --wave, --not-let-in and --order.",
-      );
-    }
-    if (options.launch) {
-      if (order !== undefined || options["leave-urls"]) {
-        throw new UsageError(
-          "export --launch takes only --format, --out and --wave: every address let in (or one wave's) with its own leave link and wave, in the order of signup.",
-        );
-      }
-      if (out === undefined) {
-        throw new UsageError(
-          "Say where the launch list goes: --out FILE. It holds a working leave link for each person: import it into the launch mail tool, then delete it.",
-        );
-      }
-      if (options["not-let-in"]) {
-        throw new UsageError(
-          "export --launch takes --wave N for one wave's people, or neither for everyone let in; those not let in yet are let in with let-in.",
-        );
-      }
-      return { launch: true, format: known, target: privateFileTarget(out), byInvites: false, wave, person: undefined };
-    }
-    if (order !== undefined && order !== "invites") {
-      throw new UsageError(`Unknown order "${order}": use --order invites, or leave it out for the order of signup.`);
-    }
-    return {
-      launch: false,
-      format: known,
-      target: out === undefined ? undefined : privateFileTarget(out),
-      byInvites: order === "invites",
-      wave,
-      person,
-    };
-  },
-  run: async ({ input: { launch, format, target, byInvites, wave, person }, options, env, opened }) => {
-    const { siteUrl } = waitlistConfig(env);
-    // Before anything is read or written: the list goes to no tool the Privacy Policy the site serves does not name.
-    const tool = launch ? await launchTool(siteUrl) : undefined;
-    // The record is read, not mailed: its leave links (each a key to take that person off) only when asked for.
-    const secretIfAsked = async () =>
-      options["leave-urls"] ? { secret: await linkSecretOf(opened, env), siteUrl } : undefined;
-    if (person) {
-      // By its key, as a leave finds it: a record read and its invites counted, never the whole list.
-      const found = await opened.store.signup(person.key);
-      if (!found) throw new NotListedError(`${person.email} is not on the waitlist: nothing was written.`);
-      const row: ExportRow = {
-        ...found,
-        confirmationError: found.confirmationError && redactAddresses(found.confirmationError, found.email),
-        confirmedInvites: (await opened.store.lookup(person.key))?.confirmedInvites ?? 0,
-      };
-      return writeRecord([row], { format, target, out: options.out, what: `the row of ${found.email}` }, secretIfAsked);
-    }
-    const everyone = await opened.store.all();
-    if (tool !== undefined && target) {
-      // Every mail must carry the person's own way off this list, and the launch mail is no exception.
-      const secret = await linkSecretOf(opened, env);
-      const rows = launchList(everyone, (row) => leaveUrl(row.email, row.createdAt, secret, siteUrl), { wave });
-      if (rows.length === 0) {
-        const mailed = wave !== undefined && everyone.some((row) => row.wave === wave);
-        throw new UsageError(
-          mailed
-            ? `Wave ${wave} was e-mailed by let-in, not handed to the launch tool: its file would have the tool mail them a second time; nothing was written.`
-            : `${wave === undefined ? "Nobody is let in for the launch tool yet" : `Nobody listed is in wave ${wave}`}: the tool gets those let in for it, each with their wave. let-in --count N --launch-tool --format csv --out FILE lets the next in and writes their file; nothing was written.`,
-        );
-      }
-      const warnings = writeLaunchFile(target, rows, format);
-      const whose = wave === undefined ? "let in so far" : `of wave ${wave}`;
-      // The file's waves that the tool should have deleted by now, if it had them before: said, not refused.
-      const due = launchToolWavesDue(everyone, new Date()).filter((one) => wave === undefined || one.wave === wave);
-      return [
-        `Wrote ${options.out}: ${rows.length} ${rows.length === 1 ? "address" : "addresses"} ${whose}, each with its own leave link and wave, for ${tool}. Delete it once the tool has it.`,
-        deleteFromTool(wave === undefined ? "each wave" : `wave ${wave}`, tool),
-        ...overdueAtTool(due, tool),
-        ...warnings,
-      ].join("\n");
-    }
-    // Everyone, one wave's people (--wave N), or those in none yet (--not-let-in); the invites count over everyone.
-    const all = everyone.filter((row) =>
-      wave !== undefined ? row.wave === wave : options["not-let-in"] ? row.wave === null : true,
-    );
-    const counts = invitesByCode(everyone);
-    const rows: ExportRow[] = all.map((row) => ({
-      ...row,
-      // The mail server's words without the address they may quote, as they are kept since issue 52.
-      confirmationError: row.confirmationError && redactAddresses(row.confirmationError, row.email),
-      confirmedInvites: (row.inviteCode && counts.get(row.inviteCode)) || 0,
-    }));
-    // Those who brought the most confirmed creators first, then by signup (a stable sort).
-    if (byInvites) {
-      // Ranked as a wave by invites ranks them: one who objected to it counts none here either.
-      const ranked = rankingInvites(everyone);
-      rows.sort((a, b) => ranked(b) - ranked(a));
-    }
-    return writeRecord(rows, { format, target, out: options.out, what: plural(rows.length, "signup") }, secretIfAsked);
   },
 });

@@ -2,9 +2,10 @@ import { checkListedEmail } from "../../waitlist/email-address";
 import { parseAge, pruneUnconfirmed } from "../../waitlist/prune";
 import { leaverDigest } from "../../waitlist/leavers";
 import { readAddressFile } from "../address-file";
-import { linkSecretOf } from "../open-store";
+import { fingerprintKeyIn } from "../open-store";
 import { command } from "../command";
 import { NotRemovedError, UsageError } from "../errors";
+import type { DepartureKind } from "../../waitlist/signup-life/types";
 
 /*
  * Taking people off the list on their behalf: an e-mailed request, a mailing
@@ -23,7 +24,12 @@ export const remove = command({
   },
   run: async ({ input: { key, email }, env, opened }) => {
     const { store, forget } = opened;
-    const removed = await store.remove(key, "operator", new Date(), leaverDigest(await linkSecretOf(opened, env), key));
+    const removed = await store.remove(
+      key,
+      "operator",
+      new Date(),
+      leaverDigest(await fingerprintKeyIn(opened, env), key),
+    );
     if (removed) forget(removed.email);
     return removed
       ? `Removed ${removed.email} (on the list since ${removed.createdAt}); any confirmation still owed to it is cancelled.`
@@ -31,17 +37,37 @@ export const remove = command({
   },
 });
 
+/**
+ * What a mailing tool's file says of those it names, as each departure is counted: the person unsubscribed (their own
+ * leave, by the tool's link), their address bounced for good, or they marked the mail as spam. Not "operator": the
+ * founder only brings home what the person, or their mail server, did at the tool.
+ */
+const toolFileKinds = {
+  unsubscribed: "link",
+  bounced: "undeliverable",
+  complained: "complaint",
+} as const satisfies Record<string, DepartureKind>;
+type ToolFileKind = keyof typeof toolFileKinds;
+
 export const removeUnsubscribed = command({
   name: "remove-unsubscribed",
   usage: [
-    "remove-unsubscribed --from FILE",
+    "remove-unsubscribed --from FILE [--as unsubscribed|bounced|complained]",
     "take off the list every address of a mailing tool's CSV export of its",
-    "unsubscribes, bounces or complaints (a column named Email or Email Address)",
+    "unsubscribes, bounces or complaints (a column named Email or Email Address),",
+    "each counted as what the file says they did (--as; unsubscribed if left out)",
   ],
-  check: ({ from }) => readAddressFile(from, "remove-unsubscribed --from FILE.csv"),
-  run: async ({ input: { file, named, unread }, env, opened }) => {
+  check: ({ from, as = "unsubscribed" }) => {
+    if (!Object.hasOwn(toolFileKinds, as)) {
+      throw new UsageError(
+        `--as says what the file's people did at the mailing tool: unsubscribed, bounced or complained (got "${as}").`,
+      );
+    }
+    return { ...readAddressFile(from, "remove-unsubscribed --from FILE.csv"), how: toolFileKinds[as as ToolFileKind] };
+  },
+  run: async ({ input: { file, named, unread, how }, env, opened }) => {
     const { store, forget } = opened;
-    const secret = await linkSecretOf(opened, env);
+    const fingerprints = await fingerprintKeyIn(opened, env);
     let removed = 0;
     let absent = 0;
     const notRemoved = [...unread];
@@ -58,7 +84,7 @@ export const removeUnsubscribed = command({
         }
         meant = listed[0] ?? meant;
       }
-      const gone = await store.remove(meant.key, "operator", new Date(), leaverDigest(secret, meant.key));
+      const gone = await store.remove(meant.key, how, new Date(), leaverDigest(fingerprints, meant.key));
       if (gone) forget(gone.email);
       if (gone) removed++;
       else absent++;

@@ -1,5 +1,6 @@
 import { reportFigures } from "../../waitlist/reports/report";
 import { readMailFigures } from "../../waitlist/reports/mail-figures";
+import { reportedOf } from "./reads";
 import { paceOf } from "../open-store";
 import { reportCharts } from "../../waitlist/reports/report-charts";
 import { reportHtml } from "../../waitlist/reports/report-html";
@@ -36,7 +37,7 @@ export const report = command({
     const now = new Date();
     const rows = await store.listRows();
     const to = now.toISOString().slice(0, 10);
-    const mail = await readMailFigures({ store, pace: paceOf(opened, env), rows, to, now });
+    const mail = await readMailFigures({ store, pace: paceOf(opened, env), rows, to, now, reported: reportedOf(env) });
     const figures = reportFigures(rows, await store.departureCounts(), { days, mail, now });
     writePrivateFile(target, reportHtml(figures, await reportCharts(figures), { from: name }));
     const signups = figures.days.reduce((sum, day) => sum + day.signups, 0);

@@ -3,7 +3,7 @@
 // message (1 in 50 at 3 s). How long until every confirmation owed is mailed, was any sweep killed at its 30 s, and
 // was anyone mailed twice? (Each signup's own first attempt fails, and is owed to the sweeps.)
 import { progress, startDeployment } from "./deployment";
-import { atOnce } from "./months";
+import { atOnce } from "./month-run";
 
 const minute = 60_000;
 const hour = 60 * minute;

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import matter from "gray-matter";
 import { readEnv } from "../../config/env";
-import { isoDate, launchMailToolOf, policyFingerprint } from "../../waitlist/policies";
+import { isoDate, launchMailToolOf, mailProviderOf, policyFingerprint } from "../../waitlist/policies";
 
 /*
  * The record of a policy's changes, held against git: the dated entries are a
@@ -102,7 +102,12 @@ export function historySince(
   const onTop = added > 0 && earlier.every((entry, index) => same(current[added + index], entry));
   if (policyFingerprint(before.data, before.content) !== policyFingerprint(now.frontmatter, now.body) && !onTop) {
     const tool = launchMailToolOf(before.data) !== launchMailToolOf(now.frontmatter);
-    const what = tool ? "the launch mail tool it names (launchMailTool)" : "the text";
+    const provider = mailProviderOf(before.data) !== mailProviderOf(now.frontmatter);
+    const what = tool
+      ? "the launch mail tool it names (launchMailTool)"
+      : provider
+        ? "the mail provider it names (mailProvider)"
+        : "the text";
     return {
       unrecorded: `${shownAs}: ${what} is not the one on ${base.name}, but "updates" has no new entry at the top; add one with the date the change takes effect and what changed.`,
     };

@@ -1,6 +1,6 @@
 import matter from "gray-matter";
 import { maxDescription } from "../../config/legal-rules";
-import { isoDate, launchMailToolOf, policyFingerprint } from "../../waitlist/policies";
+import { isoDate, namesOf, policyFingerprint } from "../../waitlist/policies";
 
 /*
  * The record of a policy's changes, held without history: the dated entries under "updates", newest first, each
@@ -97,8 +97,8 @@ export function fingerprintProblem(
     return `${file}: frontmatter field "fingerprint" is missing; set it to ${expected}.`;
   const updates = Array.isArray(fields.updates) ? fields.updates : [];
   const last = isoDate((updates[0] as { date?: unknown } | undefined)?.date) ?? isoDate(fields.effectiveDate);
-  // The tool's name is part of what the page says (waitlist/policies.ts): naming it, or another, is a change too.
-  const what = launchMailToolOf(fields) === undefined ? "the text" : "the text, or the launch mail tool it names,";
+  // The names of the tool and the provider are part of what the page says (waitlist/policies.ts): naming it, or another, is a change too.
+  const what = namesOf(fields);
   const changed = `${file}: ${what} changed since its last dated entry (${last ?? "none"}).`;
   const edits = source === undefined ? undefined : recordEdits(source);
   if (edits === undefined) {

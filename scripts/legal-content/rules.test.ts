@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
 import { requiredSections } from "../../config/legal-rules";
-import { duplicateSlugProblems, frontmatterProblems, sectionProblems, statementProblems } from "./rules";
+import { duplicateSlugProblems, frontmatterProblems, namedSettingsProblems } from "./rules";
+import { sectionProblems, statementProblems } from "./rules";
 
 const valid = {
   title: "Privacy Policy",
@@ -49,6 +50,40 @@ describe("frontmatterProblems", () => {
       frontmatterProblems("t.mdx", { ...terms, launchMailTool: "Intuit Inc. (Mailchimp, United States)" }),
     ).toEqual([
       't.mdx: frontmatter field "launchMailTool" belongs to the Privacy Policy alone, which names the launch mail tool; remove it here.',
+    ]);
+  });
+
+  it("takes the Privacy Policy's mail provider as a name on one line, or none; and no other policy's (issue 67)", () => {
+    const ses = "Amazon Web Services, Inc. (Amazon SES, United States)";
+    expect(frontmatterProblems("p.mdx", { ...valid, mailProvider: ses })).toEqual([]);
+    expect(frontmatterProblems("p.mdx", { ...valid, mailProvider: "<b>SES</b>" })).toEqual([
+      `p.mdx: frontmatter field "mailProvider" must be the mail provider's legal name and country on one line, such as ${ses}: up to 200 characters, no < > { } (got "<b>SES</b>").`,
+    ]);
+    const terms = { ...valid, slug: "terms-of-service", title: "Terms of Service" };
+    expect(frontmatterProblems("t.mdx", { ...terms, mailProvider: ses })).toEqual([
+      't.mdx: frontmatter field "mailProvider" belongs to the Privacy Policy alone, which names the mail provider; remove it here.',
+    ]);
+  });
+
+  it("takes the controller and the host the Privacy Policy records as names on one line, and holds them to the settings (issue 67)", () => {
+    const controller = "Tandem Labs GmbH, Example Street 1, 10115 Berlin, Germany";
+    const host = "Hetzner Online GmbH (Germany)";
+    expect(frontmatterProblems("p.mdx", { ...valid, controller, hostingProvider: host })).toEqual([]);
+    expect(frontmatterProblems("p.mdx", { ...valid, controller: "x".repeat(501) })).toEqual([
+      expect.stringMatching(
+        /^p\.mdx: frontmatter field "controller" must be the controller's legal name and postal address on one line, .*up to 500 characters/,
+      ),
+    ]);
+    const settings = {
+      controllerName: "Tandem Labs GmbH",
+      controllerAddress: "Example Street 1, 10115 Berlin, Germany",
+      hostingProvider: host,
+    };
+    expect(namedSettingsProblems({ controller: ` ${controller} `, hostingProvider: host }, settings)).toEqual([]);
+    expect(
+      namedSettingsProblems({ controller }, { ...settings, hostingProvider: "Netlify, Inc. (United States)" }),
+    ).toEqual([
+      'The Privacy Policy shows Netlify, Inc. (United States) (HOSTING_PROVIDER (Netlify on a build there)), but its frontmatter\'s "hostingProvider" records none. A change of who the policy names is a change of the policy: write "hostingProvider: Netlify, Inc. (United States)" in content/legal/privacy-policy.mdx, with a dated entry under "updates" saying so (npm run check:content -- --fix writes it), or set the settings back.',
     ]);
   });
 
@@ -150,6 +185,8 @@ describe("statementProblems", () => {
     "## Sharing",
     "- <LaunchMailTool />: the address, that person's own link to leave and their wave, nothing else. It keeps them for that e-mail only, and sends it with its open and click tracking turned off.",
     "An e-mail that bounced for good ends our mail to that address; marked as spam, we delete the entry at once. We keep a fingerprint of its inbox for <SuppressionRetention />, on our legitimate interest (Art. 6(1)(f)).",
+    "A member whose e-mail bounced for good: we delete the entry <UndeliverableRetention /> after the bounce.",
+    "- Our e-mail provider, <MailProvider />, keeps a suppression list of its own under its own terms: write to <ContactEmail /> and we ask it to remove you.",
     "## Cookies and Tracking",
     "The launch e-mail has no tracking images, its links are not rewritten, and neither we nor the tool record whether you open it or what you click.",
     "## Your Choices",
@@ -160,6 +197,7 @@ describe("statementProblems", () => {
     "You may object at any time (Art. 21).",
     "## How Long",
     "We keep your entry until you leave, or until <LetInRetention /> after the wave that let you in.",
+    "An export by our founders is deleted within a month, and backups within 30 days.",
   ].join("\n\n");
   const named = (body: string) => statementProblems("p.mdx", privacy, body).map((problem) => problem.split(";")[0]);
 

@@ -6,7 +6,7 @@ import {
   requiredStatements,
   type LegalFrontmatter,
 } from "../../config/legal-rules";
-import { isoDate } from "../../waitlist/policies";
+import { isoDate, namedIn } from "../../waitlist/policies";
 
 /*
  * The checks of what a legal MDX file must hold (config/legal-rules.ts has the rules as data): its frontmatter, the
@@ -15,6 +15,36 @@ import { isoDate } from "../../waitlist/policies";
  */
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** `controller`: a name and a postal address on one line, as CONTROLLER_NAME and CONTROLLER_ADDRESS allow. */
+const controllerPattern = /^[^<>{}\p{Cc}]{1,500}$/u;
+
+/**
+ * Why the controller and the host a public build's settings name (CONTROLLER_NAME and CONTROLLER_ADDRESS,
+ * HOSTING_PROVIDER or Netlify) are not the ones the Privacy Policy's frontmatter records (`controller`,
+ * `hostingProvider`): the page shows the settings, so a change of them is a change of the policy, and the fingerprint
+ * covers the frontmatter's, which a change must come with a dated entry to (issue 67, L8).
+ */
+export function namedSettingsProblems(
+  frontmatter: unknown,
+  {
+    controllerName,
+    controllerAddress,
+    hostingProvider,
+  }: { controllerName: string; controllerAddress: string; hostingProvider: string },
+): string[] {
+  const settings = [
+    ["controller", `${controllerName}, ${controllerAddress}`, "CONTROLLER_NAME and CONTROLLER_ADDRESS"],
+    ["hostingProvider", hostingProvider, "HOSTING_PROVIDER (Netlify on a build there)"],
+  ] as const;
+  return settings.flatMap(([field, value, from]) => {
+    const recorded = namedIn(frontmatter, field);
+    if (recorded === value) return [];
+    const now = recorded === undefined ? "records none" : `records ${recorded}`;
+    return [
+      `The Privacy Policy shows ${value} (${from}), but its frontmatter's "${field}" ${now}. A change of who the policy names is a change of the policy: write "${field}: ${value}" in content/legal/privacy-policy.mdx, with a dated entry under "updates" saying so (npm run check:content -- --fix writes it), or set the settings back.`,
+    ];
+  });
+}
 
 /** Problems with a file's frontmatter, each naming the file and the field. */
 export function frontmatterProblems(file: string, data: unknown): string[] {
@@ -51,16 +81,29 @@ export function frontmatterProblems(file: string, data: unknown): string[] {
       `${file}: frontmatter field "description" is ${description.length} characters; keep it to ${maxDescription} or fewer.`,
     );
   }
-  // The launch mail tool, named where <LaunchMailTool /> shows it: the Privacy Policy's frontmatter, and only there.
-  const tool = fields.launchMailTool;
-  if (tool !== undefined && tool !== null && tool !== "") {
+  // The names the Privacy Policy's page shows (the launch mail tool, the mail provider, the controller with its postal
+  // address, the host): its frontmatter's, and only there, each on one line.
+  const named = [
+    ["launchMailTool", "launch mail tool", "Intuit Inc. (Mailchimp, United States)"],
+    ["mailProvider", "mail provider", "Amazon Web Services, Inc. (Amazon SES, United States)"],
+    ["controller", "controller", "Tandem Labs GmbH, Example Street 1, 10115 Berlin, Germany"],
+    ["hostingProvider", "hosting provider", "Hetzner Online GmbH (Germany)"],
+  ] as const;
+  for (const [field, what, example] of named) {
+    const name = fields[field];
+    if (name === undefined || name === null || name === "") continue;
     if (slug !== site.legalPages.privacyPolicy.slug) {
       problems.push(
-        `${file}: frontmatter field "launchMailTool" belongs to the ${site.legalPages.privacyPolicy.title} alone, which names the launch mail tool; remove it here.`,
+        `${file}: frontmatter field "${field}" belongs to the ${site.legalPages.privacyPolicy.title} alone, which names the ${what}; remove it here.`,
       );
-    } else if (typeof tool !== "string" || !launchMailToolPattern.test(tool.trim())) {
+    } else if (
+      typeof name !== "string" ||
+      !(field === "controller" ? controllerPattern : launchMailToolPattern).test(name.trim())
+    ) {
+      const whose = field === "controller" ? "legal name and postal address" : "legal name and country";
+      const most = field === "controller" ? 500 : 200;
       problems.push(
-        `${file}: frontmatter field "launchMailTool" must be the launch mail tool's legal name and country on one line, such as Intuit Inc. (Mailchimp, United States): up to 200 characters, no < > { } (got ${JSON.stringify(tool)}).`,
+        `${file}: frontmatter field "${field}" must be the ${what}'s ${whose} on one line, such as ${example}: up to ${most} characters, no < > { } (got ${JSON.stringify(name)}).`,
       );
     }
   }

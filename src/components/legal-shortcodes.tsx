@@ -1,6 +1,7 @@
 import React, { createContext, useContext, type ReactNode } from "react";
 import { Link } from "gatsby";
 import { site } from "../../config/site";
+import { unnamedMailProvider } from "../../config/mail-providers";
 import { useSiteSettings } from "./use-site-settings";
 
 /*
@@ -11,6 +12,7 @@ import { useSiteSettings } from "./use-site-settings";
 /** The frontmatter of the policy a page shows, as gatsby-plugin-mdx puts it in the page's context. */
 interface PolicyFrontmatter {
   launchMailTool?: unknown;
+  mailProvider?: unknown;
 }
 const Frontmatter = createContext<PolicyFrontmatter>({});
 
@@ -66,6 +68,17 @@ export function LaunchMailTool() {
   return <span data-launch-mail-tool="">{tool}</span>;
 }
 
+/**
+ * The mail provider that delivers the site's own e-mails, as a processor: the one the policy's own frontmatter names
+ * (`mailProvider`), which its fingerprint covers, so that naming it, or another, is a dated change of the policy. While
+ * none is named, a placeholder, which the build of a public site refuses (gatsby-node.ts, onPreBuild).
+ */
+export function MailProvider() {
+  const { mailProvider } = useContext(Frontmatter);
+  const provider = typeof mailProvider === "string" ? mailProvider.trim() : "";
+  return <>{provider === "" ? unnamedMailProvider : provider}</>;
+}
+
 export function SiteUrl() {
   const { siteUrl } = useSiteSettings();
   return <a href={`${siteUrl}/`}>{siteUrl.replace(/^https?:\/\//, "")}</a>;
@@ -107,6 +120,11 @@ export function LetInRetention() {
   return <>{site.waitlist.letInRetentionDays} days</>;
 }
 
+/** How long the entry of a member whose mail bounced for good is kept after the bounce (waitlist/prune.ts). */
+export function UndeliverableRetention() {
+  return <>{site.waitlist.undeliverableRetentionDays} days</>;
+}
+
 /** What a person agrees to receive, as the form, the e-mail and the confirm page say it. */
 export function ConsentStatement() {
   return <>{site.waitlist.consent.statement}</>;
@@ -133,6 +151,7 @@ export const legalShortcodes = {
   Controller,
   HostingProvider,
   LaunchMailTool,
+  MailProvider,
   SiteUrl,
   GroupCap,
   MinimumAge,
@@ -142,6 +161,7 @@ export const legalShortcodes = {
   LeaverRetention,
   SuppressionRetention,
   LetInRetention,
+  UndeliverableRetention,
   ConfirmLabel,
   ConsentStatement,
   PrivacyPolicyLink,

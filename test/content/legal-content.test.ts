@@ -60,6 +60,10 @@ describe("the content check", () => {
       `${file}: does not name that the launch e-mail is not tracked (no tracking images, no links rewritten, its opening and clicks not recorded)`,
       // Nor, from before issue 60, what a bounce and a spam complaint do.
       `${file}: does not name what a bounce for good and a spam complaint do (no more e-mail, the entry deleted at once), the fingerprint of the inbox kept for <SuppressionRetention />, and the legal basis`,
+      // Nor, from before issue 67, the mail provider and its own list, the end of the undeliverable, exports and backups.
+      `${file}: does not name the mail provider (<MailProvider />), the suppression list of its own it keeps under its own terms, and how a person gets off it (ask us, and we ask the provider)`,
+      `${file}: does not name how long the entry of a member whose e-mail bounced for good is kept after the bounce (<UndeliverableRetention />)`,
+      `${file}: does not name what becomes of the founders' exports and of backups (Art. 13(2)(a) GDPR: how long each copy is kept)`,
       `${file}: does not name how long an entry is kept after the wave that let its person in (<LetInRetention />)`,
       `${file}: does not name what a restriction does (no e-mail, no wave, no time limit deletes it, leaving still does)`,
     ]);
@@ -179,7 +183,7 @@ describe("the record of a policy's changes", () => {
       writeFileSync(file, named("Intuit Inc. (Mailchimp, United States)"));
       expect(check()).toEqual([
         expect.stringMatching(
-          /privacy-policy\.mdx: the text, or the launch mail tool it names, changed since its last dated entry \(2026-11-28\)\./,
+          /privacy-policy\.mdx: the text, or the launch mail tool it names, changed since its last dated entry \(2026-12-02\)\./,
         ),
       ]);
       expect(fixRecord(file, { base: () => undefined })).toMatch(/wrote a new entry dated today and the new fingerprint/);

@@ -5,7 +5,7 @@ import path from "node:path";
 import express from "express";
 import matter from "gray-matter";
 import { run } from "../../cli/run";
-import { launchColumns } from "../../cli/commands/launch-list";
+import { launchColumns } from "../../waitlist/launch/launch-list";
 import { maskEmail } from "../../waitlist/email-address";
 import { site } from "../../config/site";
 import { requestLog } from "../../server/waitlist-middleware";
@@ -17,6 +17,7 @@ import { pruneUnconfirmed } from "../../waitlist/prune";
 import { newInviteCode } from "../../waitlist/invites";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import { actOnMailEvent } from "../../waitlist/mail-events/act";
+import { fingerprintKeyFrom } from "../../waitlist/fingerprints";
 import { suppressedUntil } from "../../waitlist/suppressions";
 import { testSite } from "../support/site-settings";
 import { startPolicySite } from "../support/policy-site";
@@ -207,8 +208,9 @@ describe("the Privacy Policy on what the waitlist keeps", () => {
     }
     // 31 days after the first request, 21 after the repeat: gone.
     expect((await pruneUnconfirmed(store, { now: later(31) })).addresses.map(({ email }) => email)).toEqual(["c@example.com"]);
+    // Counted from the signup, as the retention counts it (optInSince), however late the first e-mail went (issue 67).
     expect(section(privacy, /^Your Choices/)).toMatch(
-      /we delete your address <UnconfirmedRetention \/> after we first asked you to confirm it, even if you sign up again in between/,
+      /we delete your address <UnconfirmedRetention \/> after you signed up, the moment from which we ask you to confirm it \(even if our e-mail went later, or never reached you\), even if you sign up again in between/,
     );
   });
 
@@ -426,12 +428,12 @@ describe("the Privacy Policy on bounces and spam complaints (issue 60)", () => {
 
   it("e-mails an address that bounced for good no more: a member is kept but sent nothing, an unconfirmed signup is not asked again", async () => {
     expect(said()).toContain(
-      "Our e-mail provider tells us when an e-mail to you bounced for good (the address does not exist, or takes no mail any more): we e-mail that address no more. If you had not confirmed yet, we do not ask you again; if you had, you stay on the waitlist, but we send you nothing.",
+      "Our e-mail provider tells us when an e-mail to you bounced for good (the address does not exist, or takes no mail any more): we e-mail that address no more. If you had not confirmed yet, we do not ask you again; if you had, you stay on the waitlist, but we send you nothing, and we delete your entry <UndeliverableRetention /> after the bounce.",
     );
     const store = new SqliteStore(":memory:");
     for (const email of ["member@example.com", "new@example.com"]) await store.add({ email, emailKey: email, source: "start", at });
     await store.confirm("member@example.com", { createdAt: at.toISOString(), at, privacyPolicy: null });
-    for (const email of ["member@example.com", "new@example.com"]) await actOnMailEvent(event("bounce", email), { store, secret, clock: () => at });
+    for (const email of ["member@example.com", "new@example.com"]) await actOnMailEvent(event("bounce", email), { store, fingerprintKey: fingerprintKeyFrom(secret), clock: () => at });
     expect((await store.all()).map(({ email, state }) => [email, state])).toEqual([
       ["member@example.com", "undeliverable"],
       ["new@example.com", "refused"],
@@ -443,12 +445,12 @@ describe("the Privacy Policy on bounces and spam complaints (issue 60)", () => {
 
   it("takes a spam complaint as a leave: the entry deleted at once, counted as a departure that names nobody", async () => {
     expect(said()).toContain(
-      "If you mark one of our e-mails as spam, your mail provider tells ours, and we take it as your wish to leave: we delete your entry at once, as if you had used the link to leave.",
+      "If you mark one of our e-mails as spam and your mail provider tells ours (many do not: Gmail and most other large ones tell a sender nothing, so to leave, use the link in every e-mail), we take it as your wish to leave: we delete your entry at once, as if you had used the link to leave.",
     );
-    expect(section(privacy, /^How Long/)).toContain("(a link, your mail app's button, a request to us, or a spam complaint), which names nobody");
+    expect(section(privacy, /^How Long/)).toContain("(a link, ours or our launch mailing service's, your mail app's button, a request to us, a spam complaint, or an e-mail that bounced for good), which names nobody");
     const store = new SqliteStore(":memory:");
     await store.add({ email: "grumpy@example.com", emailKey: "grumpy@example.com", source: "start", at });
-    await actOnMailEvent(event("complaint", "grumpy@example.com"), { store, secret, clock: () => at });
+    await actOnMailEvent(event("complaint", "grumpy@example.com"), { store, fingerprintKey: fingerprintKeyFrom(secret), clock: () => at });
     expect(await store.all()).toEqual([]);
     expect(await store.departureCounts()).toEqual({ left: 1, pruned: 0, afterWave: 0 });
     await store.close();
@@ -465,7 +467,7 @@ describe("the Privacy Policy on bounces and spam complaints (issue 60)", () => {
     expect(site.waitlist.suppressionRetentionDays).toBe(180);
     const store = new SqliteStore(":memory:");
     await store.add({ email: "Anna@example.com", emailKey: "anna@example.com", source: "start", at });
-    await actOnMailEvent(event("complaint", "Anna@example.com"), { store, secret, clock: () => at });
+    await actOnMailEvent(event("complaint", "Anna@example.com"), { store, fingerprintKey: fingerprintKeyFrom(secret), clock: () => at });
     // Another spelling of the inbox is held too; the day's pass keeps the fingerprint while its days last, then deletes it.
     const held = (days: number) => suppressedUntil(store, secret, "anna+again@example.com", new Date(at.getTime() + days * day));
     await pruneUnconfirmed(store, { now: new Date(at.getTime() + 179 * day) });
@@ -474,6 +476,46 @@ describe("the Privacy Policy on bounces and spam complaints (issue 60)", () => {
     // Gone from the store, not only past its time: the next pass at an earlier clock finds none either.
     expect(await held(0)).toBeUndefined();
     await store.close();
+  });
+});
+
+describe("the Privacy Policy on the mail provider, the undeliverable, and copies (issue 67)", () => {
+  const day = 86_400_000;
+  const at = new Date("2026-12-02T10:00:00Z");
+
+  it("names the mail provider, its own suppression list under its own terms, and how to get off it; the founders' guide says how", () => {
+    const sharing = section(privacy, /^Sharing/);
+    expect(sharing).toContain(
+      "the e-mail provider that delivers our e-mails to your inbox, <MailProvider />, which also keeps, under its own terms and for as long as they say, a suppression list of its own: the addresses whose e-mail from us bounced for good or that marked one as spam, each with the address itself, to which it delivers nothing of ours while they are on it. To be taken off that list, write to <ContactEmail />: we ask <MailProvider /> to remove your address, and tell you when it has;",
+    );
+    const founders = readFileSync(path.resolve(__dirname, "../../docs/founders.md"), "utf8");
+    const guide = founders.slice(founders.indexOf("## The mail provider's own suppression list"));
+    for (const provider of ["Amazon SES", "Resend", "Postmark"]) expect(guide).toContain(`**${provider}**`);
+  });
+
+  it("deletes a member whose e-mail bounced for good <UndeliverableRetention /> after the bounce, and no sooner", async () => {
+    expect(site.waitlist.undeliverableRetentionDays).toBe(180);
+    expect(section(privacy, /^How Long/)).toContain(
+      "If our e-mail to a member bounced for good, we delete the entry <UndeliverableRetention /> after the bounce.",
+    );
+    const store = new SqliteStore(":memory:");
+    await store.add({ email: "gone@example.com", emailKey: "gone@example.com", source: "start", at });
+    await store.confirm("gone@example.com", { createdAt: at.toISOString(), at, privacyPolicy: null });
+    const bounce = { provider: "postmark", id: "b1", kind: "bounce", permanent: true, address: "gone@example.com", at: at.toISOString() } as const;
+    await actOnMailEvent(bounce, { store, fingerprintKey: fingerprintKeyFrom("s".repeat(32)), clock: () => at });
+    await pruneUnconfirmed(store, { now: new Date(at.getTime() + 179 * day) });
+    expect((await store.all()).map(({ state }) => state)).toEqual(["undeliverable"]);
+    const { undeliverable } = await pruneUnconfirmed(store, { now: new Date(at.getTime() + 181 * day) });
+    expect(undeliverable.map(({ email }) => email)).toEqual(["gone@example.com"]);
+    expect(await store.all()).toEqual([]);
+    await store.close();
+  });
+
+  it("says what becomes of an export, as the export itself tells the founder, and of backups", () => {
+    expect(section(privacy, /^How Long/)).toContain(
+      "When our founders answer a question or a request of yours, or check our figures, they may export the waitlist, or your entry alone, to a file: they delete it once that is answered, within a month at most.",
+    );
+    expect(section(privacy, /^How Long/)).toContain("each backup is deleted within 30 days");
   });
 });
 

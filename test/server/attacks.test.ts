@@ -4,6 +4,8 @@ import { ConfigError, readEnv, serverConfig } from "../../config/env";
 import { createSignup } from "../../waitlist/endpoints/signup";
 import { SqliteStore } from "../../waitlist/stores/sqlite-store";
 import { form, formType, removeDir, request, signupBody, startServer, type TestServer } from "../support/harness";
+import { mailEventPaths } from "../../waitlist/routes";
+import { basicAuth, postmarkRecord, svixSecret } from "../support/mail-webhooks";
 import { confirmLinks, startSmtpServer } from "../support/smtp";
 import { until } from "../support/until";
 import { patience } from "../support/patience";
@@ -690,5 +692,28 @@ describe.each(deployments)("18. many mailboxes at one domain (issue 43) (%s)", (
     } finally {
       await smtp.close();
     }
+  });
+});
+
+describe.each(deployments)("20. guessing the event routes' credentials (issue 65) (%s)", (adapter) => {
+  it("answers 429 to a client past 10 failed tries in 10 minutes, the right credentials too, on every event route", async () => {
+    const auth = "postmark:Wq3v9Zk2LrT8xNp4YbF6hJd1";
+    server = await startServer(adapter, { mailEvents: { postmarkAuth: auth, resendSecret: svixSecret() } });
+    const complaint = postmarkRecord({ kind: "complaint", address: "victim@example.com", permanent: true });
+    const postmark = (credentials: string) =>
+      request(`${server.url}${mailEventPaths.postmark}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: basicAuth(credentials) },
+        body: complaint,
+      });
+    const guesses = [];
+    for (let n = 0; n < 10; n++) guesses.push((await postmark(`postmark:guess-${n}`)).status);
+    expect(guesses).toEqual(Array(10).fill(403));
+    const right = await postmark(auth);
+    expect(right.status).toBe(429);
+    expect(Number(right.headers["retry-after"])).toBeGreaterThan(500);
+    expect(right.body).toMatch(/^too many failed tries of this route's credentials from your network/);
+    const resend = await request(`${server.url}${mailEventPaths.resend}`, { method: "POST", body: "{}" });
+    expect(resend.status).toBe(429);
   });
 });

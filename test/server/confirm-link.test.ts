@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { ParsedMail } from "mailparser";
 import { resultPagePolicy } from "../../waitlist/endpoints/pages";
 import { confirmToken, legacyConfirmToken } from "../../waitlist/tokens";
@@ -8,13 +11,17 @@ import { testPolicy } from "../support/site-settings";
 import {
   form,
   formType,
+  removeDir,
   request,
   serverForEachTest,
   signupBody,
   signUpForMail,
   type Adapter,
   type TestServer,
+  writePublicDir,
 } from "../support/harness";
+import { spawnServe } from "../support/process";
+import { sqliteSignups } from "../support/sqlite";
 import { atServer, leaveLinks, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 import { patience } from "../support/patience";
 
@@ -276,5 +283,38 @@ describe.each<Adapter>(["start", "develop", "netlify"])("the confirm link throug
     await server().outbox();
     expect(smtp.deliveries).toHaveLength(2);
     expect((await stored(server(), "lost@example.com"))?.confirmedAt).not.toBeNull();
+  });
+});
+
+describe("a first run's confirm link (npm start without SITE_URL)", () => {
+  it("leads back to the server that took the signup, which confirms it, and the start says where", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "first-run-"));
+    writePublicDir(path.join(dir, "public"));
+    const dbFile = path.join(dir, "data", "waitlist.db");
+    // SITE_URL empty: not set, whatever the shell running the tests has.
+    const env = { SITE_URL: "", PUBLIC_DIR: path.join(dir, "public"), WAITLIST_DB: dbFile, SMTP_URL: smtp.url };
+    const server = await spawnServe(env);
+    try {
+      const own = `http://localhost:${new URL(server.url).port}`;
+      const { mail } = await signUpForMail(server, smtp, "ada@example.com");
+      const link = confirmLinks(mail).text[0]!;
+      expect(new URL(link).origin).toBe(own);
+      expect(new URL(leaveLinks(mail).text).origin).toBe(own);
+      expect(server.output()).toContain(`Links in e-mails lead to ${own}: SITE_URL is not set.`);
+
+      // The link as the e-mail has it, opened and pressed as a browser on this machine does.
+      expect((await request(link, { headers: { Accept: "text/html" } })).status).toBe(200);
+      const pressed = await request(`${own}/waitlist/confirm`, {
+        method: "POST",
+        headers: { ...formType, Accept: "text/html", Origin: own },
+        body: form({ token: tokenOf(link) }),
+      });
+      expect(pressed.body).toContain("<h1>Your spot is confirmed.</h1>");
+      const [signup] = await sqliteSignups(dbFile);
+      expect(signup?.confirmedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    } finally {
+      await server.stop();
+      removeDir(dir);
+    }
   });
 });

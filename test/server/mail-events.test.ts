@@ -38,7 +38,7 @@ import { patience } from "../support/patience";
 jest.setTimeout(patience(60_000));
 
 const key = snsKey();
-const signing = { snsKey: key.privateKey, svixSecret: svixSecret(), postmarkAuth: "postmark:s3cret-pass" };
+const signing = { snsKey: key.privateKey, svixSecret: svixSecret(), postmarkAuth: "postmark:Wq3v9Zk2LrT8xNp4YbF6hJd1" };
 const settings = {
   sesTopicArns: [testTopicArn],
   resendSecret: signing.svixSecret,
@@ -198,6 +198,37 @@ describe.each<Adapter>(["start", "netlify"])("bounces and complaints through the
     },
   );
 
+  it.each(providers)(
+    "%s: a bounce holds the one address it names: a stranger's spelling of a mailbox does not silence its owner",
+    async (provider) => {
+      const owner = `owner-${provider}@example.com`;
+      const stranger = owner.replace("@", "+stranger@");
+      await seed(stranger);
+      const reply = await post(
+        server,
+        provider,
+        event(provider, { kind: "bounce", address: stranger, permanent: true }),
+      );
+      expect([reply.status, reply.body]).toEqual([200, expect.stringContaining("the address is not mailed until")]);
+      const before = (await server.outbox()).length;
+      for (const email of [owner, stranger.replace("@", "2@")]) {
+        const signup = await request(`${server.url}/`, {
+          method: "POST",
+          headers: { ...formType, Accept: "text/plain" },
+          body: signupBody(email),
+        });
+        expect(signup.status).toBe(200);
+      }
+      await sweep();
+      expect(await server.outbox()).toHaveLength(before + 2);
+      const now = await states(server);
+      expect([now[owner], now[stranger.replace("@", "2@")]]).toEqual([
+        [expect.not.stringMatching(/^refused$/), null],
+        [expect.not.stringMatching(/^refused$/), null],
+      ]);
+    },
+  );
+
   it.each(providers)("%s: a temporary bounce changes nothing", async (provider) => {
     await seed(`soft-${provider}@example.com`);
     const before = await server.signups();
@@ -306,7 +337,10 @@ describe.each<Adapter>(["start", "netlify"])("bounces and complaints through the
         "resend",
         event("resend", { kind: "bounce", address: "nobody@example.com", permanent: true }),
       );
-      expect([reply.status, reply.body]).toEqual([200, expect.stringContaining("not on the list: nothing changed")]);
+      expect([reply.status, reply.body]).toEqual([
+        200,
+        expect.stringContaining("not on the list; the address is not mailed until"),
+      ]);
       expect(await server.signups()).toEqual(before);
       const lines = server.logs.join("");
       expect(lines).toMatch(/POST \/waitlist\/mail-events\/resend 200 .*not on the list/);

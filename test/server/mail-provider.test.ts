@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import nodemailer from "nodemailer";
+import { run } from "../../cli/run";
 import { classifyMailFailure } from "../../waitlist/mail/replies";
 import { readPostmarkWebhook } from "../../waitlist/mail-events/postmark";
 import { readResendWebhook } from "../../waitlist/mail-events/resend";
 import { readSesWebhook, type SesOutcome } from "../../waitlist/mail-events/ses";
 import type { WebhookOutcome, WebhookRequest } from "../../waitlist/mail-events/events";
+import { formType, removeDir, request, signupBody, startServer, type TestServer } from "../support/harness";
 import { chosenByShare, providerPresets, startMailProvider, type MailProvider } from "../support/mail-provider";
 import { snsKey, svixSecret, testTopicArn, type Provider } from "../support/mail-webhooks";
 import { until } from "../support/until";
@@ -94,6 +96,23 @@ describe("the mail provider stand-in refuses as a real provider refuses", () => 
     expect(provider.counters).toMatchObject({ sent: 3, throttled: 0 });
   });
 
+  it("answers as a relay that wants authentication, or loses a taken message's reply, at the test's word", async () => {
+    provider = await startMailProvider();
+    provider.setReplyMode("relayDenied");
+    const denied = await send(provider);
+    expect(denied).toMatchObject({ responseCode: 550, command: "RCPT TO", response: "550 5.7.1 Relaying denied" });
+    expect(classifyMailFailure(denied)).toBe("sending");
+    provider.setReplyMode("dropAfterData");
+    // Taken and counted, its reply never said: no reply code for the sender to read.
+    const lost = await send(provider);
+    expect(lost).toMatchObject({ code: "ECONNECTION", command: "CONN" });
+    expect((lost as { responseCode?: number }).responseCode).toBeUndefined();
+    expect(provider.counters.sent).toBe(1);
+    provider.setReplyMode("normal");
+    expect(await send(provider)).toBeUndefined();
+    expect(provider.deliveries).toHaveLength(2);
+  });
+
   it("chooses who bounces by a hash of the address: the same every run, about the share asked", () => {
     const addresses = Array.from({ length: 2_000 }, (_, i) => `person${i}@example.com`);
     const chosen = addresses.filter((address) => chosenByShare(address, 0.1, "bounce"));
@@ -149,5 +168,67 @@ describe("the stand-in's bounces and complaints, posted as each provider signs t
     } finally {
       await new Promise((resolve) => webhook.close(resolve));
     }
+  });
+});
+
+describe("a provider that refuses the sending, or loses its reply, on npm start", () => {
+  let server: TestServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    if (server) removeDir(server.dir);
+    server = undefined;
+  });
+
+  it("a relay denied for an hour refuses no signup for good: each stays owed, every sender held, each mailed once put right", async () => {
+    provider = await startMailProvider({ replyMode: "relayDenied" });
+    server = await startServer("start", { smtpUrl: provider.url, sweepMs: 500 });
+    const at = server;
+    const emails = ["relay0@example.com", "relay1@example.com", "relay2@example.com"];
+    for (const email of emails) {
+      const reply = await request(`${at.url}/`, {
+        method: "POST",
+        headers: { ...formType, accept: "text/plain" },
+        body: signupBody(email),
+      });
+      expect(reply.status).toBe(200);
+    }
+    // The relay's 550 5.7.1 to RCPT TO is about the sending: the first holds every sender and is given back owed; the
+    // others wait behind the hold. Before, every one of them was refused for good.
+    await until(
+      async () => (await at.signups()).every((one) => one.state === "owed"),
+      10_000,
+      "every signup given back owed",
+    );
+    expect((await at.signups()).filter((one) => one.state === "refused")).toEqual([]);
+    expect(at.logs.filter((line) => line.includes("the mail provider is not taking mail"))).toHaveLength(1);
+    expect(provider.counters.sent).toBe(0);
+
+    // The relay put right, the founder sends what is owed through the hold, and each goes once.
+    provider.setReplyMode("normal");
+    const env = { WAITLIST_DB: at.dbFile, SMTP_URL: provider.url, OUTBOX_DIR: at.outboxDir };
+    await expect(run(["resend-pending"], env)).resolves.toMatch(/; 0 still pending\.$/);
+    await until(async () => (await at.signups()).every((one) => one.state === "sent"), 10_000, "every signup sent");
+    expect(emails.map((email) => provider!.counters.deliveredTo.get(email))).toEqual([1, 1, 1]);
+  });
+
+  it("a connection lost after the provider took a confirmation: sent once more with the same Message-ID, then marked sent", async () => {
+    let drops = 0;
+    // The provider takes the first message and drops the connection before its reply; the next it answers.
+    provider = await startMailProvider({ smtp: { dropAfterData: () => drops++ === 0 } });
+    server = await startServer("start", { smtpUrl: provider.url, sweepMs: 500, retryDelaysMs: [300] });
+    const at = server;
+    const reply = await request(`${at.url}/`, {
+      method: "POST",
+      headers: { ...formType, accept: "text/plain" },
+      body: signupBody("lost@example.com"),
+    });
+    expect(reply.status).toBe(200);
+    await until(async () => (await at.signups())[0]?.state === "sent", 10_000, "the signup marked sent");
+    // Its outcome unknown, a confirmation may go twice: the same message, which threads with the first.
+    const ids = provider.deliveries.map((delivery) => delivery.mail.messageId);
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toBe(ids[0]);
+    // One message's fate, not the provider down: no sender was held.
+    expect(at.logs.join("\n")).not.toContain("the mail provider is not taking mail");
   });
 });

@@ -1,6 +1,10 @@
 import { site } from "../../config/site";
 import { onPreBuild, onPreInit } from "../../gatsby-node";
 import { claimEnds } from "../../scripts/legal-content/claims";
+import { projectFolders } from "../../config/folders";
+import * as policies from "../../waitlist/policies";
+import { readPolicySource } from "../../waitlist/policies";
+import { netlifyHostingProvider } from "../../config/variables";
 
 /*
  * What a build for a public site refuses before it renders a page: a policy that names no controller or no host, or
@@ -16,10 +20,28 @@ const complete = {
   HOSTING_PROVIDER: "Hetzner Online GmbH (Germany)",
 };
 
-function preBuild(env: Record<string, string>) {
+/** The names the Privacy Policy's frontmatter records (issue 67): those of `complete`, and Amazon SES. */
+const recorded = {
+  mailProvider: "Amazon Web Services, Inc. (Amazon SES, United States)",
+  controller: `${complete.CONTROLLER_NAME}, ${complete.CONTROLLER_ADDRESS}`,
+  hostingProvider: complete.HOSTING_PROVIDER,
+};
+
+/** The Privacy Policy as the build reads it, its frontmatter recording `names` (null: none, as the repository's). */
+const policyNaming = (names: Partial<Record<keyof typeof recorded, string | null>>) => {
+  const source = readPolicySource(projectFolders.legal, site.legalPages.privacyPolicy.slug)!;
+  const lines = Object.entries({ ...recorded, ...names }).flatMap(([field, name]) =>
+    name ? [`${field}: ${name}`] : [],
+  );
+  return source.replace(/^fingerprint:/m, `${lines.join("\n")}\nfingerprint:`);
+};
+
+function preBuild(env: Record<string, string>, names: Parameters<typeof policyNaming>[0] = {}) {
+  // Stands for the file legal staff edit: which names it records is theirs to write, not this test's.
+  jest.spyOn(policies, "readPolicySource").mockReturnValue(policyNaming(names));
   const saved = { ...process.env };
   const reporter = { panic: jest.fn(), warn: jest.fn(), panicOnBuild: jest.fn() };
-  for (const name of ["CONTEXT", "SITE_URL", "NETLIFY", "NETLIFY_LOCAL", ...Object.keys(complete)]) {
+  for (const name of ["CONTEXT", "SITE_URL", "NETLIFY", "NETLIFY_LOCAL", "MAIL_PROVIDER", ...Object.keys(complete)]) {
     delete process.env[name];
   }
   Object.assign(process.env, env);
@@ -27,6 +49,7 @@ function preBuild(env: Record<string, string>) {
     (onPreBuild as (args: unknown) => void)({ reporter });
   } finally {
     process.env = saved;
+    jest.restoreAllMocks();
   }
   return {
     panics: reporter.panic.mock.calls.map(([message]) => message),
@@ -61,7 +84,11 @@ describe.each([
 describe("the hosting provider", () => {
   it("is Netlify on a Netlify production deploy, unless HOSTING_PROVIDER says otherwise", () => {
     const { HOSTING_PROVIDER: _host, ...rest } = complete;
-    expect(preBuild({ ...rest, CONTEXT: "production", NETLIFY: "true" })).toEqual({ panics: [], warnings: [] });
+    const netlify = { hostingProvider: netlifyHostingProvider };
+    expect(preBuild({ ...rest, CONTEXT: "production", NETLIFY: "true" }, netlify)).toEqual({
+      panics: [],
+      warnings: [],
+    });
   });
 
   it("must be named for a self-hosted public site", () => {
@@ -71,6 +98,55 @@ describe("the hosting provider", () => {
         /^HOSTING_PROVIDER is not set: .*\(SITE_URL is https:\/\/jointandem\.app, not a local address\)/s,
       ),
     ]);
+  });
+});
+
+describe("the mail provider the Privacy Policy names (issue 67)", () => {
+  const production = { ...complete, CONTEXT: "production", NETLIFY: "true" };
+
+  it("must be named for a public site, as the one MAIL_PROVIDER says the site uses", () => {
+    expect(preBuild({ ...production, MAIL_PROVIDER: "ses" })).toEqual({ panics: [], warnings: [] });
+    expect(
+      preBuild({ ...production, MAIL_PROVIDER: "smtp" }, { mailProvider: "Example Mail GmbH (Germany)" }).panics,
+    ).toEqual([]);
+    expect(preBuild({ ...production, MAIL_PROVIDER: "resend" }).panics).toEqual([
+      expect.stringMatching(
+        /^The Privacy Policy names Amazon Web Services, Inc\. \(Amazon SES, United States\) as the mail provider, but MAIL_PROVIDER is resend \(Resend\)\. .*\(CONTEXT=production\)/s,
+      ),
+    ]);
+    expect(preBuild(production, { mailProvider: null }).panics).toEqual([
+      expect.stringMatching(/^The Privacy Policy names no mail provider, but the site's e-mails go through one /),
+    ]);
+  });
+
+  it("is a warning on a local build", () => {
+    const { panics, warnings } = preBuild({ ...complete, MAIL_PROVIDER: "postmark" });
+    expect(panics).toEqual([]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^The Privacy Policy names Amazon Web Services, .*MAIL_PROVIDER is postmark/),
+    ]);
+  });
+});
+
+describe("the controller and the host the Privacy Policy's frontmatter records (issue 67)", () => {
+  const production = { ...complete, CONTEXT: "production", NETLIFY: "true" };
+
+  it("must be the ones the public site's settings name, so that a change of either is a dated change", () => {
+    const moved = { ...production, CONTROLLER_ADDRESS: "Other Street 2, 10115 Berlin, Germany" };
+    expect(preBuild(moved).panics).toEqual([
+      expect.stringMatching(
+        /^The Privacy Policy shows Tandem Labs GmbH, Other Street 2, 10115 Berlin, Germany \(CONTROLLER_NAME and CONTROLLER_ADDRESS\), but its frontmatter's "controller" records Tandem Labs GmbH, Example Street 1, 10115 Berlin, Germany\. .*\(CONTEXT=production\)/s,
+      ),
+    ]);
+    expect(preBuild(production, { hostingProvider: null }).panics).toEqual([
+      expect.stringMatching(
+        /^The Privacy Policy shows Hetzner Online GmbH \(Germany\) \(HOSTING_PROVIDER .*"hostingProvider" records none\./,
+      ),
+    ]);
+  });
+
+  it("is not asked of a local build, which shows placeholders", () => {
+    expect(preBuild({ ...complete, CONTROLLER_NAME: "Someone Else Ltd" }).panics).toEqual([]);
   });
 });
 

@@ -212,7 +212,10 @@ describe("launching in waves from the npm run serve server's store (issue 51)", 
     server = await spawnServe({ ...founders, PUBLIC_DIR: path.join(dir, "public"), WAITLIST_RATE_LIMIT: "1000000" });
     await until(() => server.output().includes("Removed 1 entries of people let in over 90 days ago."));
     const rows = JSON.parse(await run(["export", "--record", "--format", "json"], founders)) as Signup[];
-    expect(rows.map((row) => row.email).sort()).toEqual(["held@example.com", "lately@example.com"]);
+    // The restricted entry is kept, out of any copy of the whole list (issue 67): its own row comes by --email.
+    expect(rows.map((row) => row.email).sort()).toEqual(["lately@example.com"]);
+    const own = ["export", "--record", "--format", "json", "--email", "held@example.com"];
+    expect((JSON.parse(await run(own, founders)) as Signup[]).map((row) => row.email)).toEqual(["held@example.com"]);
     expect(JSON.parse(await run(["stats", "--json"], founders))).toMatchObject({ afterWave: 1 });
   });
 });

@@ -57,6 +57,18 @@ export const providerPresets = {
   plainSmtp: {},
 } satisfies Record<string, ProviderProfile>;
 
+/**
+ * How the provider answers, beside its limits, as a test switches it (MailProvider.setReplyMode):
+ * - "relayDenied": a relay that wants authentication refuses every recipient, `550 5.7.1 Relaying denied`, as a
+ *   provider misconfigured for an hour does (about the sending: it must refuse nobody for good);
+ * - "dropAfterData": it takes each message and drops the connection before its reply, as a connection lost between
+ *   the two does (the sender cannot know the message went: replies.ts's "unknown").
+ */
+export type ReplyMode = "normal" | "relayDenied" | "dropAfterData";
+
+/** The reply of "relayDenied", word for word. */
+export const relayDenied: ServerReply = { code: 550, text: "5.7.1 Relaying denied" };
+
 export interface MailProviderOptions {
   profile?: ProviderProfile;
   /** The provider's clock (ms): a simulation's in the bench. */
@@ -86,6 +98,8 @@ export interface MailProviderOptions {
   };
   /** Anything else of the SMTP server's (the bench's onConnect and onClose). */
   smtp?: Parameters<typeof startSmtpServer>[1];
+  /** How it answers at first: "normal" unless said. */
+  replyMode?: ReplyMode;
 }
 
 export interface ProviderCounters {
@@ -110,6 +124,8 @@ export interface MailProvider extends TestSmtpServer {
   counters: ProviderCounters;
   /** Resolves once every event due so far is posted. */
   settled(): Promise<void>;
+  /** From now on answers as `mode` says (ReplyMode). */
+  setReplyMode(mode: ReplyMode): void;
 }
 
 /** Whether `address` is among `share` of all addresses: a hash of it, the same on every run. */
@@ -197,8 +213,12 @@ export async function startMailProvider(options: MailProviderOptions = {}): Prom
     return undefined;
   }
 
+  let replyMode = options.replyMode ?? "normal";
   const server = await startSmtpServer(0, {
     ...options.smtp,
+    replyToRecipient: (address) =>
+      replyMode === "relayDenied" ? relayDenied : options.smtp?.replyToRecipient?.(address),
+    dropAfterData: (envelope) => replyMode === "dropAfterData" || (options.smtp?.dropAfterData?.(envelope) ?? false),
     async admit(sessionId) {
       counters.maxConnections = Math.max(counters.maxConnections, open.size + 1);
       if (profile.connections !== undefined && open.size >= profile.connections) {
@@ -217,6 +237,9 @@ export async function startMailProvider(options: MailProviderOptions = {}): Prom
     counters,
     async settled() {
       while (pending.size > 0) await Promise.all([...pending]);
+    },
+    setReplyMode(mode) {
+      replyMode = mode;
     },
   };
 }

@@ -55,6 +55,8 @@ export async function startSmtpServer(
     afterData,
     onConnect,
     onClose,
+    dropAtRecipient,
+    dropAfterData,
   }: {
     beforeData?: () => Promise<void>;
     /** Recipients refused for good, the way a strict server refuses a mailbox it does not have (550). */
@@ -83,9 +85,19 @@ export async function startSmtpServer(
     /** A client connected, and its connection closed: the Netlify bench holds its simulated clock meanwhile. */
     onConnect?: () => void;
     onClose?: () => void;
+    /** The connection dropped without a word at this recipient's RCPT TO: before any of the message was sent. */
+    dropAtRecipient?: (address: string) => boolean;
+    /**
+     * The message received in full and kept, and its connection dropped without a reply, as one lost between the
+     * provider taking a message and its answer: the sender cannot know it went.
+     */
+    dropAfterData?: (envelope: { from: string; to: string[] }) => boolean;
   } = {},
 ): Promise<TestSmtpServer> {
   const deliveries: Delivery[] = [];
+  /** Each client's connection by its port (every client is on 127.0.0.1), for a test that drops one. */
+  const sockets = new Map<number, Socket>();
+  const drop = (session: { remotePort: number }) => sockets.get(session.remotePort)?.destroy();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -108,9 +120,11 @@ export async function startSmtpServer(
       if (beforeData) void beforeData().then(() => callback());
       else callback();
     },
-    onRcptTo(address, _session, callback) {
+    onRcptTo(address, session, callback) {
       const reply = replyToRecipient?.(address.address);
-      if (reply) {
+      if (dropAtRecipient?.(address.address)) {
+        drop(session);
+      } else if (reply) {
         callback(replyError(reply));
       } else if (refuseRecipient?.(address.address)) {
         callback(Object.assign(new Error("5.1.1 Mailbox unavailable"), { responseCode: 550 }));
@@ -133,7 +147,8 @@ export async function startSmtpServer(
           return refused;
         };
         keep().then(
-          (refused) => callback(refused && replyError(refused)),
+          (refused) =>
+            !refused && dropAfterData?.(envelope) ? drop(session) : callback(refused && replyError(refused)),
           (error: Error) => callback(error),
         );
       });
@@ -143,7 +158,12 @@ export async function startSmtpServer(
   // conversation starts.
   server.server.on("connection", (socket: Socket) => {
     onConnect?.();
-    socket.once("close", () => onClose?.());
+    const port = socket.remotePort ?? 0;
+    sockets.set(port, socket);
+    socket.once("close", () => {
+      sockets.delete(port);
+      onClose?.();
+    });
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const actualPort = (server.server.address() as AddressInfo).port;

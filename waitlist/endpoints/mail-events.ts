@@ -1,4 +1,6 @@
 import getRawBody from "raw-body";
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import { clientKey } from "../client-address";
 import { replyHeaders } from "../../http/headers";
 import { actOnMailEvent, type ActingOptions } from "../mail-events/act";
 import { maxWebhookBytes, type MailEvent, type WebhookRequest } from "../mail-events/events";
@@ -39,12 +41,19 @@ export interface MailEventsOptions extends ActingOptions {
   fetch?: typeof fetch;
 }
 
-const reply = (status: number, line: string): FormReply => ({
+const reply = (status: number, line: string, headers: Record<string, string> = {}): FormReply => ({
   status,
-  headers: replyHeaders("text"),
+  headers: { ...replyHeaders("text"), ...headers },
   body: `${line}\n`,
   reason: line,
 });
+
+/**
+ * Failed tries of a route's credentials a client may make (a 401 or 403: unsigned, forged, a wrong password, a replay),
+ * all three routes together, per server or function instance: a provider that is set up right fails none, and a
+ * stranger guessing POSTMARK_WEBHOOK_AUTH, or making the SES route fetch certificates, is held for the rest of it.
+ */
+export const failedAuthLimit = { tries: 10, seconds: 600 } as const;
 
 const unset = {
   ses: "SES_SNS_TOPIC_ARN",
@@ -54,6 +63,7 @@ const unset = {
 
 /** The three routes' endpoints, by provider. */
 export function createMailEvents({ settings = {}, fetch: fetchWith, ...acting }: MailEventsOptions) {
+  const failures = new RateLimiterMemory({ points: failedAuthLimit.tries, duration: failedAuthLimit.seconds });
   const fetchNow: typeof fetch = (...args) => (fetchWith ?? globalThis.fetch)(...args);
   // One for the endpoint's life: sns.ts keeps the certificates it fetched by it.
   const fetchCertificate = certificateFetcher(fetchNow);
@@ -96,6 +106,16 @@ export function createMailEvents({ settings = {}, fetch: fetchWith, ...acting }:
       if (request.method !== "POST") {
         return reply(405, `${request.method} is not how a provider posts its events: POST them`);
       }
+      const client = clientKey(request.clientIp);
+      const failed = await failures.get(client);
+      if (failed && failed.consumedPoints >= failedAuthLimit.tries) {
+        const seconds = String(Math.max(1, Math.ceil(failed.msBeforeNext / 1000)));
+        return reply(
+          429,
+          `too many failed tries of this route's credentials from your network: try again in ${seconds} seconds`,
+          { "Retry-After": seconds },
+        );
+      }
       let body: Buffer;
       try {
         body = await getRawBody(request.body, {
@@ -109,7 +129,9 @@ export function createMailEvents({ settings = {}, fetch: fetchWith, ...acting }:
         return reply(400, "the body could not be read");
       }
       try {
-        return await answer(provider, { method: request.method, headers: request.headers, body });
+        const answered = await answer(provider, { method: request.method, headers: request.headers, body });
+        if (answered.status === 401 || answered.status === 403) await failures.penalty(client);
+        return answered;
       } catch (error) {
         // A settings mistake, a certificate out of reach, the store failing: 500, and the provider tries again.
         return reply(500, `not taken, for now: ${redactAddresses((error as Error).message)}`);

@@ -29,6 +29,12 @@ export interface MailEvent {
   at: string;
   /** What the provider said of a bounce (its type, its server's words), as it wrote them: they may quote the address. */
   words?: string;
+  /**
+   * The provider sent nothing: the address is on its own suppression list already (SES's OnAccountSuppressionList,
+   * Resend's email.suppressed, Postmark's ManuallyDeactivated). No new bounce: act.ts holds the address if it is not
+   * held, and counts nothing.
+   */
+  alreadySuppressed?: true;
 }
 
 /** A refusal, with one line for the request log in the operator's words (never an address). */

@@ -38,6 +38,15 @@ describe("readPostmarkWebhook: Postmark's bounces and complaints, behind basic a
     });
   });
 
+  it("takes ManuallyDeactivated as an address on Postmark's list already, and a HardBounce that made it inactive as new", () => {
+    expect(read(bounce("ManuallyDeactivated", true), basicAuth(auth))).toMatchObject({
+      events: [{ kind: "bounce", permanent: true, alreadySuppressed: true }],
+    });
+    expect(read(bounce("HardBounce", true), basicAuth(auth))).toMatchObject({
+      events: [expect.not.objectContaining({ alreadySuppressed: true })],
+    });
+  });
+
   it.each([
     ["HardBounce", false, true],
     ["BadEmailAddress", false, true],

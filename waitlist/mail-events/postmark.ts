@@ -30,6 +30,12 @@ export interface PostmarkWebhookSettings {
  * it will not send to again (Inactive: it answers 406 to a send until reactivated), whatever the type.
  */
 const hard = new Set(["HardBounce", "BadEmailAddress", "ManuallyDeactivated"]);
+/**
+ * The type that is no bounce of a message but an address put on Postmark's inactive list by hand: already suppressed
+ * there. (Inactive on a HardBounce is that bounce deactivating the address: a new bounce. A send to an address already
+ * inactive is refused at once, 406, and no webhook is posted for it.)
+ */
+const onPostmarkList = "ManuallyDeactivated";
 /** Types that say nothing about delivery: a delay Postmark retries itself, an auto-reply, a list request, a test. */
 const noFailure = new Set([
   "Transient",
@@ -102,6 +108,7 @@ export function readPostmarkWebhook(request: WebhookRequest, { auth }: PostmarkW
     kind: complaint ? ("complaint" as const) : ("bounce" as const),
     permanent,
     words: wordsOf("Postmark", type, record.Details ?? record.Description),
+    ...(!complaint && type === onPostmarkList ? { alreadySuppressed: true as const } : {}),
   };
   return answer(eventsFor([record.Email], event, id), "a Postmark record naming no Email");
 }

@@ -44,6 +44,23 @@ describe("readResendWebhook: Resend's events, signed through Svix", () => {
     });
   });
 
+  it("takes email.suppressed, and a bounce of SES's subtype OnAccountSuppressionList, as on Resend's list already", () => {
+    const hard = JSON.parse(resendEvent({ kind: "bounce", address, permanent: true })) as {
+      type: string;
+      data: { bounce?: Record<string, unknown> };
+    };
+    const { bounce, ...data } = hard.data;
+    const suppressed = JSON.stringify({ ...hard, type: "email.suppressed", data });
+    expect(signed(suppressed)).toMatchObject({
+      events: [{ kind: "bounce", permanent: true, address, alreadySuppressed: true }],
+    });
+    const listed = JSON.stringify({
+      ...hard,
+      data: { ...data, bounce: { ...bounce, subType: "OnAccountSuppressionList" } },
+    });
+    expect(signed(listed)).toMatchObject({ events: [{ kind: "bounce", permanent: true, alreadySuppressed: true }] });
+  });
+
   it("takes a signature among several, one per secret while Resend rolls its secret", () => {
     const body = resendEvent({ kind: "bounce", address, permanent: true });
     const headers = svixHeaders(secret, body);

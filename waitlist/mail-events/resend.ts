@@ -13,7 +13,7 @@ import {
 } from "./events";
 
 /*
- * Resend's bounces and complaints. Resend signs through Svix (https://resend.com/docs/dashboard/webhooks/verify-
+ * Resend's bounces, complaints and the e-mails it did not send to an address on its suppression list. Resend signs through Svix (https://resend.com/docs/dashboard/webhooks/verify-
  * webhooks-requests): an HMAC-SHA256 of "id.timestamp.body" under the secret's key, checked by standardwebhooks, the
  * Standard Webhooks library that Svix's own `svix` package verifies with (lighter: no API client), in constant time,
  * with Svix's ±5 minutes around its clock (Date.now, which the bench's fake timers move) against a replay.
@@ -73,10 +73,20 @@ export function readResendWebhook(request: WebhookRequest, { secret }: ResendWeb
     // Resend passes on SES's bounce type (https://resend.com/docs/webhooks/emails/bounced): "Permanent" is hard.
     const permanent = bounce?.type === "Permanent";
     const words = wordsOf("Resend bounce", bounce?.type, bounce?.subType, bounce?.message);
+    // And SES's subtypes, those of an address on the list already among them (ses.ts).
+    const listed = permanent && (bounce?.subType === "OnAccountSuppressionList" || bounce?.subType === "Suppressed");
+    const already = listed ? { alreadySuppressed: true as const } : {};
     return answer(
-      eventsFor(recipients, { ...base, kind: "bounce", permanent, words }, eventId),
+      eventsFor(recipients, { ...base, kind: "bounce", permanent, words, ...already }, eventId),
       "a bounce naming nobody",
     );
+  }
+  if (event.type === "email.suppressed") {
+    // Resend sent nothing: the address is on the team's suppression list, after a bounce or a complaint
+    // (https://resend.com/changelog/email-suppression-visibility).
+    const suppressed = { ...base, kind: "bounce" as const, permanent: true, alreadySuppressed: true as const };
+    const words = "Resend suppressed it: the address is on Resend's suppression list";
+    return answer(eventsFor(recipients, { ...suppressed, words }, eventId), "a suppressed e-mail naming nobody");
   }
   if (event.type === "email.complained") {
     const complaint = { ...base, kind: "complaint" as const, permanent: true };

@@ -123,6 +123,52 @@ describe("readSesWebhook: what SES says, through SNS", () => {
     expect(key.fetched.length).toBe(before);
   });
 
+  it.each(["constructor", "toString", "__proto__"])(
+    "refuses a SignatureVersion of %s, a key every object inherits, before fetching a certificate",
+    async (version) => {
+      const certificateUrl = `${testCertificateUrl}?${version}`;
+      const message = JSON.parse(snsMessage(key.privateKey, { Message: bounce() }, { certificateUrl })) as Record<
+        string,
+        string
+      >;
+      const before = key.fetched.length;
+      expect(await read(JSON.stringify({ ...message, SignatureVersion: version }))).toEqual({
+        status: 403,
+        reason: "SignatureVersion is neither 1 nor 2, the versions SNS signs with",
+      });
+      expect(key.fetched.length).toBe(before);
+    },
+  );
+
+  it.each(["OnAccountSuppressionList", "Suppressed"])(
+    "takes a bounce of subtype %s as an address on SES's list already, not a new bounce",
+    async (subType) => {
+      const listed = JSON.parse(bounce()) as { bounce: Record<string, unknown> };
+      listed.bounce.bounceSubType = subType;
+      expect(await read(snsMessage(key.privateKey, { Message: JSON.stringify(listed) }))).toMatchObject({
+        events: [{ kind: "bounce", permanent: true, address, alreadySuppressed: true }],
+      });
+      expect(await read(snsMessage(key.privateKey, { Message: bounce() }))).toMatchObject({
+        events: [expect.not.objectContaining({ alreadySuppressed: true })],
+      });
+    },
+  );
+
+  it("changes nothing for a complaint whose feedback type is not-spam: the person said the mail was wanted", async () => {
+    const notSpam = JSON.parse(sesNotification({ kind: "complaint", address, permanent: true })) as {
+      complaint: Record<string, unknown>;
+    };
+    notSpam.complaint.complaintFeedbackType = "not-spam";
+    expect(await read(snsMessage(key.privateKey, { Message: JSON.stringify(notSpam) }))).toEqual({
+      status: 200,
+      ignored: "an SES complaint of feedback type not-spam: the mail was wanted, nothing to do",
+    });
+    notSpam.complaint.complaintFeedbackType = "abuse";
+    expect(await read(snsMessage(key.privateKey, { Message: JSON.stringify(notSpam) }))).toMatchObject({
+      events: [{ kind: "complaint", permanent: true, address }],
+    });
+  });
+
   it("refuses a body over the limit, and anything but a POST", async () => {
     expect(await read("x".repeat(maxWebhookBytes + 1))).toMatchObject({ status: 413 });
     const get = await readSesWebhook({ method: "GET", headers: {}, body: "" }, {});

@@ -29,11 +29,18 @@ interface SesNotification {
   notificationType?: unknown;
   eventType?: unknown;
   bounce?: { bounceType?: unknown; bounceSubType?: unknown; bouncedRecipients?: Recipients; timestamp?: unknown };
-  complaint?: { complainedRecipients?: Recipients; timestamp?: unknown };
+  complaint?: { complainedRecipients?: Recipients; timestamp?: unknown; complaintFeedbackType?: unknown };
 }
 
 const addresses = (recipients: Recipients | undefined) =>
   Array.isArray(recipients) ? recipients.map((recipient) => recipient?.emailAddress) : [];
+
+/**
+ * The bounce subtypes with which SES reports a message it never sent, the address being on its suppression list: the
+ * account's (OnAccountSuppressionList) or SES's global one (Suppressed). A permanent bounce each time it is tried,
+ * never a new one (https://docs.aws.amazon.com/ses/latest/dg/notification-contents.html#bounce-types).
+ */
+const onSesList = (subType: unknown) => subType === "OnAccountSuppressionList" || subType === "Suppressed";
 
 /** An SES event type named in a reason only when it is a plain word or two. */
 const named = (type: unknown) => (typeof type === "string" && /^[A-Za-z ]{1,32}$/.test(type) ? type : "unknown");
@@ -68,11 +75,16 @@ export async function readSesWebhook(request: WebhookRequest, settings: SnsSetti
       permanent: bounceType === "Permanent",
       at: isoTime(timestamp, base.at),
       words: wordsOf("SES bounce type", bounceType, bounceSubType),
+      ...(onSesList(bounceSubType) ? { alreadySuppressed: true as const } : {}),
     };
     return answer(eventsFor(addresses(bouncedRecipients), bounce, message.MessageId), "a bounce naming nobody");
   }
   if (type === "Complaint" && notification.complaint) {
-    const { complainedRecipients, timestamp } = notification.complaint;
+    const { complainedRecipients, timestamp, complaintFeedbackType } = notification.complaint;
+    // A mailbox provider's report that its user took the mail out of spam (RFC 5965's feedback type): no complaint.
+    if (complaintFeedbackType === "not-spam") {
+      return { status: 200, ignored: "an SES complaint of feedback type not-spam: the mail was wanted, nothing to do" };
+    }
     const complaint = { ...base, kind: "complaint" as const, permanent: true, at: isoTime(timestamp, base.at) };
     return answer(
       eventsFor(addresses(complainedRecipients), complaint, message.MessageId),

@@ -119,6 +119,9 @@ function signatureHolds(algorithm: string, signed: Buffer, certificate: X509Cert
   }
 }
 
+/** SNS's signature versions and the hash each signs with. */
+const signatureAlgorithms: Readonly<Record<string, string>> = { "1": "sha1", "2": "sha256" };
+
 const required = ["Type", "MessageId", "TopicArn", "Message", "Timestamp"] as const;
 
 /** `body` (parsed JSON) as an SNS message whose signature, certificate, topic and time hold; else the refusal. */
@@ -132,7 +135,9 @@ export async function verifySnsMessage(
   if (typeof body.Signature !== "string" || typeof body.SigningCertURL !== "string") {
     return refuse(401, "unsigned: the SNS message has no Signature or SigningCertURL");
   }
-  const algorithm = { "1": "sha1", "2": "sha256" }[String(body.SignatureVersion)];
+  // Own keys only: a SignatureVersion of "constructor" or "toString" names no algorithm, whatever an object inherits.
+  const version = String(body.SignatureVersion);
+  const algorithm = Object.hasOwn(signatureAlgorithms, version) ? signatureAlgorithms[version] : undefined;
   if (!algorithm) return refuse(403, "SignatureVersion is neither 1 nor 2, the versions SNS signs with");
   const certificateUrl = snsUrl(body.SigningCertURL, /\.pem$/);
   if (!certificateUrl) return refuse(403, "SigningCertURL is not an https .pem file on sns.<region>.amazonaws.com");

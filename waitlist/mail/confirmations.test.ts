@@ -411,3 +411,42 @@ describe("what a provider's refusal means (replies.ts), for the one pace", () =>
     await store.close();
   });
 });
+
+describe("a refusal for good of the recipient (issue 65)", () => {
+  it("holds the address as a bounce would: a new signup of it after the refused one's days is not mailed", async () => {
+    const { store, owed } = await storeWith(1);
+    const unknownUser = Object.assign(
+      new Error("550 5.1.1 <c0@example.com>: Recipient address rejected: User unknown"),
+      {
+        command: "RCPT TO",
+        responseCode: 550,
+      },
+    );
+    const { mailer, sent } = recordingMailer(() => unknownUser);
+    const confirmations = createConfirmations({ store, mailer, linkSecret, ...testSite, log: () => {} });
+    await confirmations.sendSoon(owed[0]!);
+    await confirmations.close();
+    expect((await store.signup("c0@example.com"))?.state).toBe("refused");
+    // Gone (its 30 days over, or it left), then signed up anew: the sender asks the suppressions, and mails nothing.
+    await store.remove("c0@example.com", "link", new Date());
+    const { createdAt } = await store.add({ email: "c0@example.com", emailKey: "c0@example.com", source: "start" });
+    const later = recordingMailer(() => undefined);
+    const again = createConfirmations({
+      store,
+      mailer: later.mailer,
+      linkSecret,
+      ...testSite,
+      log: () => {},
+    });
+    await again.sendSoon({ email: "c0@example.com", emailKey: "c0@example.com", createdAt, askedSince: createdAt });
+    await again.close();
+    const record = await store.signup("c0@example.com");
+    expect(record?.state).toBe("refused");
+    expect(record?.confirmationError).toMatch(
+      /^not sent: mail to this (mailbox|address) bounced or was marked as spam/,
+    );
+    expect(sent).toEqual([]);
+    expect(later.sent).toEqual([]);
+    await store.close();
+  });
+});

@@ -1,18 +1,16 @@
-import { confirmationMessage } from "./confirmation-message";
 import { maskEmail } from "../email-address";
-import { mailboxCounters, mailDay } from "./mailbox";
-import { mailErrorReason, redactAddresses } from "./redact";
+import { redactAddresses } from "./redact";
 import type { Mailer } from "./mailer";
-import { paceWait, pacedRate, unlimitedPace, type MailPace, type MailSent, type PaceOutcome } from "./pace";
-import { classifyMailFailure } from "./replies";
-import { askAgainAfterMs, mailboxCap, retryDelayMs, retryDelaysMs as retrySchedule } from "../signup-life/rules";
+import { paceWait, pacedRate, unlimitedPace, type MailPace } from "./pace";
+import { confirmationLane } from "./confirmation-lane";
+import { createSender } from "./sender";
+import { askAgainAfterMs, retryDelaysMs as retrySchedule } from "../signup-life/rules";
 import type { WaitlistSite } from "../site-settings";
 import type { ConfirmationQueue, MailBookkeeping, WaitlistStore } from "../stores/store";
-import { suppressedUntil } from "../suppressions";
 import type { OwedConfirmation } from "../signup-life/types";
 
 export interface ConfirmationOptions extends WaitlistSite {
-  store: WaitlistStore & ConfirmationQueue & Pick<MailBookkeeping, "suppressedUntil">;
+  store: WaitlistStore & ConfirmationQueue & Pick<MailBookkeeping, "suppressedUntil" | "suppress">;
   mailer: Mailer;
   /** What each message's leave link is signed with (tokens.ts). */
   linkSecret: string;
@@ -98,32 +96,16 @@ export function createConfirmations({
 }: ConfirmationOptions) {
   const inFlight = new Set<Promise<unknown>>();
 
-  /** The signup's confirmation, with the Message-ID every attempt at it shares. */
-  const messageFor = (owed: OwedConfirmation) =>
-    confirmationMessage(owed.email, {
-      // Each asking is a message of its own: the signup's, or a later one for a signup from before the confirm step.
-      seed: `${owed.emailKey} ${owed.askedSince ?? owed.createdAt}`,
-      createdAt: owed.createdAt,
-      linkSecret,
-      siteUrl,
-      contactEmail,
-    });
+  /** The mail's one sender (sender.ts): the confirmation says whom and what, the sender does the rest. */
+  const sender = createSender({ store, mailer, pace, secret: linkSecret, clock, wait });
 
-  /**
-   * One attempt, holding the address in the store while it runs, so no two senders send it: a start taken from the
-   * pace first (pace.ts), then the claim (`claimed`: the signup's own sender holds it from its record's making). What
-   * the provider's refusal means is replies.ts's: the recipient refused for good; a failure that may pass, retried
-   * on signup-life's schedule; a throttle, a quota or the server down, which hold every sender (the pace), this
-   * message given back uncounted, due when the hold ends.
-   */
-  /**
-   * When a message given back uncounted is due again: at once when the pace was only taken or the provider asked for a
-   * moment (a sender with the time waits for its start: a drain, the next sweep); when the hold ends for a quota or
-   * the server down, so that no sweep reads it before then.
-   */
-  const dueAgain = ({ reason, until }: { reason: string; until: number }) =>
-    new Date(reason === "busy" || reason === "throttle" ? clock().getTime() : until);
+  const lane = (claimed: boolean) =>
+    confirmationLane(
+      { store, linkSecret, siteUrl, contactEmail, leaseMs, mailboxDailyMails, retryDelaysMs, log, clock },
+      claimed,
+    );
 
+  /** One attempt at `owed`'s confirmation, in the sender's words reduced to what a sweep counts. */
   async function deliver(
     owed: OwedConfirmation,
     {
@@ -133,93 +115,19 @@ export function createConfirmations({
       startBy = Infinity,
     }: { claimed?: boolean; probe?: boolean; takeBy?: number; startBy?: number } = {},
   ): Promise<Attempt | undefined> {
-    // A record made held for its signup's sender holds for the lease from its making: trusted only in the lease's
-    // first half. An attempt that waited longer for its slot (a burst far past a slow provider's rate, on npm start)
-    // claims afresh, for once the hold lapsed another sender (a second server, resend-pending) may have taken it.
-    const fresh = claimed && clock().getTime() - Date.parse(owed.createdAt) < leaseMs / 2;
-    const attempt = fresh ? 1 : await store.claimConfirmation(owed.emailKey, { now: clock(), leaseMs });
-    if (attempt === undefined) return { outcome: "not-ours" };
-    // A mailbox whose mail bounced for good or was marked as spam is not mailed until its fingerprint's time ends
-    // (suppressions.ts), whichever signup of it this is: the visitor was answered as for any signup. Failed, not
-    // capped: a repeat signup does not ask again, and the mailbox's day's count is not spent on it.
-    const heldUntil = await suppressedUntil(store, linkSecret, owed.emailKey, clock());
-    if (heldUntil !== undefined) {
-      const reason = `not sent: mail to this mailbox bounced or was marked as spam; held until ${heldUntil.slice(0, 10)}`;
-      await store.failConfirmation(owed.emailKey, reason, clock());
-      log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
-      return { outcome: "refused", reason };
-    }
-    // The start last, just before the message goes: the store's work before it (a read that takes seconds now and
-    // then) would otherwise put the message in another of the provider's seconds than its start.
-    const maxWaitMs = takeBy === undefined ? undefined : Math.max(0, takeBy - clock().getTime());
-    const ticket = await pace.take({ probe, maxWaitMs });
-    if (!ticket.go) {
-      const reason = ticket.reason === "busy" ? "not sent yet: the provider's pace is taken" : `held: ${ticket.reason}`;
-      // Given back, no attempt counted: nothing reached the provider.
-      await store.releaseConfirmation(owed.emailKey, reason, dueAgain(ticket), { uncounted: true });
-      return { outcome: "held", until: ticket.until, reason };
-    }
-    // Its start and connection came past the caller's time (a connection is free only as the messages before it
-    // end), or once the sender was closed: given back untried, for the next sender.
-    if (closed || clock().getTime() > startBy) {
-      await ticket.done("unused");
-      await store.releaseConfirmation(owed.emailKey, "not sent yet: its turn came too late", clock(), {
-        uncounted: true,
-      });
-      return undefined;
-    }
-    let told: PaceOutcome = "unused";
-    let timing: MailSent | void = undefined;
-    try {
-      // Each asking counts once against its mailbox's day, at its first attempt (a retry is the same message). Past
-      // the cap (signup-life's mailboxCap) it is not sent and not retried: the visitor was answered as for any
-      // signup, and the founders see why. A repeat signup of the address a day later asks again.
-      if (attempt === 1) {
-        const { mailbox, own } = mailboxCounters(owed.emailKey, linkSecret);
-        const day = mailDay(clock());
-        const cap = mailboxCap(mailboxDailyMails);
-        const setApart =
-          cap.keepsOwnCount && own !== undefined && cap.setApartFor(await store.countMailboxMail(own, day));
-        if (!setApart && cap.over(await store.countMailboxMail(mailbox, day))) {
-          const reason = `not sent: ${mailboxDailyMails} confirmation e-mails went to this mailbox today, however spelled`;
-          await store.failConfirmation(owed.emailKey, reason, clock(), { capped: true });
-          log(`confirmation to ${maskEmail(owed.email)} ${reason}`);
-          return { outcome: "refused", reason };
-        }
-      }
-      try {
-        timing = await mailer.send(messageFor(owed), ticket.connection);
-      } catch (error) {
-        // The server's reply, which may quote the address, is kept and logged without it (redact.ts).
-        const reason = mailErrorReason(error, owed.email);
-        const kind = classifyMailFailure(error);
-        if (kind === "recipient") {
-          told = "refused";
-          await store.failConfirmation(owed.emailKey, reason, clock());
-          log(`confirmation to ${maskEmail(owed.email)} refused for good (${reason}); no more attempts`);
-          return { outcome: "refused", reason };
-        }
-        if (kind === "transient") {
-          told = "transient";
-          const delay = retryDelayMs(attempt, retryDelaysMs);
-          await store.releaseConfirmation(owed.emailKey, reason, new Date(clock().getTime() + delay));
-          log(`confirmation to ${maskEmail(owed.email)} failed (${reason}); retrying in ${delay / 1000} s`);
-          return { outcome: "retry", reason };
-        }
-        // A throttle, a quota or the server down: due again as the hold allows, its attempt counted (its mailbox's
-        // day was, and is not counted again), never a failure that waits on the retry schedule.
-        told = kind === "sending" ? "down" : kind;
-        const until = (await ticket.done(told)) ?? clock().getTime();
-        await store.releaseConfirmation(owed.emailKey, reason, dueAgain({ reason: told, until }));
-        return { outcome: "held", until, reason };
-      }
-      told = "sent";
-      // Its connection free for the next message before the store's write.
-      await ticket.done(told, timing);
-      await store.markConfirmationSent(owed.emailKey, clock());
-      return { outcome: "sent" };
-    } finally {
-      await ticket.done(told, timing);
+    const done = await sender.send(lane(claimed), owed, { probe, takeBy, startBy });
+    switch (done.outcome) {
+      case "sent":
+      case "not-ours":
+      case "held":
+        return done;
+      case "late":
+        return undefined;
+      case "retry":
+      case "unknown":
+        return { outcome: "retry", reason: done.reason };
+      default:
+        return { outcome: "refused", reason: done.reason };
     }
   }
 
@@ -443,6 +351,7 @@ export function createConfirmations({
    */
   async function close(): Promise<void> {
     closed = true;
+    sender.close();
     if (timer) clearInterval(timer);
     for (const turnAway of waiting.splice(0)) turnAway(false);
     await idle();

@@ -6,6 +6,7 @@ import type { MailMessage } from "./confirmation-message";
 import { privateFolder, writePrivateFile } from "../private-file";
 import { classifyMailFailure } from "./replies";
 import type { MailSent, PaceConnection } from "./pace";
+import { markHandedOver, watchHandOver, type HandOver } from "./handed-over";
 
 export interface MailConfig {
   /** smtp:// or smtps:// URL of the mail server; without it, messages go to outboxDir as .eml files. */
@@ -41,9 +42,9 @@ export interface Mailer {
 }
 
 /**
- * The mail server refused this recipient for good: a 5xx reply to its RCPT TO (RFC 5321, 4.2.1) that is about the
- * recipient. A 5xx anywhere else (to the sender's MAIL FROM, its credentials, the message) is the sending's, and so is
- * Google's 5xx to a RCPT TO for a used-up daily relay limit (replies.ts): it may pass once the sender is put right.
+ * The mail server refused this recipient's address for good: a reply about the address (RFC 3463's X.1, or the
+ * providers' words for it: replies.ts). A 5xx to RCPT TO about anything else (a relay denied, the sender, Google's
+ * used-up daily relay limit, a full mailbox) is not: it may pass once the sending is put right, or later.
  */
 export function isPermanentFailure(error: unknown): boolean {
   return classifyMailFailure(error) === "recipient";
@@ -56,6 +57,8 @@ export function isPermanentFailure(error: unknown): boolean {
  */
 export function isSendingFailure(error: unknown): boolean {
   const kind = classifyMailFailure(error);
+  // One message whose fate is unknown says nothing of the next.
+  if (kind === "unknown") return false;
   if (kind !== "transient") return kind !== "recipient";
   const { command, code } = (error ?? {}) as { command?: unknown; code?: unknown };
   return command !== "RCPT TO" && (typeof command === "string" || typeof code === "string");
@@ -107,8 +110,8 @@ export function createMailer(config: MailConfig): Mailer {
     const idleMs = config.idleMs ?? 5_000;
     // A pool: a message waits for a connection already open and greeted rather than opening its own, a round trip
     // or three saved on each (and a TLS handshake) when a sweep sends a backlog.
-    const pool = (maxConnections: number) =>
-      nodemailer.createTransport({
+    const pool = (maxConnections: number) => {
+      const transport = nodemailer.createTransport({
         url: smtpUrl,
         pool: true,
         maxConnections,
@@ -116,6 +119,10 @@ export function createMailer(config: MailConfig): Mailer {
         greetingTimeout: 10_000,
         socketTimeout: 30_000,
       });
+      // Whether a message whose connection failed was handed over whole: its outcome is then unknown (replies.ts).
+      watchHandOver(transport);
+      return transport;
+    };
     let shared: ReturnType<typeof pool> | undefined;
     /** Each lease's connection: its pool of one, its messages under way, and when it must be closed by (ms). */
     const leased = new Map<
@@ -130,10 +137,11 @@ export function createMailer(config: MailConfig): Mailer {
       one.transport.close();
     };
     async function sendOver(transport: ReturnType<typeof pool>, message: MailMessage): Promise<MailSent | undefined> {
-      const info = (await transport.sendMail({ ...message, from: config.from })) as {
-        envelopeTime?: number;
-        messageTime?: number;
-      };
+      const handOver: HandOver = { whole: false };
+      const options = { ...message, from: config.from, handOver };
+      const info = (await transport.sendMail(options).catch((error: unknown) => {
+        throw markHandedOver(error, handOver);
+      })) as { envelopeTime?: number; messageTime?: number };
       // nodemailer times the envelope (MAIL FROM, RCPT TO) and the message (DATA to the reply). The server had the
       // whole message about an envelope's time after the envelope (the DATA command's round trip, the message's
       // bytes); the rest of the message's time was its answer (a provider's 0.2 to 1.5 s).

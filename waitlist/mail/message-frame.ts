@@ -38,13 +38,21 @@ ${card}
   });
 }
 
-/** Replies go to the contact address; the leave link and a mail to it are the mail client's unsubscribe button. */
+/**
+ * Every mail's own headers. Replies go to the contact address; the leave link and a mail to it are the mail client's
+ * unsubscribe button. And no tracking by the provider where a header can say so: Postmark adds an open pixel or
+ * rewrites links when its server or stream is set to, unless the message says otherwise (X-PM-TrackOpens,
+ * X-PM-TrackLinks); other providers read no such header and ignore it (SES and Resend track only as their account is
+ * set: docs/founders.md, "Tracking off at the provider").
+ */
 export function leaveHeaders(leave: string, contact: string): Record<string, string> {
   return {
     "Reply-To": contact,
     "List-Unsubscribe": `<${leave}>, <mailto:${contact}?subject=unsubscribe>`,
     "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     "Auto-Submitted": "auto-generated",
+    "X-PM-TrackOpens": "false",
+    "X-PM-TrackLinks": "None",
   };
 }
 

@@ -10,7 +10,7 @@ import { nextUtcDay, utcDay } from "./pace-shards";
  */
 
 /** What a message is, for the reserve: a confirmation may use the whole day; any other kind, not the reserve. */
-export type MailKind = "confirmation" | "wave" | "announcement" | "digest";
+export type { MailKind } from "../signup-life/rules";
 
 /** The days the default reserve looks back on, before today. */
 const reserveDays = 7;

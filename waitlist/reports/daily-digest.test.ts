@@ -140,13 +140,33 @@ describe("the founders' digest", () => {
     ];
     const none = { left: 0, pruned: 0, afterWave: 0 };
     const figures = (day: string) => digestFigures(rows, { day: none, total: none }, day);
-    expect(figures("2026-11-25").letIn).toEqual({ day: 4, dayWaves: [2, 3, 4], total: 5, waves: 4, mailOwed: 0 });
+    expect(figures("2026-11-25").letIn).toEqual({
+      day: 4,
+      dayWaves: [2, 3, 4],
+      total: 5,
+      waves: 4,
+      mailOwed: 0,
+      overdue: { entries: 0, daysOver: 0 },
+    });
     expect(digestMessage(["founder@example.com"], figures("2026-11-25"), testSite).text).toContain(
       "Let in: 4 (in all 5)\n\nLet in on 2026-11-25 with waves 2, 3 and 4; 4 waves so far.\n",
     );
     const quiet = digestMessage(["founder@example.com"], figures("2026-11-23"), testSite);
     expect(quiet.subject).toBe("Tandem waitlist, 2026-11-23: 0 signups, 0 confirmed");
     expect(quiet.text).toContain("Let in: 0 (in all 5)\n\nNo wave on 2026-11-23; 4 waves so far.\n");
+    // The retention's lag (issue 67): 90 days after wave 1 and a day's grace, nothing is late; three days on, all are,
+    // and the digest says so in its subject and its text, with what removes them now. A restricted one waits, unsaid.
+    expect(figures("2027-02-22").letIn?.overdue).toEqual({ entries: 0, daysOver: 0 });
+    const late = digestMessage(["founder@example.com"], figures("2027-02-25"), testSite);
+    expect(late.subject).toBe("Tandem waitlist, 2027-02-25: 0 signups, 0 confirmed, entries kept past their wave");
+    expect(late.text).toContain(
+      "5 entries are still kept past the 90 days after their wave that the Privacy Policy allows, the oldest by 3 days: the daily pass removes a batch at a time; npm run waitlist -- prune --unconfirmed-older-than 30d (with --netlify on Netlify) removes them all now.",
+    );
+    const held = rows.map((one) => (one.wave === 1 ? { ...one, restrictedAt: "2026-12-01T00:00:00.000Z" } : one));
+    expect(digestFigures(held, { day: none, total: none }, "2027-02-25").letIn?.overdue).toEqual({
+      entries: 4,
+      daysOver: 2,
+    });
   });
 
   it("mails nothing when FOUNDERS_DIGEST_TO is not set", async () => {

@@ -1,6 +1,6 @@
 import escapeHtml from "escape-html";
 import { site } from "../../config/site";
-import { countedInvites, isMember, isRestricted } from "../signup-life/rules";
+import { countedInvites, isMember, isRestricted, letInRetentionMs, pastItsWave } from "../signup-life/rules";
 import type { MailMessage } from "../mail/confirmation-message";
 import type { Mailer } from "../mail/mailer";
 import { mailHtml, messageIdFor, paragraph as p } from "../mail/message-frame";
@@ -8,6 +8,7 @@ import type { WaitlistSite } from "../site-settings";
 import { waveFigures } from "./stats";
 import { mailFigures, mailLines, readMailFigures, type MailFigures } from "./mail-figures";
 import { unlimitedPace, type MailPace } from "../mail/pace";
+import { sendToFounders } from "../mail/sender";
 import type { FullStore } from "../stores/store";
 import type { DepartureCounts, ListRow } from "../signup-life/types";
 
@@ -45,6 +46,11 @@ export interface LetInFigures {
   total: number;
   waves: number;
   mailOwed: number;
+  /**
+   * Entries kept more than a day past their days after the wave (the retention's lag: on Netlify, the daily pass
+   * removes a batch in its seconds), with how many days the oldest is over; none: 0 and 0.
+   */
+  overdue: { entries: number; daysOver: number };
 }
 
 const dayMs = 86_400_000;
@@ -62,7 +68,17 @@ function letInFigures(signups: readonly ListRow[], day: string): LetInFigures | 
     total: sum(waves.map((wave) => wave.people)),
     waves: waves.length,
     mailOwed: sum(waves.map((wave) => wave.mailOwed)),
+    overdue: overdueAfterWave(signups, day),
   };
+}
+
+/** Those let in whose entry should be gone a day ago or more at the end of `day` (pastItsWave), and the oldest's lag. */
+function overdueAfterWave(signups: readonly ListRow[], day: string): LetInFigures["overdue"] {
+  const end = Date.parse(`${day}T00:00:00Z`) + dayMs;
+  const due = signups.filter((one) => pastItsWave(one, new Date(end - letInRetentionMs - dayMs)));
+  if (due.length === 0) return { entries: 0, daysOver: 0 };
+  const oldest = Math.min(...due.map((one) => Date.parse(one.letInAt!)));
+  return { entries: due.length, daysOver: Math.floor((end - letInRetentionMs - oldest) / dayMs) };
 }
 
 /** The digest's sentence on the waves: which that day, how many so far, and any e-mail not sent yet. */
@@ -77,7 +93,12 @@ function wavesLine(day: string, letIn: LetInFigures): string {
     letIn.mailOwed > 0
       ? ` ${letIn.mailOwed} ${letIn.mailOwed === 1 ? "e-mail" : "e-mails"} of a wave not sent yet: run npm run waitlist -- let-in again.`
       : "";
-  return `${named}; ${letIn.waves} ${letIn.waves === 1 ? "wave" : "waves"} so far.${owed}`;
+  const { entries, daysOver } = letIn.overdue;
+  const overdue =
+    entries > 0
+      ? ` ${entries} ${entries === 1 ? "entry is" : "entries are"} still kept past the ${site.waitlist.letInRetentionDays} days after their wave that the Privacy Policy allows, the oldest by ${daysOver} days: the daily pass removes a batch at a time; npm run waitlist -- prune --unconfirmed-older-than ${site.waitlist.unconfirmedRetentionDays}d (with --netlify on Netlify) removes them all now.`
+      : "";
+  return `${named}; ${letIn.waves} ${letIn.waves === 1 ? "wave" : "waves"} so far.${owed}${overdue}`;
 }
 
 /** The figures of `day` and the totals of now, from every signup (a founders' read, once a day). */
@@ -126,13 +147,15 @@ export function digestMessage(to: readonly string[], figures: DigestFigures, { s
   const mail = mailLines(figures.mail, `On ${figures.day}`);
   // A warning names itself in the subject too: it is what a founder must not miss.
   const { warnings, outlook } = figures.mail;
-  const warned = outlook?.expireUnmailed
-    ? ", confirmations late at the mail's pace"
-    : outlook?.hold && outlook.hold.reason !== "throttle"
-      ? ", mail held by the provider"
-      : warnings.length > 0
-        ? ", mail near a provider's limit"
-        : "";
+  const warned = letIn?.overdue.entries
+    ? ", entries kept past their wave"
+    : outlook?.expireUnmailed
+      ? ", confirmations late at the mail's pace"
+      : outlook?.hold && outlook.hold.reason !== "throttle"
+        ? ", mail held by the provider"
+        : warnings.length > 0
+          ? ", mail near a provider's limit"
+          : "";
   const subject = `${site.name} waitlist, ${figures.day}: ${figures.signups} signups, ${figures.confirmations} confirmed${letIn?.day ? `, ${letIn.day} let in` : ""}${warned}`;
   const text = `The ${site.name} waitlist on ${figures.day} (UTC), and in all:
 
@@ -178,6 +201,7 @@ export async function sendFoundersDigest({
   now = new Date(),
   site: siteSettings,
   pace = unlimitedPace,
+  reported = true,
 }: {
   store: Pick<FullStore, "once" | "listRows" | "departureCounts" | "mailDays">;
   mailer: Pick<Mailer, "send">;
@@ -186,6 +210,8 @@ export async function sendFoundersDigest({
   site: WaitlistSite;
   /** The pace the site's mail keeps, for the day's count and the mail owed; none for the outbox folder. */
   pace?: MailPace;
+  /** Whether a provider's event route brings bounces and complaints (mail-figures.ts, eventsReported). */
+  reported?: boolean;
 }): Promise<boolean> {
   if (to.length === 0) return false;
   const today = new Date(`${now.toISOString().slice(0, 10)}T00:00:00Z`);
@@ -197,8 +223,8 @@ export async function sendFoundersDigest({
     store.departureCounts({ from: yesterday, to: today }),
     store.departureCounts(),
   ]);
-  const mail = await readMailFigures({ store, pace, rows: signups, to: day, now });
+  const mail = await readMailFigures({ store, pace, rows: signups, to: day, now, reported });
   const figures = digestFigures(signups, { day: dayDepartures, total }, day, mail);
-  await mailer.send(digestMessage(to, figures, siteSettings));
+  await sendToFounders(digestMessage(to, figures, siteSettings), { mailer, pace });
   return true;
 }

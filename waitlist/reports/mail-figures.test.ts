@@ -46,6 +46,7 @@ describe("the mail's figures over 7 days", () => {
       complaintRate: 0.001,
       warnings: [expect.stringMatching(/^Complaints are 0\.10 % .*past the 0\.10 % at which Amazon SES reviews/)],
       outlook: null,
+      reported: true,
     });
     expect(mailWindowFrom("2026-11-27")).toBe("2026-11-21");
     // Nothing sent: no rate, and nothing to warn of.
@@ -93,8 +94,11 @@ describe("stats, the report and the digest show them", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+  /** A site whose provider reports its bounces and complaints: Postmark's route is set. */
+  const reporting = () => ({ WAITLIST_DB: file, POSTMARK_WEBHOOK_AUTH: "postmark:secret" });
+
   it("npm run waitlist -- stats: the counts, the 7-day rates and the warning, in text and in --json", async () => {
-    const json = JSON.parse(await run(["stats", "--json"], { WAITLIST_DB: file })) as WaitlistStats;
+    const json = JSON.parse(await run(["stats", "--json"], reporting())) as WaitlistStats;
     expect(json.mail).toMatchObject({
       week: { sent: 200, bounced: 6, complained: 1 },
       bounceRate: 0.03,
@@ -104,7 +108,7 @@ describe("stats, the report and the digest show them", () => {
         expect.stringMatching(/^Complaints are 0\.50 %/),
       ],
     });
-    const text = await run(["stats"], { WAITLIST_DB: file });
+    const text = await run(["stats"], reporting());
     expect(text).toContain(
       `Mail, the 7 days ${mailWindowFrom(today)} to ${today} (UTC): 200 sent, 6 bounced for good (3.00 %), 1 marked as spam (0.50 %)`,
     );
@@ -112,6 +116,30 @@ describe("stats, the report and the digest show them", () => {
     expect(text).toMatch(
       /\n {2}Warning: Bounces for good are 3\.00 % of the mail sent in the last 7 days: nearing the 5\.00 %/,
     );
+  });
+
+  it("says bounces and complaints are not reported where no provider's event route is set, and what would report them (issue 67)", async () => {
+    const json = JSON.parse(await run(["stats", "--json"], { WAITLIST_DB: file })) as WaitlistStats;
+    expect(json.mail).toMatchObject({ reported: false, bounceRate: null, complaintRate: null, warnings: [] });
+    const text = await run(["stats"], { WAITLIST_DB: file });
+    expect(text).toContain(
+      `Mail, the 7 days ${mailWindowFrom(today)} to ${today} (UTC): 200 sent; bounces and complaints not reported: no provider's event route is set (SES_SNS_TOPIC_ARN, RESEND_WEBHOOK_SECRET or POSTMARK_WEBHOOK_AUTH: docs/waitlist.md, Bounces and complaints); a plain SMTP server, Google Workspace and Microsoft 365 report none to the site`,
+    );
+    expect(text).toMatch(/\n {2}Today so far \(UTC\): 100 sent(\n|$)/);
+    expect(text).not.toMatch(/0\.00 %|bounced for good \(/);
+    const unreported = mailFigures([mailDay("2026-11-27", { sent: 1_000 })], "2026-11-27", null, false);
+    const figures = reportFigures(
+      [],
+      { left: 0, pruned: 0, afterWave: 0 },
+      { now: new Date("2026-11-27T12:00:00Z"), mail: unreported },
+    );
+    const svg = '<svg width="10" height="10"></svg>';
+    const charts = { perDay: svg, funnel: svg, sources: svg, campaigns: svg, referralTags: svg, topInviters: svg };
+    const $ = load(reportHtml(figures, charts, { from: "a test" }));
+    const cells = $("table:has(caption:contains('The mail')) tbody td")
+      .toArray()
+      .map((cell) => $(cell).text());
+    expect(cells).toEqual(["1,000", "not reported", "not reported", "1,000", "not reported", "not reported"]);
   });
 
   it("the report: a section with the 7 days and the day, the warnings first", () => {

@@ -38,7 +38,23 @@ export interface MailFigures {
   warnings: string[];
   /** When the confirmations owed go at the provider's pace (mail-outlook.ts); null for mail no provider paces. */
   outlook: MailOutlook | null;
+  /**
+   * Whether bounces and complaints reach the site at all: a provider's event route is set. Without one (plain SMTP,
+   * Google Workspace, Microsoft 365), none is ever counted, and the rates say nothing: they are null, with no warning.
+   */
+  reported: boolean;
 }
+
+/** What would report the bounces and complaints that no event route brings, as the founders' figures say it. */
+export const notReported =
+  "bounces and complaints not reported: no provider's event route is set (SES_SNS_TOPIC_ARN, RESEND_WEBHOOK_SECRET or POSTMARK_WEBHOOK_AUTH: docs/waitlist.md, Bounces and complaints); a plain SMTP server, Google Workspace and Microsoft 365 report none to the site";
+
+/** Whether any provider's bounce and complaint route is set (config/env.ts's mailEvents): the figures are reported. */
+export const eventsReported = (mailEvents: {
+  sesTopicArns?: readonly string[];
+  resendSecret?: string;
+  postmarkAuth?: string;
+}) => Boolean(mailEvents.sesTopicArns?.length || mailEvents.resendSecret || mailEvents.postmarkAuth);
 
 const none = (): MailCounts => ({ sent: 0, throttled: 0, bounced: 0, complained: 0 });
 
@@ -74,7 +90,12 @@ function warning(kind: "bounce" | "complaint", rate: number | null): string | un
 }
 
 /** The figures of the 7 days to `to` from the store's days (mailDays(mailWindowFrom(to))); days past `to` left out. */
-export function mailFigures(days: readonly MailDay[], to: string, outlook: MailOutlook | null = null): MailFigures {
+export function mailFigures(
+  days: readonly MailDay[],
+  to: string,
+  outlook: MailOutlook | null = null,
+  reported = true,
+): MailFigures {
   const from = mailWindowFrom(to);
   const week = none();
   const day = none();
@@ -85,12 +106,12 @@ export function mailFigures(days: readonly MailDay[], to: string, outlook: MailO
       if (one.day === to) day[name] += one[name];
     }
   }
-  const rateOf = (n: number) => (week.sent === 0 ? null : n / week.sent);
+  const rateOf = (n: number) => (week.sent === 0 || !reported ? null : n / week.sent);
   const [bounceRate, complaintRate] = [rateOf(week.bounced), rateOf(week.complained)];
   const warnings = [warning("bounce", bounceRate), warning("complaint", complaintRate)].filter(
     (one) => one !== undefined,
   );
-  return { from, to, day, week, bounceRate, complaintRate, warnings, outlook };
+  return { from, to, day, week, bounceRate, complaintRate, warnings, outlook, reported };
 }
 
 /**
@@ -104,12 +125,15 @@ export async function readMailFigures({
   rows,
   to,
   now,
+  reported = true,
 }: {
   store: Pick<MailBookkeeping, "mailDays">;
   pace: MailPace;
   rows: readonly Pick<ListRow, "state" | "optInSince" | "createdAt">[];
   to: string;
   now: Date;
+  /** Whether a provider's event route is set (eventsReported). */
+  reported?: boolean;
 }): Promise<MailFigures> {
   const [days, shards] = await Promise.all([store.mailDays(mailWindowFrom(to)), pace.shards()]);
   const open = shards.map(({ day, sent, throttled }): MailDay => ({ day, sent, throttled, bounced: 0, complained: 0 }));
@@ -117,7 +141,7 @@ export async function readMailFigures({
   const outlook = Number.isFinite(limits.ratePerSecond)
     ? mailOutlook(rows, { limits, provider: limits.provider ?? "the mail provider", shards, now })
     : null;
-  return mailFigures([...days, ...open], to, outlook);
+  return mailFigures([...days, ...open], to, outlook, reported);
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
@@ -128,9 +152,14 @@ const count = (n: number) => n.toLocaleString("en-US");
  */
 export function mailLines(figures: MailFigures, dayName: string): string[] {
   const { week, day, outlook } = figures;
+  const window = `Mail, the ${mailWindowDays} days ${figures.from} to ${figures.to} (UTC): ${count(week.sent)} sent`;
   return [
-    `Mail, the ${mailWindowDays} days ${figures.from} to ${figures.to} (UTC): ${count(week.sent)} sent, ${count(week.bounced)} bounced for good (${ratePercent(figures.bounceRate)}), ${count(week.complained)} marked as spam (${ratePercent(figures.complaintRate)})`,
-    `${dayName}: ${count(day.sent)} sent, ${count(day.bounced)} bounced for good, ${count(day.complained)} marked as spam`,
+    ...(figures.reported
+      ? [
+          `${window}, ${count(week.bounced)} bounced for good (${ratePercent(figures.bounceRate)}), ${count(week.complained)} marked as spam (${ratePercent(figures.complaintRate)})`,
+          `${dayName}: ${count(day.sent)} sent, ${count(day.bounced)} bounced for good, ${count(day.complained)} marked as spam`,
+        ]
+      : [`${window}; ${notReported}`, `${dayName}: ${count(day.sent)} sent`]),
     ...(outlook ? outlookLines(outlook) : []),
     ...figures.warnings.map((line) => `Warning: ${line}`),
     ...(outlook?.advice ? [`Warning: ${outlook.advice}`] : []),

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import escapeHtml from "escape-html";
 import { site } from "../../config/site";
 import type { ReportFigures } from "./report";
-import { mailWindowDays, ratePercent, type MailFigures } from "./mail-figures";
+import { mailWindowDays, notReported, ratePercent, type MailFigures } from "./mail-figures";
 import { outlookLines } from "./mail-outlook";
 import { funnelStages, type ReportCharts } from "./report-charts";
 import { percentOf, type Share, type WaveFigures } from "./stats";
@@ -124,16 +124,22 @@ ${outlook.join("\n")}
 ${table(
   "The mail",
   ["Days", "Sent", "Bounced for good", "Marked as spam"],
-  [
-    [
-      `${mailWindowDays} days`,
-      mail.week.sent,
-      `${mail.week.bounced} (${ratePercent(mail.bounceRate)})`,
-      `${mail.week.complained} (${ratePercent(mail.complaintRate)})`,
-    ],
-    [mail.to, mail.day.sent, mail.day.bounced, mail.day.complained],
-  ],
-)}`;
+  mail.reported
+    ? [
+        [
+          `${mailWindowDays} days`,
+          mail.week.sent,
+          `${mail.week.bounced} (${ratePercent(mail.bounceRate)})`,
+          `${mail.week.complained} (${ratePercent(mail.complaintRate)})`,
+        ],
+        [mail.to, mail.day.sent, mail.day.bounced, mail.day.complained],
+      ]
+    : // No event route: a zero would read as a clean record the site cannot know of.
+      [
+        [`${mailWindowDays} days`, mail.week.sent, "not reported", "not reported"],
+        [mail.to, mail.day.sent, "not reported", "not reported"],
+      ],
+)}${mail.reported ? "" : `\n<p>${escapeHtml(notReported.replace(/^b/, "B"))}.</p>`}`;
 }
 
 /** The report's page: the figures, and their charts drawn to SVG. `from` names the store, as `stats` does. */

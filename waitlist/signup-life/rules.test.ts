@@ -106,6 +106,9 @@ describe("the founders' counts of a whole list", () => {
       life.fail(added(), "not sent: capped", later(3), true)!,
     ];
     expect(wholeList.confirmationCounts(records)).toEqual({ sent: 2, pending: 2, failed: 2 });
+    // A restricted entry is used for nothing else: in none of the counts either (issue 67, L6).
+    const restricted = records.map((one) => ({ ...one, restrictedAt: later(4).toISOString() }));
+    expect(wholeList.confirmationCounts([...records, ...restricted])).toEqual({ sent: 2, pending: 2, failed: 2 });
     expect(wholeList.failedConfirmations(records)).toEqual([
       { email: "ada@example.com", failedAt: now.toISOString(), error: "550 no" },
       { email: "ada@example.com", failedAt: later(3).toISOString(), error: "not sent: capped" },

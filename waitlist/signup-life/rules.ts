@@ -79,6 +79,9 @@ export const launchToolRetentionMs = site.waitlist.launchToolRetentionDays * day
 /** How long an address the mail must never reach again (a bounce for good, a complaint) is kept as a fingerprint. */
 export const suppressionRetentionMs = site.waitlist.suppressionRetentionDays * dayMs;
 
+/** How long the entry of a member whose mail bounced for good is kept after the bounce: the Privacy Policy's days. */
+export const undeliverableRetentionMs = site.waitlist.undeliverableRetentionDays * dayMs;
+
 /** How long the entry of a person let in is kept after their wave: the Privacy Policy's days. */
 export const letInRetentionMs = site.waitlist.letInRetentionDays * dayMs;
 
@@ -110,6 +113,26 @@ export const pastItsWave = (
   { wave, letInAt, restrictedAt }: Pick<SignupRecord, "wave" | "letInAt" | "restrictedAt">,
   before: Date,
 ) => restrictedAt === null && wave !== null && letInAt !== null && letInAt < iso(before);
+
+/**
+ * When a member's bounce counts from if it bounced before bounces were dated (issue 67): the day that came out, no
+ * earlier than any such bounce. Every store's migration dates them so (SQL's migrations, Blobs' upgraded records).
+ */
+export const undatedBounce = "2026-12-02T00:00:00.000Z";
+
+/**
+ * Undeliverable since before `before`: a member whose mail bounced for good then (confirmationFailedAt); the daily
+ * pass deletes the entry as a departure "undeliverable". One undeliverable before its bounce was dated counts from
+ * undatedBounce, as its store's migration dated it. Never one restricted.
+ */
+export const pastUndeliverable = (
+  { state, confirmationFailedAt, restrictedAt }: Pick<SignupRecord, "state" | "confirmationFailedAt" | "restrictedAt">,
+  before: Date,
+) =>
+  restrictedAt === null &&
+  state === "undeliverable" &&
+  confirmationFailedAt !== null &&
+  confirmationFailedAt < iso(before);
 
 /**
  * Whether a leaver's keyed digest is kept (leavers.ts): only for one whose wave went to the launch mailing service,
@@ -149,16 +172,47 @@ export const mailboxCap = (dailyMails: number) => {
 /** A member the mail still reaches: confirmed, and no bounce for good since. */
 export const isMailable = ({ state }: Pick<SignupRecord, "state">) => state === "confirmed";
 
+/** The messages a person is sent: their confirmation, their wave's "You're in", a policy's change. */
+export const mailKinds = ["confirmation", "wave", "announcement"] as const;
+export type MailKind = (typeof mailKinds)[number];
+
+/**
+ * Why a person is not mailed a message, each said to the founders: gone from the list (or signed up anew since), their
+ * entry restricted, their mail bounced for good, let in already (an announcement's consent ran until then), the
+ * message sent already (or being sent), not a member (an announcement or a wave is for those who confirmed), their
+ * address or mailbox held after a bounce or a complaint (suppressions.ts, read by key: the sender asks it).
+ */
+export type NotMailed =
+  "left" | "restricted" | "undeliverable" | "let-in" | "already-sent" | "not-member" | "suppressed";
+
+/**
+ * Who may be mailed: the one rule every sender, every choice of whom to mail and every count of who was skipped asks,
+ * for a message of `kind` to `record` as the store has it (undefined: not listed). Undefined when they may be; else
+ * why not. Suppression is not in the record: the sender reads it by key, once this rule has said yes.
+ */
+export function whyNotMailed(
+  kind: MailKind,
+  record: Pick<SignupRecord, "state" | "wave" | "restrictedAt"> | undefined,
+): NotMailed | undefined {
+  if (record === undefined) return "left";
+  if (isRestricted(record)) return "restricted";
+  if (kind === "confirmation") return owes(record) ? undefined : "already-sent";
+  if (!isMember(record)) return "not-member";
+  if (!isMailable(record)) return "undeliverable";
+  if (kind === "announcement" && record.wave !== null) return "let-in";
+  return undefined;
+}
+
 /**
  * Who may be sent a policy-change announcement: a member the mail still reaches, not yet let in (their consent is to
  * hear from us until early access opens for them), not restricted.
  */
 export const mayBeAnnouncedTo = (record: Pick<SignupRecord, "state" | "wave" | "restrictedAt">) =>
-  isMailable(record) && record.wave === null && !isRestricted(record);
+  whyNotMailed("announcement", record) === undefined;
 
 /** Who a wave may let in: a member the mail still reaches, in no wave yet, not restricted. */
 export const mayBeLetIn = (record: Pick<SignupRecord, "state" | "wave" | "restrictedAt">) =>
-  isMailable(record) && record.wave === null && !isRestricted(record);
+  record.wave === null && whyNotMailed("wave", record) === undefined;
 
 /**
  * Whether `invitee` counts as an invite of the inviter whose code it came by: it confirmed, it came by a code, and

@@ -220,12 +220,13 @@ export function confirm<R extends SignupRecord>(
 /**
  * bounce: the mail to this address bounced for good, reported by the provider after it took the message. A signup
  * not yet confirmed is refused (no more attempts; the retention removes it in its time); a member is undeliverable,
- * kept as a member and never mailed again. Undefined for one refused or undeliverable already.
+ * kept as a member and never mailed again, until the retention deletes it its days after the bounce. Undefined for one refused or undeliverable already.
  */
 export function bounce<R extends SignupRecord>(record: R, error: string, at: Date): R | undefined {
   if (record.state === "refused" || record.state === "undeliverable") return undefined;
   const failed = { confirmationClaimedUntil: null, confirmationNextAt: null, confirmationError: kept(error) };
-  if (isMember(record)) return { ...record, ...failed, state: "undeliverable" };
+  // A member's bounce is dated too: the retention deletes the entry its days after it (rules.ts, pastUndeliverable).
+  if (isMember(record)) return { ...record, ...failed, state: "undeliverable", confirmationFailedAt: iso(at) };
   return { ...record, ...failed, state: "refused", confirmationFailedAt: iso(at) };
 }
 

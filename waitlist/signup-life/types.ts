@@ -16,7 +16,15 @@ export type SignupSource = (typeof signupSources)[number];
  * was never confirmed (prune.ts), a complaint: the person marked our mail as spam (mail-events/), or after its wave:
  * the entry of a person let in, deleted the Privacy Policy's days after their wave (prune.ts).
  */
-export const departureKinds = ["link", "one-click", "operator", "pruned", "complaint", "after-wave"] as const;
+export const departureKinds = [
+  "link",
+  "one-click",
+  "operator",
+  "pruned",
+  "complaint",
+  "after-wave",
+  "undeliverable",
+] as const;
 export type DepartureKind = (typeof departureKinds)[number];
 
 /**
@@ -219,6 +227,15 @@ export interface LetInSignup {
   emailKey: string;
   createdAt: string;
   letInAt: string;
+}
+
+/** A member whose mail bounced for good: what the retention after a bounce removes (rules.ts, pastUndeliverable). */
+export interface UndeliverableSignup {
+  email: string;
+  emailKey: string;
+  createdAt: string;
+  /** When its mail bounced for good (confirmationFailedAt). */
+  bouncedAt: string;
 }
 
 /** How many left, never who: by their own doing or a founder's, pruned unconfirmed, or deleted after their wave. */

@@ -1,4 +1,4 @@
-import { isMember, owes } from "./rules";
+import { isMember, isRestricted, owes } from "./rules";
 import type { ConfirmationCounts, ListRow, SignupRecord } from "./types";
 
 /*
@@ -6,10 +6,15 @@ import type { ConfirmationCounts, ListRow, SignupRecord } from "./types";
  * (stores/record-keeper.ts), which only the founders' commands make.
  */
 
-/** Sent (or confirmed since), still owed, refused for good or held back by the daily cap. */
-export function confirmationCounts(records: readonly Pick<SignupRecord, "state">[]): ConfirmationCounts {
+/**
+ * Sent (or confirmed since), still owed, refused for good or held back by the daily cap. A restricted entry counts in
+ * none (Art. 18: used for nothing else, the founders' figures included), as in every figure of stats.
+ */
+export function confirmationCounts(
+  records: readonly Pick<SignupRecord, "state" | "restrictedAt">[],
+): ConfirmationCounts {
   const counts = { sent: 0, pending: 0, failed: 0 };
-  for (const one of records)
+  for (const one of records.filter((record) => !isRestricted(record)))
     counts[owes(one) ? "pending" : one.state === "sent" || isMember(one) ? "sent" : "failed"]++;
   return counts;
 }

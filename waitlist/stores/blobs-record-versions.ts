@@ -1,5 +1,6 @@
 import { add } from "../signup-life/signup-life";
 import type { SignupRecord, SignupState } from "../signup-life/types";
+import { undatedBounce } from "../signup-life/rules";
 
 /*
  * A Netlify Blobs record or ledger row as an earlier version wrote it, read as today's: the Blobs store's migration
@@ -33,5 +34,9 @@ export function upgraded(stored: Record<string, unknown>): SignupRecord {
     ...(attempts !== undefined && { confirmationAttempts: attempts }),
     ...(mailbox !== undefined && { mailboxDigest: mailbox }),
   };
-  return { ...starting, ...named, state: (rest.state as SignupState | undefined) ?? stateFromTimes(stored) };
+  const state = (rest.state as SignupState | undefined) ?? stateFromTimes(stored);
+  // A member's bounce undated (before issue 67) counts from the day bounces were dated, as SQL's migrations date it.
+  const bounce =
+    state === "undeliverable" && !named.confirmationFailedAt ? { confirmationFailedAt: undatedBounce } : {};
+  return { ...starting, ...named, state, ...bounce };
 }

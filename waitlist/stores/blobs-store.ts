@@ -1,7 +1,7 @@
 import type { Store } from "@netlify/blobs";
-import { expired, isDue, owedOf, owes, pastItsWave, stillExpired } from "../signup-life/rules";
+import { expired, isDue, owedOf, owes, pastItsWave, pastUndeliverable, stillExpired } from "../signup-life/rules";
 import * as life from "../signup-life/signup-life";
-import type { DepartureCounts, DepartureKind, LetInSignup, NewSignup } from "../signup-life/types";
+import type { DepartureCounts, DepartureKind, LetInSignup, NewSignup, UndeliverableSignup } from "../signup-life/types";
 import type { OwedConfirmation, RemovedSignup } from "../signup-life/types";
 import type { MailCounts, MailDay, SignupRecord, SuppressionReason, UnconfirmedSignup } from "../signup-life/types";
 import { atOnce, BlobIO, concurrency } from "./blobs/blob-io";
@@ -10,9 +10,10 @@ import { hourOf, kOf, layout } from "./blobs/layout";
 import { Ledger, ledgerRow, rowsPerChunk } from "./blobs/ledger";
 import { Records, type BlobRecord } from "./blobs/records";
 import { StoreSecrets } from "./blobs/secrets";
+import { heldOf, lastUntil, withHeld, type Suppressed } from "./blobs/suppressed";
 import { recordKeeper } from "./record-keeper";
 import { EarlierLayout } from "./blobs-migrations";
-import type { FullStore } from "./store";
+import type { FullStore, StoreSecretName } from "./store";
 
 export { BlobsStoreError } from "./blobs/blob-io";
 export { keyOf } from "./blobs/secrets";
@@ -36,15 +37,17 @@ export const blobsPaceShards = 8;
 const readsPerCall = 1000;
 /** How long a walk of the backlog's listing is followed before it is listed afresh. */
 const walkLifeMs = 60_000;
-const letInOf = ({ email, emailKey, createdAt, letInAt }: SignupRecord) => ({
-  email,
-  emailKey,
-  createdAt,
-  letInAt: letInAt!,
-});
-const byLetIn = (a: SignupRecord, b: SignupRecord) => a.letInAt!.localeCompare(b.letInAt!);
+const gone = ({ email, createdAt }: { email: string; createdAt: string }) => ({ email, createdAt });
 /** Still let in as pastItsWave found it, and not restricted since. */
 const stillLetIn = (record: SignupRecord, one: LetInSignup) => !record.restrictedAt && record.letInAt === one.letInAt;
+/** Still undeliverable since the bounce undeliverableBefore found, and not restricted since. */
+const stillUndeliverable = (record: SignupRecord, one: UndeliverableSignup) =>
+  !record.restrictedAt && record.state === "undeliverable" && record.confirmationFailedAt === one.bouncedAt;
+type Found = (one: SignupRecord) => boolean;
+/** A record the retention found (N/1000 reads of the ledger's rows, a row lagging its record by a sweep), and when. */
+const foundAs = <K extends string>({ email, emailKey, createdAt }: SignupRecord, at: string, as: K) =>
+  ({ email, emailKey, createdAt, [as]: at }) as Pick<SignupRecord, "email" | "emailKey" | "createdAt"> &
+    Record<K, string>;
 const oldestFirst = <R extends { createdAt: string }>(records: R[]) =>
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
@@ -160,6 +163,14 @@ export function blobsStore(
     }));
   }
 
+  /** What the retention removes: the records `found` by the ledger's rows, `by` the oldest first, each read afresh. */
+  async function fromLedger<K extends string>(found: Found, by: "letInAt" | "confirmationFailedAt", as: K, n: number) {
+    const rows = (await atOnce(await ledger.chunks(), (chunk) => ledger.chunkRows(chunk))).flatMap(Object.entries);
+    const sorted = rows.filter(([, row]) => found(row)).sort(([, a], [, b]) => a[by]!.localeCompare(b[by]!));
+    const kept = await atOnce(sorted.slice(0, n), ([k]) => records.read(k));
+    return kept.flatMap((one) => (one && !one.leaving && found(one) ? [foundAs(one, one[by]!, as)] : []));
+  }
+
   const store = {
     blobs,
     ...recordKeeper<BlobRecord>({
@@ -179,7 +190,7 @@ export function blobsStore(
       },
     }),
     key: (emailKey: string) => secrets.key(emailKey),
-    secret: (name: "leave", make: () => string) => secrets.secret(name, make),
+    secret: (name: StoreSecretName, make: () => string) => secrets.secret(name, make),
     /**
      * The note first, whatever fails after; the sweep's fold writes its asked/ note (ledger.ts), one write fewer on
      * the request. A listed address makes the same write, then counts its repeat.
@@ -221,6 +232,9 @@ export function blobsStore(
     },
     /** Of instances racing, one write is made (Netlify's onlyIfNew). */
     once: (name: string) => io.writeIf(layout.setting(`once-${name}`), clock().toISOString(), { onlyIfNew: true }),
+    forgetOnce: (name: string) => blobs.delete(layout.setting(`once-${name}`)),
+    forgetOnceBefore: (prefix: string, before: Date, { deadline }: { deadline?: number } = {}) =>
+      io.deleteOver<string>(layout.setting(`once-${prefix}`), (at) => at < before.toISOString(), deadline),
     /**
      * Noted records along a walk of the backlog an instance's calls share, listed afresh when done or a minute old;
      * each reader takes the next note as its last read ends: a slow read (a 503 retried after 5 s) holds one reader.
@@ -260,15 +274,14 @@ export function blobsStore(
       (await removeFound(signups, at, "pruned", (record, one) => stillExpired(record, one.optInSince))).map(
         ({ record, ...removed }) => ({ ...removed, optInSince: record.optInSince ?? record.createdAt }),
       ),
-    /** From the ledger's rows (N/1000 reads), each found read afresh by key: a row lags its record by a sweep. */
-    async pastItsWave(before: Date, limit: number): Promise<LetInSignup[]> {
-      const rows = (await atOnce(await ledger.chunks(), (chunk) => ledger.chunkRows(chunk))).flatMap(Object.entries);
-      const found = rows.filter(([, row]) => pastItsWave(row, before)).sort(([, a], [, b]) => byLetIn(a, b));
-      const kept = await atOnce(found.slice(0, limit), ([k]) => records.read(k));
-      return kept.flatMap((one) => (one && !one.leaving && pastItsWave(one, before) ? [letInOf(one)] : []));
-    },
+    pastItsWave: (before: Date, limit: number): Promise<LetInSignup[]> =>
+      fromLedger((one) => pastItsWave(one, before), "letInAt", "letInAt", limit),
     removeAfterWave: async (signups: readonly LetInSignup[], at: Date) =>
-      (await removeFound(signups, at, "after-wave", stillLetIn)).map(({ email, createdAt }) => ({ email, createdAt })),
+      (await removeFound(signups, at, "after-wave", stillLetIn)).map(gone),
+    undeliverableBefore: (before: Date, limit: number): Promise<UndeliverableSignup[]> =>
+      fromLedger((one) => pastUndeliverable(one, before), "confirmationFailedAt", "bouncedAt", limit),
+    removeUndeliverable: async (signups: readonly UndeliverableSignup[], at: Date) =>
+      (await removeFound(signups, at, "undeliverable", stillUndeliverable)).map(gone),
     forgetLeaverDigestsBefore: (before: Date, { deadline }: { deadline?: number } = {}) =>
       forgetDaysBefore(layout.leaversPrefix, before.toISOString().slice(0, 10), deadline),
     forgetMailboxMailBefore: (day: string, { deadline }: { deadline?: number } = {}) =>
@@ -305,22 +318,19 @@ export function blobsStore(
     },
 
     // The mail's bookkeeping: a fingerprint by key (the day's pass reads each: a few), a blob a day, the pace.
-    async suppress(fingerprint: string, until: Date, why: SuppressionReason): Promise<void> {
+    async suppress(mailbox: string, until: Date, why: SuppressionReason, address?: string): Promise<void> {
       const kept = { until: until.toISOString(), why };
-      await io.swap<typeof kept>(layout.suppressed(fingerprint), (found) =>
-        (found?.until ?? "") < kept.until ? kept : undefined,
+      await io.swap<Suppressed>(layout.suppressed(mailbox), (found = {}) =>
+        (heldOf(found, address)?.until ?? "") < kept.until ? withHeld(found, address, kept) : undefined,
       );
     },
-    async suppressedUntil(fingerprint: string, at: Date): Promise<string | undefined> {
-      const found = await io.get<{ until: string }>(layout.suppressed(fingerprint));
-      return found && found.until > at.toISOString() ? found.until : undefined;
+    async suppressedUntil(mailbox: string, at: Date, address?: string): Promise<string | undefined> {
+      const found = (await io.get<Suppressed>(layout.suppressed(mailbox))) ?? {};
+      const held = [found.until, heldOf(found, address)?.until].filter((until) => until && until > at.toISOString());
+      return held.sort().at(-1);
     },
-    async forgetSuppressionsBefore(before: Date, { deadline }: { deadline?: number } = {}) {
-      await atOnce(await io.keys(layout.suppressed("")), async (key) => {
-        if (deadline !== undefined && clock().getTime() > deadline) return;
-        if (((await io.get<{ until: string }>(key))?.until ?? "") < before.toISOString()) await blobs.delete(key);
-      });
-    },
+    forgetSuppressionsBefore: (before: Date, { deadline }: { deadline?: number } = {}) =>
+      io.deleteOver<Suppressed>(layout.suppressed(""), (found) => lastUntil(found) < before.toISOString(), deadline),
     async countMail(day: string, counts: Partial<MailCounts>): Promise<void> {
       const none: MailDay = { day, sent: 0, throttled: 0, bounced: 0, complained: 0 };
       await io.swap<MailDay>(layout.mailDay(day), (found = none) => {

@@ -8,6 +8,7 @@ import { startLocalBlobs, type LocalBlobs } from "../../test/support/blobs";
 import { patience } from "../../test/support/patience";
 import { suitePostgres } from "../../test/support/postgres";
 import { expired, invitesByCode, isDue, isMember, keepsLeaverDigest, owes, pastItsWave } from "../signup-life/rules";
+import { pastUndeliverable } from "../signup-life/rules";
 import * as life from "../signup-life/signup-life";
 import { letInMailStates, signupStates, type SignupRecord } from "../signup-life/types";
 import { blobsStore, blobsLayout } from "./blobs-store";
@@ -21,8 +22,9 @@ import type { FullStore } from "./store";
  * their fields, go into each store as its own storage holds them; each store's answer to each read must be the rule's:
  * what is due and owed (the sweep), what has expired (the retention, at a whole hour: the Blobs store reads the
  * asked/ notes of the hours gone by), who is past their wave (the retention after a wave: Blobs reads its ledger), how
- * many invites count for each inviter (a link's page), and whose departure keeps a digest (the launch tool's). A
- * restricted record, drawn among the rest, is due, expired, past its wave and counted by none.
+ * many invites count for each inviter (a link's page), who is undeliverable past the days after the bounce (Blobs
+ * reads its ledger again), and whose departure keeps a digest (the launch tool's). A restricted record, drawn among
+ * the rest, is due, expired, past its wave or its bounce and counted by none.
  */
 
 const postgres = suitePostgres();
@@ -46,6 +48,7 @@ const lists = fc
       invitedBy: fc.option(fc.integer({ min: 0, max: 4 }).map(codeOf), { nil: null }),
       hasCode: fc.boolean(),
       restrictedAt: fc.option(fc.constant(minutes(-10)), { nil: null, freq: 3 }),
+      confirmationFailedAt: fc.option(fc.integer({ min: -300, max: 0 }).map(minutes), { nil: null }),
       letIn: fc.option(
         fc.record({ at: fc.integer({ min: -300, max: 0 }), mail: fc.constantFrom(...letInMailStates) }),
         {
@@ -98,12 +101,17 @@ async function answers(store: FullStore, records: SignupRecord[], before: Date) 
   // Who is past their wave (as a set: those let in at once come in either order), each removed and counted so.
   const past = await store.pastItsWave(before, 1000);
   const removed = await store.removeAfterWave(past, now);
+  // Then who is undeliverable since before the cut-off (issue 67), each removed, counted among those who left.
+  const bounced = await store.undeliverableBefore(before, 1000);
+  const ended = await store.removeUndeliverable(bounced, now);
   Object.assign(got, { past: keys(past).sort(), removed: removed.length, ...(await store.departureCounts()) });
+  Object.assign(got, { bounced: keys(bounced).sort(), ended: ended.length });
   const pastNow = records.filter((one) => pastItsWave(one, before));
-  Object.assign(wanted, { past: keys(pastNow).sort(), removed: pastNow.length, left: 0, pruned: 0 });
-  Object.assign(wanted, { afterWave: pastNow.length });
+  const bouncedNow = records.filter((one) => !pastNow.includes(one) && pastUndeliverable(one, before));
+  Object.assign(wanted, { past: keys(pastNow).sort(), removed: pastNow.length, left: bouncedNow.length, pruned: 0 });
+  Object.assign(wanted, { afterWave: pastNow.length, bounced: keys(bouncedNow).sort(), ended: bouncedNow.length });
   // Whose departure keeps a digest of who left: one whose wave went to the launch tool.
-  const rest = records.filter((one) => !pastNow.includes(one));
+  const rest = records.filter((one) => !pastNow.includes(one) && !bouncedNow.includes(one));
   for (const [n, one] of rest.entries()) await store.remove(one.emailKey, "link", now, `digest-${n}`);
   got.owed.push(...(await store.leaverDigests(new Date(0))).map((one) => one.digest).sort());
   wanted.owed.push(...rest.flatMap((one, n) => (keepsLeaverDigest(one) ? [`digest-${n}`] : [])).sort());
@@ -114,12 +122,12 @@ async function answers(store: FullStore, records: SignupRecord[], before: Date) 
 const rowColumns = [
   ...["email", "email_key", "created_at", "source", "state", "confirmation_next_at", "confirmation_claimed_until"],
   ...["opt_in_since", "asked_at", "confirmed_at", "invite_code", "invited_by", "mailbox_digest", "restricted_at"],
-  ...["wave", "let_in_at", "let_in_mail"],
+  ...["wave", "let_in_at", "let_in_mail", "confirmation_failed_at"],
 ];
 const rowValues = (one: SignupRecord) => [
   ...[one.email, one.emailKey, one.createdAt, one.source, one.state, one.confirmationNextAt],
   ...[one.confirmationClaimedUntil, one.optInSince, one.askedAt, one.confirmedAt, one.inviteCode, one.invitedBy],
-  ...[one.mailboxDigest, one.restrictedAt, one.wave, one.letInAt, one.letInMail],
+  ...[one.mailboxDigest, one.restrictedAt, one.wave, one.letInAt, one.letInMail, one.confirmationFailedAt],
 ];
 const insertSql = (placeholder: (n: number) => string) =>
   `INSERT INTO signups (${rowColumns.join(", ")}) VALUES (${rowColumns.map((_, n) => placeholder(n + 1)).join(", ")})`;

@@ -21,6 +21,8 @@ const plain = (text: string) =>
     .replace(/\(?(\w+) = ANY \(ARRAY\[([^\]]*)\]\)\)?/gi, (_, column: string, list: string) => {
       return `${column} in (${list.replace(/::text/g, "")})`;
     })
+    // Postgres says a text constant's type: 'undeliverable'::text.
+    .replace(/('[^']*')::text/g, "$1")
     .replace(/[()"]/g, "")
     .replace(/\s+/g, " ")
     .trim()

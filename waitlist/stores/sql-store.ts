@@ -2,9 +2,10 @@ import { memberStates, owedStates, unconfirmedStates } from "../signup-life/rule
 import type { Departure, DepartureKind, ListedSignup, ListRow, NewSignup, SignupRecord } from "../signup-life/types";
 import type { MailCounts, MailDay, OwedConfirmation, RemovedSignup, SignupState } from "../signup-life/types";
 import type { DepartureCounts, LetInSignup, SuppressionReason, UnconfirmedSignup } from "../signup-life/types";
+import type { UndeliverableSignup } from "../signup-life/types";
 import * as life from "../signup-life/signup-life";
 import { recordKeeper, RecentWrites, type RecordKeeper } from "./record-keeper";
-import type { FullStore } from "./store";
+import type { FullStore, StoreSecretName } from "./store";
 
 /*
  * The waitlist in the SQL both SQLite (sqlite-store.ts) and Postgres (postgres-store.ts) speak, $1…$n for parameters,
@@ -70,6 +71,9 @@ const keepsDigestSql = `let_in_mail IS NOT DISTINCT FROM 'launch-tool' AS "keeps
 /** No LIMIT: a number both databases take. */
 const unlimited = (limit: number) => (Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER);
 const iso = (at: Date) => at.toISOString();
+/** What removeAt resolves with: each address and its signup time, and the fields named after its `still`. */
+type Gone = { email: string; createdAt: string };
+type Also = [at: Date, still?: string, ...also: (keyof SignupRecord)[]];
 /** A day's mail figures, in mail_days' columns. */
 const mailCounts = ["sent", "throttled", "bounced", "complained"] as const satisfies readonly (keyof MailCounts)[];
 
@@ -206,15 +210,9 @@ export class SqlStore implements FullStore {
   }
 
   async removeUnconfirmed(signups: readonly UnconfirmedSignup[], at: Date): Promise<RemovedSignup[]> {
-    if (signups.length === 0) return [];
-    for (const { emailKey } of signups) this.recent.forget(emailKey);
-    const pairs = signups.map((_, n) => `(email_key = $${2 * n + 1} AND opt_in_since = $${2 * n + 2})`);
-    const removed = await this.db.deleteCounted<RemovedSignup>(
-      `DELETE FROM signups WHERE ${unconfirmedSql} AND restricted_at IS NULL AND (${pairs.join(" OR ")})
-       RETURNING ${select("email", "createdAt", "optInSince")}`,
-      signups.flatMap((one) => [one.emailKey, one.optInSince]),
-      { how: "pruned", at: iso(at) },
-    );
+    const found = signups.map((one): [string, string] => [one.emailKey, one.optInSince]);
+    const still = `${unconfirmedSql} AND`;
+    const removed = await this.removeAt<RemovedSignup>(found, "opt_in_since", "pruned", at, still, "optInSince");
     // In the order they were found: those asked first first.
     return removed.sort((a, b) => a.optInSince.localeCompare(b.optInSince));
   }
@@ -228,20 +226,41 @@ export class SqlStore implements FullStore {
     );
   }
 
-  async removeAfterWave(signups: readonly LetInSignup[], at: Date): Promise<{ email: string; createdAt: string }[]> {
-    if (signups.length === 0) return [];
-    for (const { emailKey } of signups) this.recent.forget(emailKey);
-    const pairs = signups.map((_, n) => `(email_key = $${2 * n + 1} AND let_in_at = $${2 * n + 2})`);
-    return this.db.deleteCounted(
-      `DELETE FROM signups WHERE restricted_at IS NULL AND (${pairs.join(" OR ")})
-       RETURNING ${select("email", "createdAt")}`,
-      signups.flatMap((one) => [one.emailKey, one.letInAt]),
-      { how: "after-wave", at: iso(at) },
+  removeAfterWave(signups: readonly LetInSignup[], at: Date) {
+    const found = signups.map((one): [string, string] => [one.emailKey, one.letInAt]);
+    return this.removeAt(found, "let_in_at", "after-wave", at);
+  }
+
+  /** pastUndeliverable at `before`, through the index signups_undeliverable. */
+  async undeliverableBefore(before: Date, limit: number): Promise<UndeliverableSignup[]> {
+    return this.db.query(
+      `SELECT ${select("email", "emailKey", "createdAt")}, confirmation_failed_at AS "bouncedAt" FROM signups WHERE
+       state = 'undeliverable' AND confirmation_failed_at < $1 AND restricted_at IS NULL ORDER BY 4, id LIMIT $2`,
+      [iso(before), unlimited(limit)],
     );
   }
 
-  /** The links' secret when WAITLIST_SECRET is not set; the first one made wins. Read first: it exists. */
-  async secret(name: "leave", make: () => string): Promise<string> {
+  removeUndeliverable(signups: readonly UndeliverableSignup[], at: Date) {
+    const found = signups.map((one): [string, string] => [one.emailKey, one.bouncedAt]);
+    return this.removeAt(found, "confirmation_failed_at", "undeliverable", at, "state = 'undeliverable' AND");
+  }
+
+  /** Deletes each key's row still at its time in `column`, `still` so, not restricted since: a departure `how` each. */
+  private async removeAt<T = Gone>(found: [string, string][], column: string, how: DepartureKind, ...rest: Also) {
+    const [at, still = "", ...also] = rest;
+    if (found.length === 0) return [];
+    for (const [emailKey] of found) this.recent.forget(emailKey);
+    const pairs = found.map((_, n) => `(email_key = $${2 * n + 1} AND ${column} = $${2 * n + 2})`);
+    return this.db.deleteCounted<T>(
+      `DELETE FROM signups WHERE ${still} restricted_at IS NULL AND (${pairs.join(" OR ")})
+       RETURNING ${select("email", "createdAt", ...also)}`,
+      found.flat(),
+      { how, at: iso(at) },
+    );
+  }
+
+  /** A secret the store keeps (store.ts); the first one made wins. Read first: it exists. */
+  async secret(name: StoreSecretName, make: () => string): Promise<string> {
     const key = `${name}_secret`;
     const read = () => this.row<{ value: string }>("SELECT value FROM settings WHERE name = $1", [key]);
     const found = await read();
@@ -283,8 +302,12 @@ export class SqlStore implements FullStore {
     ))!;
   }
 
-  /** A later time wins; both databases read `excluded` as the row that was not inserted. */
-  async suppress(fingerprint: string, until: Date, why: SuppressionReason): Promise<void> {
+  /**
+   * A later time wins; both databases read `excluded` as the row that was not inserted. An address held alone has a
+   * row of its own, under its fingerprint: the two are read by their keys at once.
+   */
+  async suppress(mailbox: string, until: Date, why: SuppressionReason, address?: string): Promise<void> {
+    const fingerprint = address ?? mailbox;
     const later = "excluded.until > suppressions.until";
     await this.db.query(
       `INSERT INTO suppressions (fingerprint, until, why) VALUES ($1, $2, $3) ON CONFLICT (fingerprint) DO UPDATE
@@ -294,12 +317,12 @@ export class SqlStore implements FullStore {
     );
   }
 
-  async suppressedUntil(fingerprint: string, at: Date): Promise<string | undefined> {
-    const row = await this.row<{ until: string }>(
-      "SELECT until FROM suppressions WHERE fingerprint = $1 AND until > $2",
-      [fingerprint, iso(at)],
+  async suppressedUntil(mailbox: string, at: Date, address?: string): Promise<string | undefined> {
+    const row = await this.row<{ until: string | null }>(
+      "SELECT MAX(until) AS until FROM suppressions WHERE fingerprint IN ($1, $2) AND until > $3",
+      [mailbox, address ?? mailbox, iso(at)],
     );
-    return row?.until;
+    return row?.until ?? undefined;
   }
 
   async forgetSuppressionsBefore(before: Date): Promise<void> {
@@ -347,6 +370,19 @@ export class SqlStore implements FullStore {
   async once(name: string): Promise<boolean> {
     const insert = "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING name";
     return (await this.db.query(insert, [`once ${name}`, iso(new Date())])).length === 1;
+  }
+
+  async forgetOnce(name: string): Promise<void> {
+    await this.db.query("DELETE FROM settings WHERE name = $1", [`once ${name}`]);
+  }
+
+  /** A note's value is when it was made (once); substr, not LIKE, so that no character of the prefix is a pattern. */
+  async forgetOnceBefore(prefix: string, before: Date): Promise<void> {
+    const named = `once ${prefix}`;
+    await this.db.query("DELETE FROM settings WHERE substr(name, 1, length($1)) = $1 AND value < $2", [
+      named,
+      iso(before),
+    ]);
   }
 
   /** The rows of the founders' figures, and no more (all() of 100,000 rows takes a second). */

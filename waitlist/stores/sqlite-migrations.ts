@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { undatedBounce } from "../signup-life/rules";
 import { StoreError } from "./store";
 
 /**
@@ -13,15 +14,26 @@ export const stateFromTimes = `UPDATE signups SET state = CASE
      WHEN confirmation_claimed_until IS NOT NULL THEN 'sending'
      ELSE 'owed' END;`;
 
-/** The signups table's columns at schema 17, which migration 18 copies. */
-const signupColumns17 = [
-  ...["id", "email", "email_key", "created_at", "source", "repeat_signups", "utm_source", "utm_medium", "utm_campaign"],
-  ...["utm_content", "utm_term", "ref", "landing_path", "state", "confirmation_sent_at", "confirmation_attempts"],
-  ...["confirmation_claimed_until", "confirmation_next_at", "confirmation_failed_at", "confirmation_error"],
-  ...["confirmed_at", "opt_in_since", "asked_at", "privacy_policy_at_signup", "privacy_policy_at_confirm"],
-  ...["consent_at_signup", "consent_at_confirm", "invite_code", "invited_by", "mailbox_digest", "announcements"],
-  ...["version", "wave", "let_in_at", "let_in_mail", "ranking_objected_at"],
-].join(", ");
+/**
+ * SQLite changes a CHECK by copying its table: `table` made anew as `definition` says, every column it names copied
+ * with the rows (ids kept), then the indexes the old table took with it made again.
+ */
+const rebuilt = (table: string, definition: string, indexes: string) => {
+  const columns = [...definition.matchAll(/(?:^|,)\s*([a-z_]+) [A-Z]/g)].map(([, name]) => name).join(", ");
+  return `CREATE TABLE ${table}_new (${definition});
+   INSERT INTO ${table}_new (${columns}) SELECT ${columns} FROM ${table};
+   DROP TABLE ${table};
+   ALTER TABLE ${table}_new RENAME TO ${table};
+   ${indexes}`;
+};
+/** The departures table from migration 11's digest on, with the kinds of departure it takes. */
+const departures = (kinds: string) =>
+  rebuilt(
+    "departures",
+    `id INTEGER PRIMARY KEY, left_at TEXT NOT NULL, how TEXT NOT NULL CHECK (how IN (${kinds})), digest TEXT`,
+    "CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;",
+  );
+const departureKinds18 = "'link', 'one-click', 'operator', 'pruned', 'complaint'";
 
 /** Each entry migrates the schema one version up; `PRAGMA user_version` counts them. Append only: never wiped. */
 export const migrations: readonly string[] = [
@@ -62,14 +74,11 @@ export const migrations: readonly string[] = [
    ALTER TABLE signups ADD COLUMN opt_in_since TEXT;
    ALTER TABLE signups ADD COLUMN privacy_policy_at_signup TEXT;
    ALTER TABLE signups ADD COLUMN privacy_policy_at_confirm TEXT;
-   CREATE TABLE departures_6 (
-     id INTEGER PRIMARY KEY,
-     left_at TEXT NOT NULL,
-     how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned'))
-   );
-   INSERT INTO departures_6 (id, left_at, how) SELECT id, left_at, how FROM departures;
-   DROP TABLE departures;
-   ALTER TABLE departures_6 RENAME TO departures;
+   ${rebuilt(
+     "departures",
+     "id INTEGER PRIMARY KEY, left_at TEXT NOT NULL, how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned'))",
+     "",
+   )}
    CREATE INDEX signups_unconfirmed ON signups (opt_in_since) WHERE confirmed_at IS NULL AND opt_in_since IS NOT NULL;`,
   // 7: the record of consent names the statement's version and the policy's text (policies.ts).
   `ALTER TABLE signups ADD COLUMN consent_at_signup TEXT;
@@ -121,8 +130,9 @@ export const migrations: readonly string[] = [
      WHERE state IN ('owed', 'sending', 'sent', 'refused', 'capped') AND opt_in_since IS NOT NULL;`,
   // 18: a member whose mail bounced for good (undeliverable), a departure by complaint, the fingerprints the mail must
   // never reach again, and each day's mail figures. SQLite changes a CHECK by copying its table, rows and ids kept.
-  `CREATE TABLE signups_18 (
-     id INTEGER PRIMARY KEY, email TEXT NOT NULL, email_key TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
+  `${rebuilt(
+    "signups",
+    `id INTEGER PRIMARY KEY, email TEXT NOT NULL, email_key TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
      source TEXT NOT NULL CHECK (source IN ('develop', 'start')), repeat_signups INTEGER NOT NULL DEFAULT 0,
      utm_source TEXT, utm_medium TEXT, utm_campaign TEXT, utm_content TEXT, utm_term TEXT, ref TEXT, landing_path TEXT,
      state TEXT NOT NULL DEFAULT 'owed'
@@ -133,24 +143,14 @@ export const migrations: readonly string[] = [
      consent_at_signup TEXT, consent_at_confirm TEXT, invite_code TEXT, invited_by TEXT, mailbox_digest TEXT,
      announcements TEXT, version INTEGER NOT NULL DEFAULT 0, wave INTEGER, let_in_at TEXT,
      let_in_mail TEXT CHECK (let_in_mail IN ('owed', 'sending', 'sent', 'refused', 'launch-tool')),
-     ranking_objected_at TEXT
-   );
-   INSERT INTO signups_18 (${signupColumns17}) SELECT ${signupColumns17} FROM signups;
-   DROP TABLE signups;
-   ALTER TABLE signups_18 RENAME TO signups;
-   CREATE INDEX signups_owed ON signups (created_at, id) WHERE state IN ('owed', 'sending');
-   CREATE INDEX signups_unconfirmed ON signups (opt_in_since, id)
-     WHERE state IN ('owed', 'sending', 'sent', 'refused', 'capped') AND opt_in_since IS NOT NULL;
-   CREATE UNIQUE INDEX signups_invite_code ON signups (invite_code) WHERE invite_code IS NOT NULL;
-   CREATE INDEX signups_invited_by ON signups (invited_by, mailbox_digest) WHERE invited_by IS NOT NULL;
-   CREATE TABLE departures_18 (
-     id INTEGER PRIMARY KEY, left_at TEXT NOT NULL,
-     how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned', 'complaint')), digest TEXT
-   );
-   INSERT INTO departures_18 (id, left_at, how, digest) SELECT id, left_at, how, digest FROM departures;
-   DROP TABLE departures;
-   ALTER TABLE departures_18 RENAME TO departures;
-   CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;
+     ranking_objected_at TEXT`,
+    `CREATE INDEX signups_owed ON signups (created_at, id) WHERE state IN ('owed', 'sending');
+     CREATE INDEX signups_unconfirmed ON signups (opt_in_since, id)
+       WHERE state IN ('owed', 'sending', 'sent', 'refused', 'capped') AND opt_in_since IS NOT NULL;
+     CREATE UNIQUE INDEX signups_invite_code ON signups (invite_code) WHERE invite_code IS NOT NULL;
+     CREATE INDEX signups_invited_by ON signups (invited_by, mailbox_digest) WHERE invited_by IS NOT NULL;`,
+  )}
+   ${departures(departureKinds18)}
    CREATE TABLE suppressions (
      fingerprint TEXT PRIMARY KEY, until TEXT NOT NULL, why TEXT NOT NULL CHECK (why IN ('bounce', 'complaint'))
    );
@@ -165,15 +165,13 @@ export const migrations: readonly string[] = [
    ALTER TABLE signups ADD COLUMN records_objected_at TEXT;
    ALTER TABLE signups ADD COLUMN restricted_at TEXT;
    CREATE INDEX signups_let_in ON signups (let_in_at, id) WHERE wave IS NOT NULL;
-   CREATE TABLE departures_19 (
-     id INTEGER PRIMARY KEY, left_at TEXT NOT NULL,
-     how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned', 'complaint', 'after-wave')),
-     digest TEXT
-   );
-   INSERT INTO departures_19 (id, left_at, how, digest) SELECT id, left_at, how, digest FROM departures;
-   DROP TABLE departures;
-   ALTER TABLE departures_19 RENAME TO departures;
-   CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;`,
+   ${departures(`${departureKinds18}, 'after-wave'`)}`,
+  // 20: a member undeliverable has its bounce dated, and is deleted its days after it, a departure "undeliverable",
+  // found by when it bounced. One that bounced before the bounce was dated counts from the day this came out.
+  `UPDATE signups SET confirmation_failed_at = '${undatedBounce}'
+     WHERE state = 'undeliverable' AND confirmation_failed_at IS NULL;
+   CREATE INDEX signups_undeliverable ON signups (confirmation_failed_at, id) WHERE state = 'undeliverable';
+   ${departures(`${departureKinds18}, 'after-wave', 'undeliverable'`)}`,
 ];
 
 export const schemaVersion = migrations.length;

@@ -65,6 +65,8 @@ CREATE INDEX signups_unconfirmed ON signups (opt_in_since, id)
 CREATE UNIQUE INDEX signups_invite_code ON signups (invite_code) WHERE invite_code IS NOT NULL;
 -- The retention after a wave reads those let in by this.
 CREATE INDEX signups_let_in ON signups (let_in_at, id) WHERE wave IS NOT NULL;
+-- The retention after a bounce reads the undeliverable by this (signup-life's pastUndeliverable).
+CREATE INDEX signups_undeliverable ON signups (confirmation_failed_at, id) WHERE state = 'undeliverable';
 -- An inviter's count reads its invitees by this, never the list.
 CREATE INDEX signups_invited_by ON signups (invited_by, mailbox_digest) WHERE invited_by IS NOT NULL;
 
@@ -72,7 +74,7 @@ CREATE INDEX signups_invited_by ON signups (invited_by, mailbox_digest) WHERE in
 CREATE TABLE departures (
   id INTEGER PRIMARY KEY,
   left_at TEXT NOT NULL,
-  how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned', 'complaint', 'after-wave')),
+  how TEXT NOT NULL CHECK (how IN ('link', 'one-click', 'operator', 'pruned', 'complaint', 'after-wave', 'undeliverable')),
   digest TEXT
 );
 CREATE INDEX departures_digest ON departures (left_at) WHERE digest IS NOT NULL;

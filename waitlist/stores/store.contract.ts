@@ -3,6 +3,7 @@ import * as life from "../signup-life/signup-life";
 import * as wholeList from "../signup-life/whole-list";
 import { pruneUnconfirmed } from "../prune";
 import type { NewSignup } from "../signup-life/types";
+import { describeMailBookkeeping } from "./mail-books.contract";
 import type { FullStore } from "./store";
 
 /*
@@ -327,33 +328,8 @@ export function describeStoreContract(name: string, makeHarness: () => StoreUnde
       for (const gone of ["bob@example.com", "nobody@example.com"]) expect(await store.signup(gone)).toBeUndefined();
     });
 
-    it("keeps the mail's bookkeeping: a bounce, a fingerprint until its time, each day's figures, the senders' pace", async () => {
-      for (const email of ["owed@example.com", "ada@example.com"]) await store.add(signup(email));
-      await confirmAt("ada@example.com");
-      await expect(store.markBounced("owed@example.com", "550 5.1.1 gone", later(2))).resolves.toBe("refused");
-      await expect(store.markBounced("ada@example.com", "550 5.1.1 gone", later(2))).resolves.toBe("undeliverable");
-      await expect(store.markBounced("nobody@example.com", "550", later(2))).resolves.toBeUndefined();
-      await store.suppress("f1", later(day), "bounce");
-      await store.suppress("f1", later(2), "complaint");
-      await expect(store.suppressedUntil("f1", later(day - 1))).resolves.toBe(later(day).toISOString());
-      await expect(store.suppressedUntil("f1", later(day))).resolves.toBeUndefined();
-      await store.forgetSuppressionsBefore(later(2 * day));
-      await expect(store.suppressedUntil("f1", now)).resolves.toBeUndefined();
-      // Two stores over one storage, each adding to one day and one setting: none lost.
-      const other = await harness.reopen();
-      const add = (one: FullStore) => one.swapSetting<number>("mail-pace-0", (n = 0) => n + 1);
-      await Promise.all(
-        [store, other, store, other].flatMap((one) => [one.countMail("2025-06-01", { sent: 2, bounced: 1 }), add(one)]),
-      );
-      await store.countMail("2025-06-02", { complained: 1 });
-      const days = (await other.mailDays("2025-06-01")).map(({ day, ...counts }) => [day, Object.values(counts)]);
-      expect(days).toEqual([
-        ["2025-06-01", [8, 0, 4, 0]],
-        ["2025-06-02", [0, 0, 0, 1]],
-      ]);
-      await expect(store.readSetting("mail-pace-0")).resolves.toBe(4);
-      await other.close();
-    });
+    // The mail's bookkeeping, in a file of its own: holds after a bounce or a complaint, the day's figures, once notes.
+    describeMailBookkeeping(() => ({ store, reopen: () => harness.reopen() }));
 
     it("counts the e-mails to each mailbox per day, each of those counted at once its own number, and forgets days gone by", async () => {
       // Two stores over one storage, as two processes have: a count lost would let one more e-mail past the cap.

@@ -16,6 +16,7 @@ import type {
   Signup,
   SuppressionReason,
   UnconfirmedSignup,
+  UndeliverableSignup,
 } from "../signup-life/types";
 
 /*
@@ -110,13 +111,23 @@ export interface WaitlistStore {
     at: Date,
     digest?: string,
   ): Promise<{ email: string; createdAt: string } | undefined>;
-  /** A secret kept in the store: made with `make` on first use, the same ever after. */
-  secret(name: "leave", make: () => string): Promise<string>;
   /**
-   * Records that `name` was done (the founders' digest of a day), once: true for the first caller, false for every
-   * caller after, whatever the number of servers or function instances.
+   * A secret kept in the store: made with `make` on first use, the same ever after. "leave": the links' secret when
+   * WAITLIST_SECRET is not set; "fingerprint": the key of the fingerprints that outlive an entry (fingerprints.ts).
+   */
+  secret(name: StoreSecretName, make: () => string): Promise<string>;
+  /**
+   * Records that `name` was done (the founders' digest of a day, a provider's event), once: true for the first caller,
+   * false for every caller after, whatever the number of servers or function instances.
    */
   once(name: string): Promise<boolean>;
+  /** Takes back `name`'s note, when the work it guarded failed: the next once(name) is the first again. */
+  forgetOnce(name: string): Promise<void>;
+  /**
+   * Drops the notes of once() whose name starts with `prefix`, made before `before` (the day's pass: a provider's
+   * event ids, kept for their period only), stopping at `deadline` (ms) as the day's other passes do.
+   */
+  forgetOnceBefore(prefix: string, before: Date, options?: { deadline?: number }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -212,6 +223,16 @@ export interface Waves {
   pastItsWave(before: Date, limit: number): Promise<LetInSignup[]>;
   /** Removes those pastItsWave found, each counted as "after-wave", unless restricted since. Resolves with them. */
   removeAfterWave(signups: readonly LetInSignup[], at: Date): Promise<{ email: string; createdAt: string }[]>;
+  /**
+   * Members undeliverable since before `before` (signup-life's pastUndeliverable), at most `limit`, the oldest bounce
+   * first: what the retention after a bounce removes. Work grows with them, never with the list.
+   */
+  undeliverableBefore(before: Date, limit: number): Promise<UndeliverableSignup[]>;
+  /** Removes those undeliverableBefore found, each counted as "undeliverable", unless changed since. Resolves with them. */
+  removeUndeliverable(
+    signups: readonly UndeliverableSignup[],
+    at: Date,
+  ): Promise<{ email: string; createdAt: string }[]>;
 }
 
 /** A person's rights over their entry, as the founders carry out a request (cli/commands/objections.ts). */
@@ -233,12 +254,16 @@ export interface MailBookkeeping {
    */
   markBounced(emailKey: string, error: string, at: Date): Promise<Signup["state"] | undefined>;
   /**
-   * Keeps a keyed fingerprint of an address the mail must never reach again until `until` (a later one wins): it
-   * outlives the signup, so a new signup of it is answered as any other and not mailed until then.
+   * Keeps a keyed fingerprint of a mailbox the mail must never reach again until `until` (a later one wins): it
+   * outlives the signup, so a new signup of it is answered as any other and not mailed until then. With `address`
+   * (that one address's fingerprint), only that address of the mailbox is held, kept with the mailbox's by its key.
    */
-  suppress(fingerprint: string, until: Date, why: SuppressionReason): Promise<void>;
-  /** Until when `fingerprint` is suppressed, if it still is at `at`; by key. */
-  suppressedUntil(fingerprint: string, at: Date): Promise<string | undefined>;
+  suppress(mailbox: string, until: Date, why: SuppressionReason, address?: string): Promise<void>;
+  /**
+   * Until when the mailbox is suppressed, or the one address of it when `address` is given, if either still is at
+   * `at` (the later); one read by the mailbox's key.
+   */
+  suppressedUntil(mailbox: string, at: Date, address?: string): Promise<string | undefined>;
   /** Drops the fingerprints whose time ended before `before` (the day's pass), stopping at `deadline` as above. */
   forgetSuppressionsBefore(before: Date, options?: { deadline?: number }): Promise<void>;
   /** Adds to the figures of a UTC day (YYYY-MM-DD), atomically. */
@@ -254,6 +279,9 @@ export interface MailBookkeeping {
   swapSetting<T>(name: SettingName, change: (current: T | undefined) => T | undefined): Promise<T | undefined>;
   readSetting<T>(name: SettingName): Promise<T | undefined>;
 }
+
+/** The secrets a store keeps (WaitlistStore.secret). */
+export type StoreSecretName = "leave" | "fingerprint";
 
 /** The settings the mail keeps in the store. */
 export type SettingName = `mail-pace-${number}` | "drain";

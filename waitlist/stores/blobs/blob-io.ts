@@ -78,6 +78,14 @@ export class BlobIO {
   }
   /** Every key under `prefix`, in one listing. */
   keys = async (prefix: string) => (await this.blobs.list({ prefix })).blobs.map(({ key }) => key);
+  /** The day's passes: each blob under `prefix` read, `concurrency` at a time, none past `deadline`; deleted if `over`. */
+  async deleteOver<T>(prefix: string, over: (found: T) => boolean, deadline = Infinity): Promise<void> {
+    await atOnce(await this.keys(prefix), async (key) => {
+      if (this.clock().getTime() > deadline) return;
+      const found = await this.get<T>(key);
+      if (found !== null && over(found)) await this.blobs.delete(key);
+    });
+  }
   /** Deletes `keys`, `concurrency` at a time, starting none past `deadline` (ms on the store's clock). */
   async deleteUntil(keys: readonly string[], deadline = Infinity): Promise<void> {
     await atOnce(keys, async (key) => this.clock().getTime() <= deadline && (await this.blobs.delete(key)));

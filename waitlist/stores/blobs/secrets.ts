@@ -5,9 +5,9 @@ import { layout } from "./layout";
 
 /*
  * The secrets the store keeps (docs/configuration.md says how to back them up): settings/record-secret, the key of
- * every record's <k>, and settings/leave-secret, the links' secret when WAITLIST_SECRET is not set. Each is made once,
- * on first use, for every instance; a store that already keeps records refuses to make a record key again, for a new
- * one would lose them all: every address would map to a new <k>.
+ * every record's <k>, settings/leave-secret, the links' secret when WAITLIST_SECRET is not set, and fingerprint-secret
+ * (../../fingerprints.ts). Each is made once, on first use, for every instance; a store that already keeps records
+ * refuses to make a record key again, for a new one would lose them all: every address would map to a new <k>.
  */
 
 /** An address's <k>: its keyed digest under the store's record key (the Netlify bench seeds a store with it). */
@@ -28,7 +28,7 @@ export class StoreSecrets {
    * settings/<name>-secret, made with `make` if the store keeps none and no record yet. A store that makes its record
    * key has no record of the earlier layout to carry forward, unless it lists some.
    */
-  async secret(name: "leave" | "record", make: () => string): Promise<string> {
+  async secret(name: "leave" | "fingerprint" | "record", make: () => string): Promise<string> {
     const key = layout.setting(`${name}-secret`);
     const read = () => this.io.blobs.get(key, { type: "text", consistency: "strong" });
     const found = await read();

@@ -2,11 +2,9 @@ import * as cheerio from "cheerio";
 import matter from "gray-matter";
 import { projectFolders } from "../../config/folders";
 import { site } from "../../config/site";
-import { launchMailToolOf, readPolicySource } from "../../waitlist/policies";
-import { writePrivateFile } from "../../waitlist/private-file";
-import { exportRows, type formats } from "../export-rows";
-import { UsageError } from "../errors";
-import type { Signup } from "../../waitlist/signup-life/types";
+import { launchMailToolOf, readPolicySource } from "../policies";
+import type { Signup } from "../signup-life/types";
+import { whyNotMailed } from "../signup-life/rules";
 
 /*
  * What the launch mail tool receives (export --launch, let-in --launch-tool): for each confirmed signup, the address,
@@ -14,6 +12,9 @@ import type { Signup } from "../../waitlist/signup-life/types";
  * says so (Sharing of Information), and test/content/policy-promises.test.ts holds its sentence to these columns.
  * Everything else a signup holds is the founders' own record (export --record), never a file to import.
  */
+
+/** A refusal a founder can act on: the command says it as it is, and exits as for a wrong option. */
+export class LaunchToolError extends Error {}
 
 /** The launch list's columns, in this order. */
 export const launchColumns = ["email", "leaveUrl", "wave"] as const;
@@ -23,22 +24,22 @@ export type LaunchRow = { email: string; leaveUrl: string; wave: number | null }
 /**
  * Who is on the launch list: those let in for the tool to mail (let-in --launch-tool, a wave at a time), in the order
  * they signed up (the store's); with `wave`, only the people of that wave (`export --launch --wave N`). Nobody in no
- * wave (the Privacy Policy gives the tool those let in, each with their wave), and nobody let-in mailed itself: the
- * tool would mail them "You're in" a second time.
+ * wave (the Privacy Policy gives the tool those let in, each with their wave), nobody let-in mailed itself (the tool
+ * would mail them "You're in" a second time), and nobody the rule says the mail may not reach now (restricted, bounced
+ * for good since), nor those `held` (their keys: suppressions.ts): `left` counts them, for the founder to hear.
  */
 export function launchList(
   signups: readonly Signup[],
   leaveUrlOf: (signup: Signup) => string,
-  { wave }: { wave?: number } = {},
-): LaunchRow[] {
-  return signups
-    .filter(
-      (signup) =>
-        signup.confirmedAt !== null &&
-        signup.letInMail === "launch-tool" &&
-        (wave === undefined || signup.wave === wave),
-    )
-    .map((signup) => ({ email: signup.email, leaveUrl: leaveUrlOf(signup), wave: signup.wave }));
+  { wave, held = new Set() }: { wave?: number; held?: ReadonlySet<string> } = {},
+): LaunchRow[] & { left: number } {
+  const inWave = signups.filter(
+    (signup) =>
+      signup.confirmedAt !== null && signup.letInMail === "launch-tool" && (wave === undefined || signup.wave === wave),
+  );
+  const mailable = inWave.filter((signup) => whyNotMailed("wave", signup) === undefined && !held.has(signup.emailKey));
+  const rows = mailable.map((signup) => ({ email: signup.email, leaveUrl: leaveUrlOf(signup), wave: signup.wave }));
+  return Object.assign(rows, { left: inWave.length - mailable.length });
 }
 
 /** How long the site may take to answer for its Privacy Policy. */
@@ -86,58 +87,27 @@ export async function launchTool(
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (error as Error).message;
-    throw new UsageError(
+    throw new LaunchToolError(
       `The Privacy Policy at ${page} could not be read (${why}), so which launch mail tool it names is not known, and the list goes to none it does not name. Check that SITE_URL is the site's address and the site is up, and run this again; nothing was written.`,
     );
   }
   const served = launchToolsOnPage(html);
   if (served.length === 0) {
-    throw new UsageError(
+    throw new LaunchToolError(
       `The Privacy Policy at ${page} names no launch mail tool, and the list goes to none before the policy names it: ${nameIt}`,
     );
   }
   if (served.length > 1) {
-    throw new UsageError(
+    throw new LaunchToolError(
       `The Privacy Policy at ${page} names more than one launch mail tool (${served.join("; ")}); the list goes to one only: ${nameIt}`,
     );
   }
   const tool = served[0]!;
   const own = checkout === undefined ? undefined : launchMailToolOf(matter(checkout).data);
   if (own !== undefined && own !== tool) {
-    throw new UsageError(
+    throw new LaunchToolError(
       `The Privacy Policy at ${page} names ${tool} as the launch mail tool, but this checkout's names ${own}: the list goes only to the tool the policy in force names. If ${own} is the tool, deploy the policy that names it (with its dated entry) and run this again; if ${tool} is, bring this checkout up to date (git pull); nothing was written.`,
     );
   }
   return tool;
-}
-
-/** `--wave N`: a wave's number, a whole number from 1; undefined when not given. */
-export function waveOption(wave: string | undefined): number | undefined {
-  if (wave === undefined) return undefined;
-  const number = Number(wave);
-  if (!/^\d+$/.test(wave) || !Number.isSafeInteger(number) || number < 1) {
-    throw new UsageError(`--wave must be a wave's number, a whole number from 1 (got "${wave}").`);
-  }
-  return number;
-}
-
-/** The first characters a spreadsheet reads as a formula (csv-stringify's escape_formulas, and OWASP's list). */
-const formulaStart = /^[=+\-@\t\r]/;
-
-/**
- * Writes the launch file for the tool: each address exactly as stored (a formula's escape would change an address
- * such as `-cleo@example.com`, and the tool would mail nobody), and this user's only. Resolves with what the founder
- * should know: addresses a spreadsheet would read as formulas, if any.
- */
-export function writeLaunchFile(
-  target: string,
-  rows: readonly LaunchRow[],
-  format: (typeof formats)[number],
-): string[] {
-  writePrivateFile(target, exportRows(rows, launchColumns, format, { escapeFormulas: false }));
-  const formulas = rows.filter((row) => formulaStart.test(row.email)).length;
-  if (format !== "csv" || formulas === 0) return [];
-  return [
-    `${formulas} ${formulas === 1 ? "address begins" : "addresses begin"} with =, +, - or @, as it was given: import the file into the tool as it is, and do not open it in a spreadsheet, which would read ${formulas === 1 ? "it" : "them"} as a formula.`,
-  ];
 }

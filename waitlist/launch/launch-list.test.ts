@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { launchTool, launchToolsOnPage, privacyPolicyPage } from "./commands/launch-list";
-import { UsageError } from "./errors";
-import { startPolicySite, type PolicySite } from "../test/support/policy-site";
+import { launchTool, LaunchToolError, launchToolsOnPage, privacyPolicyPage } from "./launch-list";
+
+import { startPolicySite, type PolicySite } from "../../test/support/policy-site";
 
 /*
  * Which launch mail tool the list may go to: the one the Privacy Policy the site serves names (issue 61), asked of the
@@ -12,7 +12,7 @@ import { startPolicySite, type PolicySite } from "../test/support/policy-site";
  */
 
 const mailchimp = "Intuit Inc. (Mailchimp, United States)";
-const policy = readFileSync(path.resolve(__dirname, "../content/legal/privacy-policy.mdx"), "utf8");
+const policy = readFileSync(path.resolve(__dirname, "../../content/legal/privacy-policy.mdx"), "utf8");
 /** The checkout's Privacy Policy, naming `tool` in its frontmatter (none as it stands). */
 const checkoutNaming = (tool: string) => policy.replace(/^fingerprint:/m, `launchMailTool: ${tool}\nfingerprint:`);
 
@@ -32,7 +32,7 @@ describe("launchTool", () => {
 
   it("refuses while the served policy names none: what to do, and that nothing was written", async () => {
     await expect(launchTool(site.url, checkoutNaming(mailchimp))).rejects.toThrow(
-      new UsageError(
+      new LaunchToolError(
         `The Privacy Policy at ${site.url}/privacy-policy/ names no launch mail tool, and the list goes to none before the policy names it: name it in the Privacy Policy's frontmatter (content/legal/privacy-policy.mdx, the field launchMailTool: its legal name and country, such as Intuit Inc. (Mailchimp, United States)), with a dated entry under "updates" saying so (npm run check:content -- --fix writes it), deploy the site, and run this again; nothing was written.`,
       ),
     );
@@ -41,7 +41,7 @@ describe("launchTool", () => {
   it("refuses a served policy that names another tool than the checkout's", async () => {
     site.names("Brevo SAS (France)");
     await expect(launchTool(site.url, checkoutNaming(mailchimp))).rejects.toThrow(
-      new UsageError(
+      new LaunchToolError(
         `The Privacy Policy at ${site.url}/privacy-policy/ names Brevo SAS (France) as the launch mail tool, but this checkout's names ${mailchimp}: the list goes only to the tool the policy in force names. If ${mailchimp} is the tool, deploy the policy that names it (with its dated entry) and run this again; if Brevo SAS (France) is, bring this checkout up to date (git pull); nothing was written.`,
       ),
     );
@@ -50,7 +50,7 @@ describe("launchTool", () => {
   it("refuses a served page that names more than one tool: it is no one policy", async () => {
     site.names([mailchimp, "Brevo SAS (France)", mailchimp]);
     await expect(launchTool(site.url, checkoutNaming(mailchimp))).rejects.toThrow(
-      new UsageError(
+      new LaunchToolError(
         `The Privacy Policy at ${site.url}/privacy-policy/ names more than one launch mail tool (${mailchimp}; Brevo SAS (France)); the list goes to one only: name it in the Privacy Policy's frontmatter (content/legal/privacy-policy.mdx, the field launchMailTool: its legal name and country, such as Intuit Inc. (Mailchimp, United States)), with a dated entry under "updates" saying so (npm run check:content -- --fix writes it), deploy the site, and run this again; nothing was written.`,
       ),
     );
@@ -59,7 +59,7 @@ describe("launchTool", () => {
   it("refuses when the page cannot be read: not there, or no site at that address", async () => {
     site.names(null);
     await expect(launchTool(site.url, policy)).rejects.toThrow(
-      new UsageError(
+      new LaunchToolError(
         `The Privacy Policy at ${site.url}/privacy-policy/ could not be read (it answered 404), so which launch mail tool it names is not known, and the list goes to none it does not name. Check that SITE_URL is the site's address and the site is up, and run this again; nothing was written.`,
       ),
     );
