@@ -83,5 +83,5 @@ export function createLines() {
       if (now && --now.waiting === 0) lines.delete(lease);
     };
   }
-  return { line, using: (lease: number) => lines.has(lease) };
+  return { line, using: (lease: number) => lines.has(lease), anyInUse: () => lines.size > 0 };
 }

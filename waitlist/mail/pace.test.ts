@@ -54,8 +54,10 @@ describe("the pace every sender keeps", () => {
     const gaps = starts.slice(1).map((at, n) => at - starts[n]!);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(1200 / 14));
     for (let n = 0; n + 14 <= starts.length; n++) expect(starts[n + 13]! - starts[n]!).toBeGreaterThanOrEqual(1000);
-    // Each shard took its share.
-    expect((await sharded().shards()).map((shard) => shard.sent)).toEqual([14, 14, 14, 14]);
+    // Each shard took a share: a lone sender takes the shard whose phase comes next, about one in four each.
+    const sent = (await sharded().shards()).map((shard) => shard.sent);
+    expect(sent.reduce((sum, n) => sum + n, 0)).toBe(56);
+    for (const share of sent) expect(share).toBeGreaterThanOrEqual(10);
   });
 
   it("gives no start further off than a sender may wait: the message stays owed for a sender with time", async () => {

@@ -117,7 +117,7 @@ export function createMailPace({
 }: PaceOptions): MailPace {
   const shards = shardsInUse(limits, most);
   const holds = createHolds({ store, clock, shards, log });
-  const { line, using } = createLines();
+  const { line, using, anyInUse } = createLines();
   const reserveNow = reserveOfTheDay({ store, dailyLimit: limits.dailyLimit, reserve });
   /**
    * This process's last messages, in the order they started: when the provider had each (`at`, once known), and a
@@ -187,13 +187,14 @@ export function createMailPace({
     const held = holds.heldNow(probe);
     if (held) return held;
     const reserved = kind === "confirmation" ? 0 : await reserveNow(clock());
-    // A shard at random first, so that a burst's senders write different blobs; one busy further off than the caller
-    // may wait (or another's connection) sends it on to the shard whose phase comes next, then round: a slow
-    // provider's shards are each seconds apart, and one just used is no reason to leave a message owed while another
-    // is free. Shards with no message of this process's on their connection come first: a burst uses every
+    // In a burst, a shard at random first, so that its senders write different blobs; a lone message (none of this
+    // process's under way), the shard whose phase comes next, as one schedule would give it. One busy further off than
+    // the caller may wait (or another's connection) sends it on to the shard whose phase comes next, then round: a
+    // slow provider's shards are each seconds apart, and one just used is no reason to leave a message owed while
+    // another is free. Shards with no message of this process's on their connection come first: a burst uses every
     // connection it may hold.
-    const first = Math.floor(random() * shards);
-    const soonest = Math.ceil(clock() / (1000 / pacedRate(limits.ratePerSecond))) % shards;
+    const soonest = (Math.floor(clock() / (1000 / pacedRate(limits.ratePerSecond))) + 1) % shards;
+    const first = anyInUse() ? Math.floor(random() * shards) : soonest;
     const round = [
       first,
       ...Array.from({ length: shards }, (_, n) => (soonest + n) % shards).filter((i) => i !== first),
