@@ -19,6 +19,8 @@ export interface OpenedStore {
   /** Where the list is, for the reader: a file, or a Netlify site. */
   name: string;
   netlify?: NetlifyAccess;
+  /** The paces opened over it (paceOf): their connections' leases given back as the command ends (cli/run.ts). */
+  paces?: MailPace[];
 }
 
 /**
@@ -88,13 +90,16 @@ export async function existingFingerprintKey({ store }: OpenedStore, env: Env): 
  * same shards as its own senders, so a founder's command and the running site send within the provider's limits
  * together. None for the outbox folder.
  */
-export function paceOf({ store, netlify }: OpenedStore, env: Env): MailPace {
+export function paceOf(opened: OpenedStore, env: Env): MailPace {
+  const { store, netlify } = opened;
   const limits = mailLimits(env);
   if (!limits) return unlimitedPace;
-  return createMailPace({
+  const pace = createMailPace({
     store,
     limits,
-    shards: netlify ? blobsPaceShards : 1,
+    shards: netlify ? blobsPaceShards : undefined,
     log: (line) => console.error(line),
   });
+  (opened.paces ??= []).push(pace);
+  return pace;
 }

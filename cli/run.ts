@@ -112,6 +112,8 @@ export async function run(argv: string[], source?: EnvSource): Promise<string> {
   try {
     return await chosen.run({ input, options, env: readOnce(), opened });
   } finally {
+    // The mail's leases of connections given back, so that the next command or the site need not wait them out.
+    for (const pace of opened.paces ?? []) await pace.release().catch(() => {});
     await opened.store.close();
   }
 }

@@ -27,7 +27,9 @@ export const log = (name: string) => (line: string) => console.error(`${name}: $
  */
 function netlifyMailer(env: Env): Mailer {
   const config = mailConfig(env);
-  if (config.smtpUrl) return createMailer(config);
+  // A lease's connection closed as soon as it has no message: the instance is frozen once its work is done, and a
+  // socket left open would outlive its lease (waitlist/mail/pace-leases.ts).
+  if (config.smtpUrl) return createMailer({ ...config, idleMs: 0 });
   return {
     destination: "nowhere: SMTP_URL is not set",
     send: async () => {

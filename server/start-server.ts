@@ -165,6 +165,8 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       // Sends under way finish; the rest stays pending for the next start.
       await confirmations.close();
       mailer.close();
+      // Its connections closed, their leases given back: a server started in its place need not wait them out.
+      await waitlist.pace.release().catch(() => {});
       await store.close();
     },
   };

@@ -70,6 +70,7 @@ describe("the provider's figures", () => {
     dropped: 1,
     refusedForQuota: 0,
     refusedConnections: 0,
+    maxConnections: 2,
     bounced: 2,
     complained: 0,
     eventsFailed: 0,

@@ -24,14 +24,20 @@ jest.setTimeout(patience(120_000));
 let provider: MailProvider | undefined;
 let server: TestServer | undefined;
 afterEach(async () => {
+  // The functions' work after their replies done first (a drain, and the next it starts), while the edge still
+  // takes the requests it makes: closed under it, a drain's reads of the store failed the test.
+  await server?.outbox();
   await server?.close();
   if (server) removeDir(server.dir);
   await provider?.close();
   [server, provider] = [undefined, undefined];
 });
 
+/** A new connection's TLS handshake and AUTH, as a provider charges them. */
+const connectMs = 150;
+
 async function open(adapter: Adapter, profile: ProviderProfile, paceEnv: Record<string, string>) {
-  provider = await startMailProvider({ profile });
+  provider = await startMailProvider({ profile, connectMs });
   // npm start sweeps every half second here (every 30 s by default), so that a held message's turn comes soon.
   server = await startServer(adapter, { smtpUrl: provider.url, paceEnv, sweepMs: 500 });
   return { provider, server };
@@ -135,6 +141,72 @@ describe.each<Adapter>(["start", "netlify"])("the mail at a provider's pace, thr
       expect(stats).toMatch(/Held until \d{4}-\d\d-\d\d \d\d:\d\d UTC: Amazon SES says its daily quota is used/);
       expect(stats).toContain("Confirmations owed: 3,");
     }
+  });
+});
+
+describe("two npm start processes on one store", () => {
+  let second: TestServer | undefined;
+  afterEach(async () => {
+    await second?.close();
+    second = undefined;
+  });
+
+  it("keep the provider's connections together under a burst: none refused, never more open than it allows", async () => {
+    // Postmark's 10 connections made 2, so that two processes at their own 2 each would be twice too many.
+    const { provider, server } = await open(
+      "start",
+      { connections: 2 },
+      {
+        MAIL_PROVIDER: "smtp",
+        MAIL_RATE_PER_SECOND: "20",
+        MAIL_CONNECTIONS: "2",
+      },
+    );
+    // A second process over the same SQLite file, with its own mailer: as `npm start` run twice on one machine.
+    second = await startServer("start", {
+      dir: server.dir,
+      smtpUrl: provider.url,
+      paceEnv: { MAIL_PROVIDER: "smtp", MAIL_RATE_PER_SECOND: "20", MAIL_CONNECTIONS: "2" },
+      sweepMs: 500,
+    });
+    const emails = addresses(24, "together");
+    const replies = await Promise.all(emails.map((email, n) => signUp(n % 2 ? second! : server, email)));
+    expect(replies.map((reply) => reply.status)).toEqual(emails.map(() => 200));
+    await until(
+      async () => (await server.signups()).every((one) => one.state === "sent"),
+      60_000,
+      "every confirmation mailed and marked sent",
+    );
+    expect([...provider.counters.deliveredTo.values()]).toEqual(emails.map(() => 1));
+    expect(provider.counters).toMatchObject({ refusedConnections: 0, throttled: 0 });
+    expect(provider.counters.maxConnections).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("a provider's limit of connections lower than said", () => {
+  it("a 421 to a connection past it lowers the connections every sender opens: refused once, each mailed once", async () => {
+    // The account allows one connection; the site was told two.
+    const { provider, server } = await open(
+      "start",
+      { connections: 1 },
+      {
+        MAIL_PROVIDER: "smtp",
+        MAIL_RATE_PER_SECOND: "10",
+        MAIL_CONNECTIONS: "2",
+      },
+    );
+    const emails = addresses(10, "lowered");
+    const replies = await Promise.all(emails.map((email) => signUp(server, email)));
+    expect(replies.map((reply) => reply.status)).toEqual(emails.map(() => 200));
+    await until(
+      async () => (await server.signups()).every((one) => one.state === "sent"),
+      60_000,
+      "every confirmation mailed and marked sent",
+    );
+    expect([...provider.counters.deliveredTo.values()]).toEqual(emails.map(() => 1));
+    // The second connection refused, its shard resting: no sender asked for it again.
+    expect(provider.counters.refusedConnections).toBe(1);
+    expect(server.logs.join("\n")).toMatch(/the mail provider asked to slow down/);
   });
 });
 

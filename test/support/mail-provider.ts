@@ -75,6 +75,11 @@ export interface MailProviderOptions {
   clock?: () => number;
   /** How the provider waits during a conversation: the bench's simulated time; real time by default. */
   wait?: (ms: number) => Promise<void>;
+  /**
+   * Its time over each new connection before the greeting: the TLS handshake and AUTH a real provider charges (two or
+   * three round trips and a password check, 100 to 300 ms from a function's region). None by default.
+   */
+  connectMs?: number;
   /** Its time over each message, drawn evenly from the range with `random`. */
   latencyMs?: number | [number, number];
   random?: () => number;
@@ -105,6 +110,8 @@ export interface ProviderCounters {
   dropped: number;
   refusedForQuota: number;
   refusedConnections: number;
+  /** The most connections the senders had open at once, or asked for: one refused counts among them. */
+  maxConnections: number;
   bounced: number;
   complained: number;
   /** Events the webhook did not take (not 2xx, or unreachable). */
@@ -137,7 +144,7 @@ export async function startMailProvider(options: MailProviderOptions = {}): Prom
   const complains =
     options.complains ?? ((address) => chosenByShare(address, options.complaintShare ?? 0, "complaint"));
   const counters: ProviderCounters = {
-    ...{ sent: 0, throttled: 0, dropped: 0, refusedForQuota: 0, refusedConnections: 0 },
+    ...{ sent: 0, throttled: 0, dropped: 0, refusedForQuota: 0, refusedConnections: 0, maxConnections: 0 },
     ...{ bounced: 0, complained: 0, eventsFailed: 0, deliveredTo: new Map<string, number>() },
   };
   const open = new Set<string>();
@@ -212,12 +219,14 @@ export async function startMailProvider(options: MailProviderOptions = {}): Prom
     replyToRecipient: (address) =>
       replyMode === "relayDenied" ? relayDenied : options.smtp?.replyToRecipient?.(address),
     dropAfterData: (envelope) => replyMode === "dropAfterData" || (options.smtp?.dropAfterData?.(envelope) ?? false),
-    admit(sessionId) {
+    async admit(sessionId) {
+      counters.maxConnections = Math.max(counters.maxConnections, open.size + 1);
       if (profile.connections !== undefined && open.size >= profile.connections) {
         counters.refusedConnections++;
         return replies.connections;
       }
       open.add(sessionId);
+      if (options.connectMs) await wait(options.connectMs);
       return undefined;
     },
     onSessionClose: (sessionId) => open.delete(sessionId),

@@ -72,9 +72,10 @@ export async function startSmtpServer(
     refuseSender?: () => ServerReply | undefined;
     /**
      * Whether to greet a new connection: a reply refuses it and closes it, as a provider at its limit of connections
-     * does (421). onSessionClose hears of each connection's end, refused or not, by the same id.
+     * does (421). It may take its time, as a provider's TLS handshake and AUTH do on every new connection: the client
+     * is greeted once it resolves. onSessionClose hears of each connection's end, refused or not, by the same id.
      */
-    admit?: (sessionId: string) => ServerReply | undefined;
+    admit?: (sessionId: string) => ServerReply | undefined | Promise<ServerReply | undefined>;
     onSessionClose?: (sessionId: string) => void;
     /**
      * The message received in full, before it is kept: it may take its time (a provider's over each message), and a
@@ -107,8 +108,7 @@ export async function startSmtpServer(
     // A local server: no reverse lookup of 127.0.0.1, a real wait in DNS that the Netlify bench's clock cannot see.
     disableReverseLookup: true,
     onConnect(session, callback) {
-      const refused = admit?.(session.id);
-      callback(refused && replyError(refused));
+      void Promise.resolve(admit?.(session.id)).then((refused) => callback(refused && replyError(refused)));
     },
     onClose(session) {
       onSessionClose?.(session.id);

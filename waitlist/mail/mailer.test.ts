@@ -1,8 +1,10 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createMailer, isPermanentFailure, isSendingFailure } from "./mailer";
+import { createMailer, isConnectionRefused, isPermanentFailure, isSendingFailure } from "./mailer";
 import { closedPort, startSmtpServer } from "../../test/support/smtp";
+import { startMailProvider } from "../../test/support/mail-provider";
+import { until } from "../../test/support/until";
 
 const mode = (one: string) => (statSync(one).mode & 0o777).toString(8);
 const message = (to: string, id: string) => ({
@@ -97,6 +99,59 @@ describe("what a sent message's timing says", () => {
     } finally {
       mailer.close();
       await smtp.close();
+    }
+  });
+});
+
+describe("a lease's connection (the pace's: pace-leases.ts)", () => {
+  const lease = (index: number, refused = () => {}) => ({ lease: index, openForMs: 10_000, refused });
+
+  it("sends a lease's messages over its one connection, one per lease, closed once idle", async () => {
+    let opened = 0;
+    let closed = 0;
+    const smtp = await startSmtpServer(0, { onConnect: () => opened++, onClose: () => closed++ });
+    const mailer = createMailer({
+      smtpUrl: smtp.url,
+      from: "hello@jointandem.app",
+      outboxDir: os.tmpdir(),
+      idleMs: 50,
+    });
+    try {
+      for (const id of ["one", "two", "three"]) await mailer.send(message("ada@example.com", id), lease(0));
+      expect(opened).toBe(1);
+      await Promise.all([
+        mailer.send(message("grace@example.com", "four"), lease(0)),
+        mailer.send(message("alan@example.com", "five"), lease(1)),
+      ]);
+      expect(opened).toBe(2);
+      // Idle past `idleMs`: both closed, none left open past the lease the process no longer renews.
+      await until(() => closed === 2, 5_000);
+    } finally {
+      mailer.close();
+      await smtp.close();
+    }
+  });
+
+  it("tells the pace when the provider refuses a connection past its limit (421 at the greeting)", async () => {
+    let refusals = 0;
+    const provider = await startMailProvider({ profile: { connections: 1 } });
+    // The first lease's connection stays open for its next message (idleMs) while the other lease's is asked for.
+    const mailer = createMailer({ smtpUrl: provider.url, from: "hello@jointandem.app", outboxDir: os.tmpdir() });
+    try {
+      const first = mailer.send(message("ada@example.com", "one"), lease(0));
+      await until(() => provider.counters.maxConnections === 1, 5_000);
+      const second = mailer.send(
+        message("grace@example.com", "two"),
+        lease(1, () => refusals++),
+      );
+      const [sent, refused] = await Promise.allSettled([first, second]);
+      expect(sent.status).toBe("fulfilled");
+      expect(refused.status).toBe("rejected");
+      expect(isConnectionRefused((refused as PromiseRejectedResult).reason)).toBe(true);
+      expect([refusals, provider.counters.refusedConnections]).toEqual([1, 1]);
+    } finally {
+      mailer.close();
+      await provider.close();
     }
   });
 });

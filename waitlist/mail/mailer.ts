@@ -5,7 +5,7 @@ import nodemailer from "nodemailer";
 import type { MailMessage } from "./confirmation-message";
 import { privateFolder, writePrivateFile } from "../private-file";
 import { classifyMailFailure } from "./replies";
-import type { MailSent } from "./pace";
+import type { MailSent, PaceConnection } from "./pace";
 import { markHandedOver, watchHandOver, type HandOver } from "./handed-over";
 
 export interface MailConfig {
@@ -13,15 +13,26 @@ export interface MailConfig {
   smtpUrl?: string;
   from: string;
   outboxDir: string;
-  /** Connections to the mail server kept open at most, each reused for the next message (MAIL_CONNECTIONS). */
+  /**
+   * Connections to the mail server kept open at most, each reused for the next message (MAIL_CONNECTIONS), by a
+   * message sent without a lease's connection (a founder's test message): the pace's senders use their leases'.
+   */
   connections?: number;
+  /**
+   * How long a lease's connection stays open with no message (ms), for the next one; never past the lease's end. On
+   * Netlify 0: a function instance is frozen once its work is done, with whatever socket it left open.
+   */
+  idleMs?: number;
 }
 
 export interface Mailer {
   /** Where messages go, for logs (never with a password). */
   readonly destination: string;
-  /** Resolves once the server took it, with its timing where it has one (for the pace's count: pace.ts). */
-  send(message: MailMessage): Promise<MailSent | void>;
+  /**
+   * Resolves once the server took it, with its timing where it has one (for the pace's count: pace.ts). Over
+   * `connection`, the pace ticket's: that lease's one connection, opened for it if none is (pace-leases.ts).
+   */
+  send(message: MailMessage, connection?: PaceConnection): Promise<MailSent | void>;
   /**
    * Deletes every copy this machine keeps of mail to `email`: the outbox's files, which a mailer over SMTP may have
    * left too (written before SMTP_URL was set). None on Netlify, whose functions keep no files.
@@ -80,42 +91,97 @@ export function forgetOutboxCopies(outboxDir: string, email: string): void {
   for (const name of names) if (name.startsWith(prefix)) rmSync(path.join(outboxDir, name), { force: true });
 }
 
+/** The provider refused the connection at its greeting: past its limit of connections (421, or 432 at Microsoft). */
+export const isConnectionRefused = (error: unknown) => {
+  const { command, responseCode } = (error ?? {}) as { command?: unknown; responseCode?: unknown };
+  return command === "CONN" && typeof responseCode === "number" && responseCode >= 400 && responseCode < 500;
+};
+
 /**
- * nodemailer over SMTP, or, with no SMTP_URL (a fresh machine), nodemailer's
- * stream transport writing each message as an .eml file to the outbox.
+ * nodemailer over SMTP: a message with a lease's connection (the pace's) goes over that lease's one connection, kept
+ * open between messages for `idleMs` and closed by the lease's end, so the process never has more connections open
+ * than leases it holds; one without, over a pool of `connections`. Or, with no SMTP_URL (a fresh machine),
+ * nodemailer's stream transport writing each message as an .eml file to the outbox.
  */
 export function createMailer(config: MailConfig): Mailer {
   if (config.smtpUrl) {
     const url = new URL(config.smtpUrl);
+    const smtpUrl = config.smtpUrl;
+    const idleMs = config.idleMs ?? 5_000;
     // A pool: a message waits for a connection already open and greeted rather than opening its own, a round trip
     // or three saved on each (and a TLS handshake) when a sweep sends a backlog.
-    const transport = nodemailer.createTransport({
-      url: config.smtpUrl,
-      pool: true,
-      maxConnections: config.connections ?? 2,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
-    });
-    // Whether a message whose connection failed was handed over whole: its outcome is then unknown (replies.ts).
-    watchHandOver(transport);
+    const pool = (maxConnections: number) => {
+      const transport = nodemailer.createTransport({
+        url: smtpUrl,
+        pool: true,
+        maxConnections,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      });
+      // Whether a message whose connection failed was handed over whole: its outcome is then unknown (replies.ts).
+      watchHandOver(transport);
+      return transport;
+    };
+    let shared: ReturnType<typeof pool> | undefined;
+    /** Each lease's connection: its pool of one, its messages under way, and when it must be closed by (ms). */
+    const leased = new Map<
+      number,
+      { transport: ReturnType<typeof pool>; sending: number; closeBy: number; timer?: NodeJS.Timeout }
+    >();
+    const closeLease = (lease: number) => {
+      const one = leased.get(lease);
+      if (!one) return;
+      clearTimeout(one.timer);
+      leased.delete(lease);
+      one.transport.close();
+    };
+    async function sendOver(transport: ReturnType<typeof pool>, message: MailMessage): Promise<MailSent | undefined> {
+      const handOver: HandOver = { whole: false };
+      const options = { ...message, from: config.from, handOver };
+      const info = (await transport.sendMail(options).catch((error: unknown) => {
+        throw markHandedOver(error, handOver);
+      })) as { envelopeTime?: number; messageTime?: number };
+      // nodemailer times the envelope (MAIL FROM, RCPT TO) and the message (DATA to the reply). The server had the
+      // whole message about an envelope's time after the envelope (the DATA command's round trip, the message's
+      // bytes); the rest of the message's time was its answer (a provider's 0.2 to 1.5 s).
+      const { envelopeTime, messageTime } = info;
+      if (typeof envelopeTime !== "number" || typeof messageTime !== "number") return undefined;
+      return { answeredAfterMs: Math.max(0, messageTime - envelopeTime) };
+    }
     return {
       destination: `${url.protocol}//${url.host}`,
-      async send(message) {
-        const handOver: HandOver = { whole: false };
-        const options = { ...message, from: config.from, handOver };
-        const info = (await transport.sendMail(options).catch((error: unknown) => {
-          throw markHandedOver(error, handOver);
-        })) as { envelopeTime?: number; messageTime?: number };
-        // nodemailer times the envelope (MAIL FROM, RCPT TO) and the message (DATA to the reply). The server had the
-        // whole message about an envelope's time after the envelope (the DATA command's round trip, the message's
-        // bytes); the rest of the message's time was its answer (a provider's 0.2 to 1.5 s).
-        const { envelopeTime, messageTime } = info;
-        if (typeof envelopeTime !== "number" || typeof messageTime !== "number") return undefined;
-        return { answeredAfterMs: Math.max(0, messageTime - envelopeTime) };
+      async send(message, connection) {
+        if (!connection) return sendOver((shared ??= pool(config.connections ?? 2)), message);
+        const { lease } = connection;
+        const one = leased.get(lease) ?? { transport: pool(1), sending: 0, closeBy: 0 };
+        leased.set(lease, one);
+        clearTimeout(one.timer);
+        one.sending++;
+        one.closeBy = Math.max(one.closeBy, Date.now() + connection.openForMs);
+        try {
+          return await sendOver(one.transport, message);
+        } catch (error) {
+          // The provider is at its limit of connections: this lease's is given up (pace.ts rests its shard).
+          if (isConnectionRefused(error)) {
+            connection.refused();
+            if (one.sending === 1) closeLease(lease);
+          }
+          throw error;
+        } finally {
+          one.sending--;
+          if (one.sending === 0 && leased.get(lease) === one) {
+            const left = Math.min(idleMs, one.closeBy - Date.now());
+            if (left <= 0) closeLease(lease);
+            else one.timer = setTimeout(() => closeLease(lease), left).unref();
+          }
+        }
       },
       forget: (email) => forgetOutboxCopies(config.outboxDir, email),
-      close: () => transport.close(),
+      close: () => {
+        for (const lease of [...leased.keys()]) closeLease(lease);
+        shared?.close();
+      },
     };
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });

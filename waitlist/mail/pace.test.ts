@@ -21,8 +21,9 @@ beforeEach(() => {
 });
 afterEach(() => store.close());
 
+/** A sender's pace; the test's senders are one process, holding the same leases, unless a test names its own. */
 const paceOf = (options: Partial<PaceOptions> = {}) =>
-  createMailPace({ store, limits: ses, clock, wait, random: () => 0, log: () => {}, ...options });
+  createMailPace({ store, limits: ses, clock, wait, random: () => 0, log: () => {}, holder: "this", ...options });
 
 /** Takes `count` starts in turn from `paces` and tells each "sent"; resolves with when each started. */
 async function sendFrom(paces: ReturnType<typeof paceOf>[], count: number) {
@@ -53,8 +54,10 @@ describe("the pace every sender keeps", () => {
     const gaps = starts.slice(1).map((at, n) => at - starts[n]!);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(1200 / 14));
     for (let n = 0; n + 14 <= starts.length; n++) expect(starts[n + 13]! - starts[n]!).toBeGreaterThanOrEqual(1000);
-    // Each shard took its share.
-    expect((await sharded().shards()).map((shard) => shard.sent)).toEqual([14, 14, 14, 14]);
+    // Each shard took a share: a lone sender takes the shard whose phase comes next, about one in four each.
+    const sent = (await sharded().shards()).map((shard) => shard.sent);
+    expect(sent.reduce((sum, n) => sum + n, 0)).toBe(56);
+    for (const share of sent) expect(share).toBeGreaterThanOrEqual(10);
   });
 
   it("gives no start further off than a sender may wait: the message stays owed for a sender with time", async () => {
@@ -166,7 +169,7 @@ describe("the pace every sender keeps", () => {
   });
 
   it("keeps a closed day's count when the first write of the next day is a hold, not a start", async () => {
-    const pace = paceOf();
+    const pace = paceOf({ shards: 1 });
     await sendFrom([pace], 3);
     now = Date.parse("2026-12-02T00:00:01.000Z");
     await pace.hold("down");

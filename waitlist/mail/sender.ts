@@ -5,7 +5,15 @@ import { fingerprintKeyOf, type KeepsSecrets } from "../fingerprints";
 import { suppress, suppressedUntil } from "../suppressions";
 import type { MailMessage } from "./confirmation-message";
 import type { Mailer } from "./mailer";
-import { paceWait, takeWaiting, type HoldReason, type MailPace, type MailSent, type PaceOutcome } from "./pace";
+import {
+  paceWait,
+  takeWaiting,
+  type HoldReason,
+  type MailPace,
+  type MailSent,
+  type PaceOutcome,
+  type PaceRefusal,
+} from "./pace";
 import { mailErrorReason } from "./redact";
 import { classifyMailFailure } from "./replies";
 
@@ -66,7 +74,7 @@ export type Sent =
    * Not sent: the provider asked every sender to wait until `until` (ms), or no start came in time ("busy");
    * `replied` when the server's own reply said so (`reason` is then its words).
    */
-  | { outcome: "held"; until: number; reason: string; hold: HoldReason | "busy"; replied?: boolean }
+  | { outcome: "held"; until: number; reason: string; hold: PaceRefusal["reason"]; replied?: boolean }
   /** Its start came past the caller's time, or the sender was closed: given back untried. */
   | { outcome: "late" }
   /** Refused for good by the mail server: never tried again, and the address suppressed. */
@@ -96,8 +104,12 @@ export interface SendOptions {
 }
 
 /** The hold's reason as a person reads it in a record's error. */
-const heldReason = (reason: HoldReason | "busy") =>
-  reason === "busy" ? "not sent yet: the provider's pace is taken" : `held: ${reason}`;
+const heldReason = (reason: PaceRefusal["reason"]) =>
+  reason === "busy"
+    ? "not sent yet: the provider's pace is taken"
+    : reason === "reserve"
+      ? "held back for the confirmations' reserve"
+      : `held: ${reason}`;
 
 /** The words kept of a rule's no, in the record and the founders' lines. */
 export const notMailedWords: Record<NotMailed, string> = {
@@ -127,8 +139,8 @@ export function createSender({
    */
   const start = (kind: MailKind, { probe = false, takeBy, stopped = () => false }: SendOptions) =>
     kind === "wave" || kind === "announcement"
-      ? takeWaiting(pace, { probe, stopped, wait, clock: now })
-      : pace.take({ probe, maxWaitMs: takeBy === undefined ? undefined : Math.max(0, takeBy - now()) });
+      ? takeWaiting(pace, { probe, stopped, wait, clock: now, kind })
+      : pace.take({ probe, kind, maxWaitMs: takeBy === undefined ? undefined : Math.max(0, takeBy - now()) });
 
   /** The address the server refused for good is not mailed again for the suppression's time, as after a bounce. */
   async function suppressRefused(emailKey: string) {
@@ -189,7 +201,7 @@ export function createSender({
         return { outcome: "not-mailed", why: "gate", reason: gated };
       }
       try {
-        timing = await mailer.send(lane.message(person));
+        timing = await mailer.send(lane.message(person), ticket.connection);
       } catch (error) {
         // The server's reply, which may quote the address, is kept and logged without it (redact.ts).
         const reason = mailErrorReason(error, person.email);
@@ -275,7 +287,7 @@ export async function sendToFounders(
   let told: PaceOutcome = "unused";
   let timing: MailSent | void = undefined;
   try {
-    timing = await mailer.send(message);
+    timing = await mailer.send(message, ticket.go ? ticket.connection : undefined);
     told = "sent";
   } catch (error) {
     told = paceOutcome(error);
