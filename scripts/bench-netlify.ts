@@ -1,27 +1,30 @@
-// npm run bench:netlify [-- --json] [-- --scale 0.1] [-- --visits-per-signup 5] [-- --only burst]: what the Netlify deployment's
-// waitlist costs at Netlify's speed: per request as the list grows, whether a viral minute loses anything, what
-// concurrent requests on one address do, what removing the unconfirmed signups 30 days later costs, whether the daily
-// pass keeps within its 30 s after a viral month and after a day of 100,000 signups, how fast a mail outage on the
-// viral day clears, what a month costs in Netlify credits, idle, with a trickle of signups, with a viral day, and
-// idle over 100,000 listed, and how a small plan's daily limit (Resend's free 100) holds a day of 1,000 signups.
-// The functions as Netlify bundles them get real web Requests (each with Netlify's 60 s limit; a scheduled run with
-// its 30 s), over @netlify/blobs' local server with a stand-in of Netlify's API that enforces 500 calls a minute per
-// token; a mail provider as strict as SES in production takes the mail (14 a second, 10 connections, 50,000 a day,
-// throttle replies past them, 2 % bounces and 0.1 % complaints posted back to the site: mail.ts), and the drains the
-// functions ask for and the provider's posts reach the bundled functions (site-fetch.ts). Every Blobs operation takes
-// Netlify's time (40 ms, 1 in 100 400 ms, 1 in 500 answered 503 and retried), and every message a mail provider's
-// (0.5 s, 1 in 50 3 s), on a simulated clock (Date only) where minutes and months pass: latency.ts. The credits price
-// each signup's visits to / from the built site: run `npm run build:netlify` first.
+// npm run bench:netlify [-- --json] [-- --scale 0.1] [-- --visits-per-signup 5] [-- --only burst]: what the Netlify
+// deployment's waitlist costs at Netlify's speed: per request as the list grows, whether a viral minute loses
+// anything, what concurrent requests on one address do, what removing the unconfirmed signups 30 days later costs,
+// whether the daily pass keeps within its 30 s after a viral month and after a day of 100,000 signups, how fast a
+// mail outage on the viral day clears, what a month costs in Netlify credits, idle, with a trickle of signups, with a
+// viral day, and idle over 100,000 listed, and how a small plan's daily limit (Resend's free 100) holds a day of 1,000
+// signups. The functions as Netlify bundles them get real web Requests (each with Netlify's 60 s limit; a scheduled
+// run with its 30 s), each call on an instance of its own, started cold when every other is busy, as Lambda scales
+// out (instances.ts), over @netlify/blobs' local server with a stand-in of Netlify's API that enforces 500 calls a
+// minute per token; a mail provider as strict as SES in production takes the mail (14 a second, 10 connections each
+// charged its TLS handshake and AUTH, 50,000 a day, throttle replies past them, 2 % bounces and 0.1 % complaints
+// posted back to the site: mail.ts), and the drains the functions ask for and the provider's posts reach the bundled
+// functions (site-fetch.ts). Every Blobs operation takes Netlify's time (40 ms, 1 in 100 400 ms, 1 in 500 answered
+// 503 and retried), and every message a mail provider's (0.5 s, 1 in 50 3 s; a new connection 0.2 s more), on a
+// simulated clock (Date only) where minutes and months pass: latency.ts. The credits price each signup's visits to /
+// from the built site: run `npm run build:netlify` first.
 // --scale multiplies every count of signups and listed addresses (not the days, nor the scheduled runs): 0.1 runs the
 // whole bench in a tenth of the signups, to see it work end to end. --only burst runs the viral minute alone (its
 // burst and the same with the mail down, on an empty list, in minutes rather than the hours of the whole), with its
 // provider's figures and its checks.
 // Prints figures, and checks what the site's mail and price must show (checks.ts): a line per check, "checks" in the
 // JSON; it is not a test, and a check not met fails nothing.
-// Its parts, in scripts/bench-netlify/: the functions, servers and clock it runs on (deployment.ts, latency.ts), the
-// store (backends.ts), the mail provider and the functions' own requests (mail.ts, site-fetch.ts), each measurement
-// (per-request.ts, burst.ts, sweeps.ts, races.ts, daily.ts, outage.ts, small-plan.ts), the months (months.ts,
-// visit.ts, founders.ts) and their credits (credits.ts), the checks (checks.ts), and what it prints (report.ts).
+// Its parts, in scripts/bench-netlify/: the functions, their instances, servers and clock it runs on (deployment.ts,
+// instances.ts, latency.ts), the store (backends.ts), the mail provider and the functions' own requests (mail.ts,
+// site-fetch.ts), each measurement (per-request.ts, burst.ts, sweeps.ts, races.ts, daily.ts, outage.ts,
+// small-plan.ts), the months (months.ts, month-schedule.ts, visit.ts, founders.ts) and their credits (credits.ts), the
+// checks (checks.ts), and what it prints (report.ts).
 // The day after 100,000 signups, the outage, the idle month over 100,000 and the small plan run in a second process
 // beside the rest, on the machine's other core: each part has its own deployment and clock, so they share nothing
 // but the machine, and the run takes the longer of the two, not their sum.
