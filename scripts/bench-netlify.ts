@@ -1,35 +1,41 @@
-// npm run bench:netlify [-- --json] [-- --scale 0.1] [-- --visits-per-signup 5]: what the Netlify deployment's
-// waitlist costs at Netlify's speed: per request as the list grows, whether a viral minute loses anything, what
-// concurrent requests on one address do, what removing the unconfirmed signups 30 days later costs, whether the daily
-// pass keeps within its 30 s after a viral month and after a day of 100,000 signups, how fast a mail outage on the
-// viral day clears, what a month costs in Netlify credits, idle, with a trickle of signups, with a viral day, and
-// idle over 100,000 listed, and how a small plan's daily limit (Resend's free 100) holds a day of 1,000 signups.
-// The functions as Netlify bundles them get real web Requests (each with Netlify's 60 s limit; a scheduled run with
-// its 30 s), over @netlify/blobs' local server with a stand-in of Netlify's API that enforces 500 calls a minute per
-// token; a mail provider as strict as SES in production takes the mail (14 a second, 10 connections, 50,000 a day,
-// throttle replies past them, 2 % bounces and 0.1 % complaints posted back to the site: mail.ts), and the drains the
-// functions ask for and the provider's posts reach the bundled functions (site-fetch.ts). Every Blobs operation takes
-// Netlify's time (40 ms, 1 in 100 400 ms, 1 in 500 answered 503 and retried), and every message a mail provider's
-// (0.5 s, 1 in 50 3 s), on a simulated clock (Date only) where minutes and months pass: latency.ts. The credits price
-// each signup's visits to / from the built site: run `npm run build:netlify` first.
+// npm run bench:netlify [-- --json] [-- --scale 0.1] [-- --visits-per-signup 5] [-- --only burst]: what the Netlify
+// deployment's waitlist costs at Netlify's speed: per request as the list grows, whether a viral minute loses
+// anything, what concurrent requests on one address do, what removing the unconfirmed signups 30 days later costs,
+// whether the daily pass keeps within its 30 s after a viral month and after a day of 100,000 signups, how fast a
+// mail outage on the viral day clears, what a month costs in Netlify credits, idle, with a trickle of signups, with a
+// viral day, and idle over 100,000 listed, and how a small plan's daily limit (Resend's free 100) holds a day of 1,000
+// signups. The functions as Netlify bundles them get real web Requests (each with Netlify's 60 s limit; a scheduled
+// run with its 30 s), each call on an instance of its own, started cold when every other is busy, as Lambda scales
+// out (instances.ts), over @netlify/blobs' local server with a stand-in of Netlify's API that enforces 500 calls a
+// minute per token; a mail provider as strict as SES in production takes the mail (14 a second, 10 connections each
+// charged its TLS handshake and AUTH, 50,000 a day, throttle replies past them, 2 % bounces and 0.1 % complaints
+// posted back to the site: mail.ts), and the drains the functions ask for and the provider's posts reach the bundled
+// functions (site-fetch.ts). Every Blobs operation takes Netlify's time (40 ms, 1 in 100 400 ms, 1 in 500 answered
+// 503 and retried), and every message a mail provider's (0.5 s, 1 in 50 3 s; a new connection 0.2 s more), on a
+// simulated clock (Date only) where minutes and months pass: latency.ts. The credits price each signup's visits to /
+// from the built site: run `npm run build:netlify` first.
 // --scale multiplies every count of signups and listed addresses (not the days, nor the scheduled runs): 0.1 runs the
-// whole bench in a tenth of the signups, to see it work end to end.
+// whole bench in a tenth of the signups, to see it work end to end. --only burst runs the viral minute alone (its
+// burst and the same with the mail down, on an empty list, in minutes rather than the hours of the whole), with its
+// provider's figures and its checks.
 // Prints figures, and checks what the site's mail and price must show (checks.ts): a line per check, "checks" in the
 // JSON; it is not a test, and a check not met fails nothing.
-// Its parts, in scripts/bench-netlify/: the functions, servers and clock it runs on (deployment.ts, latency.ts), the
-// store (backends.ts), the mail provider and the functions' own requests (mail.ts, site-fetch.ts), each measurement
-// (per-request.ts, burst.ts, sweeps.ts, races.ts, daily.ts, outage.ts, small-plan.ts), the months (months.ts,
-// visit.ts, founders.ts) and their credits (credits.ts), the checks (checks.ts), and what it prints (report.ts).
+// Its parts, in scripts/bench-netlify/: the functions, their instances, servers and clock it runs on (deployment.ts,
+// instances.ts, latency.ts), the store (backends.ts), the mail provider and the functions' own requests (mail.ts,
+// site-fetch.ts), each measurement (per-request.ts, burst.ts, sweeps.ts, races.ts, daily.ts, outage.ts,
+// small-plan.ts), the months (months.ts, month-traffic.ts, month-run.ts, visit.ts, founders.ts) and their credits (credits.ts), the
+// checks (checks.ts), and what it prints (report.ts).
 // The day after 100,000 signups, the outage, the idle month over 100,000 and the small plan run in a second process
 // beside the rest, on the machine's other core: each part has its own deployment and clock, so they share nothing
 // but the machine, and the run takes the longer of the two, not their sum.
 import { execFile } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { viralMinute } from "./bench-netlify/burst";
-import { benchChecks } from "./bench-netlify/checks";
+import { benchChecks, burstChecks } from "./bench-netlify/checks";
 import { after100kDay } from "./bench-netlify/daily";
 import { progress, startDeployment } from "./bench-netlify/deployment";
 import { netlifySpeed, stalls } from "./bench-netlify/latency";
+import { sumProviderFigures } from "./bench-netlify/mail";
 import { defaultVisitsPerSignup, idleMonthOver, months } from "./bench-netlify/months";
 import { outage } from "./bench-netlify/outage";
 import { perRequest } from "./bench-netlify/per-request";
@@ -39,6 +45,7 @@ import {
   figures,
   machine,
   printCredits,
+  printBurst,
   printMail,
   printReport,
   type Results,
@@ -61,6 +68,9 @@ const json = process.argv.includes("--json");
 const aside = process.argv.includes("--aside");
 const scale = option("scale", 1);
 const visitsPerSignup = option("visits-per-signup", defaultVisitsPerSignup);
+/** The one part to run (--only burst), or every part. */
+const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
+if (only !== undefined && only !== "burst") throw new Error(`--only takes burst, not ${only}`);
 
 async function measure() {
   const bench = await startDeployment();
@@ -79,8 +89,36 @@ async function measure() {
     blobs: { ...bench.blobsCounts },
     mails: bench.mail.messages,
   };
+  const provider = await bench.providerReport();
   await bench.stop();
-  return { results, totals };
+  return { results, totals, provider };
+}
+
+/** The viral minute alone (--only burst): its figures, its provider's and its checks. */
+async function burstOnly() {
+  const bench = await startDeployment();
+  const { burst, mailDown } = await viralMinute(bench, { scale });
+  const provider = await bench.providerReport();
+  await bench.stop();
+  const checks = burstChecks(burst, provider);
+  if (json) {
+    console.log(
+      JSON.stringify({
+        date: new Date().toISOString().slice(0, 10),
+        machine: machine(),
+        scale,
+        only,
+        burst,
+        mailDown,
+        provider,
+        stalls: stalls.count,
+        checks,
+      }),
+    );
+  } else {
+    printBurst(burst, mailDown, provider, checks);
+  }
+  process.exit(0);
 }
 
 /** The big day's daily passes, the outage, the idle month over 100,000 listed, and the small plan. */
@@ -116,6 +154,7 @@ function asideProcess(): Promise<Awaited<ReturnType<typeof asideParts>>> {
 }
 
 async function main() {
+  if (only === "burst") return burstOnly();
   if (aside) {
     console.log(JSON.stringify(await asideParts()));
     process.exit(0);
@@ -137,6 +176,8 @@ async function main() {
   shown("the small plan", small);
   const credits = creditsFigures(monthly, idleMonthAt100k, visit, visitsPerSignup);
   const { burst } = measured.results.viralMinute;
+  // The provider as the bursts and the months saw it (the parts aside have their own).
+  const provider = sumProviderFigures(monthly.provider, measured.provider);
   const checks = benchChecks({
     viralMonth: {
       lost: monthly.lost,
@@ -146,6 +187,7 @@ async function main() {
       sent: monthly.viralMail.sent,
     },
     burst,
+    provider,
     outage: mailOutage,
     mailedAfterSuppression: monthly.provider.mailedAfterSuppression,
     credits: {
@@ -187,7 +229,7 @@ async function main() {
         ...figures(measured.results),
         daily,
         outage: mailOutage,
-        provider: monthly.provider,
+        provider,
         viralMonthMail: monthly.viralMail,
         founders: monthly.founders,
         smallPlan: small,
@@ -201,7 +243,7 @@ async function main() {
     console.log("");
     printCredits(credits);
     console.log("");
-    printMail({ provider: monthly.provider, founders: monthly.founders, smallPlan: small, checks });
+    printMail({ provider, founders: monthly.founders, smallPlan: small, checks });
     console.log(`The run took ${minutes} minutes.`);
   }
   process.exit(0);

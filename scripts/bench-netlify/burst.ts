@@ -1,5 +1,6 @@
 // A viral minute: a thousand signups spread over one minute, then again with the mail server down for the first five
-// minutes; is every acknowledged address stored once and mailed once, and when did the last confirmation go out?
+// minutes; is every acknowledged address stored once and mailed once, and when did the last confirmation go out? The
+// signups run on as many instances of the function as are busy at once, each started cold (deployment.ts).
 import { type Deployment, progress } from "./deployment";
 
 export const burstSize = 1_000;
@@ -8,6 +9,9 @@ export const burstSize = 1_000;
 export async function burst(bench: Deployment, label: string, mailDownMinutes: number, size: number) {
   const { advanceTo, store, smtp, call, signup, post, nextIp, sweep } = bench;
   const began = Date.now();
+  const instances = bench.instancesOf(signup);
+  const mark = instances.mark();
+  const made = instances.made();
   bench.mail.downUntil = began + mailDownMinutes * 60_000;
   const emails = Array.from({ length: size }, (_, i) => `${label}${i}@example.com`);
   const acknowledged: string[] = [];
@@ -54,6 +58,9 @@ export async function burst(bench: Deployment, label: string, mailDownMinutes: n
     lost: acknowledged.filter((email) => !rows.has(email) || deliveries.get(email) !== 1).length,
     sweeps,
     lastConfirmationSeconds: Math.round((last - began) / 1000),
+    /** The signup function's instances its signups ran on, and how many of them were started for it (cold). */
+    instances: instances.usedSince(mark),
+    coldStarts: instances.made() - made,
   };
 }
 

@@ -3,8 +3,16 @@ import { digestMessage } from "../../waitlist/reports/daily-digest";
 import { mailOutlook } from "../../waitlist/reports/mail-outlook";
 import { mailProviders } from "../../config/mail-providers";
 import { testSite } from "../../test/support/site-settings";
-import { benchChecks, type CheckFigures } from "./checks";
-import { mailedAfterSuppression, readEvent, sumProviderFigures, type ProviderFigures } from "./mail";
+import { benchChecks, burstChecks, type CheckFigures } from "./checks";
+import {
+  mailedAfterSuppression,
+  mailedTwice,
+  readEvent,
+  refusedForGood,
+  sumProviderFigures,
+  type ProviderFigures,
+  type ProviderReport,
+} from "./mail";
 import { expiringAtPace, expiringNamed, owedNamed, paceLines } from "./small-plan";
 import { providerWebhook, snsKey } from "../../test/support/mail-webhooks";
 
@@ -13,7 +21,8 @@ import { providerWebhook, snsKey } from "../../test/support/mail-webhooks";
 
 const met: CheckFigures = {
   viralMonth: { lost: 0, refusedForLimits: 0, refusedForQuota: 0, throttled: 10, sent: 13_000 },
-  burst: { signups: 1_000, confirmedOnce: 1_000, lastConfirmationSeconds: 120 },
+  burst: { signups: 1_000, confirmedOnce: 1_000, lastConfirmationSeconds: 120, instances: 40 },
+  provider: { connections: 10, maxConnections: 10, refusedConnections: 0, refusedForGood: 0, mailedTwice: 0 },
   outage: { owed: 10_000, clearedMinutes: 90 },
   mailedAfterSuppression: 0,
   credits: { idleMonth: 4, viralMonth: 210, idleMonthAt100k: 5 },
@@ -27,6 +36,19 @@ const met: CheckFigures = {
 };
 
 describe("the checks", () => {
+  it("of the burst alone are those of the full run's burst and provider", () => {
+    expect(Object.keys(burstChecks(met.burst, met.provider))).toEqual([
+      "burstMailed",
+      "burstOnManyInstances",
+      "connectionsWithinLimit",
+      "noneMailedTwice",
+      "noneRefusedByReplies",
+    ]);
+    expect(Object.keys(benchChecks(met))).toEqual(
+      expect.arrayContaining(Object.keys(burstChecks(met.burst, met.provider))),
+    );
+  });
+
   it("are all met by a run within every mark", () => {
     const checks = benchChecks(met);
     expect(Object.values(checks).filter((check) => !check.met)).toEqual([]);
@@ -46,6 +68,11 @@ describe("the checks", () => {
     expect(failing((f) => (f.viralMonth.throttled = 131))).toEqual(["viralMonthThrottleReplies"]);
     expect(failing((f) => (f.burst.lastConfirmationSeconds = 181))).toEqual(["burstMailed"]);
     expect(failing((f) => (f.burst.confirmedOnce = 999))).toEqual(["burstMailed"]);
+    expect(failing((f) => (f.burst.instances = 19))).toEqual(["burstOnManyInstances"]);
+    expect(failing((f) => (f.provider.maxConnections = 11))).toEqual(["connectionsWithinLimit"]);
+    expect(failing((f) => (f.provider.refusedConnections = 1))).toEqual(["connectionsWithinLimit"]);
+    expect(failing((f) => (f.provider.mailedTwice = 1))).toEqual(["noneMailedTwice"]);
+    expect(failing((f) => (f.provider.refusedForGood = 1))).toEqual(["noneRefusedByReplies"]);
     expect(failing((f) => (f.outage.clearedMinutes = null))).toEqual(["outageCleared"]);
     expect(failing((f) => (f.mailedAfterSuppression = 1))).toEqual(["noMailAfterSuppression"]);
     expect(failing((f) => (f.credits.viralMonth = 250.01))).toEqual(["viralMonthCredits"]);
@@ -70,21 +97,50 @@ describe("the provider's figures", () => {
     dropped: 1,
     refusedForQuota: 0,
     refusedConnections: 0,
-    maxConnections: 2,
+    maxConnections: sent === 30 ? 2 : 9,
     bounced: 2,
     complained: 0,
     eventsFailed: 0,
     mailedAfterSuppression: 0,
+    mailedTwice: 1,
   });
 
-  it("add up across deployments, keeping the provider's limits", () => {
+  it("add up across deployments, keeping the provider's limits and the most connections either saw at once", () => {
     expect(sumProviderFigures(figures(30), figures(13_000))).toMatchObject({
       name: "ses",
       ratePerSecond: 14,
       sent: 13_030,
       throttled: 2,
       bounced: 4,
+      maxConnections: 9,
+      mailedTwice: 2,
     });
+    const report = (sent: number): ProviderReport => ({ ...figures(sent), refusedForGood: 1 });
+    expect(sumProviderFigures(report(30), report(13_000)).refusedForGood).toBe(2);
+  });
+
+  it("count the addresses sent one message twice: the same Message-ID to the same recipient", () => {
+    const to = (address: string, messageId: string) => ({
+      envelope: { from: "hello@jointandem.app", to: [address] },
+      mail: { messageId } as Parameters<typeof mailedTwice>[0][number]["mail"],
+    });
+    const deliveries = [
+      to("ada@example.com", "<1@jointandem.app>"),
+      to("ada@example.com", "<2@jointandem.app>"),
+      to("bob@example.com", "<3@jointandem.app>"),
+      to("Bob@example.com", "<3@jointandem.app>"),
+      to("bob@example.com", "<3@jointandem.app>"),
+    ];
+    expect(mailedTwice(deliveries)).toBe(1);
+  });
+
+  it("count the signups refused for good by a reply, not those refused by a bounce the site took", () => {
+    const rows = [
+      { email: "ada@example.com", state: "refused" },
+      { email: "bob@example.com", state: "refused" },
+      { email: "cy@example.com", state: "sent" },
+    ];
+    expect(refusedForGood(rows, new Map([["bob@example.com", 1_000]]))).toBe(1);
   });
 
   it("read whom an SES bounce or complaint names, from the notification as SNS posts it", () => {

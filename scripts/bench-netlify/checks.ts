@@ -13,7 +13,9 @@ export interface CheckFigures {
     throttled: number;
     sent: number;
   };
-  burst: { signups: number; confirmedOnce: number; lastConfirmationSeconds: number };
+  burst: BurstFigures;
+  /** The provider as the burst and the months saw it: its connections, what it took twice, whom it refused. */
+  provider: BurstProvider;
   outage: { owed: number; clearedMinutes: number | null };
   mailedAfterSuppression: number;
   credits: { idleMonth: number; viralMonth: number; idleMonthAt100k: number };
@@ -24,6 +26,23 @@ export interface CheckFigures {
     refused: number;
     digest: { owed: number | null; expiringNamed: number; expiringAtPace: number | null };
   };
+}
+
+export interface BurstFigures {
+  signups: number;
+  confirmedOnce: number;
+  lastConfirmationSeconds: number;
+  /** The signup function's instances the burst ran on. */
+  instances: number;
+}
+
+export interface BurstProvider {
+  /** The profile's limit of connections, and the most asked of it at once. */
+  connections: number | null;
+  maxConnections: number;
+  refusedConnections: number;
+  refusedForGood: number;
+  mailedTwice: number;
 }
 
 export interface Check {
@@ -38,6 +57,8 @@ export interface Check {
 export const marks = {
   throttleShare: 0.01,
   burstSeconds: 180,
+  /** The burst runs on at least this many instances of the signup function, as Netlify scales it out. */
+  burstInstances: 20,
   outageMinutes: 180,
   idleCredits: 10,
   viralCredits: 250,
@@ -45,6 +66,38 @@ export const marks = {
 } as const;
 
 const percent = (share: number) => `${(share * 100).toFixed(2)} %`;
+
+/** The checks of the viral minute's burst: on many cold instances, the provider's connections kept, all mailed once. */
+export function burstChecks(burst: BurstFigures, provider: BurstProvider): Record<string, Check> {
+  const { connections } = provider;
+  return {
+    burstMailed: {
+      what: `a burst of ${burst.signups} signups in a minute: all mailed once within ${marks.burstSeconds / 60} minutes of the first`,
+      measured: `${burst.confirmedOnce} mailed once, the last ${burst.lastConfirmationSeconds} s after the first signup`,
+      met: burst.confirmedOnce === burst.signups && burst.lastConfirmationSeconds <= marks.burstSeconds,
+    },
+    burstOnManyInstances: {
+      what: `the burst ran on at least ${marks.burstInstances} instances of the signup function, each with its own module state`,
+      measured: `${burst.instances} instances`,
+      met: burst.instances >= marks.burstInstances,
+    },
+    connectionsWithinLimit: {
+      what: `the provider asked for at most its ${connections ?? "unlimited"} connections at once, and refused none`,
+      measured: `at most ${provider.maxConnections} at once, ${provider.refusedConnections} refused`,
+      met: (connections === null || provider.maxConnections <= connections) && provider.refusedConnections === 0,
+    },
+    noneMailedTwice: {
+      what: "no address sent the same message twice",
+      measured: `${provider.mailedTwice} addresses`,
+      met: provider.mailedTwice === 0,
+    },
+    noneRefusedByReplies: {
+      what: "nobody refused for good by a reply of the provider's (its replies are all for now)",
+      measured: `${provider.refusedForGood} refused`,
+      met: provider.refusedForGood === 0,
+    },
+  };
+}
 
 export function benchChecks(figures: CheckFigures): Record<string, Check> {
   const { viralMonth, burst, outage, credits, smallPlan } = figures;
@@ -67,11 +120,7 @@ export function benchChecks(figures: CheckFigures): Record<string, Check> {
       measured: `${viralMonth.throttled} of ${viralMonth.sent} (${percent(throttleShare)})`,
       met: throttleShare <= marks.throttleShare,
     },
-    burstMailed: {
-      what: `a burst of ${burst.signups} signups in a minute: all mailed once within ${marks.burstSeconds / 60} minutes of the first`,
-      measured: `${burst.confirmedOnce} mailed once, the last ${burst.lastConfirmationSeconds} s after the first signup`,
-      met: burst.confirmedOnce === burst.signups && burst.lastConfirmationSeconds <= marks.burstSeconds,
-    },
+    ...burstChecks(burst, figures.provider),
     outageCleared: {
       what: `a mail outage on the viral day: the ${outage.owed} owed at its end all mailed within ${marks.outageMinutes} minutes`,
       measured: outage.clearedMinutes === null ? "some still owed a day later" : `${outage.clearedMinutes} minutes`,

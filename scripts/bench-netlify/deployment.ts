@@ -17,14 +17,18 @@ import { testTopicArn } from "../../test/support/mail-webhooks";
 import { startNetlifyApi } from "../../test/support/netlify-api";
 import { mailEventPaths } from "../../waitlist/routes";
 import { blobsBackend } from "./backends";
+import { instancePool, onInstance, type InstancePool } from "./instances";
 import { invocation, type Latencies, netlifySpeed, SimulatedTime, slowBlobs } from "./latency";
 import {
   benchProviders,
   mailedAfterSuppression,
+  mailedTwice,
   readEvent,
+  refusedForGood,
   startBenchMail,
   type BenchProvider,
   type ProviderFigures,
+  type ProviderReport,
 } from "./mail";
 import { routeSiteFetches } from "./site-fetch";
 
@@ -131,21 +135,23 @@ export async function startDeployment({
     }),
   ) as { name: string; module: string }[];
   /**
-   * Each function as one instance that Lambda keeps warm: its module's state (the waitlist it opened, a sweep under
-   * way) lives from one call to the next, until a call is killed at its limit. Lambda then resets the execution
-   * environment, and the next call starts a fresh one: here the bundle imported anew. (Kept, a killed call's waits,
-   * never answered, would hold every later call of the instance.)
+   * Each function's instances (instances.ts): a call goes to an idle one, and a new one starts cold (its bundle imported
+   * anew, its module state its own) when every one is busy, as Lambda scales out by calls under way; one killed at its
+   * limit is reset. Keyed by the handler the parts call, which runs a call on an instance of its own.
    */
-  const resets = new WeakMap<object, () => void>();
+  const pools = new WeakMap<object, InstancePool<unknown>>();
   async function bundled<F extends (...args: never[]) => Promise<unknown>>(name: string): Promise<F> {
     const href = pathToFileURL(bundles.find((bundle) => bundle.name === name)!.module).href;
-    let instance = 0;
-    const load = async () => ((await import(`${href}?instance=${instance++}`)) as { default: F }).default;
-    let current = await load();
-    const call = (async (...args: Parameters<F>) => current(...args)) as F;
-    resets.set(call, () => void load().then((fresh) => (current = fresh)));
-    return call;
+    const pool = instancePool(
+      async (number) => ((await import(`${href}?instance=${number}`)) as { default: F }).default,
+      (work) => time.busy(work),
+    );
+    const handler = (async (...args: Parameters<F>) => onInstance(pool, (own) => own(...args))) as F;
+    pools.set(handler, pool as unknown as InstancePool<unknown>);
+    return handler;
   }
+  /** `handler`'s instances. */
+  const poolOf = <F>(handler: F) => pools.get(handler as object) as unknown as InstancePool<F>;
   let ip = 0;
   const nextIp = () => `198.51.${(++ip >> 8) & 255}.${ip & 255}`;
   const signup = await bundled<Handler>("waitlist-signup");
@@ -154,10 +160,10 @@ export async function startDeployment({
   const drain = await bundled<Handler>("waitlist-drain");
   const mailEvents = await bundled<Handler>("waitlist-mail-events");
   /**
-   * `work` as a call of `fn` with Netlify's limit of `limitMs`, on the simulated clock: "killed" past it, and then, as
-   * Netlify stops it, none of its Blobs requests or waits is answered any more, and `fn`'s instance is reset.
+   * `work` as a call with Netlify's limit of `limitMs`, on the simulated clock: "killed" past it, and then, as Netlify
+   * stops it, none of its Blobs requests or waits is answered any more (and its instance is reset: instances.ts).
    */
-  function limited<T>(fn: object, limitMs: number, work: () => Promise<T>): Promise<T | "killed"> {
+  function limited<T>(limitMs: number, work: (killed: () => boolean) => Promise<T>): Promise<T | "killed"> {
     const state = { killed: false };
     return invocation.run(state, async () => {
       let cancel = () => {};
@@ -165,17 +171,17 @@ export async function startDeployment({
         (resolve) =>
           (cancel = time.deadline(limitMs, () => {
             state.killed = true;
-            resets.get(fn)?.();
             resolve("killed");
           })),
       );
-      const outcome = await Promise.race([work(), limit]);
+      const outcome = await Promise.race([work(() => state.killed), limit]);
       cancel();
       return outcome;
     });
   }
   /** A scheduled function's run, with Netlify's 30 s limit. */
-  const scheduled = (handler: () => Promise<Response>) => () => limited(handler, scheduledLimitMs, handler);
+  const scheduled = (handler: () => Promise<Response>) => () =>
+    limited(scheduledLimitMs, (killed) => onInstance(poolOf(handler), (own) => own(), killed));
   /** waitlist-sweep, every five minutes on Netlify. */
   const sweep = scheduled(await bundled<() => Promise<Response>>("waitlist-sweep"));
   /** waitlist-daily, at midnight UTC: the retention, anything still owed, the founders' digest. */
@@ -190,12 +196,18 @@ export async function startDeployment({
     const context = { ip, waitUntil: (promise: Promise<unknown>) => void pending.push(promise) } as unknown as Context;
     let replied: (response: Response) => void = () => {};
     const answer = new Promise<Response>((resolve) => (replied = resolve));
-    const done = limited(handler, functionLimitMs, async () => {
-      const response = await handler(request, context);
-      replied(response);
-      await Promise.allSettled(pending);
-      return response;
-    });
+    const done = limited(functionLimitMs, (killed) =>
+      onInstance(
+        poolOf(handler),
+        async (own) => {
+          const response = await own(request, context);
+          replied(response);
+          await Promise.allSettled(pending);
+          return response;
+        },
+        killed,
+      ),
+    );
     return { reply: Promise.race([answer, done]), done };
   }
   /** One function call, once it has ended: its reply. */
@@ -259,8 +271,14 @@ export async function startDeployment({
       dailyLimit: profile.dailyLimit ?? null,
       ...counters,
       mailedAfterSuppression: mailedAfterSuppression(smtp.deliveries, suppressedAt),
+      mailedTwice: mailedTwice(smtp.deliveries),
     };
   }
+  /** Those figures, and the signups refused for good by the provider's replies: read from the whole list. */
+  const providerReport = async (): Promise<ProviderReport> => ({
+    ...providerFigures(),
+    refusedForGood: refusedForGood(await backend.store.all(), suppressedAt),
+  });
   /** Until every call of the site's functions under way and every event the provider owes the site has ended. */
   async function settled() {
     for (;;) {
@@ -316,6 +334,7 @@ export async function startDeployment({
     environment,
     siteCalls,
     providerFigures,
+    providerReport,
     /** The addresses whose complaint the site took: it removed them, as a leave. */
     complainedOf: () => siteCalls.flatMap((one) => (one.event === "complaint" && !one.killed ? one.addresses : [])),
     settled,
@@ -326,6 +345,8 @@ export async function startDeployment({
     /** The Blobs operations slowed so far, 503s and backoffs among them. */
     blobsCounts: slow.counts,
     functions: bundles.length,
+    /** A function's instances (instances.ts): how many were started, and how many a part's calls ran on. */
+    instancesOf: <F>(handler: F) => poolOf(handler),
     signup,
     leave,
     confirm,

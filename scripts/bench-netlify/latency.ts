@@ -21,12 +21,13 @@ export interface Latencies {
     /** 1 in `failEvery` is answered 503, after `medianMs`, and the client tries again. */
     failEvery: number;
   };
-  mail: { ms: number; slowEvery: number; slowMs: number };
+  /** Each message's time; and each new connection's, its TLS handshake and AUTH (connectMs). */
+  mail: { ms: number; slowEvery: number; slowMs: number; connectMs: number };
 }
 
 export const netlifySpeed: Latencies = {
   blobs: { medianMs: 40, slowEvery: 100, slowMs: 400, failEvery: 500 },
-  mail: { ms: 500, slowEvery: 50, slowMs: 3_000 },
+  mail: { ms: 500, slowEvery: 50, slowMs: 3_000, connectMs: 200 },
 };
 
 /** A seeded pseudo-random source in [0, 1) (mulberry32): the same run, the same draws. */

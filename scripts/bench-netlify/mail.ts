@@ -1,10 +1,13 @@
 // The bench's mail provider: the tests' provider stand-in (test/support/mail-provider.ts), as strict as Amazon SES in
 // production or Resend's free plan, on the bench's simulated clock. It refuses over its rate (454 after DATA, the
-// message dropped), over its connections (421) and over its daily quota; each message takes a mail provider's time
-// (drawn here, latency.ts); an outage switch refuses every recipient for now; and 2 % of addresses bounce for good and
-// 0.1 % complain, each posted SNS-signed to the site's SES route a minute after the message, as SES posts them.
-// What the bench reads of it: its counters, and the messages it took for an address after the site had taken that
-// address's bounce or complaint (mailedAfterSuppression), which should be none.
+// message dropped), over its connections (421, at the greeting) and over its daily quota; each new connection takes
+// its TLS handshake and AUTH, and each message a mail provider's time (drawn here, latency.ts); an outage switch
+// refuses every recipient for now; and 2 % of addresses bounce for good and 0.1 % complain, each posted SNS-signed to
+// the site's SES route a minute after the message, as SES posts them.
+// What the bench reads of it: its counters (the most connections asked of it at once among them), the messages it
+// took for an address after the site had taken that address's bounce or complaint (mailedAfterSuppression), the
+// addresses it took one message for twice (mailedTwice), and the signups its replies refused for good
+// (refusedForGood): each should be none.
 import {
   chosenByShare,
   providerPresets,
@@ -50,6 +53,12 @@ export interface ProviderFigures extends Omit<ProviderCounters, "deliveredTo"> {
   connections: number | null;
   dailyLimit: number | null;
   mailedAfterSuppression: number;
+  mailedTwice: number;
+}
+
+/** Those figures, and the signups the provider's replies refused for good (refusedForGood): read from the list. */
+export interface ProviderReport extends ProviderFigures {
+  refusedForGood: number;
 }
 
 const counted = [
@@ -62,13 +71,48 @@ const counted = [
   "complained",
   "eventsFailed",
   "mailedAfterSuppression",
+  "mailedTwice",
 ] as const;
 
-/** Two deployments' figures as one: their counts added; the name and limits are the first's. */
-export function sumProviderFigures(a: ProviderFigures, b: ProviderFigures): ProviderFigures {
-  const sum = { ...a };
+/**
+ * Two deployments' figures as one: their counts added, the most connections at once the larger; the name and limits
+ * are the first's.
+ */
+export function sumProviderFigures<F extends ProviderFigures>(a: F, b: F): F {
+  const sum = { ...a, maxConnections: Math.max(a.maxConnections, b.maxConnections) };
   for (const name of counted) sum[name] = a[name] + b[name];
+  if ("refusedForGood" in a && "refusedForGood" in b) {
+    (sum as unknown as ProviderReport).refusedForGood =
+      (a as unknown as ProviderReport).refusedForGood + (b as unknown as ProviderReport).refusedForGood;
+  }
   return sum;
+}
+
+/**
+ * Addresses the provider took one message for more than once: the same Message-ID to the same recipient. A sender
+ * that sent again a message whose outcome it did not know (a lapsed hold, a killed call) shows here.
+ */
+export function mailedTwice(deliveries: readonly Pick<Delivery, "envelope" | "mail">[]) {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const { envelope, mail } of deliveries) {
+    for (const to of envelope.to) {
+      const key = `${mail.messageId ?? ""} ${to.toLowerCase()}`;
+      if (seen.has(key)) twice.add(to.toLowerCase());
+      seen.add(key);
+    }
+  }
+  return twice.size;
+}
+
+/**
+ * Signups refused for good by the provider's replies while sending, not by a bounce it reported later: refused, and
+ * not among the addresses whose bounce or complaint the site took (`reported`). The bench's provider refuses nobody
+ * for good in its replies (a throttle, a quota, a connection past its limit, an outage are all for now), so any is
+ * a reply taken as being about the person when it was not.
+ */
+export function refusedForGood(rows: readonly { email: string; state: string }[], reported: Map<string, number>) {
+  return rows.filter((row) => row.state === "refused" && !reported.has(row.email.toLowerCase())).length;
 }
 
 /**
@@ -109,7 +153,14 @@ export async function startBenchMail(
   const server = await startMailProvider({
     profile: benchProviders[provider].profile,
     clock: () => Date.now(),
-    wait: (ms) => time.wait(ms),
+    // Its waits within a conversation (a new connection's TLS and AUTH), which holds the clock: let go meanwhile, as
+    // beforeData does, so the simulated time passes.
+    wait: async (ms) => {
+      time.leave();
+      await time.wait(ms);
+      time.enter();
+    },
+    connectMs: latencies.mail.connectMs,
     ...(key && eventsUrl
       ? {
           bounceShare: mailEvents.bounceShare,
@@ -119,6 +170,7 @@ export async function startBenchMail(
             url: eventsUrl,
             delayMs: mailEvents.delayMs,
             signing: { snsKey: key.privateKey },
+            wait: (ms: number) => time.wait(ms),
           },
         }
       : {}),

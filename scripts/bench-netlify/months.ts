@@ -150,7 +150,8 @@ export async function months(visit: Visit, { scale = 1, visitsPerSignup = defaul
     before: monthsPasses,
     label: "after the viral month",
   });
-  const provider = sumProviderFigures(idle.provider, bench.providerFigures());
+  // The idle month mails nobody but the founders: nobody to refuse.
+  const provider = sumProviderFigures({ ...idle.provider, refusedForGood: 0 }, await bench.providerReport());
   await bench.stop();
   return { ...figures, afterViralMonth, viralMail, provider };
 }

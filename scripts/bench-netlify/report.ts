@@ -4,7 +4,7 @@ import type { viralMinute } from "./burst";
 import type { Check } from "./checks";
 import { rates, rateSources, ratesRead, visitCredits } from "./credits";
 import type { after100kDay, dailyPassesAfter } from "./daily";
-import type { ProviderFigures } from "./mail";
+import type { ProviderReport } from "./mail";
 import { type idleMonthOver, type Months, goals, method } from "./months";
 import type { Outage } from "./outage";
 import type { perRequest } from "./per-request";
@@ -42,11 +42,14 @@ export function figures({ perRequest, viralMinute, retention, races }: Results) 
       confirmedOnce: burst.confirmedOnce,
       lost: burst.lost,
       lastConfirmationSeconds: burst.lastConfirmationSeconds,
+      instances: burst.instances,
+      coldStarts: burst.coldStarts,
     },
     mailDown: {
       signups: mailDown.signups,
       confirmedOnce: mailDown.confirmedOnce,
       lost: mailDown.lost,
+      instances: mailDown.instances,
     },
     retention,
     concurrentSignups: races.concurrentSignups,
@@ -194,18 +197,11 @@ export function printReport(
   for (const row of founders)
     console.log(`  ${String(row.n).padStart(7)} listed: ${row.apiCalls} API calls, ${row.ms} ms`);
   console.log("");
-  for (const [name, result] of [
-    [`Burst: ${burstResult.signups} signups over one minute after the per-request sizes`, burstResult],
-    [`Mail down for the first 5 minutes: the same burst`, mailDownResult],
-  ] as const) {
-    console.log(name);
-    console.log(
-      `  acknowledged ${result.acknowledged}, killed at 60 s ${result.killed}, stored once ${result.storedOnce}, confirmed once ${result.confirmedOnce}, lost ${result.lost}`,
-    );
-    console.log(
-      `  sweeps after the burst ${result.sweeps}, last confirmation ${result.lastConfirmationSeconds} s after the first signup`,
-    );
-  }
+  printBursts(
+    `${burstResult.signups} signups over one minute after the per-request sizes`,
+    burstResult,
+    mailDownResult,
+  );
   console.log("");
   console.log(
     `31 days later, the ${retentionResult.unconfirmed} never confirmed among ${retentionResult.listed} listed: ${retentionResult.removed} removed by ${retentionResult.passes.length} daily pass(es)`,
@@ -237,22 +233,60 @@ export function printReport(
   );
 }
 
-/** The provider's figures across the months, the founders' commands, the small plan, and a line per check. */
+type Burst = Results["viralMinute"]["burst"];
+
+/** The viral minute's two bursts: what became of their signups, and the instances they ran on. */
+function printBursts(what: string, burst: Burst, mailDown: Burst) {
+  for (const [name, result] of [
+    [`Burst: ${what}`, burst],
+    [`Mail down for the first 5 minutes: the same burst`, mailDown],
+  ] as const) {
+    console.log(name);
+    console.log(
+      `  acknowledged ${result.acknowledged}, killed at 60 s ${result.killed}, stored once ${result.storedOnce}, confirmed once ${result.confirmedOnce}, lost ${result.lost}`,
+    );
+    console.log(
+      `  on ${result.instances} instances of the signup function (${result.coldStarts} started cold for it); sweeps after the burst ${result.sweeps}, last confirmation ${result.lastConfirmationSeconds} s after the first signup`,
+    );
+  }
+}
+
+/** The provider's connections and what it took: of the bursts and the months, or of the burst alone. */
+function providerLine(provider: ProviderReport, where: string) {
+  const count = (n: number) => n.toLocaleString("en");
+  return `The mail provider ${where} (${provider.name}: ${provider.ratePerSecond} a second, ${provider.connections} connections, ${count(provider.dailyLimit ?? 0)} a day): ${count(provider.sent)} sent, ${provider.throttled} throttle replies, ${provider.dropped} dropped, ${provider.refusedForQuota} refused for its quota; at most ${provider.maxConnections} connections at once, ${provider.refusedConnections} refused; ${provider.bounced} bounced for good and ${provider.complained} complaints posted to the site (${provider.eventsFailed} not taken); ${provider.mailedAfterSuppression} messages taken for an address after the site took its bounce or complaint, ${provider.mailedTwice} addresses sent one message twice, ${provider.refusedForGood} signups refused for good by its replies`;
+}
+
+const printChecks = (checks: Record<string, Check>) => {
+  console.log("Checks");
+  for (const check of Object.values(checks)) {
+    console.log(`  ${check.met ? "met    " : "NOT met"}  ${check.what}: ${check.measured}`);
+  }
+};
+
+/** --only burst: the viral minute, its provider, and its checks. */
+export function printBurst(burst: Burst, mailDown: Burst, provider: ProviderReport, checks: Record<string, Check>) {
+  console.log(`Netlify waitlist benchmark, the viral minute alone: ${machine()}`);
+  printBursts(`${burst.signups} signups over one minute`, burst, mailDown);
+  console.log(providerLine(provider, "in the two bursts"));
+  console.log("");
+  printChecks(checks);
+}
+
+/** The provider's figures across the bursts and the months, the founders' commands, the small plan, and a line per check. */
 export function printMail({
   provider,
   founders,
   smallPlan,
   checks,
 }: {
-  provider: ProviderFigures;
+  provider: ProviderReport;
   founders: Months["founders"];
   smallPlan: SmallPlan;
   checks: Record<string, Check>;
 }) {
   const count = (n: number) => n.toLocaleString("en");
-  console.log(
-    `The mail provider in the months (${provider.name}: ${provider.ratePerSecond} a second, ${provider.connections} connections, ${count(provider.dailyLimit ?? 0)} a day): ${count(provider.sent)} sent, ${provider.throttled} throttle replies, ${provider.dropped} dropped, ${provider.refusedForQuota} refused for its quota, ${provider.refusedConnections} connections refused; ${provider.bounced} bounced for good and ${provider.complained} complaints posted to the site (${provider.eventsFailed} not taken); ${provider.mailedAfterSuppression} messages taken for an address after the site took its bounce or complaint`,
-  );
+  console.log(providerLine(provider, "in the bursts and the months"));
   for (const run of founders) {
     console.log(`  npm run waitlist -- ${run.command} --netlify: ${run.minutes} minutes; ${run.said.join(" ")}`);
   }
@@ -263,8 +297,5 @@ export function printMail({
   console.log(`  The founders' digest the next midnight: ${digest.subject ?? "none"}`);
   for (const line of digest.lines) console.log(`    ${line}`);
   console.log("");
-  console.log("Checks");
-  for (const check of Object.values(checks)) {
-    console.log(`  ${check.met ? "met    " : "NOT met"}  ${check.what}: ${check.measured}`);
-  }
+  printChecks(checks);
 }
