@@ -61,9 +61,6 @@ export const isPreview = (deployContext: string | undefined) =>
   deployContext === "deploy-preview" || deployContext === "branch-deploy";
 
 let opened: { env: Env; waitlist: Promise<Waitlist<BlobsStore>> } | undefined;
-
-/** A connection's lease on Netlify: its message's time (opening it, 0.3 s; the provider's answer, up to 1.5 s) twice. */
-export const netlifyConnectionLeaseMs = 4_000;
 /** A drain of the mail owed, or the running one told to start the next (drain-start.ts). */
 async function backlog(env: Env, name: string): Promise<void> {
   const { store, linkSecret } = await netlifyWaitlist(name, env);
@@ -92,10 +89,6 @@ export function netlifyWaitlist(name: string, env: Env): Promise<Waitlist<BlobsS
         // signup's own e-mail waits two seconds at most for its start (a function waiting is billed); past that, in
         // a burst beyond the provider's rate, a drain with the time sends it (drain.ts), started once a while here.
         paceShards: blobsPaceShards,
-        // An instance's connection closes as its message ends (netlifyMailer), so its lease need only outlast that
-        // message: held 15 s, a burst's instances, each of which sent one message and went idle, kept every shard
-        // from the others and from the drain, and the bench's viral minute was mailed in 613 s, not 3 minutes.
-        connectionLeaseMs: netlifyConnectionLeaseMs,
         soonWaitMs: 2_000,
         backlog: () => backlog(env, name),
         warn: log(name),

@@ -40,8 +40,6 @@ export interface WaitlistOptions<S extends FullStore = FullStore>
    */
   mailLimits?: MailLimits;
   paceShards?: number;
-  /** How long a take holds its shard's connection past its start (pace-leases.ts): shorter where it closes at once. */
-  connectionLeaseMs?: number;
   /** The providers' bounce and complaint webhooks' settings (endpoints/mail-events.ts); each route is off without. */
   mailEvents?: MailEventsOptions["settings"];
 }
@@ -75,7 +73,6 @@ export async function createWaitlist<S extends FullStore>(options: WaitlistOptio
         store,
         limits: options.mailLimits,
         shards: options.paceShards,
-        leaseMs: options.connectionLeaseMs,
         clock: () => (clock?.() ?? new Date()).getTime(),
         log: options.log,
       })

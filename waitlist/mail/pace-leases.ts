@@ -33,10 +33,7 @@ export interface PaceConnection {
  * answer, up to 1.5 s) many times over, and soon enough that a shard whose holder went idle or died is free again.
  */
 export const defaultLeaseMs = 15_000;
-/**
- * A lease's last part, in which its holder no longer starts a message: it could not end before the lease does (half
- * of a shorter lease: Netlify's, whose connection lives for one message).
- */
+/** A lease's last part, in which its holder no longer starts a message: it could not end before the lease does. */
 export const leaseMarginMs = 5_000;
 /** How long a shard rests after the provider refused its connection. */
 export const restMs = 10 * 60_000;

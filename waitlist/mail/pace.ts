@@ -245,7 +245,7 @@ export function createMailPace({
     // A hold that began while it waited, or a lease too near its end for a message to go and end within it: its
     // start is given up (counted in the day's figures, a few at most).
     const heldSince = holds.heldNow(probe);
-    const leaseLeft = taken.until - Math.min(leaseMarginMs, leaseMs / 2) - clock();
+    const leaseLeft = taken.until - leaseMarginMs - clock();
     if (heldSince || leaseLeft <= 0) {
       knowIt();
       free();
