@@ -3,7 +3,7 @@ import type { Env } from "../config/env";
 import { leaverDigest } from "../waitlist/leavers";
 import { leaverDigestRetentionMs } from "../waitlist/signup-life/rules";
 import { suppressedUntilBy } from "../waitlist/suppressions";
-import { fingerprintKeyIn, type OpenedStore } from "./open-store";
+import { existingFingerprintKey, type OpenedStore } from "./open-store";
 
 /*
  * What the store holds of a person besides their entry, for an access request (Art. 15): the keyed fingerprints that
@@ -16,9 +16,21 @@ import { fingerprintKeyIn, type OpenedStore } from "./open-store";
 
 const day = (iso: string) => iso.slice(0, 10);
 
-/** A line for each fingerprint of `key`'s mailbox or address the store still keeps at `now`; none when it keeps none. */
-export async function heldFingerprints(opened: OpenedStore, env: Env, key: string, now: Date): Promise<string[]> {
-  const fingerprints = await fingerprintKeyIn(opened, env);
+/**
+ * A line for each fingerprint of `key`'s mailbox or address the store still keeps at `now`; none when it keeps none.
+ * `listed`: the person has an entry, so no leave of theirs is the one kept (a leave deletes the entry): the leavers'
+ * digests, a read of every leave's of the days kept, are read only for one not listed.
+ */
+export async function heldFingerprints(
+  opened: OpenedStore,
+  env: Env,
+  key: string,
+  now: Date,
+  { listed = false }: { listed?: boolean } = {},
+): Promise<string[]> {
+  // Read as the site keeps it, never made: an answer writes nothing, and without a key nothing was ever kept under one.
+  const fingerprints = await existingFingerprintKey(opened, env);
+  if (fingerprints === undefined) return [];
   const held: string[] = [];
   const until = await suppressedUntilBy(opened.store, fingerprints, key, now);
   if (until) {
@@ -26,6 +38,7 @@ export async function heldFingerprints(opened: OpenedStore, env: Env, key: strin
       `A keyed fingerprint of this address or of its mailbox, kept until ${day(until)} because mail to it bounced for good or was marked as spam (${site.waitlist.suppressionRetentionDays} days from the latest): no e-mail goes to it until then. It cannot be turned back into the address.`,
     );
   }
+  if (listed) return held;
   const since = new Date(now.getTime() - leaverDigestRetentionMs);
   const digest = leaverDigest(fingerprints, key);
   const left = (await opened.store.leaverDigests(since)).filter((one) => one.digest === digest);

@@ -49,7 +49,9 @@ describe.each([
     // puts it on the clipboard (Chromium has no Web Share API on Linux: no Share button).
     const field = page.getByRole("textbox", { name: "Your invite link" });
     const invite = await field.inputValue();
-    expect(invite).toMatch(/^https:\/\/jointandem\.app\/\?invite=[A-Za-z0-9_-]{12}$/);
+    // On the server that took the signup, which has no SITE_URL: the link leads back to it (issue 65).
+    const { port } = new URL(suite.site.url);
+    expect(invite).toMatch(new RegExp(`^http://localhost:${port}/\\?invite=[A-Za-z0-9_-]{12}$`));
     expect(await page.getByText("Nobody has joined through it yet").isVisible()).toBe(true);
     const copy = page.getByRole("button", { name: "Copy link" });
     if (javaScriptEnabled) {

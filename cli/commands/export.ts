@@ -108,7 +108,7 @@ export const exportCommand = command({
       // By its key, as a leave finds it: a record read and its invites counted, never the whole list.
       const found = await opened.store.signup(person.key);
       // The fingerprints that outlive an entry are the person's too: an answer of "nothing held" must not hide them.
-      const held = await heldFingerprints(opened, env, person.key, new Date());
+      const held = await heldFingerprints(opened, env, person.key, new Date(), { listed: found !== undefined });
       if (!found) throw new NotListedError(notListed(person.email, held));
       const row: ExportRow = {
         ...found,

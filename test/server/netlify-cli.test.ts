@@ -112,8 +112,10 @@ describe("npm run waitlist -- … --netlify", () => {
       everyone[0],
     ]);
     await blobs.settled();
-    // The site's check, then the store's layout and key and Ada's record (her row, then her invites): no list, no ledger.
-    expect(api.calls.length).toBeLessThanOrEqual(6);
+    // The site's check, then the store's layout and key, Ada's record (her row, then her invites) and what is held of
+    // her address by key (the fingerprints' key, none here: so the links' secret it would be made from, none either,
+    // and nothing written): no list, no ledger.
+    expect(api.calls.length).toBeLessThanOrEqual(8);
     const read = blobs.operations.map(
       ({ type, url }) => `${type} ${new URL(url, "http://blobs").pathname.split(":waitlist/")[1]}`,
     );
@@ -121,6 +123,8 @@ describe("npm run waitlist -- … --netlify", () => {
       "get settings/layout",
       "get settings/record-secret",
       expect.stringMatching(/^get records\/\w+$/),
+      "get settings/fingerprint-secret",
+      "get settings/leave-secret",
       expect.stringMatching(/^get records\/\w+$/),
     ]);
     await expect(run([...args, "gone@example.com"], env)).rejects.toThrow(
