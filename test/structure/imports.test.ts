@@ -118,14 +118,15 @@ describe("the stores", () => {
     expect(lines("waitlist/stores/store.contract.ts")).toBeLessThanOrEqual(450);
   });
 
-  it("stay small enough to read: the SQL stores with their migrations in 840 lines, as the Blobs store", () => {
+  it("stay small enough to read: the SQL stores with their migrations in 860 lines, as the Blobs store", () => {
     // The SQL both speak (sql-store.ts), each dialect's store and what migrates its schema (Postgres's steps are plain
     // SQL in postgres-migrations/). Every statement is said once, and SQLite's history of its schema is append-only
     // (the files npm start wrote were migrated by it): 804 before issue 65, 795 once a table's copy was said once, and
-    // 838 with issue 65's holds of an address and expiring event ids and issue 67's end of an undeliverable member.
+    // 838 with issue 65's holds of an address and expiring event ids and issue 67's end of an undeliverable member,
+    // and 856 once a record's columns and the rules' SQL left sql-store.ts for sql-rows.ts (the house's 400 a file).
     // Held where it stands, not squeezed to issue 65's 700.
-    const sql = ["sql-store", "sqlite-store", "sqlite-migrations", "postgres-store", "postgres-migrations"];
-    expect(sql.reduce((sum, name) => sum + lines(`waitlist/stores/${name}.ts`), 0)).toBeLessThanOrEqual(840);
+    const sql = ["sql-store", "sql-rows", "sqlite-store", "sqlite-migrations", "postgres-store", "postgres-migrations"];
+    expect(sql.reduce((sum, name) => sum + lines(`waitlist/stores/${name}.ts`), 0)).toBeLessThanOrEqual(860);
   });
 });
 
