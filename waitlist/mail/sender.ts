@@ -259,9 +259,6 @@ export function createSender({
     close() {
       closed = true;
     },
-    get closed() {
-      return closed;
-    },
   };
 }
 
