@@ -1,3 +1,4 @@
+import { patience } from "../support/patience";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import nodemailer from "nodemailer";
@@ -179,37 +180,42 @@ describe("a provider that refuses the sending, or loses its reply, on npm start"
     server = undefined;
   });
 
-  it("a relay denied for an hour refuses no signup for good: each stays owed, every sender held, each mailed once put right", async () => {
-    provider = await startMailProvider({ replyMode: "relayDenied" });
-    server = await startServer("start", { smtpUrl: provider.url, sweepMs: 500 });
-    const at = server;
-    const emails = ["relay0@example.com", "relay1@example.com", "relay2@example.com"];
-    for (const email of emails) {
-      const reply = await request(`${at.url}/`, {
-        method: "POST",
-        headers: { ...formType, accept: "text/plain" },
-        body: signupBody(email),
-      });
-      expect(reply.status).toBe(200);
-    }
-    // The relay's 550 5.7.1 to RCPT TO is about the sending: the first holds every sender and is given back owed; the
-    // others wait behind the hold. Before, every one of them was refused for good.
-    await until(
-      async () => (await at.signups()).every((one) => one.state === "owed"),
-      10_000,
-      "every signup given back owed",
-    );
-    expect((await at.signups()).filter((one) => one.state === "refused")).toEqual([]);
-    expect(at.logs.filter((line) => line.includes("the mail provider is not taking mail"))).toHaveLength(1);
-    expect(provider.counters.sent).toBe(0);
+  it(
+    "a relay denied for an hour refuses no signup for good: each stays owed, every sender held, each mailed once put right",
+    async () => {
+      provider = await startMailProvider({ replyMode: "relayDenied" });
+      server = await startServer("start", { smtpUrl: provider.url, sweepMs: 500 });
+      const at = server;
+      const emails = ["relay0@example.com", "relay1@example.com", "relay2@example.com"];
+      for (const email of emails) {
+        const reply = await request(`${at.url}/`, {
+          method: "POST",
+          headers: { ...formType, accept: "text/plain" },
+          body: signupBody(email),
+        });
+        expect(reply.status).toBe(200);
+      }
+      // The relay's 550 5.7.1 to RCPT TO is about the sending: the first holds every sender and is given back owed; the
+      // others wait behind the hold. Before, every one of them was refused for good.
+      await until(
+        async () => (await at.signups()).every((one) => one.state === "owed"),
+        10_000,
+        "every signup given back owed",
+      );
+      expect((await at.signups()).filter((one) => one.state === "refused")).toEqual([]);
+      expect(at.logs.filter((line) => line.includes("the mail provider is not taking mail"))).toHaveLength(1);
+      expect(provider.counters.sent).toBe(0);
 
-    // The relay put right, the founder sends what is owed through the hold, and each goes once.
-    provider.setReplyMode("normal");
-    const env = { WAITLIST_DB: at.dbFile, SMTP_URL: provider.url, OUTBOX_DIR: at.outboxDir };
-    await expect(run(["resend-pending"], env)).resolves.toMatch(/; 0 still pending\.$/);
-    await until(async () => (await at.signups()).every((one) => one.state === "sent"), 10_000, "every signup sent");
-    expect(emails.map((email) => provider!.counters.deliveredTo.get(email))).toEqual([1, 1, 1]);
-  });
+      // The relay put right, the founder sends what is owed through the hold, and each goes once: resend-pending waits
+      // for the connection the running site's lease holds, 15 s past its last start at most (pace-leases.ts).
+      provider.setReplyMode("normal");
+      const env = { WAITLIST_DB: at.dbFile, SMTP_URL: provider.url, OUTBOX_DIR: at.outboxDir };
+      await expect(run(["resend-pending"], env)).resolves.toMatch(/; 0 still pending\.$/);
+      await until(async () => (await at.signups()).every((one) => one.state === "sent"), 10_000, "every signup sent");
+      expect(emails.map((email) => provider!.counters.deliveredTo.get(email))).toEqual([1, 1, 1]);
+    },
+    patience(30_000),
+  );
 
   it("a connection lost after the provider took a confirmation: sent once more with the same Message-ID, then marked sent", async () => {
     let drops = 0;

@@ -40,6 +40,8 @@ export interface ConfirmationOptions extends WaitlistSite {
 
 /** Owed confirmations one sweep takes on; the next sweep takes the rest. */
 const sweepBatch = 100;
+/** How long resend-pending waits at a time for a start the pace or a held connection keeps from it. */
+const waitForStartMs = 5_000;
 /** A signup's own e-mail held no longer than this (not started in its moment, a throttle) is left to `backlog`. */
 const backlogHoldMs = 60_000;
 /** One attempt's time at Netlify's speed, about: a message (0.5 s, now and then 3) and the store's round trips. */
@@ -55,7 +57,7 @@ export type Attempt =
   /** Failed for now; due again later. */
   | { outcome: "retry"; reason: string }
   /** Not tried: the provider asked every sender to wait (a throttle, a quota, the server down), or no start was near. */
-  | { outcome: "held"; until: number; reason: string }
+  | { outcome: "held"; until: number; reason: string; hold?: string }
   /** Refused for good by the mail server; no more attempts. */
   | { outcome: "refused"; reason: string };
 
@@ -324,7 +326,13 @@ export function createConfirmations({
     for (const [n, one] of owed.entries()) {
       // A founder runs it having put the mail server right: its first message tries through a hold of the server
       // down, and, sent, ends it for every sender.
-      const done = await deliver(one, { probe: n === 0 });
+      let done = await deliver(one, { probe: n === 0 });
+      // Every start taken, or every connection held by the running site a moment (its leases last seconds past its
+      // last message): a founder's run has the time, and waits for it rather than stopping as for a hold.
+      while (done?.outcome === "held" && (done.hold === "busy" || done.hold === "throttle") && !closed) {
+        await wait(Math.max(0, Math.min(done.until, clock().getTime() + waitForStartMs) - clock().getTime()));
+        done = await deliver(one, { probe: n === 0 });
+      }
       if (done === undefined) continue;
       if (done.outcome === "sent") result.sent++;
       else if (done.outcome === "not-ours") result.held++;
