@@ -104,23 +104,24 @@ export async function pruneUnconfirmed(
     await store.forgetSuppressionsBefore(now, { deadline });
     // The providers' event ids, past the days an event is acted on (mail-events/act.ts).
     await store.forgetOnceBefore(mailEventOncePrefix, new Date(now.getTime() - mailEventIdRetentionMs), { deadline });
+    /** Removes what `next` finds, a batch at least; more while whole batches come and the deadline allows. */
+    const inBatches = async <T extends { email: string }>(next: () => Promise<T[]>, into: T[]) => {
+      for (;;) {
+        const removed = await next();
+        for (const { email } of removed) forget(email);
+        into.push(...removed);
+        if (removed.length < batchSize || clock() > deadline) break;
+      }
+    };
     // The entries of people let in longer ago than the policy keeps them after their wave (pastItsWave).
     const waveCutoff = new Date(now.getTime() - letInRetentionMs);
-    for (;;) {
-      const removed = await store.removeAfterWave(await store.pastItsWave(waveCutoff, batchSize), now);
-      for (const { email } of removed) forget(email);
-      afterWave.push(...removed);
-      // A batch at least; more while whole batches come and the deadline allows.
-      if (removed.length < batchSize || clock() > deadline) break;
-    }
+    await inBatches(async () => store.removeAfterWave(await store.pastItsWave(waveCutoff, batchSize), now), afterWave);
     // The entries of members whose mail bounced for good longer ago than the policy keeps them (pastUndeliverable).
     const bounceCutoff = new Date(now.getTime() - undeliverableRetentionMs);
-    for (;;) {
-      const removed = await store.removeUndeliverable(await store.undeliverableBefore(bounceCutoff, batchSize), now);
-      for (const { email } of removed) forget(email);
-      undeliverable.push(...removed);
-      if (removed.length < batchSize || clock() > deadline) break;
-    }
+    await inBatches(
+      async () => store.removeUndeliverable(await store.undeliverableBefore(bounceCutoff, batchSize), now),
+      undeliverable,
+    );
   }
   const addresses: Pruned["addresses"] = [];
   for (;;) {
