@@ -15,7 +15,7 @@ import {
   type PaceRefusal,
 } from "./pace";
 import { mailErrorReason } from "./redact";
-import { classifyMailFailure } from "./replies";
+import { classifyMailFailure, type MailFailure } from "./replies";
 
 /*
  * The one way out for every message: the only caller of the mailer's send. A confirmation, a wave's "You're in" and a
@@ -206,26 +206,23 @@ export function createSender({
         // The server's reply, which may quote the address, is kept and logged without it (redact.ts).
         const reason = mailErrorReason(error, person.email);
         const kind = classifyMailFailure(error);
+        told = paceOutcomeOf(kind);
         if (kind === "recipient") {
-          told = "refused";
           await suppressRefused(person.emailKey);
           await lane.refused(person, reason, "recipient");
           return { outcome: "refused", reason };
         }
         if (kind === "unknown") {
-          told = "transient";
           await lane.unknown(person, reason);
           return { outcome: "unknown", reason };
         }
         if (kind === "transient") {
-          told = "transient";
           await lane.retry(person, reason, attempt);
           return { outcome: "retry", reason };
         }
         // A throttle, a quota, the sending refused or the server down: every sender holds as the pace says. Given
         // back with its attempt counted (its mailbox's day was, and is not counted again), never a failure that waits
         // on the retry schedule.
-        told = kind === "sending" ? "down" : kind;
         const until = (await ticket.done(told)) ?? now();
         const hold = told as HoldReason;
         await lane.held(person, reason, new Date(hold === "throttle" ? now() : until), true);
@@ -265,10 +262,8 @@ export function createSender({
 export type Sender = ReturnType<typeof createSender>;
 
 /** What a reply means to the pace (pace.ts): every sender holds as the provider asked. */
-const paceOutcome = (error: unknown): PaceOutcome => {
-  const kind = classifyMailFailure(error);
-  return kind === "recipient" ? "refused" : kind === "sending" ? "down" : kind === "unknown" ? "transient" : kind;
-};
+const paceOutcomeOf = (kind: MailFailure): PaceOutcome =>
+  kind === "recipient" ? "refused" : kind === "sending" ? "down" : kind === "unknown" ? "transient" : kind;
 
 /**
  * A message to the founders (the daily digest), not to a person of the list: a start from the pace, through a hold of
@@ -287,7 +282,7 @@ export async function sendToFounders(
     timing = await mailer.send(message, ticket.go ? ticket.connection : undefined);
     told = "sent";
   } catch (error) {
-    told = paceOutcome(error);
+    told = paceOutcomeOf(classifyMailFailure(error));
     throw error;
   } finally {
     if (ticket.go) await ticket.done(told, timing);
